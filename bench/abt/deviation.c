@@ -1,0 +1,138 @@
+/* deviation - the deviation microbenchmark of "Analyzing the performance
+ * trade-off in implementing user-level threads" (TPDS 2020, Fig. 9): fork N
+ * empty ULTs on one stream and join them, while n randomly chosen ULTs out of
+ * N yield once (a "deviation"); D = n / N.
+ *
+ * Timing mode (Fig. 10 / Fig. 22): N = 4096, ns per fork-join (create + join +
+ * free) for D = 0, 1, 5, 10, 25, 50, 100 %.
+ * Memory mode (Fig. 24): --memory, N = 65536, one D per process (ru_maxrss is a
+ * high-water mark), prints the peak resident set size.
+ *
+ * The units chosen to yield are the same in every implementation (fixed seed).
+ * ULT stacks use the library default (16 KiB in Argobots 1.x) unless
+ * --stacksize is given.
+ *
+ * --json --n 4096 --d 0,1,5,10,25,50,100 --repeats 5 --sample-ms 10
+ * --memory --n 65536 --d 10 [--rounds 2] */
+#include "bench.h"
+
+#include <abt.h>
+
+#define CHECK(call)                                                                       \
+    do {                                                                                  \
+        int rc_ = (call);                                                                 \
+        if (rc_ != ABT_SUCCESS) {                                                         \
+            fprintf(stderr, "deviation: %s failed: %d (line %d)\n", #call, rc_, __LINE__); \
+            exit(1);                                                                      \
+        }                                                                                 \
+    } while (0)
+
+static void kernel(void *yield_flag)
+{
+    if (yield_flag != NULL)
+        ABT_thread_yield();
+}
+
+static char flag_target; /* any non-NULL address */
+
+static void one_round(ABT_pool pool, ABT_thread_attr attr, long n, const unsigned char *flags,
+                      ABT_thread *h)
+{
+    for (long i = 0; i < n; i++)
+        ABT_thread_create(pool, kernel, flags[i] ? (void *)&flag_target : NULL, attr, &h[i]);
+    for (long i = 0; i < n; i++)
+        ABT_thread_join(h[i]);
+    for (long i = 0; i < n; i++)
+        ABT_thread_free(&h[i]);
+}
+
+int main(int argc, char **argv)
+{
+    bench_args_t a = {argc, argv};
+    if (bench_flag(&a, "--help") || bench_flag(&a, "-h")) {
+        printf("usage: %s [--json] [--n 4096] [--d 0,1,5,10,25,50,100] [--repeats 5]\n"
+               "          [--sample-ms 10] [--stacksize BYTES]\n"
+               "       %s --memory [--json] [--n 65536] --d PCT [--rounds 2]\n",
+               argv[0], argv[0]);
+        return 0;
+    }
+    long rss_start = bench_maxrss_kib();
+    int memory = bench_flag(&a, "--memory");
+    int json = bench_flag(&a, "--json");
+    long n = bench_opt_long(&a, "--n", memory ? 65536 : 4096);
+    long ds[16];
+    int nd = bench_opt_list(&a, "--d", memory ? "0" : "0,1,5,10,25,50,100", ds, 16);
+    int repeats = (int)bench_opt_long(&a, "--repeats", 5);
+    if (repeats < 1)
+        repeats = 1;
+    if (repeats > 256)
+        repeats = 256;
+    double target_ns = bench_opt_double(&a, "--sample-ms", 10.0) * 1e6;
+    long stacksize = bench_opt_long(&a, "--stacksize", 0);
+
+    CHECK(ABT_init(0, NULL));
+    ABT_xstream xs;
+    ABT_pool pool;
+    CHECK(ABT_xstream_self(&xs));
+    CHECK(ABT_xstream_get_main_pools(xs, 1, &pool));
+    ABT_thread_attr attr = ABT_THREAD_ATTR_NULL;
+    if (stacksize > 0) {
+        CHECK(ABT_thread_attr_create(&attr));
+        CHECK(ABT_thread_attr_set_stacksize(attr, (size_t)stacksize));
+    }
+    ABT_thread *h = (ABT_thread *)calloc((size_t)n, sizeof(ABT_thread));
+    unsigned char *flags = (unsigned char *)malloc((size_t)n);
+
+    if (memory) {
+        long rounds = bench_opt_long(&a, "--rounds", 2);
+        bench_pick_fraction(flags, n, (double)ds[0], 0x5eed);
+        for (long k = 0; k < rounds; k++)
+            one_round(pool, attr, n, flags, h);
+        long rss = bench_maxrss_kib();
+        if (json) {
+            char f[128];
+            double v[2] = {(double)rss, (double)rss_start};
+            bench_fields(f, sizeof f, "\"d\":%ld,\"n\":%ld", ds[0], n);
+            bench_emit("deviation_memory", f, "maxrss", "KiB", &v[0], 1);
+            bench_emit("deviation_memory", f, "maxrss_at_start", "KiB", &v[1], 1);
+        } else {
+            printf("deviation --memory (%s): N = %ld, D = %ld %%: peak RSS %.1f MiB "
+                   "(%.1f MiB at start)\n",
+                   BENCH_IMPL_NAME, n, ds[0], rss / 1024.0, rss_start / 1024.0);
+        }
+    } else {
+        if (!json)
+            printf("deviation (%s): N = %ld ULTs forked and joined on one stream, D %% of "
+                   "them yield once\nns per fork-join (create + join + free), median of %d\n\n"
+                   "      D   ns/unit     min     max\n",
+                   BENCH_IMPL_NAME, n, repeats);
+        for (int di = 0; di < nd; di++) {
+            bench_pick_fraction(flags, n, (double)ds[di], 0x5eed);
+            one_round(pool, attr, n, flags, h); /* warm-up */
+            uint64_t t0 = bench_now_ns();
+            one_round(pool, attr, n, flags, h);
+            long rounds = bench_rounds_for((double)(bench_now_ns() - t0), target_ns, 1000000);
+            double v[256];
+            for (int r = 0; r < repeats; r++) {
+                t0 = bench_now_ns();
+                for (long k = 0; k < rounds; k++)
+                    one_round(pool, attr, n, flags, h);
+                v[r] = (double)(bench_now_ns() - t0) / ((double)rounds * (double)n);
+            }
+            if (json) {
+                char f[128];
+                bench_fields(f, sizeof f, "\"d\":%ld,\"n\":%ld", ds[di], n);
+                bench_emit("deviation", f, "total", "ns_per_unit", v, repeats);
+            } else {
+                printf("  %5ld %9.1f %7.1f %7.1f\n", ds[di], bench_median(v, repeats),
+                       bench_min(v, repeats), bench_max(v, repeats));
+            }
+        }
+    }
+    if (attr != ABT_THREAD_ATTR_NULL)
+        ABT_thread_attr_free(&attr);
+    free(h);
+    free(flags);
+    CHECK(ABT_finalize());
+    return 0;
+}

@@ -1,0 +1,168 @@
+/* yield - context-switch cost: a ping-pong between two ULTs of one stream.
+ *   yield     both ULTs loop K times over ABT_thread_yield (through the scheduler)
+ *   yield_to  both ULTs loop K times over ABT_thread_yield_to(the other one),
+ *             which switches directly without going through the scheduler
+ * on 1 stream, and on 2 streams where every stream runs its own pair.
+ * ns per yield = loop time / (2 K), median of the samples.
+ *
+ * Reproduces: Argobots (TPDS 2018) Fig. 8 (yield operation time, yield and
+ * yield_to, vs number of execution streams).
+ *
+ * --json --ops yield,yield_to --streams 1,2 --repeats 5 --sample-ms 10
+ * --callgrind yield|yield_to --iters K
+ *     no timing: one pair on one stream, exactly K yields per ULT; instructions
+ *     per yield are (Ir(K2) - Ir(K1)) / (2 (K2 - K1)). */
+#include "bench.h"
+
+#include <abt.h>
+#include <stdatomic.h>
+
+#define CHECK(call)                                                                   \
+    do {                                                                              \
+        int rc_ = (call);                                                             \
+        if (rc_ != ABT_SUCCESS) {                                                     \
+            fprintf(stderr, "yield: %s failed: %d (line %d)\n", #call, rc_, __LINE__); \
+            exit(1);                                                                  \
+        }                                                                             \
+    } while (0)
+
+enum { OP_YIELD, OP_YIELD_TO };
+static const char *op_name[2] = {"yield", "yield_to"};
+
+typedef struct pair pair_t;
+typedef struct {
+    pair_t *p;
+    int idx;
+} member_t;
+
+struct pair {
+    ABT_thread t[2];
+    member_t m[2];
+    atomic_int ready; /* both handles are known */
+    long iters;
+    int op;
+    uint64_t t0, t1; /* measured by member 0 */
+};
+
+static void member_fn(void *arg)
+{
+    member_t *m = (member_t *)arg;
+    pair_t *p = m->p;
+    while (!atomic_load_explicit(&p->ready, memory_order_acquire))
+        ABT_thread_yield();
+    if (m->idx == 0)
+        p->t0 = bench_now_ns();
+    long k = p->iters;
+    if (p->op == OP_YIELD) {
+        for (long i = 0; i < k; i++)
+            ABT_thread_yield();
+    } else {
+        ABT_thread other = p->t[1 - m->idx];
+        for (long i = 0; i < k; i++)
+            ABT_thread_yield_to(other);
+    }
+    if (m->idx == 0)
+        p->t1 = bench_now_ns();
+}
+
+/* Runs one pair per pool in pools[0..npools) with K iterations; returns the
+ * mean over pairs of ns per yield. */
+static double run_pairs(int op, ABT_pool *pools, int npools, long iters)
+{
+    pair_t pairs[2];
+    for (int s = 0; s < npools; s++) {
+        pair_t *p = &pairs[s];
+        atomic_init(&p->ready, 0);
+        p->iters = iters;
+        p->op = op;
+        for (int i = 0; i < 2; i++) {
+            p->m[i].p = p;
+            p->m[i].idx = i;
+            CHECK(ABT_thread_create(pools[s], member_fn, &p->m[i], ABT_THREAD_ATTR_NULL,
+                                    &p->t[i]));
+        }
+        atomic_store_explicit(&p->ready, 1, memory_order_release);
+    }
+    double sum = 0;
+    for (int s = 0; s < npools; s++) {
+        for (int i = 0; i < 2; i++)
+            CHECK(ABT_thread_free(&pairs[s].t[i]));
+        sum += (double)(pairs[s].t1 - pairs[s].t0) / (2.0 * (double)iters);
+    }
+    return sum / npools;
+}
+
+int main(int argc, char **argv)
+{
+    bench_args_t a = {argc, argv};
+    if (bench_flag(&a, "--help") || bench_flag(&a, "-h")) {
+        printf("usage: %s [--json] [--ops yield,yield_to] [--streams 1,2] [--repeats 5]\n"
+               "          [--sample-ms 10]\n"
+               "       %s --callgrind yield|yield_to --iters K\n",
+               argv[0], argv[0]);
+        return 0;
+    }
+    CHECK(ABT_init(0, NULL));
+    ABT_xstream xs0;
+    ABT_pool pools[2];
+    CHECK(ABT_xstream_self(&xs0));
+    CHECK(ABT_xstream_get_main_pools(xs0, 1, &pools[0]));
+
+    const char *cg = bench_opt(&a, "--callgrind");
+    if (cg) {
+        int op = strcmp(cg, "yield_to") == 0 ? OP_YIELD_TO : OP_YIELD;
+        run_pairs(op, pools, 1, bench_opt_long(&a, "--iters", 1000));
+        CHECK(ABT_finalize());
+        return 0;
+    }
+
+    int json = bench_flag(&a, "--json");
+    const char *ops = bench_opt(&a, "--ops");
+    long streams[4];
+    int nstreams = bench_opt_list(&a, "--streams", "1,2", streams, 4);
+    int repeats = (int)bench_opt_long(&a, "--repeats", 5);
+    if (repeats < 1)
+        repeats = 1;
+    if (repeats > 256)
+        repeats = 256;
+    double target_ns = bench_opt_double(&a, "--sample-ms", 10.0) * 1e6;
+
+    if (!json)
+        printf("yield (%s): ping-pong between two ULTs of a stream, ns per yield "
+               "(median of %d)\n\n  op        streams   ns/yield     min     max\n",
+               BENCH_IMPL_NAME, repeats);
+    for (int si = 0; si < nstreams; si++) {
+        int ns = (int)streams[si];
+        if (ns < 1 || ns > 2)
+            continue;
+        ABT_xstream xs1 = ABT_XSTREAM_NULL;
+        if (ns == 2) {
+            CHECK(ABT_xstream_create(ABT_SCHED_NULL, &xs1));
+            CHECK(ABT_xstream_get_main_pools(xs1, 1, &pools[1]));
+        }
+        for (int op = 0; op < 2; op++) {
+            if (!bench_in_list(ops, op_name[op]))
+                continue;
+            run_pairs(op, pools, ns, 1000); /* warm-up */
+            double per = run_pairs(op, pools, ns, 20000);
+            long iters = bench_rounds_for(per * 2.0, target_ns, 100000000);
+            double v[256];
+            for (int r = 0; r < repeats; r++)
+                v[r] = run_pairs(op, pools, ns, iters);
+            if (json) {
+                char f[128];
+                bench_fields(f, sizeof f, "\"op\":\"%s\",\"streams\":%d", op_name[op], ns);
+                bench_emit("yield", f, "time", "ns_per_yield", v, repeats);
+            } else {
+                printf("  %-9s %7d %10.1f %7.1f %7.1f\n", op_name[op], ns,
+                       bench_median(v, repeats), bench_min(v, repeats), bench_max(v, repeats));
+            }
+        }
+        if (xs1 != ABT_XSTREAM_NULL) {
+            CHECK(ABT_xstream_join(xs1));
+            CHECK(ABT_xstream_free(&xs1));
+        }
+    }
+    CHECK(ABT_finalize());
+    return 0;
+}

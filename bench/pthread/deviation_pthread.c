@@ -1,0 +1,110 @@
+/* deviation_pthread - Pthreads twin of bench/abt/deviation.c: N OS threads
+ * (16 KiB stacks, like the ULTs) created and then joined, while a fraction D
+ * of them calls sched_yield() once.  Timing at N = 4096; --memory at N =
+ * 65536 reports the peak RSS.  The kernel's limit on memory mappings
+ * (vm.max_map_count, 65530 by default; every thread stack is one mapping plus
+ * its guard) may stop creation before N: the program then joins what it
+ * created, reports "created" and the peak RSS reached.
+ * Same options as deviation.c. */
+#include "bench.h"
+
+#include <pthread.h>
+#include <sched.h>
+
+static void *kernel(void *yield_flag)
+{
+    if (yield_flag != NULL)
+        sched_yield();
+    return NULL;
+}
+
+static char flag_target;
+
+/* returns how many threads were created */
+static long one_round(long n, const unsigned char *flags, pthread_t *th,
+                      const pthread_attr_t *attr)
+{
+    long created = 0;
+    for (long i = 0; i < n; i++) {
+        if (pthread_create(&th[i], attr, kernel, flags[i] ? (void *)&flag_target : NULL) != 0)
+            break;
+        created++;
+    }
+    for (long i = 0; i < created; i++)
+        pthread_join(th[i], NULL);
+    return created;
+}
+
+int main(int argc, char **argv)
+{
+    bench_args_t a = {argc, argv};
+    long rss_start = bench_maxrss_kib();
+    int memory = bench_flag(&a, "--memory");
+    int json = bench_flag(&a, "--json");
+    long n = bench_opt_long(&a, "--n", memory ? 65536 : 4096);
+    long ds[16];
+    int nd = bench_opt_list(&a, "--d", memory ? "0" : "0,1,5,10,25,50,100", ds, 16);
+    int repeats = (int)bench_opt_long(&a, "--repeats", 5);
+    if (repeats < 1)
+        repeats = 1;
+    if (repeats > 256)
+        repeats = 256;
+    double target_ns = bench_opt_double(&a, "--sample-ms", 10.0) * 1e6;
+    long stacksize = bench_opt_long(&a, "--stacksize", 16384);
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, (size_t)stacksize);
+    pthread_t *th = (pthread_t *)calloc((size_t)n, sizeof(pthread_t));
+    unsigned char *flags = (unsigned char *)malloc((size_t)n);
+
+    if (memory) {
+        long rounds = bench_opt_long(&a, "--rounds", 2), created = n;
+        bench_pick_fraction(flags, n, (double)ds[0], 0x5eed);
+        for (long k = 0; k < rounds; k++) {
+            long c = one_round(n, flags, th, &attr);
+            if (c < created)
+                created = c;
+        }
+        long rss = bench_maxrss_kib();
+        if (json) {
+            char f[160];
+            double v[2] = {(double)rss, (double)rss_start};
+            bench_fields(f, sizeof f, "\"d\":%ld,\"n\":%ld,\"created\":%ld", ds[0], n, created);
+            bench_emit("deviation_memory", f, "maxrss", "KiB", &v[0], 1);
+            bench_emit("deviation_memory", f, "maxrss_at_start", "KiB", &v[1], 1);
+        } else {
+            printf("deviation_pthread --memory: N = %ld (%ld created), D = %ld %%: peak RSS "
+                   "%.1f MiB\n",
+                   n, created, ds[0], rss / 1024.0);
+        }
+        return 0;
+    }
+    if (!json)
+        printf("deviation_pthread: N = %ld threads, D %% sched_yield once, ns per thread "
+               "(median of %d)\n\n      D   ns/unit\n",
+               n, repeats);
+    for (int di = 0; di < nd; di++) {
+        bench_pick_fraction(flags, n, (double)ds[di], 0x5eed);
+        one_round(n, flags, th, &attr);
+        uint64_t t0 = bench_now_ns();
+        one_round(n, flags, th, &attr);
+        long rounds = bench_rounds_for((double)(bench_now_ns() - t0), target_ns, 1000000);
+        double v[256];
+        for (int r = 0; r < repeats; r++) {
+            t0 = bench_now_ns();
+            for (long k = 0; k < rounds; k++)
+                one_round(n, flags, th, &attr);
+            v[r] = (double)(bench_now_ns() - t0) / ((double)rounds * (double)n);
+        }
+        if (json) {
+            char f[128];
+            bench_fields(f, sizeof f, "\"d\":%ld,\"n\":%ld", ds[di], n);
+            bench_emit("deviation", f, "total", "ns_per_unit", v, repeats);
+        } else {
+            printf("  %5ld %9.1f\n", ds[di], bench_median(v, repeats));
+        }
+    }
+    free(th);
+    free(flags);
+    return 0;
+}

@@ -1,0 +1,104 @@
+/* yield_pthread - Pthreads twin of bench/abt/yield.c: two OS threads pinned to
+ * the same CPU each loop K times over sched_yield(), so the kernel switches
+ * between them; on 2 streams a second pair runs on a second CPU.
+ * ns per yield = loop time / (2 K), median of the samples.
+ * --json --streams 1,2 --repeats 5 --sample-ms 10 */
+#include "bench.h"
+
+#include <pthread.h>
+#include <sched.h>
+
+typedef struct {
+    int cpu;
+    long iters;
+    pthread_barrier_t *bar;
+    uint64_t t0, t1;
+} member_t;
+
+static void *member_fn(void *arg)
+{
+    member_t *m = (member_t *)arg;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(m->cpu, &set);
+    pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+    pthread_barrier_wait(m->bar);
+    m->t0 = bench_now_ns();
+    for (long i = 0; i < m->iters; i++)
+        sched_yield();
+    m->t1 = bench_now_ns();
+    return NULL;
+}
+
+static int cpu_of(int idx)
+{
+    cpu_set_t set;
+    sched_getaffinity(0, sizeof set, &set);
+    int seen = 0;
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &set) && seen++ == idx)
+            return c;
+    return 0;
+}
+
+static double run_pairs(int pairs, long iters)
+{
+    pthread_barrier_t bar;
+    pthread_barrier_init(&bar, NULL, (unsigned)(2 * pairs));
+    member_t m[4];
+    pthread_t th[4];
+    for (int i = 0; i < 2 * pairs; i++) {
+        m[i].cpu = cpu_of(i / 2);
+        m[i].iters = iters;
+        m[i].bar = &bar;
+        pthread_create(&th[i], NULL, member_fn, &m[i]);
+    }
+    double sum = 0;
+    for (int i = 0; i < 2 * pairs; i++)
+        pthread_join(th[i], NULL);
+    for (int p = 0; p < pairs; p++) {
+        /* the pair's loop time: from the first start to the last end */
+        uint64_t s = m[2 * p].t0 < m[2 * p + 1].t0 ? m[2 * p].t0 : m[2 * p + 1].t0;
+        uint64_t e = m[2 * p].t1 > m[2 * p + 1].t1 ? m[2 * p].t1 : m[2 * p + 1].t1;
+        sum += (double)(e - s) / (2.0 * (double)iters);
+    }
+    pthread_barrier_destroy(&bar);
+    return sum / pairs;
+}
+
+int main(int argc, char **argv)
+{
+    bench_args_t a = {argc, argv};
+    int json = bench_flag(&a, "--json");
+    long streams[4];
+    int nstreams = bench_opt_list(&a, "--streams", "1,2", streams, 4);
+    int repeats = (int)bench_opt_long(&a, "--repeats", 5);
+    if (repeats < 1)
+        repeats = 1;
+    if (repeats > 256)
+        repeats = 256;
+    double target_ns = bench_opt_double(&a, "--sample-ms", 10.0) * 1e6;
+    if (!json)
+        printf("yield_pthread: two threads on one CPU over sched_yield, ns per yield (median "
+               "of %d)\n\n  streams  ns/yield\n",
+               repeats);
+    for (int s = 0; s < nstreams; s++) {
+        int st = (int)streams[s];
+        if (st < 1 || st > 2)
+            continue;
+        run_pairs(st, 1000);
+        double per = run_pairs(st, 20000);
+        long iters = bench_rounds_for(per * 2.0, target_ns, 100000000);
+        double v[256];
+        for (int r = 0; r < repeats; r++)
+            v[r] = run_pairs(st, iters);
+        if (json) {
+            char f[96];
+            bench_fields(f, sizeof f, "\"op\":\"sched_yield\",\"streams\":%d", st);
+            bench_emit("yield", f, "time", "ns_per_yield", v, repeats);
+        } else {
+            printf("  %7d  %8.1f\n", st, bench_median(v, repeats));
+        }
+    }
+    return 0;
+}

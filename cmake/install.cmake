@@ -1,0 +1,27 @@
+# Install: libraries, public headers, pkg-config files (weft.pc, and argobots.pc so that
+# `pkg-config argobots` users link weft unchanged), and a CMake package (weft::weft).
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+install(TARGETS weft weft_static EXPORT weftTargets
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES include/abt.h include/weft.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+
+foreach(pc weft argobots)
+  configure_file(${CMAKE_CURRENT_SOURCE_DIR}/cmake/${pc}.pc.in
+                 ${CMAKE_CURRENT_BINARY_DIR}/${pc}.pc @ONLY)
+  install(FILES ${CMAKE_CURRENT_BINARY_DIR}/${pc}.pc
+          DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endforeach()
+
+install(EXPORT weftTargets NAMESPACE weft:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/weft)
+configure_package_config_file(${CMAKE_CURRENT_SOURCE_DIR}/cmake/weftConfig.cmake.in
+  ${CMAKE_CURRENT_BINARY_DIR}/weftConfig.cmake
+  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/weft)
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/weftConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/weftConfig.cmake
+              ${CMAKE_CURRENT_BINARY_DIR}/weftConfigVersion.cmake
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/weft)

@@ -1,0 +1,36 @@
+/* src/arch/context.h - the context-switch contract every arch backend implements.
+ *
+ * A suspended execution context is named by one opaque word (weft_ctx): for the assembly
+ * backends it is the stack pointer at which the callee-saved registers and the FP control
+ * state were pushed; for the ucontext fallback it points to a ucontext_t that lives on the
+ * suspended stack.  A context can be resumed exactly once per suspension.
+ *
+ * What is preserved across a switch: the callee-saved registers of the ABI and the FP
+ * *control* state (x86-64: MXCSR control bits and the x87 control word; AArch64: FPCR).
+ * What is not: MXCSR/FPSR *status* flags stay with the hardware thread.  Writing MXCSR with
+ * a different value and reading it back costs ~60 ns, so the x86-64 backend only writes the
+ * control bits when they differ, and never rewrites status flags.
+ *
+ * The three entry points:
+ *   weft_ctx_switch(from, to, data)  save into *from, resume `to`; returns the `data` handed
+ *                                   over by whoever resumes *from later.
+ *   weft_ctx_start(from, top, fn, d) save into *from, move to the fresh stack ending at `top`
+ *                                   (16-byte aligned) and call fn(d) there.  fn must never
+ *                                   return: it leaves with weft_ctx_jump or weft_ctx_switch.
+ *                                   This is how a ULT is started lazily, like a function call
+ *                                   on a new stack (no frame is written in advance).
+ *   weft_ctx_jump(to, data)          resume `to` without saving anything (a terminating ULT).
+ */
+#ifndef WEFT_ARCH_CONTEXT_H
+#define WEFT_ARCH_CONTEXT_H
+
+typedef void *weft_ctx;
+
+#define WEFT_HIDDEN __attribute__((visibility("hidden")))
+
+WEFT_HIDDEN void *weft_ctx_switch(weft_ctx *from, weft_ctx to, void *data);
+WEFT_HIDDEN void *weft_ctx_start(weft_ctx *from, void *stack_top, void (*fn)(void *),
+                                 void *data);
+WEFT_HIDDEN __attribute__((noreturn)) void weft_ctx_jump(weft_ctx to, void *data);
+
+#endif

@@ -1,0 +1,121 @@
+/* src/arch/switch_x86_64_sysv_elf_gas.S - context switch for x86-64, System V ABI, ELF.
+ * Contract: src/arch/context.h.
+ *
+ * Frame of a suspended context (weft_ctx points at offset 0; grows down):
+ *
+ *   offset  size  content
+ *   0x00    4     MXCSR as read at suspension (only bits 6-15, the control bits, are used)
+ *   0x04    2     x87 FPU control word
+ *   0x06    2     (padding)
+ *   0x08    8     r15
+ *   0x10    8     r14
+ *   0x18    8     r13
+ *   0x20    8     r12
+ *   0x28    8     rbx
+ *   0x30    8     rbp
+ *   0x38    8     return address (where the suspended side continues)
+ *
+ * Resuming restores the FP control state lazily: MXCSR and the x87 control word are
+ * compared with the live values and written only when they differ, keeping the live
+ * status flags (see context.h for why).  The red zone below the resumed stack pointer
+ * serves as scratch: nothing of the resumed context lives there.
+ */
+        .text
+
+/* RESTORE_AND_RETURN: %rsp points at a suspended frame; %rax holds the value to return. */
+.macro RESTORE_AND_RETURN
+        stmxcsr -8(%rsp)                /* live MXCSR */
+        movl    -8(%rsp), %ecx
+        xorl    (%rsp), %ecx
+        testl   $0xffc0, %ecx           /* do the control bits differ? */
+        jnz     91f
+92:
+        fnstcw  -8(%rsp)                /* live x87 control word */
+        movzwl  -8(%rsp), %ecx
+        cmpw    4(%rsp), %cx
+        jne     93f
+94:
+        addq    $8, %rsp                /* drop the FP control slot */
+        popq    %r15
+        popq    %r14
+        popq    %r13
+        popq    %r12
+        popq    %rbx
+        popq    %rbp
+        ret                             /* to the suspended side, with %rax */
+91:
+        movl    -8(%rsp), %ecx
+        andl    $0x3f, %ecx             /* keep the live status flags */
+        movl    (%rsp), %edx
+        andl    $0xffc0, %edx           /* take the saved control bits */
+        orl     %edx, %ecx
+        movl    %ecx, -8(%rsp)
+        ldmxcsr -8(%rsp)
+        jmp     92b
+93:
+        fldcw   4(%rsp)                 /* saved x87 control word */
+        jmp     94b
+.endm
+
+/* SAVE_INTO from_reg: push the suspended frame and store %rsp into *(from_reg). */
+.macro SAVE_INTO from
+        pushq   %rbp
+        pushq   %rbx
+        pushq   %r12
+        pushq   %r13
+        pushq   %r14
+        pushq   %r15
+        subq    $8, %rsp
+        stmxcsr (%rsp)
+        fnstcw  4(%rsp)
+        movq    %rsp, (\from)
+.endm
+
+/* void *weft_ctx_switch(weft_ctx *from %rdi, weft_ctx to %rsi, void *data %rdx) */
+        .globl  weft_ctx_switch
+        .hidden weft_ctx_switch
+        .type   weft_ctx_switch, @function
+        .p2align 4
+weft_ctx_switch:
+        .cfi_startproc
+        endbr64
+        SAVE_INTO %rdi
+        movq    %rsi, %rsp              /* enter the target's frame */
+        movq    %rdx, %rax              /* data becomes the target's return value */
+        RESTORE_AND_RETURN
+        .cfi_endproc
+        .size   weft_ctx_switch, .-weft_ctx_switch
+
+/* void *weft_ctx_start(weft_ctx *from %rdi, void *top %rsi, void (*fn)(void *) %rdx,
+ *                      void *data %rcx) */
+        .globl  weft_ctx_start
+        .hidden weft_ctx_start
+        .type   weft_ctx_start, @function
+        .p2align 4
+weft_ctx_start:
+        .cfi_startproc
+        endbr64
+        SAVE_INTO %rdi
+        movq    %rsi, %rsp              /* the fresh stack, 16-byte aligned */
+        movq    %rcx, %rdi              /* fn's argument */
+        xorl    %ebp, %ebp              /* end of the frame chain for debuggers */
+        pushq   $0                      /* fake return address: fn must not return */
+        jmpq    *%rdx                   /* enter fn with %rsp = 8 mod 16, as after a call */
+        .cfi_endproc
+        .size   weft_ctx_start, .-weft_ctx_start
+
+/* void weft_ctx_jump(weft_ctx to %rdi, void *data %rsi) -- never returns */
+        .globl  weft_ctx_jump
+        .hidden weft_ctx_jump
+        .type   weft_ctx_jump, @function
+        .p2align 4
+weft_ctx_jump:
+        .cfi_startproc
+        endbr64
+        movq    %rdi, %rsp              /* abandon the current stack */
+        movq    %rsi, %rax
+        RESTORE_AND_RETURN
+        .cfi_endproc
+        .size   weft_ctx_jump, .-weft_ctx_jump
+
+        .section .note.GNU-stack,"",@progbits

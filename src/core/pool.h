@@ -1,0 +1,130 @@
+/* src/core/pool.h - pools: the built-in FIFO fast path inline, everything else through
+ * weft_pool_ops.
+ *
+ * Built-in FIFO / FIFO_WAIT: an intrusive doubly-linked list through weft_unit.next/prev
+ * (O(1) removal for join bypass and ABT_pool_remove).  Access PRIV takes no lock and no
+ * atomic; every other access mode takes the pool's spinlock around a few pointer writes.
+ * FIFO_WAIT adds an event count (`seq`, a futex word) so pop_wait sleeps in the kernel
+ * and a push wakes exactly one sleeper; a push only pays an atomic increment plus a load
+ * of `nsleepers`.  Sleeper and pusher follow the Dekker pattern with seq_cst operations:
+ * the sleeper announces itself (nsleepers++) and re-checks `seq` inside futex_wait; the
+ * pusher bumps `seq` and then reads `nsleepers`. */
+#ifndef WEFT_CORE_POOL_H
+#define WEFT_CORE_POOL_H
+
+#include "core/runtime.h"
+
+#define WEFT_POOL_HANDLE(p) ((ABT_pool)(p))
+
+static inline weft_pool *weft_pool_from(ABT_pool h)
+{
+    return (h == NULL || h == ABT_POOL_NULL) ? NULL : (weft_pool *)h;
+}
+
+static inline void fifo_link_tail(weft_pool *p, weft_unit *u)
+{
+    u->next = NULL;
+    u->prev = p->tail;
+    if (p->tail)
+        p->tail->next = u;
+    else
+        p->head = u;
+    p->tail = u;
+    u->in_pool = 1;
+    atomic_store_explicit(&p->size, atomic_load_explicit(&p->size, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+}
+
+static inline void fifo_unlink(weft_pool *p, weft_unit *u)
+{
+    if (u->prev)
+        u->prev->next = u->next;
+    else
+        p->head = u->next;
+    if (u->next)
+        u->next->prev = u->prev;
+    else
+        p->tail = u->prev;
+    u->in_pool = 0;
+    atomic_store_explicit(&p->size, atomic_load_explicit(&p->size, memory_order_relaxed) - 1,
+                          memory_order_relaxed);
+}
+
+WEFT_INTERNAL void weft_pool_signal(weft_pool *p);
+
+/* Push a ready unit.  The caller has set u->pool = p (or keeps it for a re-push). */
+static inline void weft_pool_push_ctx(weft_pool *p, weft_unit *u, ABT_pool_context ctx)
+{
+    if (WEFT_LIKELY(p->builtin_fifo)) {
+        if (p->locked)
+            weft_spin_lock(&p->lock);
+        fifo_link_tail(p, u);
+        if (p->locked)
+            weft_spin_unlock(&p->lock);
+        if (p->waitable)
+            weft_pool_signal(p);
+        return;
+    }
+    p->ops->push(p, u, ctx);
+}
+
+static inline void weft_pool_push(weft_pool *p, weft_unit *u)
+{
+    weft_pool_push_ctx(p, u, ABT_POOL_CONTEXT_OP_POOL_OTHER);
+}
+
+static inline weft_unit *weft_pool_pop_ctx(weft_pool *p, ABT_pool_context ctx)
+{
+    if (WEFT_LIKELY(p->builtin_fifo)) {
+        if (atomic_load_explicit(&p->size, memory_order_relaxed) == 0)
+            return NULL;
+        if (p->locked)
+            weft_spin_lock(&p->lock);
+        weft_unit *u = p->head;
+        if (u)
+            fifo_unlink(p, u);
+        if (p->locked)
+            weft_spin_unlock(&p->lock);
+        return u;
+    }
+    return p->ops->pop(p, ctx);
+}
+
+static inline weft_unit *weft_pool_pop(weft_pool *p)
+{
+    return weft_pool_pop_ctx(p, ABT_POOL_CONTEXT_OP_POOL_OTHER);
+}
+
+static inline size_t weft_pool_size(weft_pool *p)
+{
+    if (WEFT_LIKELY(p->builtin_fifo))
+        return atomic_load_explicit(&p->size, memory_order_relaxed);
+    return p->ops->size(p);
+}
+
+static inline size_t weft_pool_total_size(weft_pool *p)
+{
+    long b = atomic_load_explicit(&p->num_blocked, memory_order_relaxed);
+    return weft_pool_size(p) + (size_t)(b > 0 ? b : 0);
+}
+
+/* Remove `u` if it is queued in `p` and has never run (join bypass).  True when the
+ * caller now owns u. */
+WEFT_INTERNAL bool weft_pool_take_fresh(weft_pool *p, weft_unit *u);
+/* Remove `u` if it is queued in `p` (yield_to).  True when the caller now owns u. */
+WEFT_INTERNAL bool weft_pool_remove_ready(weft_pool *p, weft_unit *u);
+/* Remove a specific queued unit: ABT_SUCCESS, or ABT_ERR_POOL if it is not there. */
+WEFT_INTERNAL int weft_pool_remove(weft_pool *p, weft_unit *u);
+/* Block up to timeout_ns for a unit (FIFO_WAIT sleeps, others poll once). */
+WEFT_INTERNAL weft_unit *weft_pool_pop_wait(weft_pool *p, uint64_t timeout_ns,
+                                            ABT_pool_context ctx);
+/* Wake every pop_wait sleeper (stop requests). */
+WEFT_INTERNAL void weft_pool_wake_all(weft_pool *p);
+
+WEFT_INTERNAL WEFT_WUR int weft_pool_create_builtin(ABT_pool_kind kind, ABT_pool_access access,
+                                                    bool automatic, weft_pool **out);
+/* Free if nobody uses it any more (automatic pools, released by their last scheduler). */
+WEFT_INTERNAL void weft_pool_release(weft_pool *p);
+WEFT_INTERNAL void weft_pool_destroy(weft_pool *p);
+
+#endif

@@ -1,0 +1,405 @@
+/* src/core/runtime.c - ABT_init / ABT_finalize, the configuration read from the
+ * environment, and the registries of streams, pools and schedulers.
+ *
+ * ABT_init makes the calling OS thread the primary stream (rank 0) and the caller the
+ * primary ULT, running on the thread's own stack; the primary stream's scheduler gets a
+ * stack of its own and starts the first time the primary ULT blocks or yields.  Init and
+ * finalize nest (a counter).  The last ABT_finalize, called by the primary ULT: asks
+ * every secondary stream to finish its work and joins and frees it, lets the primary
+ * scheduler run until its pools are empty, then frees everything the runtime holds. */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/sanitizer.h"
+#include "core/unit.h"
+#include "core/xstream.h"
+
+struct weft_global weft_g = { .lock = PTHREAD_MUTEX_INITIALIZER, .next_unit_id = 1 };
+__thread weft_xstream *weft_tls_xs __attribute__((tls_model("initial-exec")));
+
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+
+__attribute__((noinline)) weft_xstream *weft_xs_reload(void)
+{
+    weft_xstream *xs;
+    __asm__ __volatile__("" ::: "memory");
+    xs = weft_tls_xs;
+    return xs;
+}
+
+void weft_fatal(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("weft: fatal: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    abort();
+}
+
+/* ---------------------------------------------------------------- environment */
+
+/* ABT_<name> wins over the legacy ABT_ENV_<name>. */
+static const char *env(const char *name)
+{
+    char buf[128];
+    snprintf(buf, sizeof(buf), "ABT_%s", name);
+    const char *v = getenv(buf);
+    if (v)
+        return v;
+    snprintf(buf, sizeof(buf), "ABT_ENV_%s", name);
+    return getenv(buf);
+}
+
+/* 1 true, 0 false, -1 not a boolean */
+static int parse_bool(const char *v)
+{
+    static const char *yes[] = { "1", "y", "yes", "true", "on" };
+    static const char *no[] = { "0", "n", "no", "false", "off" };
+    for (size_t i = 0; i < sizeof(yes) / sizeof(*yes); i++) {
+        if (!strcasecmp(v, yes[i]))
+            return 1;
+        if (!strcasecmp(v, no[i]))
+            return 0;
+    }
+    return -1;
+}
+
+static bool env_bool(const char *name, bool dflt)
+{
+    const char *v = env(name);
+    int b = v ? parse_bool(v) : -1;
+    return b < 0 ? dflt : b;
+}
+
+static uint64_t env_u64(const char *name, uint64_t dflt, uint64_t min, uint64_t max)
+{
+    const char *v = env(name);
+    if (!v || !*v)
+        return dflt;
+    char *end;
+    unsigned long long x = strtoull(v, &end, 10);
+    if (*end || x < min || x > max)
+        return dflt;
+    return x;
+}
+
+static uint32_t pow2_at_least(uint32_t v)
+{
+    uint32_t p = 1;
+    while (p < v && p < (1u << 30))
+        p <<= 1;
+    return p;
+}
+
+/* ABT_SET_AFFINITY list syntax: comma-separated items, each a CPU id, a range "a:b"
+ * (a to b inclusive... written as {a:n:s} in Argobots: start, count, stride) or a
+ * set "{a,b,c}"; rank r binds to item r % count. */
+static int parse_affinity(const char *v, int **out)
+{
+    int cap = 16, n = 0;
+    int *list = malloc((size_t)cap * sizeof(int));
+    if (!list)
+        return 0;
+    const char *p = v;
+    while (*p) {
+        while (*p == ',' || *p == ' ' || *p == '{' || *p == '}')
+            p++;
+        if (!*p)
+            break;
+        if (!isdigit((unsigned char)*p))
+            break;
+        long a = strtol(p, (char **)&p, 10), cnt = 1, stride = 1;
+        if (*p == ':') {
+            cnt = strtol(p + 1, (char **)&p, 10);
+            if (*p == ':')
+                stride = strtol(p + 1, (char **)&p, 10);
+        }
+        for (long i = 0; i < cnt && cnt > 0 && cnt < 4096; i++) {
+            if (n == cap) {
+                int *nl = realloc(list, (size_t)(cap *= 2) * sizeof(int));
+                if (!nl)
+                    break;
+                list = nl;
+            }
+            list[n++] = (int)(a + i * stride);
+        }
+    }
+    if (n == 0) {
+        free(list);
+        return 0;
+    }
+    *out = list;
+    return n;
+}
+
+void weft_config_load(struct weft_config *c)
+{
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    long pg = sysconf(_SC_PAGESIZE);
+    memset(c, 0, sizeof(*c));
+    c->thread_stacksize = env_u64("THREAD_STACKSIZE", 16384, 4096, (uint64_t)1 << 40);
+    c->thread_stacksize = (c->thread_stacksize + 15) & ~(size_t)15;
+    c->sched_stacksize = env_u64("SCHED_STACKSIZE", 4u << 20, 16384, (uint64_t)1 << 40);
+    c->sched_event_freq = (uint32_t)env_u64("SCHED_EVENT_FREQ", 50, 1, UINT32_MAX);
+    c->sched_sleep_nsec = env_u64("SCHED_SLEEP_NSEC", 100, 0, UINT64_MAX);
+    c->max_xstreams = (int)env_u64("MAX_NUM_XSTREAMS", ncpu > 0 ? (uint64_t)ncpu : 1, 1, 65536);
+    c->key_table_size = pow2_at_least((uint32_t)env_u64("KEY_TABLE_SIZE", 4, 1, 1u << 20));
+    c->mem_max_stacks = (uint32_t)env_u64("MEM_MAX_NUM_STACKS", 1024, 0, UINT32_MAX);
+    c->mem_max_descs = (uint32_t)env_u64("MEM_MAX_NUM_DESCS", 4096, 0, UINT32_MAX);
+    c->huge_page_size = env_u64("HUGE_PAGE_SIZE", 2u << 20, 4096, (uint64_t)1 << 40);
+    c->sys_page_size = env_u64("SYS_PAGE_SIZE", pg > 0 ? (uint64_t)pg : 4096, 512, 1u << 30);
+    c->mem_page_size = env_u64("MEM_PAGE_SIZE", 8u << 20, 4096, (uint64_t)1 << 40);
+    c->mem_stack_page_size = env_u64("MEM_STACK_PAGE_SIZE", 8u << 20, 4096, (uint64_t)1 << 40);
+    c->mutex_max_handovers = (uint32_t)env_u64("MUTEX_MAX_HANDOVERS", 64, 0, UINT32_MAX);
+    c->mutex_max_wakeups = (uint32_t)env_u64("MUTEX_MAX_WAKEUPS", 1, 0, UINT32_MAX);
+    c->print_config = env_bool("PRINT_CONFIG", false);
+    const char *lp = env("MEM_LP_ALLOC");
+    c->lp_alloc = WEFT_LP_MALLOC;
+    if (lp) {
+        if (!strcasecmp(lp, "mmap_rp"))
+            c->lp_alloc = WEFT_LP_MMAP_RP;
+        else if (!strcasecmp(lp, "mmap_hp_rp"))
+            c->lp_alloc = WEFT_LP_MMAP_HP_RP;
+        else if (!strcasecmp(lp, "mmap_hp_thp"))
+            c->lp_alloc = WEFT_LP_MMAP_HP_THP;
+        else if (!strcasecmp(lp, "thp"))
+            c->lp_alloc = WEFT_LP_THP;
+    }
+    const char *so = env("STACK_OVERFLOW_CHECK");
+    c->stack_overflow_check = 0;
+    if (so) {
+        if (!strcasecmp(so, "canary"))
+            c->stack_overflow_check = 1;
+        else if (!strcasecmp(so, "mprotect"))
+            c->stack_overflow_check = 2;
+        else if (!strcasecmp(so, "mprotect_strict"))
+            c->stack_overflow_check = 3;
+    }
+    const char *aff = env("SET_AFFINITY");
+    if (aff) {
+        int b = parse_bool(aff);
+        if (b >= 0) {
+            c->set_affinity = b;
+        } else {
+            c->affinity_len = parse_affinity(aff, &c->affinity_list);
+            c->set_affinity = c->affinity_len > 0;
+        }
+    }
+}
+
+void weft_config_print(FILE *fp, const struct weft_config *c)
+{
+    static const char *lp[] = { "malloc", "mmap_rp", "mmap_hp_rp", "mmap_hp_thp", "thp" };
+    static const char *so[] = { "none", "canary", "mprotect", "mprotect_strict" };
+    fprintf(fp, "weft %s configuration (Argobots %s API):\n", ABT_VERSION, ABT_VERSION);
+    fprintf(fp, " - context switch: %s\n", WEFT_CONTEXT_UCONTEXT ? "ucontext" : "assembly");
+    fprintf(fp, " - max. # of execution streams: %d\n", c->max_xstreams);
+    fprintf(fp, " - default ULT stack size: %zu bytes\n", c->thread_stacksize);
+    fprintf(fp, " - default scheduler stack size: %zu bytes\n", c->sched_stacksize);
+    fprintf(fp, " - scheduler event check frequency: %u\n", c->sched_event_freq);
+    fprintf(fp, " - scheduler sleep: %llu ns\n", (unsigned long long)c->sched_sleep_nsec);
+    fprintf(fp, " - set affinity: %s\n", c->set_affinity ? "yes" : "no");
+    fprintf(fp, " - key table size: %u\n", c->key_table_size);
+    fprintf(fp, " - stack cache per stream: %u stacks\n", c->mem_max_stacks);
+    fprintf(fp, " - descriptor cache per stream: %u descriptors\n", c->mem_max_descs);
+    fprintf(fp, " - large page allocation: %s\n", lp[c->lp_alloc]);
+    fprintf(fp, " - huge page size: %zu bytes\n", c->huge_page_size);
+    fprintf(fp, " - stack overflow check: %s\n", so[c->stack_overflow_check]);
+    fprintf(fp, " - lazy stack allocation: yes\n");
+    fprintf(fp, " - valgrind support: %s\n", WEFT_USE_VALGRIND ? "yes" : "no");
+}
+
+/* ---------------------------------------------------------------- registries */
+
+#define REGISTRY_ADD(head, x)                                                                  \
+    do {                                                                                       \
+        (x)->all_prev = NULL;                                                                  \
+        (x)->all_next = (head);                                                                \
+        if (head)                                                                              \
+            (head)->all_prev = (x);                                                            \
+        (head) = (x);                                                                          \
+    } while (0)
+
+#define REGISTRY_DEL(head, x)                                                                  \
+    do {                                                                                       \
+        if ((x)->all_prev)                                                                     \
+            (x)->all_prev->all_next = (x)->all_next;                                           \
+        else                                                                                   \
+            (head) = (x)->all_next;                                                            \
+        if ((x)->all_next)                                                                     \
+            (x)->all_next->all_prev = (x)->all_prev;                                           \
+    } while (0)
+
+void weft_registry_add_pool(weft_pool *p) { REGISTRY_ADD(weft_g.pools, p); }
+void weft_registry_del_pool(weft_pool *p) { REGISTRY_DEL(weft_g.pools, p); }
+void weft_registry_add_sched(weft_sched *s) { REGISTRY_ADD(weft_g.scheds, s); }
+void weft_registry_del_sched(weft_sched *s) { REGISTRY_DEL(weft_g.scheds, s); }
+
+/* ---------------------------------------------------------------- init / finalize */
+
+static void free_config(void)
+{
+    free(weft_g.cfg.affinity_list);
+    weft_g.cfg.affinity_list = NULL;
+}
+
+static int runtime_init(void)
+{
+    int r = ABT_ERR_MEM;
+    weft_config_load(&weft_g.cfg);
+    weft_g.by_rank = calloc((size_t)weft_g.cfg.max_xstreams, sizeof(weft_xstream *));
+    weft_xstream *xs = calloc(1, sizeof(*xs));
+    weft_unit *m = aligned_alloc(WEFT_CACHE_LINE, sizeof(weft_unit));
+    if (!weft_g.by_rank || !xs || !m)
+        goto fail_alloc;
+    weft_mem_init();
+    weft_sched *s;
+    if ((r = weft_sched_create_predef(ABT_SCHED_BASIC, 0, NULL, ABT_SCHED_CONFIG_NULL, true,
+                                      &s)) != ABT_SUCCESS)
+        goto fail_alloc;
+    s->stack = weft_stack_alloc_slow(NULL, weft_g.cfg.sched_stacksize);
+    if (!s->stack) {
+        r = ABT_ERR_MEM;
+        goto fail_sched;
+    }
+    memset(m, 0, sizeof(*m));
+    m->flags = WEFT_U_ULT | WEFT_U_MAIN | WEFT_U_NAMED;
+    m->stack_kind = WEFT_STACK_OS;
+    m->pool = s->pools[0];
+    m->xs = xs;
+    m->fn = NULL;
+    atomic_store(&m->state, WEFT_RUNNING);
+    m->tsan_fiber = weft_tsan_fiber_current();
+
+    xs->primary = true;
+    xs->rank = 0;
+    xs->cpubind = -1;
+    xs->thread = pthread_self();
+    atomic_store(&xs->state, WEFT_XS_RUNNING);
+    xs->main_sched = s;
+    xs->sched = s;
+    xs->main_unit = m;
+    xs->cur = m;
+    s->use = WEFT_SCHED_MAIN;
+    s->xs = xs;
+    if (WEFT_TSAN)
+        s->tsan_fiber = weft_tsan_fiber_create();
+    weft_xstream_note_os_stack(xs);
+    weft_g.by_rank[0] = xs;
+    weft_g.num_xstreams = 1;
+    weft_g.primary = xs;
+    weft_tls_xs = xs;
+    if (weft_g.cfg.set_affinity)
+        weft_xstream_apply_affinity(xs);
+    return ABT_SUCCESS;
+
+fail_sched:
+    weft_sched_destroy(s);
+fail_alloc:
+    free(m);
+    free(xs);
+    free(weft_g.by_rank);
+    weft_g.by_rank = NULL;
+    free_config();
+    return r;
+}
+
+WEFT_API int ABT_init(int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    pthread_mutex_lock(&init_lock);
+    int n = atomic_load(&weft_g.init_count);
+    int r = ABT_SUCCESS;
+    if (n == 0)
+        r = runtime_init();
+    if (r == ABT_SUCCESS)
+        atomic_store_explicit(&weft_g.init_count, n + 1, memory_order_release);
+    pthread_mutex_unlock(&init_lock);
+    if (r == ABT_SUCCESS && n == 0 && weft_g.cfg.print_config)
+        weft_config_print(stdout, &weft_g.cfg);
+    return r;
+}
+
+WEFT_API int ABT_initialized(void)
+{
+    return weft_initialized() ? ABT_SUCCESS : ABT_ERR_UNINITIALIZED;
+}
+
+static void runtime_free(void)
+{
+    weft_xstream *xs = weft_g.primary;
+    weft_unit *m = xs->main_unit;
+    if (m->keys)
+        weft_unit_run_key_dtors(m);
+    weft_sched *s = xs->main_sched;
+    s->use = WEFT_SCHED_UNUSED;
+    weft_tsan_fiber_destroy(s->tsan_fiber);
+    weft_sched_destroy(s);
+    /* whatever the program created and did not free */
+    while (weft_g.scheds)
+        weft_sched_destroy(weft_g.scheds);
+    while (weft_g.pools)
+        weft_pool_destroy(weft_g.pools);
+    weft_mem_flush(xs);
+    weft_mem_finalize();
+    free(m);
+    free(xs);
+    free(weft_g.by_rank);
+    weft_g.by_rank = NULL;
+    weft_g.primary = NULL;
+    weft_g.num_xstreams = 0;
+    weft_tls_xs = NULL;
+    free_config();
+}
+
+WEFT_API int ABT_finalize(void)
+{
+    pthread_mutex_lock(&init_lock);
+    int n = atomic_load(&weft_g.init_count);
+    if (n == 0) {
+        pthread_mutex_unlock(&init_lock);
+        return ABT_ERR_UNINITIALIZED;
+    }
+    if (n > 1) {
+        atomic_store(&weft_g.init_count, n - 1);
+        pthread_mutex_unlock(&init_lock);
+        return ABT_SUCCESS;
+    }
+    weft_xstream *xs = weft_xs_self();
+    if (xs != weft_g.primary || xs->cur != xs->main_unit) {
+        pthread_mutex_unlock(&init_lock);
+        return ABT_ERR_INV_XSTREAM;
+    }
+    pthread_mutex_unlock(&init_lock);
+
+    /* 1. every secondary stream finishes its work and goes away */
+    for (;;) {
+        weft_xstream *t = NULL;
+        pthread_mutex_lock(&weft_g.lock);
+        for (int i = 0; i < weft_g.cfg.max_xstreams && !t; i++)
+            if (weft_g.by_rank[i] && !weft_g.by_rank[i]->primary)
+                t = weft_g.by_rank[i];
+        pthread_mutex_unlock(&weft_g.lock);
+        if (!t)
+            break;
+        weft_xstream_join(t);
+        weft_xstream_destroy(t);
+    }
+    /* 2. the primary scheduler runs until its pools are empty, then returns here */
+    weft_sched *s = xs->main_sched;
+    atomic_store(&s->request, WEFT_SCHED_REQ_FINISH);
+    weft_ult_park(xs, xs->main_unit, NULL, NULL);
+    xs = weft_xs_reload();
+    /* 3. free everything */
+    pthread_mutex_lock(&init_lock);
+    runtime_free();
+    atomic_store_explicit(&weft_g.init_count, 0, memory_order_release);
+    pthread_mutex_unlock(&init_lock);
+    return ABT_SUCCESS;
+}

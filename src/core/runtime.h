@@ -1,0 +1,90 @@
+/* src/core/runtime.h - the runtime singleton: configuration read at ABT_init, the registry
+ * of streams, pools and schedulers, and the calling thread's stream.
+ *
+ * Concurrency: `weft_g.lock` (a pthread mutex: these paths are rare) protects the
+ * registries and stream creation/free.  Configuration is written once in ABT_init before
+ * any stream starts and is read-only afterwards. */
+#ifndef WEFT_CORE_RUNTIME_H
+#define WEFT_CORE_RUNTIME_H
+
+#include "core/types.h"
+
+struct weft_config {
+    size_t thread_stacksize;       /* ABT_THREAD_STACKSIZE */
+    size_t sched_stacksize;        /* ABT_SCHED_STACKSIZE */
+    uint32_t sched_event_freq;     /* ABT_SCHED_EVENT_FREQ */
+    uint64_t sched_sleep_nsec;     /* ABT_SCHED_SLEEP_NSEC */
+    bool set_affinity;             /* ABT_SET_AFFINITY */
+    int *affinity_list;            /* CPU per rank from an ABT_SET_AFFINITY list, or NULL */
+    int affinity_len;
+    int max_xstreams;              /* ABT_MAX_NUM_XSTREAMS */
+    uint32_t key_table_size;       /* ABT_KEY_TABLE_SIZE, a power of two */
+    uint32_t mem_max_stacks;       /* ABT_MEM_MAX_NUM_STACKS: per-stream stack cache bound */
+    uint32_t mem_max_descs;        /* ABT_MEM_MAX_NUM_DESCS: per-stream descriptor cache */
+    int lp_alloc;                  /* enum weft_lp_alloc (ABT_MEM_LP_ALLOC) */
+    size_t huge_page_size;         /* ABT_HUGE_PAGE_SIZE */
+    size_t sys_page_size;          /* ABT_SYS_PAGE_SIZE */
+    size_t mem_page_size;          /* ABT_MEM_PAGE_SIZE */
+    size_t mem_stack_page_size;    /* ABT_MEM_STACK_PAGE_SIZE */
+    int stack_overflow_check;      /* ABT_STACK_OVERFLOW_CHECK: 0 none, 1 canary, 2/3 guard */
+    bool print_config;             /* ABT_PRINT_CONFIG */
+    uint32_t mutex_max_handovers;  /* ABT_MUTEX_MAX_HANDOVERS */
+    uint32_t mutex_max_wakeups;    /* ABT_MUTEX_MAX_WAKEUPS */
+};
+
+enum weft_lp_alloc {
+    WEFT_LP_MALLOC = 0,            /* plain pages */
+    WEFT_LP_MMAP_RP,               /* mmap of regular pages */
+    WEFT_LP_MMAP_HP_RP,            /* explicit huge pages, falling back to regular pages */
+    WEFT_LP_MMAP_HP_THP,           /* explicit huge pages, falling back to THP */
+    WEFT_LP_THP,                   /* transparent huge pages (madvise) */
+};
+
+struct weft_global {
+    _Atomic int init_count;        /* ABT_init nesting depth; 0 = not initialized */
+    pthread_mutex_t lock;
+    struct weft_config cfg;
+    weft_xstream *primary;
+    weft_xstream **by_rank;        /* cfg.max_xstreams slots */
+    int num_xstreams;              /* streams created and not freed (incl. primary) */
+    weft_pool *pools;              /* every live pool */
+    weft_sched *scheds;            /* every live scheduler */
+    _Atomic uint64_t next_unit_id;
+    _Atomic int next_pool_id;
+    _Atomic uint32_t next_key_id;
+};
+
+extern WEFT_INTERNAL struct weft_global weft_g;
+
+/* The stream the calling OS thread runs, NULL for an external thread.  initial-exec: one
+ * %fs-relative load.  After a context switch a ULT may be on another OS thread, so code
+ * that spans a switch re-reads it through weft_xs_reload(). */
+extern WEFT_INTERNAL __thread weft_xstream *weft_tls_xs __attribute__((tls_model("initial-exec")));
+
+static inline weft_xstream *weft_xs_self(void) { return weft_tls_xs; }
+WEFT_INTERNAL weft_xstream *weft_xs_reload(void);
+
+static inline bool weft_initialized(void)
+{
+    return atomic_load_explicit(&weft_g.init_count, memory_order_acquire) > 0;
+}
+
+static inline uint64_t weft_new_unit_id(void)
+{
+    return atomic_fetch_add_explicit(&weft_g.next_unit_id, 1, memory_order_relaxed);
+}
+
+/* env parsing helpers (runtime.c) */
+WEFT_INTERNAL void weft_config_load(struct weft_config *cfg);
+WEFT_INTERNAL void weft_config_print(FILE *fp, const struct weft_config *cfg);
+
+/* registries (runtime.c); caller holds weft_g.lock */
+WEFT_INTERNAL void weft_registry_add_pool(weft_pool *p);
+WEFT_INTERNAL void weft_registry_del_pool(weft_pool *p);
+WEFT_INTERNAL void weft_registry_add_sched(weft_sched *s);
+WEFT_INTERNAL void weft_registry_del_sched(weft_sched *s);
+
+/* Abort with a message: only for what cannot be reported (OS failures, corrupted state). */
+WEFT_INTERNAL __attribute__((noreturn, format(printf, 1, 2))) void weft_fatal(const char *fmt, ...);
+
+#endif

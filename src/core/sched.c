@@ -1,0 +1,347 @@
+/* src/core/sched.c - scheduler objects, the predefined BASIC / BASIC_WAIT loops, and the
+ * ABT_sched_* entry points.
+ *
+ * BASIC pops its pools in index order and runs the first unit found; with nothing to run
+ * it spins with cpu_relax and, after a while, sched_yield, so a busy peer keeps its core.
+ * BASIC_WAIT does the same but sleeps in pop_wait on its first pool when idle: an idle
+ * stream then uses no CPU; pushes and stop requests wake it. */
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sched.h"
+#include "core/unit.h"
+
+#define DEFAULT_IDLE_SPINS 256
+
+size_t weft_sched_total_size(weft_sched *s)
+{
+    size_t n = 0;
+    for (int i = 0; i < s->num_pools; i++)
+        n += weft_pool_total_size(s->pools[i]);
+    return n;
+}
+
+bool weft_sched_has_to_stop(weft_sched *s)
+{
+    uint32_t r = atomic_load_explicit(&s->request, memory_order_acquire);
+    if (WEFT_LIKELY(r == WEFT_SCHED_REQ_NONE))
+        return false;
+    if (r == WEFT_SCHED_REQ_EXIT)
+        return true;
+    return weft_sched_total_size(s) == 0;
+}
+
+void weft_sched_request(weft_sched *s, uint32_t req)
+{
+    uint32_t cur = atomic_load(&s->request);
+    while (cur < req && !atomic_compare_exchange_weak(&s->request, &cur, req))
+        ;
+    for (int i = 0; i < s->num_pools; i++)
+        weft_pool_wake_all(s->pools[i]);
+}
+
+static void basic_run(ABT_sched sched)
+{
+    weft_sched *s = (weft_sched *)sched;
+    weft_xstream *xs = weft_xs_self();
+    uint32_t n = 0, idle = 0;
+    bool wait = s->predef == ABT_SCHED_BASIC_WAIT;
+    for (;;) {
+        weft_unit *u = NULL;
+        for (int i = 0; i < s->num_pools; i++) {
+            if ((u = weft_pool_pop_ctx(s->pools[i], ABT_POOL_CONTEXT_OWNER_PRIMARY))) {
+                weft_sched_run_unit(xs, s, u);
+                break;
+            }
+        }
+        if (u) {
+            idle = 0;
+            if (++n < s->event_freq)
+                continue;
+        }
+        n = 0;
+        if (weft_sched_has_to_stop(s))
+            break;
+        if (u)
+            continue;
+        if (wait) {
+            /* one pool: sleep until a push or a stop request; several: nap briefly */
+            uint64_t t = s->num_pools == 1 ? 1000000000u : 1000000u;
+            u = weft_pool_pop_wait(s->pools[0], t, ABT_POOL_CONTEXT_OWNER_PRIMARY);
+            if (u)
+                weft_sched_run_unit(xs, s, u);
+        } else if (++idle < DEFAULT_IDLE_SPINS) {
+            weft_cpu_relax();
+        } else {
+            idle = 0;
+            sched_yield();
+        }
+    }
+}
+
+static int sched_alloc(int num_pools, ABT_pool *pools, bool need_pools, ABT_pool_kind dflt_kind,
+                       weft_sched **out)
+{
+    weft_sched *s = calloc(1, sizeof(*s));
+    if (!s)
+        return ABT_ERR_MEM;
+    s->pools = calloc((size_t)(num_pools > 0 ? num_pools : 1), sizeof(weft_pool *));
+    if (!s->pools) {
+        free(s);
+        return ABT_ERR_MEM;
+    }
+    s->num_pools = num_pools;
+    for (int i = 0; i < num_pools; i++) {
+        weft_pool *p = pools ? weft_pool_from(pools[i]) : NULL;
+        if (!p && need_pools) {
+            int r = weft_pool_create_builtin(dflt_kind, ABT_POOL_ACCESS_MPMC, true, &p);
+            if (r != ABT_SUCCESS) {
+                for (int j = 0; j < i; j++)
+                    weft_pool_release(s->pools[j]);
+                free(s->pools);
+                free(s);
+                return r;
+            }
+        } else if (!p) {
+            free(s->pools);
+            free(s);
+            return ABT_ERR_INV_POOL;
+        }
+        atomic_fetch_add(&p->num_scheds, 1);
+        s->pools[i] = p;
+    }
+    s->event_freq = weft_g.cfg.sched_event_freq;
+    *out = s;
+    return ABT_SUCCESS;
+}
+
+int weft_sched_create_predef(ABT_sched_predef predef, int num_pools, ABT_pool *pools,
+                             ABT_sched_config cfg, bool automatic, weft_sched **out)
+{
+    ABT_pool_kind kind = ABT_POOL_FIFO;
+    switch (predef) {
+    case ABT_SCHED_DEFAULT:
+    case ABT_SCHED_BASIC:
+        break;
+    case ABT_SCHED_BASIC_WAIT:
+        kind = ABT_POOL_FIFO_WAIT;
+        break;
+    default:
+        return ABT_ERR_INV_SCHED_PREDEF;
+    }
+    if (num_pools < 0 || (num_pools > 0 && pools == NULL && false))
+        return ABT_ERR_INV_ARG;
+    if (!pools || num_pools == 0) {
+        pools = NULL;
+        num_pools = 1;
+    }
+    weft_sched *s;
+    int r = sched_alloc(num_pools, pools, true, kind, &s);
+    if (r != ABT_SUCCESS)
+        return r;
+    int freq = -1, autom = -1;
+    weft_sched_config_predef(cfg, &freq, &autom);
+    if (freq > 0)
+        s->event_freq = (uint32_t)freq;
+    s->automatic = autom >= 0 ? autom != 0 : automatic;
+    s->predef = predef == ABT_SCHED_DEFAULT ? ABT_SCHED_BASIC : predef;
+    s->def.type = ABT_SCHED_TYPE_ULT;
+    s->def.run = basic_run;
+    pthread_mutex_lock(&weft_g.lock);
+    weft_registry_add_sched(s);
+    pthread_mutex_unlock(&weft_g.lock);
+    *out = s;
+    return ABT_SUCCESS;
+}
+
+int weft_sched_create_user(ABT_sched_def *def, int num_pools, ABT_pool *pools,
+                           ABT_sched_config cfg, bool automatic, weft_sched **out)
+{
+    if (!def || !def->run)
+        return ABT_ERR_INV_ARG;
+    if (num_pools < 0 || (num_pools > 0 && !pools))
+        return ABT_ERR_INV_ARG;
+    weft_sched *s;
+    int r = sched_alloc(num_pools, pools, true, ABT_POOL_FIFO, &s);
+    if (r != ABT_SUCCESS)
+        return r;
+    int freq = -1, autom = -1;
+    weft_sched_config_predef(cfg, &freq, &autom);
+    if (freq > 0)
+        s->event_freq = (uint32_t)freq;
+    s->automatic = autom >= 0 ? autom != 0 : automatic;
+    s->predef = -1;
+    s->def = *def;
+    pthread_mutex_lock(&weft_g.lock);
+    weft_registry_add_sched(s);
+    pthread_mutex_unlock(&weft_g.lock);
+    if (def->init) {
+        r = def->init((ABT_sched)s, cfg);
+        if (r != ABT_SUCCESS) {
+            s->def.free = NULL;
+            weft_sched_destroy(s);
+            return r;
+        }
+    }
+    *out = s;
+    return ABT_SUCCESS;
+}
+
+void weft_sched_destroy(weft_sched *s)
+{
+    if (s->def.free)
+        s->def.free((ABT_sched)s);
+    pthread_mutex_lock(&weft_g.lock);
+    weft_registry_del_sched(s);
+    pthread_mutex_unlock(&weft_g.lock);
+    for (int i = 0; i < s->num_pools; i++)
+        weft_pool_release(s->pools[i]);
+    if (s->stack)
+        weft_stack_free(NULL, s->stack);
+    free(s->pools);
+    free(s);
+}
+
+/* ---------------------------------------------------------------- public API */
+
+WEFT_API int ABT_sched_create(ABT_sched_def *def, int num_pools, ABT_pool *pools,
+                              ABT_sched_config config, ABT_sched *newsched)
+{
+    if (!newsched)
+        return ABT_ERR_INV_ARG;
+    *newsched = ABT_SCHED_NULL;
+    if (!def)
+        return ABT_ERR_INV_ARG;
+    weft_sched *s;
+    int r = weft_sched_create_user(def, num_pools, pools, config, false, &s);
+    if (r == ABT_SUCCESS)
+        *newsched = (ABT_sched)s;
+    return r;
+}
+
+WEFT_API int ABT_sched_create_basic(ABT_sched_predef predef, int num_pools, ABT_pool *pools,
+                                    ABT_sched_config config, ABT_sched *newsched)
+{
+    if (!newsched)
+        return ABT_ERR_INV_ARG;
+    *newsched = ABT_SCHED_NULL;
+    weft_sched *s;
+    int r = weft_sched_create_predef(predef, num_pools, pools, config, true, &s);
+    if (r == ABT_SUCCESS)
+        *newsched = (ABT_sched)s;
+    return r;
+}
+
+WEFT_API int ABT_sched_free(ABT_sched *sched)
+{
+    if (!sched)
+        return ABT_ERR_INV_ARG;
+    weft_sched *s = weft_sched_from(*sched);
+    if (!s)
+        return ABT_ERR_INV_SCHED;
+    if (s->use != WEFT_SCHED_UNUSED)
+        return ABT_ERR_SCHED;
+    weft_sched_destroy(s);
+    *sched = ABT_SCHED_NULL;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_sched_set_data(ABT_sched sched, void *data)
+{
+    weft_sched *s = weft_sched_from(sched);
+    if (!s)
+        return ABT_ERR_INV_SCHED;
+    s->data = data;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_sched_get_data(ABT_sched sched, void **data)
+{
+    weft_sched *s = weft_sched_from(sched);
+    if (!s)
+        return ABT_ERR_INV_SCHED;
+    if (!data)
+        return ABT_ERR_INV_ARG;
+    *data = s->data;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_sched_get_num_pools(ABT_sched sched, int *num_pools)
+{
+    weft_sched *s = weft_sched_from(sched);
+    if (!s)
+        return ABT_ERR_INV_SCHED;
+    if (!num_pools)
+        return ABT_ERR_INV_ARG;
+    *num_pools = s->num_pools;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_sched_get_pools(ABT_sched sched, int max_pools, int idx, ABT_pool *pools)
+{
+    weft_sched *s = weft_sched_from(sched);
+    if (!s)
+        return ABT_ERR_INV_SCHED;
+    if (idx < 0 || max_pools < 0 || (max_pools > 0 && !pools))
+        return ABT_ERR_INV_ARG;
+    if (idx + max_pools > s->num_pools)
+        return ABT_ERR_SCHED;
+    for (int i = 0; i < max_pools; i++)
+        pools[i] = WEFT_POOL_HANDLE(s->pools[idx + i]);
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_sched_get_size(ABT_sched sched, size_t *size)
+{
+    weft_sched *s = weft_sched_from(sched);
+    if (!s)
+        return ABT_ERR_INV_SCHED;
+    if (!size)
+        return ABT_ERR_INV_ARG;
+    size_t n = 0;
+    for (int i = 0; i < s->num_pools; i++)
+        n += weft_pool_size(s->pools[i]);
+    *size = n;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_sched_get_total_size(ABT_sched sched, size_t *size)
+{
+    weft_sched *s = weft_sched_from(sched);
+    if (!s)
+        return ABT_ERR_INV_SCHED;
+    if (!size)
+        return ABT_ERR_INV_ARG;
+    *size = weft_sched_total_size(s);
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_sched_finish(ABT_sched sched)
+{
+    weft_sched *s = weft_sched_from(sched);
+    if (!s)
+        return ABT_ERR_INV_SCHED;
+    weft_sched_request(s, WEFT_SCHED_REQ_FINISH);
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_sched_exit(ABT_sched sched)
+{
+    weft_sched *s = weft_sched_from(sched);
+    if (!s)
+        return ABT_ERR_INV_SCHED;
+    weft_sched_request(s, WEFT_SCHED_REQ_EXIT);
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_sched_has_to_stop(ABT_sched sched, ABT_bool *stop)
+{
+    weft_sched *s = weft_sched_from(sched);
+    if (!s)
+        return ABT_ERR_INV_SCHED;
+    if (!stop)
+        return ABT_ERR_INV_ARG;
+    *stop = weft_sched_has_to_stop(s) ? ABT_TRUE : ABT_FALSE;
+    return ABT_SUCCESS;
+}

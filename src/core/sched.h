@@ -1,0 +1,34 @@
+/* src/core/sched.h - schedulers: creation, the predefined run loops, stop requests.
+ *
+ * A scheduler owns a list of pools and a run function.  A main scheduler runs directly
+ * on its stream's OS thread (secondary streams) or on a stack of its own (the primary
+ * stream, whose OS stack belongs to the primary ULT).  Units switch back to sched->ctx.
+ * Stop protocol: ABT_sched_finish / ABT_sched_exit / stream join store a request and wake
+ * the pools' sleepers; the run loop polls `request` every `event_freq` units and whenever
+ * it finds nothing to run (weft_sched_has_to_stop). */
+#ifndef WEFT_CORE_SCHED_H
+#define WEFT_CORE_SCHED_H
+
+#include "core/pool.h"
+
+static inline weft_sched *weft_sched_from(ABT_sched h)
+{
+    return (h == NULL || h == ABT_SCHED_NULL) ? NULL : (weft_sched *)h;
+}
+
+WEFT_INTERNAL WEFT_WUR int weft_sched_create_predef(ABT_sched_predef predef, int num_pools,
+                                                    ABT_pool *pools, ABT_sched_config cfg,
+                                                    bool automatic, weft_sched **out);
+WEFT_INTERNAL WEFT_WUR int weft_sched_create_user(ABT_sched_def *def, int num_pools,
+                                                  ABT_pool *pools, ABT_sched_config cfg,
+                                                  bool automatic, weft_sched **out);
+/* Free a scheduler and release its pools (automatic pools go with their last user). */
+WEFT_INTERNAL void weft_sched_destroy(weft_sched *s);
+WEFT_INTERNAL bool weft_sched_has_to_stop(weft_sched *s);
+WEFT_INTERNAL void weft_sched_request(weft_sched *s, uint32_t req);
+WEFT_INTERNAL size_t weft_sched_total_size(weft_sched *s);
+
+/* sched_config.c: read the predefined keys out of a config */
+WEFT_INTERNAL void weft_sched_config_predef(ABT_sched_config cfg, int *freq, int *automatic);
+
+#endif

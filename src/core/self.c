@@ -1,0 +1,238 @@
+/* src/core/self.c - ABT_self_*: questions and actions about the calling work unit.
+ * "Self" is the stream's running unit (xs->cur); an external thread has none and gets
+ * ABT_ERR_INV_XSTREAM, as in Argobots. */
+#include "core/unit.h"
+#include "core/xstream.h"
+
+WEFT_INTERNAL uint64_t weft_unit_id(weft_unit *u);
+WEFT_INTERNAL int weft_key_set(weft_unit *u, ABT_key key, void *value);
+WEFT_INTERNAL int weft_key_get(weft_unit *u, ABT_key key, void **value);
+
+/* The calling unit, or an error code through *err. */
+static inline weft_unit *self_or(int *err)
+{
+    if (WEFT_UNLIKELY(!weft_initialized())) {
+        *err = ABT_ERR_UNINITIALIZED;
+        return NULL;
+    }
+    weft_xstream *xs = weft_xs_self();
+    if (WEFT_UNLIKELY(!xs || !xs->cur)) {
+        *err = ABT_ERR_INV_XSTREAM;
+        return NULL;
+    }
+    return xs->cur;
+}
+
+#define SELF(u)                                                                                \
+    int err_ = ABT_SUCCESS;                                                                    \
+    weft_unit *u = self_or(&err_);                                                             \
+    if (!u)                                                                                    \
+        return err_
+
+WEFT_API int ABT_self_get_xstream(ABT_xstream *xstream)
+{
+    return ABT_xstream_self(xstream);
+}
+
+WEFT_API int ABT_self_get_xstream_rank(int *rank)
+{
+    return ABT_xstream_self_rank(rank);
+}
+
+WEFT_API int ABT_self_get_thread(ABT_thread *thread)
+{
+    if (!thread)
+        return ABT_ERR_INV_ARG;
+    int err = ABT_SUCCESS;
+    weft_unit *u = self_or(&err);
+    *thread = u ? (ABT_thread)u : ABT_THREAD_NULL;
+    return err;
+}
+
+WEFT_API int ABT_self_get_thread_id(ABT_unit_id *id)
+{
+    if (!id)
+        return ABT_ERR_INV_ARG;
+    SELF(u);
+    *id = weft_unit_id(u);
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_self_set_specific(ABT_key key, void *value)
+{
+    SELF(u);
+    return weft_key_set(u, key, value);
+}
+
+WEFT_API int ABT_self_get_specific(ABT_key key, void **value)
+{
+    SELF(u);
+    return weft_key_get(u, key, value);
+}
+
+WEFT_API int ABT_key_set(ABT_key key, void *value)
+{
+    SELF(u);
+    return weft_key_set(u, key, value);
+}
+
+WEFT_API int ABT_key_get(ABT_key key, void **value)
+{
+    SELF(u);
+    return weft_key_get(u, key, value);
+}
+
+WEFT_API int ABT_thread_set_specific(ABT_thread thread, ABT_key key, void *value)
+{
+    weft_unit *u = weft_unit_from(thread);
+    if (!u)
+        return ABT_ERR_INV_THREAD;
+    return weft_key_set(u, key, value);
+}
+
+WEFT_API int ABT_thread_get_specific(ABT_thread thread, ABT_key key, void **value)
+{
+    weft_unit *u = weft_unit_from(thread);
+    if (!u)
+        return ABT_ERR_INV_THREAD;
+    return weft_key_get(u, key, value);
+}
+
+WEFT_API int ABT_self_get_type(ABT_unit_type *type)
+{
+    if (!type)
+        return ABT_ERR_INV_ARG;
+    if (!weft_initialized()) {
+        *type = ABT_UNIT_TYPE_EXT;
+        return ABT_ERR_UNINITIALIZED;
+    }
+    weft_xstream *xs = weft_xs_self();
+    if (!xs || !xs->cur) {
+        *type = ABT_UNIT_TYPE_EXT;
+        return ABT_ERR_INV_XSTREAM;
+    }
+    *type = weft_unit_is_ult(xs->cur) ? ABT_UNIT_TYPE_THREAD : ABT_UNIT_TYPE_TASK;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_self_is_primary(ABT_bool *is_primary)
+{
+    if (!is_primary)
+        return ABT_ERR_INV_ARG;
+    SELF(u);
+    *is_primary = (u->flags & WEFT_U_MAIN) ? ABT_TRUE : ABT_FALSE;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_self_on_primary_xstream(ABT_bool *on_primary)
+{
+    if (!on_primary)
+        return ABT_ERR_INV_ARG;
+    SELF(u);
+    (void)u;
+    *on_primary = weft_xs_self()->primary ? ABT_TRUE : ABT_FALSE;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_self_is_unnamed(ABT_bool *is_unnamed)
+{
+    if (!is_unnamed)
+        return ABT_ERR_INV_ARG;
+    SELF(u);
+    *is_unnamed = (u->flags & WEFT_U_NAMED) ? ABT_FALSE : ABT_TRUE;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_self_get_last_pool(ABT_pool *pool)
+{
+    if (!pool)
+        return ABT_ERR_INV_ARG;
+    SELF(u);
+    *pool = u->pool ? WEFT_POOL_HANDLE(u->pool) : ABT_POOL_NULL;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_self_get_last_pool_id(int *pool_id)
+{
+    if (!pool_id)
+        return ABT_ERR_INV_ARG;
+    SELF(u);
+    *pool_id = u->pool ? u->pool->id : -1;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_self_set_associated_pool(ABT_pool pool)
+{
+    SELF(u);
+    weft_pool *p = weft_pool_from(pool);
+    if (!p)
+        return ABT_ERR_INV_POOL;
+    u->pool = p;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_self_get_unit(ABT_unit *unit)
+{
+    if (!unit)
+        return ABT_ERR_INV_ARG;
+    SELF(u);
+    *unit = (ABT_unit)u;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_self_yield(void)
+{
+    return ABT_thread_yield();
+}
+
+WEFT_API int ABT_self_exit(void)
+{
+    SELF(u);
+    if (!weft_unit_is_ult(u))
+        return ABT_ERR_INV_XSTREAM;
+    if (u->flags & WEFT_U_MAIN)
+        return ABT_ERR_INV_THREAD;
+    weft_ult_exit(weft_xs_self(), u);
+}
+
+static void post_suspend(weft_xstream *xs, void *arg)
+{
+    weft_unit *u = arg;
+    atomic_fetch_add_explicit(&u->pool->num_blocked, 1, memory_order_relaxed);
+    /* resumable only now that it has left its stack */
+    atomic_fetch_or_explicit(&u->request, WEFT_REQ_SUSPENDED, memory_order_release);
+}
+
+WEFT_API int ABT_self_suspend(void)
+{
+    SELF(u);
+    if (!weft_unit_is_ult(u))
+        return ABT_ERR_INV_XSTREAM;
+    weft_ult_park(weft_xs_self(), u, post_suspend, u);
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_self_set_arg(void *arg)
+{
+    SELF(u);
+    u->arg = arg;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_self_get_arg(void **arg)
+{
+    if (!arg)
+        return ABT_ERR_INV_ARG;
+    SELF(u);
+    *arg = u->arg;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_self_get_thread_func(void (**thread_func)(void *))
+{
+    if (!thread_func)
+        return ABT_ERR_INV_ARG;
+    SELF(u);
+    *thread_func = u->fn;
+    return ABT_SUCCESS;
+}

@@ -1,0 +1,191 @@
+/* src/core/task.c - the ABT_task_* entry points.  A tasklet is a weft_unit without the
+ * WEFT_U_ULT flag; ABT_task and ABT_thread are the same handle type, and the routines
+ * below mirror their ABT_thread_* counterparts with the tasklet error codes. */
+#include "core/unit.h"
+#include "core/xstream.h"
+
+WEFT_INTERNAL uint64_t weft_unit_id(weft_unit *u);
+
+#define GET_TASK(h)                                                                            \
+    weft_unit *u = weft_unit_from(h);                                                          \
+    if (!u)                                                                                    \
+        return ABT_ERR_INV_TASK
+
+WEFT_API int ABT_task_create(ABT_pool pool, void (*task_func)(void *), void *arg,
+                             ABT_task *newtask)
+{
+    if (WEFT_UNLIKELY(!weft_initialized()))
+        return ABT_ERR_UNINITIALIZED;
+    weft_pool *p = weft_pool_from(pool);
+    if (WEFT_UNLIKELY(!p || !task_func)) {
+        if (newtask)
+            *newtask = ABT_TASK_NULL;
+        return p ? ABT_ERR_INV_ARG : ABT_ERR_INV_POOL;
+    }
+    weft_unit *u;
+    int r = weft_unit_create(p, task_func, arg, NULL, false, newtask ? &u : NULL);
+    if (newtask)
+        *newtask = r == ABT_SUCCESS ? (ABT_task)u : ABT_TASK_NULL;
+    return r;
+}
+
+WEFT_API int ABT_task_create_on_xstream(ABT_xstream xstream, void (*task_func)(void *),
+                                        void *arg, ABT_task *newtask)
+{
+    if (!weft_initialized())
+        return ABT_ERR_UNINITIALIZED;
+    weft_xstream *xs = weft_xstream_from(xstream);
+    if (!xs) {
+        if (newtask)
+            *newtask = ABT_TASK_NULL;
+        return ABT_ERR_INV_XSTREAM;
+    }
+    return ABT_task_create(WEFT_POOL_HANDLE(xs->main_sched->pools[0]), task_func, arg, newtask);
+}
+
+WEFT_API int ABT_task_free(ABT_task *task)
+{
+    if (!task)
+        return ABT_ERR_INV_ARG;
+    weft_unit *u = weft_unit_from(*task);
+    if (!u)
+        return ABT_ERR_INV_TASK;
+    if ((u->flags & WEFT_U_MAIN) || weft_self_unit() == u)
+        return ABT_ERR_INV_TASK;
+    int r = weft_unit_free(u);
+    if (r == ABT_SUCCESS)
+        *task = ABT_TASK_NULL;
+    return r;
+}
+
+WEFT_API int ABT_task_join(ABT_task task)
+{
+    GET_TASK(task);
+    if ((u->flags & WEFT_U_MAIN) || weft_self_unit() == u)
+        return ABT_ERR_INV_TASK;
+    return weft_unit_join(u);
+}
+
+WEFT_API int ABT_task_cancel(ABT_task task)
+{
+    GET_TASK(task);
+    int r = ABT_thread_cancel(task);
+    return r == ABT_ERR_INV_THREAD ? ABT_ERR_INV_TASK : r;
+}
+
+WEFT_API int ABT_task_self(ABT_task *task)
+{
+    if (!task)
+        return ABT_ERR_INV_ARG;
+    if (!weft_initialized()) {
+        *task = ABT_TASK_NULL;
+        return ABT_ERR_UNINITIALIZED;
+    }
+    weft_unit *u = weft_self_unit();
+    if (!u) {
+        *task = ABT_TASK_NULL;
+        return ABT_ERR_INV_XSTREAM;
+    }
+    *task = (ABT_task)u;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_task_self_id(uint64_t *id)
+{
+    if (!id)
+        return ABT_ERR_INV_ARG;
+    if (!weft_initialized())
+        return ABT_ERR_UNINITIALIZED;
+    weft_unit *u = weft_self_unit();
+    if (!u)
+        return ABT_ERR_INV_XSTREAM;
+    *id = weft_unit_id(u);
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_task_get_xstream(ABT_task task, ABT_xstream *xstream)
+{
+    GET_TASK(task);
+    if (!xstream)
+        return ABT_ERR_INV_ARG;
+    *xstream = u->xs ? (ABT_xstream)u->xs : ABT_XSTREAM_NULL;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_task_get_state(ABT_task task, ABT_task_state *state)
+{
+    GET_TASK(task);
+    if (!state)
+        return ABT_ERR_INV_ARG;
+    switch (atomic_load_explicit(&u->state, memory_order_acquire)) {
+    case WEFT_READY: *state = ABT_TASK_STATE_READY; break;
+    case WEFT_TERMINATED: *state = ABT_TASK_STATE_TERMINATED; break;
+    default: *state = ABT_TASK_STATE_RUNNING; break;
+    }
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_task_get_last_pool(ABT_task task, ABT_pool *pool)
+{
+    GET_TASK(task);
+    if (!pool)
+        return ABT_ERR_INV_ARG;
+    *pool = u->pool ? WEFT_POOL_HANDLE(u->pool) : ABT_POOL_NULL;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_task_get_last_pool_id(ABT_task task, int *id)
+{
+    GET_TASK(task);
+    if (!id)
+        return ABT_ERR_INV_ARG;
+    if (!u->pool)
+        return ABT_ERR_INV_POOL;
+    *id = u->pool->id;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_task_set_migratable(ABT_task task, ABT_bool flag)
+{
+    GET_TASK(task);
+    if (flag)
+        u->flags |= WEFT_U_MIGRATABLE;
+    else
+        u->flags &= (uint16_t)~WEFT_U_MIGRATABLE;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_task_is_migratable(ABT_task task, ABT_bool *flag)
+{
+    GET_TASK(task);
+    if (!flag)
+        return ABT_ERR_INV_ARG;
+    *flag = (u->flags & WEFT_U_MIGRATABLE) ? ABT_TRUE : ABT_FALSE;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_task_equal(ABT_task task1, ABT_task task2, ABT_bool *result)
+{
+    if (!result)
+        return ABT_ERR_INV_ARG;
+    *result = weft_unit_from(task1) == weft_unit_from(task2) ? ABT_TRUE : ABT_FALSE;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_task_get_id(ABT_task task, uint64_t *task_id)
+{
+    GET_TASK(task);
+    if (!task_id)
+        return ABT_ERR_INV_ARG;
+    *task_id = weft_unit_id(u);
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_task_get_arg(ABT_task task, void **arg)
+{
+    GET_TASK(task);
+    if (!arg)
+        return ABT_ERR_INV_ARG;
+    *arg = u->arg;
+    return ABT_SUCCESS;
+}

@@ -1,0 +1,547 @@
+/* src/core/thread.c - the ABT_thread_* entry points: argument checks and handle
+ * conversion around the operations of unit.c.  Tasklets share the descriptor, so most of
+ * these accept either kind of unit, as Argobots 1.2 does. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/thread_attr.h"
+#include "core/unit.h"
+#include "core/xstream.h"
+
+static inline int need_init(void)
+{
+    return WEFT_LIKELY(weft_initialized()) ? ABT_SUCCESS : ABT_ERR_UNINITIALIZED;
+}
+
+/* The pool a unit created "on a stream" goes to: the first pool of its main scheduler. */
+static weft_pool *xstream_first_pool(weft_xstream *xs) { return xs->main_sched->pools[0]; }
+
+WEFT_API int ABT_thread_create(ABT_pool pool, void (*thread_func)(void *), void *arg,
+                               ABT_thread_attr attr, ABT_thread *newthread)
+{
+    if (WEFT_UNLIKELY(need_init() != ABT_SUCCESS))
+        return ABT_ERR_UNINITIALIZED;
+    weft_pool *p = weft_pool_from(pool);
+    if (WEFT_UNLIKELY(!p || !thread_func)) {
+        if (newthread)
+            *newthread = ABT_THREAD_NULL;
+        return p ? ABT_ERR_INV_ARG : ABT_ERR_INV_POOL;
+    }
+    const struct weft_thread_attr *a = weft_thread_attr_from(attr);
+    weft_unit *u;
+    int r = weft_unit_create(p, thread_func, arg, a, true, newthread ? &u : NULL);
+    if (newthread)
+        *newthread = r == ABT_SUCCESS ? (ABT_thread)u : ABT_THREAD_NULL;
+    return r;
+}
+
+WEFT_API int ABT_thread_create_on_xstream(ABT_xstream xstream, void (*thread_func)(void *),
+                                          void *arg, ABT_thread_attr attr,
+                                          ABT_thread *newthread)
+{
+    if (need_init() != ABT_SUCCESS)
+        return ABT_ERR_UNINITIALIZED;
+    weft_xstream *xs = weft_xstream_from(xstream);
+    if (!xs) {
+        if (newthread)
+            *newthread = ABT_THREAD_NULL;
+        return ABT_ERR_INV_XSTREAM;
+    }
+    return ABT_thread_create(WEFT_POOL_HANDLE(xstream_first_pool(xs)), thread_func, arg, attr,
+                             newthread);
+}
+
+WEFT_API int ABT_thread_create_to(ABT_pool pool, void (*thread_func)(void *), void *arg,
+                                  ABT_thread_attr attr, ABT_thread *newthread)
+{
+    if (need_init() != ABT_SUCCESS)
+        return ABT_ERR_UNINITIALIZED;
+    weft_xstream *xs = weft_xs_self();
+    weft_unit *self = xs ? xs->cur : NULL;
+    if (!self || !weft_unit_is_ult(self)) {
+        if (newthread)
+            *newthread = ABT_THREAD_NULL;
+        return ABT_ERR_INV_XSTREAM;
+    }
+    ABT_thread t;
+    int r = ABT_thread_create(pool, thread_func, arg, attr, &t);
+    if (r != ABT_SUCCESS) {
+        if (newthread)
+            *newthread = ABT_THREAD_NULL;
+        return r;
+    }
+    weft_unit *u = (weft_unit *)t;
+    if (!newthread)
+        u->flags &= (uint16_t)~WEFT_U_NAMED;   /* unnamed: freed when it finishes */
+    else
+        *newthread = t;
+    /* switch to the new thread right away; if that is not possible it simply waits in
+     * its pool like any other */
+    weft_ult_yield_to(xs, self, u);
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_thread_create_many(int num_threads, ABT_pool *pool_list,
+                                    void (**thread_func_list)(void *), void **arg_list,
+                                    ABT_thread_attr attr, ABT_thread *newthread_list)
+{
+    if (need_init() != ABT_SUCCESS)
+        return ABT_ERR_UNINITIALIZED;
+    if (num_threads < 0 || (num_threads > 0 && (!pool_list || !thread_func_list)))
+        return ABT_ERR_INV_ARG;
+    for (int i = 0; i < num_threads; i++) {
+        int r = ABT_thread_create(pool_list[i], thread_func_list[i], arg_list ? arg_list[i] : NULL,
+                                  attr, newthread_list ? &newthread_list[i] : NULL);
+        if (r != ABT_SUCCESS)
+            return r;
+    }
+    return ABT_SUCCESS;
+}
+
+static int revive(ABT_pool pool, void (*fn)(void *), void *arg, ABT_thread *thread, bool ult,
+                  bool to)
+{
+    if (need_init() != ABT_SUCCESS)
+        return ABT_ERR_UNINITIALIZED;
+    if (!thread)
+        return ABT_ERR_INV_ARG;
+    weft_unit *u = weft_unit_from(*thread);
+    if (!u)
+        return ult ? ABT_ERR_INV_THREAD : ABT_ERR_INV_TASK;
+    weft_pool *p = weft_pool_from(pool);
+    if (!p)
+        return ABT_ERR_INV_POOL;
+    if (!fn)
+        return ABT_ERR_INV_ARG;
+    if (atomic_load_explicit(&u->joiner, memory_order_acquire) != WEFT_JOIN_DONE)
+        return ult ? ABT_ERR_INV_THREAD : ABT_ERR_INV_TASK;
+    if (weft_unit_is_ult(u) != ult)
+        return ult ? ABT_ERR_INV_THREAD : ABT_ERR_INV_TASK;
+    u->fn = fn;
+    u->arg = arg;
+    u->pool = p;
+    u->ctx = NULL;
+    atomic_store_explicit(&u->joiner, NULL, memory_order_relaxed);
+    atomic_store_explicit(&u->state, WEFT_READY, memory_order_relaxed);
+    weft_xstream *xs = weft_xs_self();
+    weft_unit *self = xs ? xs->cur : NULL;
+    if (to && self && weft_unit_is_ult(self) && ult) {
+        weft_pool_push_ctx(p, u, ABT_POOL_CONTEXT_OP_THREAD_REVIVE_TO);
+        weft_ult_yield_to(xs, self, u);
+        return ABT_SUCCESS;
+    }
+    weft_pool_push_ctx(p, u, ABT_POOL_CONTEXT_OP_THREAD_REVIVE);
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_thread_revive(ABT_pool pool, void (*thread_func)(void *), void *arg,
+                               ABT_thread *thread)
+{
+    return revive(pool, thread_func, arg, thread, true, false);
+}
+
+WEFT_API int ABT_thread_revive_to(ABT_pool pool, void (*thread_func)(void *), void *arg,
+                                  ABT_thread *thread)
+{
+    return revive(pool, thread_func, arg, thread, true, true);
+}
+
+WEFT_API int ABT_task_revive(ABT_pool pool, void (*task_func)(void *), void *arg, ABT_task *task)
+{
+    return revive(pool, task_func, arg, task, false, false);
+}
+
+/* Join / free of a handle; shared by the thread and task variants. */
+static int check_joinable(weft_unit *u)
+{
+    weft_xstream *xs = weft_xs_self();
+    if (u->flags & WEFT_U_MAIN)
+        return ABT_ERR_INV_THREAD;
+    if (xs && xs->cur == u)
+        return ABT_ERR_INV_THREAD;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_thread_join(ABT_thread thread)
+{
+    weft_unit *u = weft_unit_from(thread);
+    if (WEFT_UNLIKELY(!u))
+        return ABT_ERR_INV_THREAD;
+    int r = check_joinable(u);
+    if (r != ABT_SUCCESS)
+        return r;
+    return weft_unit_join(u);
+}
+
+WEFT_API int ABT_thread_free(ABT_thread *thread)
+{
+    if (WEFT_UNLIKELY(!thread))
+        return ABT_ERR_INV_ARG;
+    weft_unit *u = weft_unit_from(*thread);
+    if (WEFT_UNLIKELY(!u))
+        return ABT_ERR_INV_THREAD;
+    int r = check_joinable(u);
+    if (r != ABT_SUCCESS)
+        return r;
+    r = weft_unit_free(u);
+    if (r == ABT_SUCCESS)
+        *thread = ABT_THREAD_NULL;
+    return r;
+}
+
+WEFT_API int ABT_thread_free_many(int num_threads, ABT_thread *thread_list)
+{
+    if (num_threads < 0 || (num_threads > 0 && !thread_list))
+        return ABT_ERR_INV_ARG;
+    for (int i = 0; i < num_threads; i++) {
+        int r = ABT_thread_free(&thread_list[i]);
+        if (r != ABT_SUCCESS)
+            return r;
+    }
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_thread_join_many(int num_threads, ABT_thread *thread_list)
+{
+    if (num_threads < 0 || (num_threads > 0 && !thread_list))
+        return ABT_ERR_INV_ARG;
+    for (int i = 0; i < num_threads; i++) {
+        int r = ABT_thread_join(thread_list[i]);
+        if (r != ABT_SUCCESS)
+            return r;
+    }
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_thread_exit(void)
+{
+    weft_xstream *xs = weft_xs_self();
+    if (!xs)
+        return ABT_ERR_INV_XSTREAM;
+    weft_unit *self = xs->cur;
+    if (!self || !weft_unit_is_ult(self))
+        return ABT_ERR_INV_XSTREAM;
+    if (self->flags & WEFT_U_MAIN)
+        return ABT_ERR_INV_THREAD;
+    weft_ult_exit(xs, self);
+}
+
+WEFT_API int ABT_thread_cancel(ABT_thread thread)
+{
+    weft_unit *u = weft_unit_from(thread);
+    if (!u)
+        return ABT_ERR_INV_THREAD;
+    if (u->flags & WEFT_U_MAIN)
+        return ABT_ERR_INV_THREAD;
+    /* A unit that has not started is taken out of its pool and finishes without running;
+     * a running one cannot be stopped from outside (no asynchronous cancellation). */
+    if (u->pool && weft_pool_take_fresh(u->pool, u)) {
+        u->fn = NULL;
+        weft_xstream *xs = weft_xs_self();
+        atomic_store_explicit(&u->state, WEFT_TERMINATED, memory_order_release);
+        weft_waiter *w = atomic_exchange_explicit(&u->joiner, WEFT_JOIN_DONE, memory_order_acq_rel);
+        if (w)
+            weft_waiter_wake(w);
+        if (!(u->flags & WEFT_U_NAMED))
+            weft_desc_free(xs, u);
+        return ABT_SUCCESS;
+    }
+    return ABT_ERR_THREAD;
+}
+
+WEFT_API int ABT_thread_self(ABT_thread *thread)
+{
+    if (!thread)
+        return ABT_ERR_INV_ARG;
+    if (!weft_initialized()) {
+        *thread = ABT_THREAD_NULL;
+        return ABT_ERR_UNINITIALIZED;
+    }
+    weft_unit *u = weft_self_unit();
+    if (!u || !weft_unit_is_ult(u)) {
+        *thread = ABT_THREAD_NULL;
+        return u ? ABT_ERR_INV_THREAD : ABT_ERR_INV_XSTREAM;
+    }
+    *thread = (ABT_thread)u;
+    return ABT_SUCCESS;
+}
+
+static uint64_t unit_id(weft_unit *u)
+{
+    uint64_t id = atomic_load_explicit(&u->id, memory_order_relaxed);
+    if (id == 0) {
+        uint64_t fresh = weft_new_unit_id();
+        if (atomic_compare_exchange_strong(&u->id, &id, fresh))
+            id = fresh;
+    }
+    return id - 1;   /* ids are handed out from 0 */
+}
+
+WEFT_INTERNAL uint64_t weft_unit_id(weft_unit *u) { return unit_id(u); }
+
+WEFT_API int ABT_thread_self_id(ABT_unit_id *id)
+{
+    if (!id)
+        return ABT_ERR_INV_ARG;
+    if (!weft_initialized())
+        return ABT_ERR_UNINITIALIZED;
+    weft_unit *u = weft_self_unit();
+    if (!u)
+        return ABT_ERR_INV_XSTREAM;
+    if (!weft_unit_is_ult(u))
+        return ABT_ERR_INV_THREAD;
+    *id = unit_id(u);
+    return ABT_SUCCESS;
+}
+
+#define GET_UNIT(h)                                                                            \
+    weft_unit *u = weft_unit_from(h);                                                          \
+    if (!u)                                                                                    \
+        return ABT_ERR_INV_THREAD
+
+WEFT_API int ABT_thread_get_last_xstream(ABT_thread thread, ABT_xstream *xstream)
+{
+    GET_UNIT(thread);
+    if (!xstream)
+        return ABT_ERR_INV_ARG;
+    *xstream = u->xs ? (ABT_xstream)u->xs : ABT_XSTREAM_NULL;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_thread_get_state(ABT_thread thread, ABT_thread_state *state)
+{
+    GET_UNIT(thread);
+    if (!state)
+        return ABT_ERR_INV_ARG;
+    *state = (ABT_thread_state)atomic_load_explicit(&u->state, memory_order_acquire);
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_thread_get_last_pool(ABT_thread thread, ABT_pool *pool)
+{
+    GET_UNIT(thread);
+    if (!pool)
+        return ABT_ERR_INV_ARG;
+    *pool = u->pool ? WEFT_POOL_HANDLE(u->pool) : ABT_POOL_NULL;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_thread_get_last_pool_id(ABT_thread thread, int *id)
+{
+    GET_UNIT(thread);
+    if (!id)
+        return ABT_ERR_INV_ARG;
+    if (!u->pool)
+        return ABT_ERR_INV_POOL;
+    *id = u->pool->id;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_thread_set_associated_pool(ABT_thread thread, ABT_pool pool)
+{
+    GET_UNIT(thread);
+    weft_pool *p = weft_pool_from(pool);
+    if (!p)
+        return ABT_ERR_INV_POOL;
+    u->pool = p;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_thread_yield_to(ABT_thread thread)
+{
+    weft_unit *to = weft_unit_from(thread);
+    if (!to)
+        return ABT_ERR_INV_THREAD;
+    weft_xstream *xs = weft_xs_self();
+    if (!xs)
+        return ABT_ERR_INV_XSTREAM;
+    weft_unit *self = xs->cur;
+    if (!self || !weft_unit_is_ult(self))
+        return ABT_ERR_INV_XSTREAM;
+    if (to == self)
+        return ABT_SUCCESS;
+    if (!weft_unit_is_ult(to))
+        return ABT_ERR_INV_THREAD;
+    int r = weft_ult_yield_to(xs, self, to);
+    return r == ABT_ERR_THREAD ? ABT_ERR_INV_THREAD : r;
+}
+
+WEFT_API int ABT_thread_yield(void)
+{
+    weft_xstream *xs = weft_xs_self();
+    if (WEFT_UNLIKELY(!xs))
+        return ABT_ERR_INV_XSTREAM;
+    weft_unit *self = xs->cur;
+    if (WEFT_UNLIKELY(!self || !weft_unit_is_ult(self)))
+        return ABT_ERR_INV_XSTREAM;
+    weft_ult_yield(xs, self);
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_thread_resume(ABT_thread thread)
+{
+    GET_UNIT(thread);
+    /* Only a unit parked by ABT_self_suspend can be resumed; anything else is not
+     * blocked in a resumable way.  Clearing the bit decides which resumer wins. */
+    uint32_t old = atomic_fetch_and_explicit(&u->request, ~WEFT_REQ_SUSPENDED,
+                                             memory_order_acq_rel);
+    if (!(old & WEFT_REQ_SUSPENDED))
+        return ABT_ERR_THREAD;
+    atomic_store_explicit(&u->state, WEFT_READY, memory_order_relaxed);
+    atomic_fetch_sub_explicit(&u->pool->num_blocked, 1, memory_order_relaxed);
+    weft_pool_push_ctx(u->pool, u, ABT_POOL_CONTEXT_OP_THREAD_RESUME);
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_thread_set_migratable(ABT_thread thread, ABT_bool migratable)
+{
+    GET_UNIT(thread);
+    if (u->flags & WEFT_U_MAIN)
+        return ABT_SUCCESS;   /* the primary ULT never migrates */
+    if (migratable)
+        u->flags |= WEFT_U_MIGRATABLE;
+    else
+        u->flags &= (uint16_t)~WEFT_U_MIGRATABLE;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_thread_is_migratable(ABT_thread thread, ABT_bool *is_migratable)
+{
+    GET_UNIT(thread);
+    if (!is_migratable)
+        return ABT_ERR_INV_ARG;
+    *is_migratable = (u->flags & WEFT_U_MIGRATABLE) && !(u->flags & WEFT_U_MAIN);
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_thread_set_callback(ABT_thread thread, void (*cb_func)(ABT_thread, void *),
+                                     void *cb_arg)
+{
+    GET_UNIT(thread);
+    u->migr_cb = cb_func;
+    u->migr_cb_arg = cb_arg;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_thread_is_primary(ABT_thread thread, ABT_bool *is_primary)
+{
+    GET_UNIT(thread);
+    if (!is_primary)
+        return ABT_ERR_INV_ARG;
+    *is_primary = (u->flags & WEFT_U_MAIN) ? ABT_TRUE : ABT_FALSE;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_thread_is_unnamed(ABT_thread thread, ABT_bool *is_unnamed)
+{
+    GET_UNIT(thread);
+    if (!is_unnamed)
+        return ABT_ERR_INV_ARG;
+    *is_unnamed = (u->flags & WEFT_U_NAMED) ? ABT_FALSE : ABT_TRUE;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_thread_equal(ABT_thread thread1, ABT_thread thread2, ABT_bool *result)
+{
+    if (!result)
+        return ABT_ERR_INV_ARG;
+    *result = weft_unit_from(thread1) == weft_unit_from(thread2) ? ABT_TRUE : ABT_FALSE;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_thread_get_stacksize(ABT_thread thread, size_t *stacksize)
+{
+    GET_UNIT(thread);
+    if (!stacksize)
+        return ABT_ERR_INV_ARG;
+    if (u->stack_kind == WEFT_STACK_OS) {
+        *stacksize = u->xs ? u->xs->os_stack_size : 0;
+    } else {
+        *stacksize = weft_unit_is_ult(u) ? u->stack_size : 0;
+    }
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_thread_get_stack(ABT_thread thread, void **stackaddr, size_t *stacksize)
+{
+    GET_UNIT(thread);
+    if (!stackaddr || !stacksize)
+        return ABT_ERR_INV_ARG;
+    switch (u->stack_kind) {
+    case WEFT_STACK_USER:
+        *stackaddr = u->user_stack;
+        *stacksize = u->stack_size;
+        break;
+    case WEFT_STACK_OS:
+        *stackaddr = u->xs ? u->xs->os_stack_lo : NULL;
+        *stacksize = u->xs ? u->xs->os_stack_size : 0;
+        break;
+    case WEFT_STACK_CACHED:
+    case WEFT_STACK_OWNED:
+        *stackaddr = (char *)weft_stack_top(u->stack) - u->stack_size;
+        *stacksize = u->stack_size;
+        break;
+    default:   /* a tasklet, or a ULT whose stack is not allocated yet (lazy) */
+        *stackaddr = NULL;
+        *stacksize = weft_unit_is_ult(u) ? u->stack_size : 0;
+        break;
+    }
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_thread_get_id(ABT_thread thread, ABT_unit_id *thread_id)
+{
+    GET_UNIT(thread);
+    if (!thread_id)
+        return ABT_ERR_INV_ARG;
+    *thread_id = unit_id(u);
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_thread_set_arg(ABT_thread thread, void *arg)
+{
+    GET_UNIT(thread);
+    u->arg = arg;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_thread_get_arg(ABT_thread thread, void **arg)
+{
+    GET_UNIT(thread);
+    if (!arg)
+        return ABT_ERR_INV_ARG;
+    *arg = u->arg;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_thread_get_thread_func(ABT_thread thread, void (**thread_func)(void *))
+{
+    GET_UNIT(thread);
+    if (!thread_func)
+        return ABT_ERR_INV_ARG;
+    *thread_func = u->fn;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_thread_get_attr(ABT_thread thread, ABT_thread_attr *attr)
+{
+    GET_UNIT(thread);
+    if (!attr)
+        return ABT_ERR_INV_ARG;
+    struct weft_thread_attr *a;
+    int r = weft_thread_attr_new(&a);
+    if (r != ABT_SUCCESS) {
+        *attr = ABT_THREAD_ATTR_NULL;
+        return r;
+    }
+    size_t sz = 0;
+    void *addr = NULL;
+    ABT_thread_get_stack(thread, &addr, &sz);
+    a->stacksize = sz;
+    a->stackaddr = u->stack_kind == WEFT_STACK_USER ? u->user_stack : NULL;
+    a->migratable = (u->flags & WEFT_U_MIGRATABLE) != 0;
+    a->cb = u->migr_cb;
+    a->cb_arg = u->migr_cb_arg;
+    *attr = (ABT_thread_attr)a;
+    return ABT_SUCCESS;
+}

@@ -1,0 +1,271 @@
+/* src/core/types.h - the main structures of the runtime and their invariants.
+ *
+ * Map (one line each; details at each struct):
+ *   weft_unit     a work unit: a ULT (has or will have a stack) or a tasklet (runs on the
+ *                 scheduler's stack).  ABT_thread, ABT_task and, for built-in pools,
+ *                 ABT_unit handles all point at one.
+ *   weft_waiter   one blocked waiter (a parked ULT, or a futex word for a tasklet or an
+ *                 external thread); lives on the waiter's stack.
+ *   weft_pool     a queue of ready units with a kind (FIFO, FIFO_WAIT, ...) and an access
+ *                 mode; built-in FIFO pools are intrusive lists through weft_unit.next/prev.
+ *   weft_sched    a scheduler: pools plus a run loop; owns the context units switch back to.
+ *   weft_xstream  an execution stream: one OS thread, its running unit and scheduler, its
+ *                 caches of descriptors and stacks.
+ *   weft_global   the runtime: configuration, the list of streams, counters.
+ *
+ * Who owns a unit, by state (field `state`):
+ *   READY       in exactly one pool (its `pool`), or being handed over by a stream that
+ *               removed it from a pool; only the pool's consumer may touch its links.
+ *   RUNNING     the stream in `xs` runs it; only that stream touches its hot fields.
+ *   BLOCKED     parked on some waiter list; the waker makes it READY (push to `pool`) or
+ *               runs it directly (hand-off).
+ *   TERMINATED  finished; its stack has been given back; a named unit's descriptor stays
+ *               until ABT_thread_free.  An unnamed unit is freed at termination.
+ * State transitions that other streams observe are published with release stores; the
+ * hand-over of a unit through a pool is ordered by the pool's lock.
+ */
+#ifndef WEFT_CORE_TYPES_H
+#define WEFT_CORE_TYPES_H
+
+#include <abt.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arch/context.h"
+#include "arch/cpu.h"
+
+#define WEFT_API __attribute__((visibility("default")))
+#define WEFT_INTERNAL __attribute__((visibility("hidden")))
+#define WEFT_COLD __attribute__((cold, noinline))
+#define WEFT_WUR __attribute__((warn_unused_result))
+
+/* Build-time toggles as constants, so both variants always compile (STYLE 5). */
+#ifndef WEFT_TSAN
+#define WEFT_TSAN 0
+#endif
+#ifndef WEFT_ASAN
+#define WEFT_ASAN 0
+#endif
+#ifndef WEFT_USE_VALGRIND
+#define WEFT_USE_VALGRIND 0
+#endif
+
+typedef struct weft_unit weft_unit;
+typedef struct weft_waiter weft_waiter;
+typedef struct weft_pool weft_pool;
+typedef struct weft_pool_ops weft_pool_ops;
+typedef struct weft_sched weft_sched;
+typedef struct weft_xstream weft_xstream;
+typedef struct weft_stack weft_stack;
+
+/* ---- spinlock: short critical sections only (pool queues, waiter lists) ---- */
+typedef struct {
+    _Atomic uint32_t v;
+} weft_spinlock;
+
+static inline void weft_spin_lock(weft_spinlock *l)
+{
+    for (;;) {
+        if (!atomic_exchange_explicit(&l->v, 1, memory_order_acquire))
+            return;
+        while (atomic_load_explicit(&l->v, memory_order_relaxed))
+            weft_cpu_relax();
+    }
+}
+
+static inline bool weft_spin_trylock(weft_spinlock *l)
+{
+    return !atomic_load_explicit(&l->v, memory_order_relaxed) &&
+           !atomic_exchange_explicit(&l->v, 1, memory_order_acquire);
+}
+
+static inline void weft_spin_unlock(weft_spinlock *l)
+{
+    atomic_store_explicit(&l->v, 0, memory_order_release);
+}
+
+/* ---- work units ---- */
+enum weft_unit_state {
+    WEFT_READY = ABT_THREAD_STATE_READY,
+    WEFT_RUNNING = ABT_THREAD_STATE_RUNNING,
+    WEFT_BLOCKED = ABT_THREAD_STATE_BLOCKED,
+    WEFT_TERMINATED = ABT_THREAD_STATE_TERMINATED,
+};
+
+/* What a unit is (semantics).  How its memory was obtained is kept apart, in `stack_kind`
+ * and `desc_kind`. */
+enum weft_unit_flags {
+    WEFT_U_ULT = 1u << 0,        /* has (or will get) its own stack; else a tasklet */
+    WEFT_U_NAMED = 1u << 1,      /* a handle was returned: freed by ABT_thread_free */
+    WEFT_U_MAIN = 1u << 2,       /* the primary ULT (runs on the OS thread's stack) */
+    WEFT_U_MIGRATABLE = 1u << 3, /* may be migrated to another pool */
+    WEFT_U_SCHED = 1u << 4,      /* runs a stacked scheduler */
+    WEFT_U_CANCELLED = 1u << 5,  /* cancel requested before it started */
+};
+
+enum weft_stack_kind {
+    WEFT_STACK_NONE = 0,  /* no stack yet (lazy) or a tasklet */
+    WEFT_STACK_CACHED,    /* default-size stack from the stream caches */
+    WEFT_STACK_OWNED,     /* non-default size: mapped for this unit, unmapped at release */
+    WEFT_STACK_USER,      /* supplied through ABT_thread_attr_set_stack: never released */
+    WEFT_STACK_OS,        /* the OS thread's stack (primary ULT) */
+};
+
+/* unit->request bits */
+#define WEFT_REQ_SUSPENDED 1u       /* parked by ABT_self_suspend: ABT_thread_resume may wake */
+
+/* joiner sentinel: the unit has terminated and no joiner can register any more */
+#define WEFT_JOIN_DONE ((weft_waiter *)(uintptr_t)1)
+
+struct weft_unit {
+    /* --- first cache line: everything create, push/pop, run and join touch --- */
+    weft_unit *next, *prev;         /* pool links; owned by the pool that holds the unit */
+    weft_pool *pool;                /* associated (last) pool: where yield/wake push it */
+    void (*fn)(void *);             /* the body */
+    void *arg;
+    weft_ctx ctx;                   /* saved context while suspended; NULL = never run */
+    weft_stack *stack;              /* NULL until the first run (lazy allocation) */
+    uint16_t flags;                 /* enum weft_unit_flags */
+    uint8_t stack_kind;             /* enum weft_stack_kind */
+    uint8_t in_pool;                /* linked in `pool`; protected by the pool lock */
+    _Atomic uint32_t state;         /* enum weft_unit_state */
+    /* --- second line: less frequent --- */
+    weft_xstream *xs;               /* stream that ran it last (NULL before the first run) */
+    _Atomic(weft_waiter *) joiner;  /* NULL, a waiter blocked in join, or WEFT_JOIN_DONE */
+    size_t stack_size;              /* usable stack size */
+    void *user_stack;               /* base of a user-supplied stack (WEFT_STACK_USER) */
+    _Atomic uint64_t id;            /* 0 until first asked for (no atomic on create) */
+    void **keys;                    /* work-unit-local values, `nkeys` slots, lazily made */
+    uint32_t nkeys;
+    _Atomic uint32_t request;       /* WEFT_REQ_* bits: set by others, or after a switch */
+    void (*migr_cb)(ABT_thread, void *);
+    void *migr_cb_arg;
+    weft_sched *sched;              /* for WEFT_U_SCHED units: the scheduler it runs */
+    void *tsan_fiber;               /* ThreadSanitizer fiber (TSan builds only) */
+    void *asan_fake_stack;          /* AddressSanitizer fake-stack cookie (ASan builds) */
+} __attribute__((aligned(WEFT_CACHE_LINE)));
+
+/* A blocked waiter.  For a ULT, `ult` is set and waking means making it ready.  For a
+ * tasklet or an external thread, `ult` is NULL and the waiter sleeps on `futex` until the
+ * waker stores 1 there.  Lives on the waiter's stack: the waker must not touch it after
+ * the wake. */
+struct weft_waiter {
+    weft_waiter *next;
+    weft_unit *ult;
+    _Atomic uint32_t futex;
+    uint32_t counted_blocked;      /* the ULT was counted in its pool's num_blocked */
+    void *data;                    /* per-object payload (e.g. requested lock mode) */
+};
+
+/* ---- pools ---- */
+struct weft_pool_ops {
+    void (*push)(weft_pool *p, weft_unit *u, ABT_pool_context ctx);
+    weft_unit *(*pop)(weft_pool *p, ABT_pool_context ctx);
+    /* Block up to timeout_ns (0: no limit) for a unit; NULL on time-out or wake-up. */
+    weft_unit *(*pop_wait)(weft_pool *p, uint64_t timeout_ns, ABT_pool_context ctx);
+    int (*remove)(weft_pool *p, weft_unit *u);  /* ABT_SUCCESS or ABT_ERR_POOL */
+    size_t (*size)(weft_pool *p);
+    void (*wake)(weft_pool *p);                 /* wake blocked pop_wait callers */
+    void (*print_all)(weft_pool *p, void *arg, void (*fn)(void *, ABT_thread));
+    void (*destroy)(weft_pool *p);
+};
+
+struct weft_pool {
+    /* --- hot: the built-in FIFO queue --- */
+    weft_unit *head, *tail;        /* protected by `lock` (or owner-only when PRIV) */
+    _Atomic size_t size;           /* written under `lock`, read racily for emptiness */
+    weft_spinlock lock;            /* taken unless access == PRIV */
+    uint8_t locked;                /* access != PRIV */
+    uint8_t builtin_fifo;          /* FIFO or FIFO_WAIT: inline fast path applies */
+    uint8_t waitable;              /* FIFO_WAIT: push signals `seq` */
+    uint8_t automatic;
+    _Atomic uint32_t seq;          /* FIFO_WAIT: bumped on every push/wake (futex word) */
+    _Atomic uint32_t nsleepers;    /* FIFO_WAIT: callers inside pop_wait */
+    /* --- cold --- */
+    const weft_pool_ops *ops;
+    ABT_pool_kind kind;
+    ABT_pool_access access;
+    int id;
+    _Atomic int num_scheds;        /* schedulers that use this pool */
+    _Atomic long num_blocked;      /* units associated with the pool that are blocked */
+    void *data;                    /* ABT_pool_set_data */
+    void *impl;                    /* user-defined pools: their own state */
+    weft_pool *all_next, *all_prev;/* registry of every pool (freed by ABT_finalize) */
+};
+
+/* ---- schedulers ---- */
+enum weft_sched_request {
+    WEFT_SCHED_REQ_NONE = 0,
+    WEFT_SCHED_REQ_FINISH = 1,     /* stop once its pools are empty */
+    WEFT_SCHED_REQ_EXIT = 2,       /* stop at the next check */
+};
+
+enum weft_sched_use {
+    WEFT_SCHED_UNUSED = 0,
+    WEFT_SCHED_MAIN,               /* main scheduler of a stream */
+    WEFT_SCHED_IN_POOL,            /* pushed into a pool as a stacked scheduler */
+};
+
+struct weft_sched {
+    weft_ctx ctx;                  /* where units switch back to (saved when it runs one) */
+    weft_pool **pools;
+    int num_pools;
+    uint32_t event_freq;           /* check events every this many pops */
+    _Atomic uint32_t request;      /* enum weft_sched_request */
+    uint8_t automatic;
+    uint8_t use;                   /* enum weft_sched_use */
+    int predef;                    /* ABT_sched_predef, or -1 for user-defined */
+    ABT_sched_def def;             /* run/init/free callbacks (predefined ones too) */
+    void *data;
+    weft_xstream *xs;              /* stream running it (main schedulers) */
+    weft_stack *stack;             /* own stack when it does not run on an OS stack */
+    weft_unit *unit;               /* stacked scheduler: the ULT that runs it */
+    weft_sched *parent;            /* the scheduler it returns to when stacked */
+    void *tsan_fiber;
+    void *asan_fake_stack;
+    weft_sched *all_next, *all_prev;
+};
+
+/* ---- streams ---- */
+struct weft_mem_cache {
+    weft_unit *descs;              /* free descriptors, linked through `next` */
+    weft_stack *stacks;            /* free default-size stacks */
+    uint32_t num_descs, num_stacks;
+};
+
+typedef enum {
+    WEFT_XS_CREATED = 0,           /* ABT_xstream_create returned; thread starting */
+    WEFT_XS_RUNNING,
+    WEFT_XS_TERMINATED,            /* scheduler returned; thread exited or exiting */
+} weft_xs_state;
+
+struct weft_xstream {
+    /* --- hot: read on every switch --- */
+    weft_unit *cur;                /* running unit, NULL while the scheduler runs */
+    weft_sched *sched;             /* innermost running scheduler: units return to it */
+    void (*post_fn)(weft_xstream *, void *); /* action to run right after the next switch */
+    void *post_arg;
+    struct weft_mem_cache cache;   /* only this stream touches it: no atomics */
+    /* --- cold --- */
+    weft_sched *main_sched;
+    int rank;
+    bool primary;
+    _Atomic int state;             /* weft_xs_state */
+    pthread_t thread;
+    bool thread_started;
+    bool joined;
+    weft_waiter *joiner;           /* protected by the global lock */
+    int cpubind;                   /* -1 when not bound */
+    int *affinity;
+    int num_affinity;
+    weft_unit *main_unit;          /* primary stream: the primary ULT */
+    void *tsan_os_fiber;           /* TSan: the OS thread's own fiber */
+    void *os_stack_lo;             /* the OS thread's stack (ASan bounds) */
+    size_t os_stack_size;
+    weft_xstream *all_next;
+};
+
+#endif

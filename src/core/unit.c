@@ -1,0 +1,467 @@
+/* src/core/unit.c - switching between units and schedulers, and the unit life cycle.
+ * The protocol (post actions, runner, dynamic promotion) is described in unit.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sanitizer.h"
+#include "core/unit.h"
+
+/* ---------------------------------------------------------------- stacks and bounds */
+
+static inline void *unit_stack_top(weft_unit *u)
+{
+    if (u->stack_kind == WEFT_STACK_USER)
+        return (void *)(((uintptr_t)u->user_stack + u->stack_size) & ~(uintptr_t)15);
+    return weft_stack_top(u->stack);
+}
+
+/* Bounds of the stack a context runs on (used by ASan only). */
+static inline const void *unit_stack_lo(weft_unit *u, size_t *size)
+{
+    switch (u->stack_kind) {
+    case WEFT_STACK_USER:
+        *size = u->stack_size;
+        return u->user_stack;
+    case WEFT_STACK_OS:
+        *size = u->xs ? u->xs->os_stack_size : 0;
+        return u->xs ? u->xs->os_stack_lo : NULL;
+    case WEFT_STACK_NONE:
+        *size = 0;
+        return NULL;
+    default:
+        *size = u->stack->usable;
+        return weft_stack_lo(u->stack);
+    }
+}
+
+static inline const void *sched_stack_lo(weft_xstream *xs, weft_sched *s, size_t *size)
+{
+    if (s->unit)
+        return unit_stack_lo(s->unit, size);
+    if (s->stack) {
+        *size = s->stack->usable;
+        return weft_stack_lo(s->stack);
+    }
+    *size = xs->os_stack_size;
+    return xs->os_stack_lo;
+}
+
+/* Give u a stack before it first runs.  Allocation happens here, before any switch is
+ * committed to, so a failure can still be handled (the unit is retried later). */
+static inline bool ensure_stack(weft_xstream *xs, weft_unit *u)
+{
+    if (u->stack || u->stack_kind == WEFT_STACK_USER)
+        return true;
+    weft_stack *s = weft_stack_alloc(xs, u->stack_size);
+    if (WEFT_UNLIKELY(!s))
+        return false;
+    u->stack = s;
+    u->stack_kind = u->stack_size == weft_g.cfg.thread_stacksize ? WEFT_STACK_CACHED
+                                                                 : WEFT_STACK_OWNED;
+    return true;
+}
+
+static inline void release_stack(weft_xstream *xs, weft_unit *u)
+{
+    if (u->stack_kind == WEFT_STACK_CACHED || u->stack_kind == WEFT_STACK_OWNED) {
+        weft_stack_free(xs, u->stack);
+        u->stack = NULL;
+        u->stack_kind = WEFT_STACK_NONE;
+    }
+    u->ctx = NULL;
+    if (WEFT_TSAN) {
+        weft_tsan_fiber_destroy(u->tsan_fiber);
+        u->tsan_fiber = NULL;
+    }
+}
+
+/* ---------------------------------------------------------------- switching */
+
+static void ult_entry(void *arg);
+static void sched_entry(void *arg);
+
+/* Common landing for a ULT that was suspended in a switch: it may be on another stream. */
+static inline weft_xstream *ult_landed(weft_unit *self)
+{
+    weft_san_landed(self->asan_fake_stack);
+    weft_xstream *xs = weft_xs_reload();
+    weft_land(xs);
+    return xs;
+}
+
+/* Enter `to` (prepared: xs->cur, state, stack) from a context that saves into *save. */
+static inline void enter_unit(weft_ctx *save, void **fake, weft_unit *to)
+{
+    size_t sz;
+    const void *lo;
+    if (WEFT_ASAN)
+        lo = unit_stack_lo(to, &sz);
+    else
+        lo = NULL, sz = 0;
+    if (to->ctx == NULL) {
+        if (WEFT_TSAN)
+            to->tsan_fiber = weft_tsan_fiber_create();
+        weft_san_switch(fake, lo, sz, to->tsan_fiber);
+        weft_ctx_start(save, unit_stack_top(to), ult_entry, to);
+    } else {
+        weft_san_switch(fake, lo, sz, to->tsan_fiber);
+        weft_ctx_switch(save, to->ctx, to);
+    }
+}
+
+static inline void prep_run(weft_xstream *xs, weft_unit *u)
+{
+    u->xs = xs;
+    xs->cur = u;
+    atomic_store_explicit(&u->state, WEFT_RUNNING, memory_order_relaxed);
+}
+
+/* The calling ULT `self` switches to its stream's current scheduler (post already set).
+ * Returns when self is resumed, on whatever stream resumes it. */
+static weft_xstream *switch_to_sched(weft_xstream *xs, weft_unit *self)
+{
+    weft_sched *s = xs->sched;
+    size_t sz = 0;
+    const void *lo = WEFT_ASAN ? sched_stack_lo(xs, s, &sz) : NULL;
+    xs->cur = s->unit;
+    weft_san_switch(&self->asan_fake_stack, lo, sz, s->tsan_fiber);
+    if (WEFT_LIKELY(s->ctx != NULL))
+        weft_ctx_switch(&self->ctx, s->ctx, NULL);
+    else /* a scheduler on its own stack that has not started yet (primary stream) */
+        weft_ctx_start(&self->ctx, weft_stack_top(s->stack), sched_entry, s);
+    return ult_landed(self);
+}
+
+/* Terminating: leave the current stack for good and resume the scheduler. */
+static __attribute__((noreturn)) void jump_to_sched(weft_xstream *xs)
+{
+    weft_sched *s = xs->sched;
+    size_t sz = 0;
+    const void *lo = WEFT_ASAN ? sched_stack_lo(xs, s, &sz) : NULL;
+    xs->cur = s->unit;
+    weft_san_switch(NULL, lo, sz, s->tsan_fiber);
+    if (WEFT_LIKELY(s->ctx != NULL))
+        weft_ctx_jump(s->ctx, NULL);
+    weft_ctx dummy;
+    weft_ctx_start(&dummy, weft_stack_top(s->stack), sched_entry, s);
+    __builtin_unreachable();
+}
+
+/* ---------------------------------------------------------------- termination */
+
+static void unit_finish(weft_xstream *xs, weft_unit *u)
+{
+    if (u->flags & WEFT_U_ULT)
+        release_stack(xs, u);
+    if (!(u->flags & WEFT_U_NAMED)) {
+        if (u->keys)
+            weft_unit_run_key_dtors(u);
+        weft_desc_free(xs, u);
+        return;
+    }
+    atomic_store_explicit(&u->state, WEFT_TERMINATED, memory_order_release);
+    weft_waiter *w = atomic_exchange_explicit(&u->joiner, WEFT_JOIN_DONE, memory_order_acq_rel);
+    /* u may be freed by its joiner from here on */
+    if (w)
+        weft_waiter_wake(w);
+}
+
+static void post_finish(weft_xstream *xs, void *arg) { unit_finish(xs, arg); }
+
+/* The finished unit handed the CPU to its joiner, which is already running. */
+static void post_finish_handoff(weft_xstream *xs, void *arg)
+{
+    weft_unit *u = arg;
+    release_stack(xs, u);
+    atomic_store_explicit(&u->state, WEFT_TERMINATED, memory_order_release);
+    weft_waiter *w = atomic_exchange_explicit(&u->joiner, WEFT_JOIN_DONE, memory_order_acq_rel);
+    if (w && w->counted_blocked)
+        atomic_fetch_sub_explicit(&w->ult->pool->num_blocked, 1, memory_order_relaxed);
+}
+
+void weft_ult_exit(weft_xstream *xs, weft_unit *self)
+{
+    weft_waiter *w = atomic_load_explicit(&self->joiner, memory_order_acquire);
+    if (w && w != WEFT_JOIN_DONE && w->ult && w->ult->xs == xs &&
+        (self->flags & WEFT_U_NAMED)) {
+        /* Hand-off: resume the joiner directly, no scheduler, no pool. */
+        weft_unit *j = w->ult;
+        prep_run(xs, j);
+        weft_set_post(xs, post_finish_handoff, self);
+        size_t sz = 0;
+        const void *lo = WEFT_ASAN ? unit_stack_lo(j, &sz) : NULL;
+        weft_san_switch(NULL, lo, sz, j->tsan_fiber);
+        weft_ctx_jump(j->ctx, j);
+    }
+    weft_set_post(xs, post_finish, self);
+    jump_to_sched(xs);
+}
+
+static void ult_entry(void *arg)
+{
+    weft_unit *u = arg;
+    weft_san_landed(NULL);
+    weft_land(weft_xs_reload());
+    u->fn(u->arg);
+    weft_ult_exit(weft_xs_reload(), u);
+}
+
+/* A scheduler that runs on its own stack (the primary stream's).  When its loop ends
+ * (ABT_finalize asked it to finish), control goes back to the primary ULT. */
+static void sched_entry(void *arg)
+{
+    weft_sched *s = arg;
+    weft_san_landed(NULL);
+    weft_xstream *xs = weft_xs_reload();
+    weft_land(xs);
+    s->def.run((ABT_sched)s);
+    xs = weft_xs_reload();
+    s->ctx = NULL;
+    weft_unit *m = xs->main_unit;
+    prep_run(xs, m);
+    size_t sz = 0;
+    const void *lo = WEFT_ASAN ? unit_stack_lo(m, &sz) : NULL;
+    weft_san_switch(NULL, lo, sz, m->tsan_fiber);
+    weft_ctx_jump(m->ctx, m);
+}
+
+/* ---------------------------------------------------------------- scheduler side */
+
+void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u)
+{
+    if (WEFT_LIKELY(u->flags & WEFT_U_ULT)) {
+        if (WEFT_UNLIKELY(!u->ctx && !ensure_stack(xs, u))) {
+            weft_pool_push(u->pool, u);    /* out of memory: retry later */
+            return;
+        }
+        prep_run(xs, u);
+        enter_unit(&s->ctx, &s->asan_fake_stack, u);
+        weft_san_landed(s->asan_fake_stack);
+        weft_land(xs);
+        return;
+    }
+    /* tasklet: runs to completion on the scheduler's stack */
+    prep_run(xs, u);
+    u->fn(u->arg);
+    xs->cur = s->unit;
+    unit_finish(xs, u);
+}
+
+/* ---------------------------------------------------------------- creation */
+
+int weft_unit_create(weft_pool *p, void (*fn)(void *), void *arg,
+                     const struct weft_thread_attr *attr, bool ult, weft_unit **out)
+{
+    weft_xstream *xs = weft_xs_self();
+    weft_unit *u = weft_desc_alloc(xs);
+    if (WEFT_UNLIKELY(!u))
+        return ABT_ERR_MEM;
+    u->pool = p;
+    u->fn = fn;
+    u->arg = arg;
+    u->ctx = NULL;
+    u->stack = NULL;
+    u->flags = (uint16_t)((ult ? WEFT_U_ULT : 0) | (out ? WEFT_U_NAMED : 0) | WEFT_U_MIGRATABLE);
+    u->stack_kind = WEFT_STACK_NONE;
+    u->in_pool = 0;
+    atomic_store_explicit(&u->state, WEFT_READY, memory_order_relaxed);
+    u->xs = NULL;
+    atomic_store_explicit(&u->joiner, NULL, memory_order_relaxed);
+    u->stack_size = weft_g.cfg.thread_stacksize;
+    atomic_store_explicit(&u->id, 0, memory_order_relaxed);
+    u->keys = NULL;
+    u->nkeys = 0;
+    atomic_store_explicit(&u->request, 0, memory_order_relaxed);
+    u->migr_cb = NULL;
+    u->sched = NULL;
+    u->tsan_fiber = NULL;
+    u->asan_fake_stack = NULL;
+    if (attr) {
+        if (attr->stackaddr) {
+            u->stack_kind = WEFT_STACK_USER;
+            u->user_stack = attr->stackaddr;
+            u->stack_size = attr->stacksize;
+        } else {
+            u->stack_size = attr->stacksize;
+        }
+        if (!attr->migratable)
+            u->flags &= (uint16_t)~WEFT_U_MIGRATABLE;
+        u->migr_cb = attr->cb;
+        u->migr_cb_arg = attr->cb_arg;
+    }
+    if (out)
+        *out = u;
+    weft_pool_push_ctx(p, u, ABT_POOL_CONTEXT_OP_THREAD_CREATE);
+    return ABT_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- yield, park, wake */
+
+static void post_push(weft_xstream *xs, void *arg)
+{
+    weft_unit *u = arg;
+    weft_pool_push_ctx(u->pool, u, ABT_POOL_CONTEXT_OP_THREAD_YIELD);
+}
+
+void weft_ult_yield(weft_xstream *xs, weft_unit *self)
+{
+    atomic_store_explicit(&self->state, WEFT_READY, memory_order_relaxed);
+    weft_set_post(xs, post_push, self);
+    switch_to_sched(xs, self);
+}
+
+int weft_ult_yield_to(weft_xstream *xs, weft_unit *self, weft_unit *to)
+{
+    if (!(to->flags & WEFT_U_ULT) || !weft_pool_remove_ready(to->pool, to))
+        return ABT_ERR_THREAD;
+    if (!to->ctx && !ensure_stack(xs, to)) {
+        weft_pool_push(to->pool, to);
+        return ABT_ERR_MEM;
+    }
+    atomic_store_explicit(&self->state, WEFT_READY, memory_order_relaxed);
+    weft_set_post(xs, post_push, self);
+    prep_run(xs, to);
+    enter_unit(&self->ctx, &self->asan_fake_stack, to);
+    ult_landed(self);
+    return ABT_SUCCESS;
+}
+
+void weft_ult_park(weft_xstream *xs, weft_unit *self, void (*post)(weft_xstream *, void *),
+                   void *arg)
+{
+    atomic_store_explicit(&self->state, WEFT_BLOCKED, memory_order_relaxed);
+    weft_set_post(xs, post, arg);
+    switch_to_sched(xs, self);
+}
+
+void weft_waiter_init(weft_waiter *w)
+{
+    weft_unit *self = weft_self_unit();
+    w->next = NULL;
+    w->ult = (self && (self->flags & WEFT_U_ULT)) ? self : NULL;
+    atomic_store_explicit(&w->futex, 0, memory_order_relaxed);
+    w->counted_blocked = 0;
+    w->data = NULL;
+}
+
+static void post_unlock(weft_xstream *xs, void *arg) { weft_spin_unlock(arg); }
+
+void weft_wait_block(weft_waiter *w, weft_spinlock *lock)
+{
+    if (w->ult) {
+        weft_xstream *xs = weft_xs_self();
+        atomic_fetch_add_explicit(&w->ult->pool->num_blocked, 1, memory_order_relaxed);
+        w->counted_blocked = 1;
+        weft_ult_park(xs, w->ult, post_unlock, lock);
+        return;
+    }
+    weft_spin_unlock(lock);
+    weft_waiter_wait_os(w);
+}
+
+void weft_waiter_wait_os(weft_waiter *w)
+{
+    while (atomic_load_explicit(&w->futex, memory_order_acquire) == 0)
+        weft_futex_wait(&w->futex, 0, 0);
+}
+
+void weft_waiter_wake(weft_waiter *w)
+{
+    weft_unit *u = w->ult;
+    if (u) {
+        /* read everything from w before the push: the woken ULT may return at once */
+        if (w->counted_blocked)
+            atomic_fetch_sub_explicit(&u->pool->num_blocked, 1, memory_order_relaxed);
+        atomic_store_explicit(&u->state, WEFT_READY, memory_order_relaxed);
+        weft_pool_push_ctx(u->pool, u, ABT_POOL_CONTEXT_OP_THREAD_RESUME);
+        return;
+    }
+    atomic_store_explicit(&w->futex, 1, memory_order_release);
+    weft_futex_wake(&w->futex, 1);
+}
+
+/* ---------------------------------------------------------------- join */
+
+/* Runs in the scheduler after the joiner left its stack: register it as the joiner, or
+ * make it ready again if the target finished meanwhile. */
+static void post_join_register(weft_xstream *xs, void *arg)
+{
+    weft_waiter *w = arg;
+    weft_unit *t = w->data;
+    weft_waiter *expected = NULL;
+    atomic_fetch_add_explicit(&w->ult->pool->num_blocked, 1, memory_order_relaxed);
+    w->counted_blocked = 1;
+    if (!atomic_compare_exchange_strong_explicit(&t->joiner, &expected, w,
+                                                 memory_order_acq_rel, memory_order_acquire))
+        weft_waiter_wake(w);       /* already done */
+}
+
+/* Is `p` one of the pools the stream's running scheduler takes work from? */
+static inline bool pool_is_local(weft_xstream *xs, weft_pool *p)
+{
+    weft_sched *s = xs->sched;
+    for (int i = 0; i < s->num_pools; i++)
+        if (s->pools[i] == p)
+            return true;
+    return false;
+}
+
+int weft_unit_join(weft_unit *t)
+{
+    if (atomic_load_explicit(&t->joiner, memory_order_acquire) == WEFT_JOIN_DONE)
+        return ABT_SUCCESS;
+    weft_xstream *xs = weft_xs_self();
+    weft_unit *self = xs ? xs->cur : NULL;
+    if (t == self || (t->flags & WEFT_U_MAIN))
+        return ABT_ERR_INV_THREAD;
+    weft_waiter w;
+    weft_waiter_init(&w);
+    if (w.ult) {
+        /* Join bypass: a target that never ran and waits in one of our pools is run
+         * here and now, by the joiner itself. */
+        if (pool_is_local(xs, t->pool) && weft_pool_take_fresh(t->pool, t)) {
+            if (t->flags & WEFT_U_ULT) {
+                if (ensure_stack(xs, t)) {
+                    atomic_store_explicit(&t->joiner, &w, memory_order_relaxed);
+                    atomic_store_explicit(&self->state, WEFT_BLOCKED, memory_order_relaxed);
+                    prep_run(xs, t);
+                    enter_unit(&self->ctx, &self->asan_fake_stack, t);
+                    /* resumed by t's hand-off, or woken after t deviated */
+                    ult_landed(self);
+                    return ABT_SUCCESS;
+                }
+                weft_pool_push(t->pool, t);
+            } else if (self->stack_kind == WEFT_STACK_OS ||
+                       self->stack_size >= weft_g.cfg.sched_stacksize) {
+                /* a tasklet runs inline when our stack is as large as a scheduler's */
+                prep_run(xs, t);
+                t->fn(t->arg);
+                xs->cur = self;
+                unit_finish(xs, t);
+                return ABT_SUCCESS;
+            } else {
+                weft_pool_push(t->pool, t);
+            }
+        }
+        w.data = t;
+        weft_ult_park(xs, self, post_join_register, &w);
+        return ABT_SUCCESS;
+    }
+    /* tasklet or external thread: sleep on the waiter's futex */
+    weft_waiter *expected = NULL;
+    if (atomic_compare_exchange_strong_explicit(&t->joiner, &expected, &w, memory_order_acq_rel,
+                                                memory_order_acquire))
+        weft_waiter_wait_os(&w);
+    return ABT_SUCCESS;
+}
+
+int weft_unit_free(weft_unit *t)
+{
+    int r = weft_unit_join(t);
+    if (r != ABT_SUCCESS)
+        return r;
+    if (t->keys)
+        weft_unit_run_key_dtors(t);
+    weft_desc_free(weft_xs_self(), t);
+    return ABT_SUCCESS;
+}

@@ -1,0 +1,101 @@
+/* src/core/unit.h - the life of a work unit: create, run, yield, block, wake, join, exit.
+ *
+ * Switching protocol ("post actions").  A unit must never become visible to another
+ * stream while it still runs on its own stack.  So whatever has to happen *after* a unit
+ * has left its stack (push it back to a pool on yield, release the lock of the waiter
+ * list it parks on, give its stack back when it terminates) is stored in the stream as
+ * xs->post_fn/post_arg before the switch, and run by whoever resumes right after the
+ * switch returns (weft_land).  That is the "on top" step of Boost.Context-style
+ * switching, done with one well-predicted branch per switch.
+ *
+ * Runner.  A running ULT returns control to xs->sched, the innermost scheduler of its
+ * stream, whose context was saved when it entered the unit.  Exceptions that skip the
+ * scheduler: yield_to (ULT to ULT), join bypass (a joiner starts a fresh target itself),
+ * and termination hand-off (a finishing ULT resumes its blocked joiner directly).
+ *
+ * Dynamic promotion (trade-off paper, RoC-L).  A ULT gets no stack when created.  The
+ * first time it runs, it takes a stack from the stream cache and starts like a function
+ * call on it (weft_ctx_start): no frame is written ahead of time.  If it returns without
+ * having deviated it jumps back to its runner without saving anything (skip-save), and the
+ * stack goes straight back to the cache. */
+#ifndef WEFT_CORE_UNIT_H
+#define WEFT_CORE_UNIT_H
+
+#include "core/pool.h"
+#include "core/runtime.h"
+#include "mem/mem.h"
+
+static inline weft_unit *weft_unit_from(ABT_thread h)
+{
+    return (h == NULL || h == ABT_THREAD_NULL || h == ABT_TASK_NULL) ? NULL : (weft_unit *)h;
+}
+
+static inline bool weft_unit_is_ult(const weft_unit *u) { return u->flags & WEFT_U_ULT; }
+
+/* Run the pending post action of this stream, if any.  Call right after every switch. */
+static inline void weft_land(weft_xstream *xs)
+{
+    void (*fn)(weft_xstream *, void *) = xs->post_fn;
+    if (fn) {
+        xs->post_fn = NULL;
+        fn(xs, xs->post_arg);
+    }
+}
+
+static inline void weft_set_post(weft_xstream *xs, void (*fn)(weft_xstream *, void *), void *arg)
+{
+    xs->post_fn = fn;
+    xs->post_arg = arg;
+}
+
+/* The unit the caller runs as: NULL for an external thread or a scheduler. */
+static inline weft_unit *weft_self_unit(void)
+{
+    weft_xstream *xs = weft_xs_self();
+    return xs ? xs->cur : NULL;
+}
+
+/* ---- creation ---- */
+struct weft_thread_attr {
+    size_t stacksize;
+    void *stackaddr;               /* user stack, or NULL */
+    bool migratable;
+    void (*cb)(ABT_thread, void *);
+    void *cb_arg;
+};
+
+WEFT_INTERNAL WEFT_WUR int weft_unit_create(weft_pool *p, void (*fn)(void *), void *arg,
+                                            const struct weft_thread_attr *attr, bool ult,
+                                            weft_unit **out);
+/* Scheduler side: run a popped unit to its next switch-back. */
+WEFT_INTERNAL void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u);
+
+/* ---- the calling ULT gives up the CPU ---- */
+WEFT_INTERNAL void weft_ult_yield(weft_xstream *xs, weft_unit *self);
+/* Yield to a specific ready unit (ABT_thread_yield_to). */
+WEFT_INTERNAL int weft_ult_yield_to(weft_xstream *xs, weft_unit *self, weft_unit *to);
+/* Park the calling ULT; `post(xs, arg)` runs once it has left its stack (typically it
+ * releases the lock of the list the waiter is on).  Returns when woken. */
+WEFT_INTERNAL void weft_ult_park(weft_xstream *xs, weft_unit *self,
+                                 void (*post)(weft_xstream *, void *), void *arg);
+WEFT_INTERNAL __attribute__((noreturn)) void weft_ult_exit(weft_xstream *xs, weft_unit *self);
+
+/* ---- waiting, for every blocking object (join, sync module) ----
+ * weft_wait_block: block the caller on `w` (already linked wherever the waker will find
+ * it).  A ULT parks and `lock` is released after it has left its stack; a tasklet or an
+ * external thread releases `lock` and sleeps on w->futex.  weft_waiter_wake: make the
+ * waiter runnable again; must not be called twice for one wait. */
+WEFT_INTERNAL void weft_waiter_init(weft_waiter *w);
+WEFT_INTERNAL void weft_wait_block(weft_waiter *w, weft_spinlock *lock);
+/* Same, with a deadline on the monotonic clock (0 = none).  Returns false on time-out, in
+ * which case the caller must unlink w itself under the lock if still linked (the timer
+ * does nothing else). */
+WEFT_INTERNAL void weft_waiter_wake(weft_waiter *w);
+WEFT_INTERNAL void weft_waiter_wait_os(weft_waiter *w);
+
+/* ---- join / free ---- */
+WEFT_INTERNAL int weft_unit_join(weft_unit *t);
+WEFT_INTERNAL int weft_unit_free(weft_unit *t);
+WEFT_INTERNAL void weft_unit_run_key_dtors(weft_unit *u);
+
+#endif

@@ -1,0 +1,550 @@
+/* src/core/xstream.c - execution streams and the ABT_xstream_* entry points.
+ *
+ * A secondary stream is a pthread that runs its main scheduler's loop on its own stack;
+ * when the loop returns (finish/exit requested and honoured) the thread gives its caches
+ * back, marks itself TERMINATED and wakes the unit waiting in ABT_xstream_join, which
+ * then reaps the thread with pthread_join.  The joiner parks (a ULT) or sleeps on a futex
+ * (anything else): waiting for a stream burns no CPU. */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sanitizer.h"
+#include "core/unit.h"
+#include "core/xstream.h"
+
+void weft_xstream_note_os_stack(weft_xstream *xs)
+{
+    pthread_attr_t attr;
+    void *addr;
+    size_t size;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+        if (pthread_attr_getstack(&attr, &addr, &size) == 0) {
+            xs->os_stack_lo = addr;
+            xs->os_stack_size = size;
+        }
+        pthread_attr_destroy(&attr);
+    }
+}
+
+static int cpu_for_rank(int rank)
+{
+    const struct weft_config *c = &weft_g.cfg;
+    if (c->affinity_list)
+        return c->affinity_list[rank % c->affinity_len];
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return rank % (int)(n > 0 ? n : 1);
+}
+
+static int bind_thread(pthread_t th, const int *cpus, int n)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int i = 0; i < n; i++) {
+        if (cpus[i] < 0 || cpus[i] >= CPU_SETSIZE)
+            return ABT_ERR_INV_ARG;
+        CPU_SET(cpus[i], &set);
+    }
+    return pthread_setaffinity_np(th, sizeof(set), &set) == 0 ? ABT_SUCCESS : ABT_ERR_CPUID;
+}
+
+void weft_xstream_apply_affinity(weft_xstream *xs)
+{
+    int cpu = cpu_for_rank(xs->rank);
+    if (bind_thread(pthread_self(), &cpu, 1) == ABT_SUCCESS)
+        xs->cpubind = cpu;
+}
+
+static void *xstream_thread(void *arg)
+{
+    weft_xstream *xs = arg;
+    weft_tls_xs = xs;
+    weft_xstream_note_os_stack(xs);
+    if (weft_g.cfg.set_affinity && xs->cpubind < 0)
+        weft_xstream_apply_affinity(xs);
+    else if (xs->cpubind >= 0)
+        bind_thread(pthread_self(), &xs->cpubind, 1);
+    weft_sched *s = xs->main_sched;
+    s->tsan_fiber = weft_tsan_fiber_current();
+    xs->sched = s;
+    xs->cur = NULL;
+    s->def.run((ABT_sched)s);
+    weft_mem_flush(xs);
+    pthread_mutex_lock(&weft_g.lock);
+    atomic_store_explicit(&xs->state, WEFT_XS_TERMINATED, memory_order_release);
+    weft_waiter *w = xs->joiner;
+    xs->joiner = NULL;
+    pthread_mutex_unlock(&weft_g.lock);
+    if (w)
+        weft_waiter_wake(w);
+    return NULL;
+}
+
+/* Create a stream around a scheduler that nobody uses yet.  rank < 0: lowest free. */
+static int xstream_create(weft_sched *s, int rank, weft_xstream **out)
+{
+    weft_xstream *xs = calloc(1, sizeof(*xs));
+    if (!xs)
+        return ABT_ERR_MEM;
+    xs->cpubind = -1;
+    pthread_mutex_lock(&weft_g.lock);
+    int max = weft_g.cfg.max_xstreams;
+    if (rank < 0) {
+        for (int i = 0; i < max && rank < 0; i++)
+            if (!weft_g.by_rank[i])
+                rank = i;
+    }
+    if (rank < 0 || rank >= max || weft_g.by_rank[rank]) {
+        pthread_mutex_unlock(&weft_g.lock);
+        free(xs);
+        return ABT_ERR_INV_XSTREAM_RANK;
+    }
+    xs->rank = rank;
+    xs->main_sched = s;
+    xs->sched = s;
+    s->use = WEFT_SCHED_MAIN;
+    s->xs = xs;
+    atomic_store(&s->request, WEFT_SCHED_REQ_NONE);
+    weft_g.by_rank[rank] = xs;
+    weft_g.num_xstreams++;
+    atomic_store(&xs->state, WEFT_XS_RUNNING);
+    int e = pthread_create(&xs->thread, NULL, xstream_thread, xs);
+    if (e) {
+        weft_g.by_rank[rank] = NULL;
+        weft_g.num_xstreams--;
+        s->use = WEFT_SCHED_UNUSED;
+        s->xs = NULL;
+        pthread_mutex_unlock(&weft_g.lock);
+        free(xs);
+        return e == EAGAIN ? ABT_ERR_MEM : ABT_ERR_SYS;
+    }
+    xs->thread_started = true;
+    pthread_mutex_unlock(&weft_g.lock);
+    *out = xs;
+    return ABT_SUCCESS;
+}
+
+int weft_xstream_join(weft_xstream *xs)
+{
+    if (xs->joined)
+        return ABT_SUCCESS;
+    weft_sched_request(xs->main_sched, WEFT_SCHED_REQ_FINISH);
+    weft_waiter w;
+    weft_waiter_init(&w);
+    weft_spinlock l = { 0 };       /* weft_wait_block wants a lock to release */
+    pthread_mutex_lock(&weft_g.lock);
+    if (atomic_load_explicit(&xs->state, memory_order_acquire) != WEFT_XS_TERMINATED) {
+        xs->joiner = &w;
+        weft_spin_lock(&l);
+        pthread_mutex_unlock(&weft_g.lock);
+        weft_wait_block(&w, &l);
+    } else {
+        pthread_mutex_unlock(&weft_g.lock);
+    }
+    pthread_join(xs->thread, NULL);
+    xs->joined = true;
+    return ABT_SUCCESS;
+}
+
+void weft_xstream_destroy(weft_xstream *xs)
+{
+    pthread_mutex_lock(&weft_g.lock);
+    if (weft_g.by_rank[xs->rank] == xs)
+        weft_g.by_rank[xs->rank] = NULL;
+    weft_g.num_xstreams--;
+    pthread_mutex_unlock(&weft_g.lock);
+    weft_sched *s = xs->main_sched;
+    s->use = WEFT_SCHED_UNUSED;
+    s->xs = NULL;
+    if (s->automatic)
+        weft_sched_destroy(s);
+    weft_mem_flush(xs);
+    free(xs->affinity);
+    free(xs);
+}
+
+/* ---------------------------------------------------------------- public API */
+
+static inline int need_init(void)
+{
+    return weft_initialized() ? ABT_SUCCESS : ABT_ERR_UNINITIALIZED;
+}
+
+WEFT_API int ABT_xstream_create_with_rank(ABT_sched sched, int rank, ABT_xstream *newxstream)
+{
+    if (!newxstream)
+        return ABT_ERR_INV_ARG;
+    *newxstream = ABT_XSTREAM_NULL;
+    int r = need_init();
+    if (r != ABT_SUCCESS)
+        return r;
+    if (rank < 0 || rank >= weft_g.cfg.max_xstreams)
+        return ABT_ERR_INV_XSTREAM_RANK;
+    weft_sched *s = weft_sched_from(sched);
+    bool made = false;
+    if (!s) {
+        if ((r = weft_sched_create_predef(ABT_SCHED_DEFAULT, 0, NULL, ABT_SCHED_CONFIG_NULL,
+                                          true, &s)) != ABT_SUCCESS)
+            return r;
+        made = true;
+    } else if (s->use != WEFT_SCHED_UNUSED) {
+        return ABT_ERR_INV_SCHED;
+    }
+    weft_xstream *xs;
+    r = xstream_create(s, rank, &xs);
+    if (r != ABT_SUCCESS) {
+        if (made)
+            weft_sched_destroy(s);
+        return r;
+    }
+    *newxstream = (ABT_xstream)xs;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_xstream_create(ABT_sched sched, ABT_xstream *newxstream)
+{
+    if (!newxstream)
+        return ABT_ERR_INV_ARG;
+    *newxstream = ABT_XSTREAM_NULL;
+    int r = need_init();
+    if (r != ABT_SUCCESS)
+        return r;
+    weft_sched *s = weft_sched_from(sched);
+    bool made = false;
+    if (!s) {
+        if ((r = weft_sched_create_predef(ABT_SCHED_DEFAULT, 0, NULL, ABT_SCHED_CONFIG_NULL,
+                                          true, &s)) != ABT_SUCCESS)
+            return r;
+        made = true;
+    } else if (s->use != WEFT_SCHED_UNUSED) {
+        return ABT_ERR_INV_SCHED;
+    }
+    weft_xstream *xs;
+    r = xstream_create(s, -1, &xs);
+    if (r != ABT_SUCCESS) {
+        if (made)
+            weft_sched_destroy(s);
+        return r;
+    }
+    *newxstream = (ABT_xstream)xs;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_xstream_create_basic(ABT_sched_predef predef, int num_pools, ABT_pool *pools,
+                                      ABT_sched_config config, ABT_xstream *newxstream)
+{
+    if (!newxstream)
+        return ABT_ERR_INV_ARG;
+    *newxstream = ABT_XSTREAM_NULL;
+    int r = need_init();
+    if (r != ABT_SUCCESS)
+        return r;
+    weft_sched *s;
+    if ((r = weft_sched_create_predef(predef, num_pools, pools, config, true, &s)) != ABT_SUCCESS)
+        return r;
+    weft_xstream *xs;
+    r = xstream_create(s, -1, &xs);
+    if (r != ABT_SUCCESS) {
+        weft_sched_destroy(s);
+        return r;
+    }
+    *newxstream = (ABT_xstream)xs;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_xstream_join(ABT_xstream xstream)
+{
+    weft_xstream *xs = weft_xstream_from(xstream);
+    if (!xs)
+        return ABT_ERR_INV_XSTREAM;
+    if (xs->primary || xs == weft_xs_self())
+        return ABT_ERR_INV_XSTREAM;
+    return weft_xstream_join(xs);
+}
+
+WEFT_API int ABT_xstream_free(ABT_xstream *xstream)
+{
+    if (!xstream)
+        return ABT_ERR_INV_ARG;
+    weft_xstream *xs = weft_xstream_from(*xstream);
+    if (!xs)
+        return ABT_ERR_INV_XSTREAM;
+    if (xs->primary || xs == weft_xs_self())
+        return ABT_ERR_INV_XSTREAM;
+    weft_xstream_join(xs);
+    weft_xstream_destroy(xs);
+    *xstream = ABT_XSTREAM_NULL;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_xstream_revive(ABT_xstream xstream)
+{
+    weft_xstream *xs = weft_xstream_from(xstream);
+    if (!xs)
+        return ABT_ERR_INV_XSTREAM;
+    if (xs->primary || !xs->joined)
+        return ABT_ERR_XSTREAM;
+    atomic_store(&xs->main_sched->request, WEFT_SCHED_REQ_NONE);
+    xs->joined = false;
+    atomic_store(&xs->state, WEFT_XS_RUNNING);
+    int e = pthread_create(&xs->thread, NULL, xstream_thread, xs);
+    if (e) {
+        xs->joined = true;
+        atomic_store(&xs->state, WEFT_XS_TERMINATED);
+        return ABT_ERR_SYS;
+    }
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_xstream_exit(void)
+{
+    weft_xstream *xs = weft_xs_self();
+    if (!xs)
+        return ABT_ERR_INV_XSTREAM;
+    weft_unit *self = xs->cur;
+    if (!self || !(self->flags & WEFT_U_ULT) || (self->flags & WEFT_U_MAIN))
+        return ABT_ERR_INV_XSTREAM;
+    weft_sched_request(xs->main_sched, WEFT_SCHED_REQ_EXIT);
+    weft_ult_exit(xs, self);
+}
+
+WEFT_API int ABT_xstream_cancel(ABT_xstream xstream)
+{
+    weft_xstream *xs = weft_xstream_from(xstream);
+    if (!xs)
+        return ABT_ERR_INV_XSTREAM;
+    if (xs->primary)
+        return ABT_ERR_INV_XSTREAM;
+    weft_sched_request(xs->main_sched, WEFT_SCHED_REQ_EXIT);
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_xstream_self(ABT_xstream *xstream)
+{
+    if (!xstream)
+        return ABT_ERR_INV_ARG;
+    if (!weft_initialized()) {
+        *xstream = ABT_XSTREAM_NULL;
+        return ABT_ERR_UNINITIALIZED;
+    }
+    weft_xstream *xs = weft_xs_self();
+    if (!xs) {
+        *xstream = ABT_XSTREAM_NULL;
+        return ABT_ERR_INV_XSTREAM;
+    }
+    *xstream = (ABT_xstream)xs;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_xstream_self_rank(int *rank)
+{
+    if (!rank)
+        return ABT_ERR_INV_ARG;
+    if (!weft_initialized())
+        return ABT_ERR_UNINITIALIZED;
+    weft_xstream *xs = weft_xs_self();
+    if (!xs)
+        return ABT_ERR_INV_XSTREAM;
+    *rank = xs->rank;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_xstream_set_rank(ABT_xstream xstream, int rank)
+{
+    weft_xstream *xs = weft_xstream_from(xstream);
+    if (!xs)
+        return ABT_ERR_INV_XSTREAM;
+    if (rank < 0 || rank >= weft_g.cfg.max_xstreams)
+        return ABT_ERR_INV_XSTREAM_RANK;
+    pthread_mutex_lock(&weft_g.lock);
+    if (weft_g.by_rank[rank] && weft_g.by_rank[rank] != xs) {
+        pthread_mutex_unlock(&weft_g.lock);
+        return ABT_ERR_INV_XSTREAM_RANK;
+    }
+    if (weft_g.by_rank[xs->rank] == xs)
+        weft_g.by_rank[xs->rank] = NULL;
+    weft_g.by_rank[rank] = xs;
+    xs->rank = rank;
+    pthread_mutex_unlock(&weft_g.lock);
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_xstream_get_rank(ABT_xstream xstream, int *rank)
+{
+    weft_xstream *xs = weft_xstream_from(xstream);
+    if (!xs)
+        return ABT_ERR_INV_XSTREAM;
+    if (!rank)
+        return ABT_ERR_INV_ARG;
+    *rank = xs->rank;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_xstream_get_main_sched(ABT_xstream xstream, ABT_sched *sched)
+{
+    weft_xstream *xs = weft_xstream_from(xstream);
+    if (!xs)
+        return ABT_ERR_INV_XSTREAM;
+    if (!sched)
+        return ABT_ERR_INV_ARG;
+    *sched = (ABT_sched)xs->main_sched;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_xstream_get_main_pools(ABT_xstream xstream, int max_pools, ABT_pool *pools)
+{
+    weft_xstream *xs = weft_xstream_from(xstream);
+    if (!xs)
+        return ABT_ERR_INV_XSTREAM;
+    if (max_pools < 0 || (max_pools > 0 && !pools))
+        return ABT_ERR_INV_ARG;
+    weft_sched *s = xs->main_sched;
+    for (int i = 0; i < max_pools && i < s->num_pools; i++)
+        pools[i] = WEFT_POOL_HANDLE(s->pools[i]);
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_xstream_get_state(ABT_xstream xstream, ABT_xstream_state *state)
+{
+    weft_xstream *xs = weft_xstream_from(xstream);
+    if (!xs)
+        return ABT_ERR_INV_XSTREAM;
+    if (!state)
+        return ABT_ERR_INV_ARG;
+    *state = atomic_load(&xs->state) == WEFT_XS_TERMINATED ? ABT_XSTREAM_STATE_TERMINATED
+                                                           : ABT_XSTREAM_STATE_RUNNING;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_xstream_equal(ABT_xstream xstream1, ABT_xstream xstream2, ABT_bool *result)
+{
+    if (!result)
+        return ABT_ERR_INV_ARG;
+    *result = weft_xstream_from(xstream1) == weft_xstream_from(xstream2) ? ABT_TRUE : ABT_FALSE;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_xstream_get_num(int *num_xstreams)
+{
+    if (!num_xstreams)
+        return ABT_ERR_INV_ARG;
+    if (!weft_initialized())
+        return ABT_ERR_UNINITIALIZED;
+    pthread_mutex_lock(&weft_g.lock);
+    *num_xstreams = weft_g.num_xstreams;
+    pthread_mutex_unlock(&weft_g.lock);
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_xstream_is_primary(ABT_xstream xstream, ABT_bool *is_primary)
+{
+    weft_xstream *xs = weft_xstream_from(xstream);
+    if (!xs)
+        return ABT_ERR_INV_XSTREAM;
+    if (!is_primary)
+        return ABT_ERR_INV_ARG;
+    *is_primary = xs->primary ? ABT_TRUE : ABT_FALSE;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_xstream_run_unit(ABT_unit unit, ABT_pool pool)
+{
+    if (unit == NULL || unit == ABT_UNIT_NULL)
+        return ABT_ERR_INV_UNIT;
+    weft_pool *p = weft_pool_from(pool);
+    if (!p)
+        return ABT_ERR_INV_POOL;
+    weft_xstream *xs = weft_xs_self();
+    if (!xs || xs->cur != xs->sched->unit)
+        return ABT_ERR_INV_XSTREAM;
+    weft_unit *u = (weft_unit *)unit;
+    u->pool = p;
+    weft_sched_run_unit(xs, xs->sched, u);
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_xstream_check_events(ABT_sched sched)
+{
+    weft_sched *s = weft_sched_from(sched);
+    if (!s)
+        return ABT_ERR_INV_SCHED;
+    weft_xstream *xs = weft_xs_self();
+    if (!xs)
+        return ABT_ERR_INV_XSTREAM;
+    /* Stop requests are read by ABT_sched_has_to_stop; nothing else is queued. */
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_xstream_set_cpubind(ABT_xstream xstream, int cpuid)
+{
+    weft_xstream *xs = weft_xstream_from(xstream);
+    if (!xs)
+        return ABT_ERR_INV_XSTREAM;
+    int r = bind_thread(xs->thread, &cpuid, 1);
+    if (r == ABT_SUCCESS)
+        xs->cpubind = cpuid;
+    return r;
+}
+
+WEFT_API int ABT_xstream_get_cpubind(ABT_xstream xstream, int *cpuid)
+{
+    weft_xstream *xs = weft_xstream_from(xstream);
+    if (!xs)
+        return ABT_ERR_INV_XSTREAM;
+    if (!cpuid)
+        return ABT_ERR_INV_ARG;
+    cpu_set_t set;
+    if (pthread_getaffinity_np(xs->thread, sizeof(set), &set) != 0)
+        return ABT_ERR_CPUID;
+    for (int i = 0; i < CPU_SETSIZE; i++)
+        if (CPU_ISSET(i, &set)) {
+            *cpuid = i;
+            return ABT_SUCCESS;
+        }
+    return ABT_ERR_CPUID;
+}
+
+WEFT_API int ABT_xstream_set_affinity(ABT_xstream xstream, int num_cpuids, int *cpuids)
+{
+    weft_xstream *xs = weft_xstream_from(xstream);
+    if (!xs)
+        return ABT_ERR_INV_XSTREAM;
+    if (num_cpuids < 0 || (num_cpuids > 0 && !cpuids))
+        return ABT_ERR_INV_ARG;
+    if (num_cpuids == 0) {
+        /* an empty list: any CPU */
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        for (long i = 0; i < n && i < CPU_SETSIZE; i++)
+            CPU_SET(i, &set);
+        return pthread_setaffinity_np(xs->thread, sizeof(set), &set) == 0 ? ABT_SUCCESS
+                                                                           : ABT_ERR_CPUID;
+    }
+    return bind_thread(xs->thread, cpuids, num_cpuids);
+}
+
+WEFT_API int ABT_xstream_get_affinity(ABT_xstream xstream, int max_cpuids, int *cpuids,
+                                      int *num_cpuids)
+{
+    weft_xstream *xs = weft_xstream_from(xstream);
+    if (!xs)
+        return ABT_ERR_INV_XSTREAM;
+    if (max_cpuids < 0 || (max_cpuids > 0 && !cpuids))
+        return ABT_ERR_INV_ARG;
+    cpu_set_t set;
+    if (pthread_getaffinity_np(xs->thread, sizeof(set), &set) != 0)
+        return ABT_ERR_CPUID;
+    int n = 0;
+    for (int i = 0; i < CPU_SETSIZE; i++) {
+        if (CPU_ISSET(i, &set)) {
+            if (n < max_cpuids)
+                cpuids[n] = i;
+            n++;
+        }
+    }
+    if (num_cpuids)
+        *num_cpuids = n;
+    return ABT_SUCCESS;
+}

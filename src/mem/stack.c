@@ -1,0 +1,248 @@
+/* src/mem/stack.c - ULT stacks: mapping, guard pages, huge-page arenas, the stack depot.
+ *
+ * Layout of one stack mapping (addresses grow up):
+ *   map_base: [guard page, PROT_NONE, only with the mprotect overflow check]
+ *             [usable stack ............................................]
+ *   top:      [struct weft_stack header, rounded up to 64 bytes]
+ * The stack pointer of a fresh ULT starts at the header (16-byte aligned).
+ *
+ * Huge pages (ABT_MEM_LP_ALLOC=thp / mmap_hp_*): default-size stacks are carved from
+ * arenas of ABT_HUGE_PAGE_SIZE-aligned memory advised as huge pages; arenas live until
+ * ABT_finalize, and their stacks circulate through caches and depot like any other. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "mem/mem.h"
+
+#if WEFT_USE_VALGRIND
+#include <valgrind/valgrind.h>
+#define VG_REGISTER(lo, hi) VALGRIND_STACK_REGISTER(lo, hi)
+#define VG_DEREGISTER(id) VALGRIND_STACK_DEREGISTER(id)
+#else
+#define VG_REGISTER(lo, hi) 0u
+#define VG_DEREGISTER(id) ((void)(id))
+#endif
+
+#define DEPOT_BATCH 16
+#define HEADER_SIZE ((sizeof(weft_stack) + 63) & ~(size_t)63)
+
+WEFT_INTERNAL void weft_desc_flush(weft_xstream *xs);
+WEFT_INTERNAL void weft_desc_finalize(void);
+
+static pthread_mutex_t depot_lock = PTHREAD_MUTEX_INITIALIZER;
+static weft_stack *depot;          /* default-size stacks, protected by depot_lock */
+static size_t depot_num;
+
+struct arena {
+    struct arena *next;
+    void *base;
+    size_t size;
+};
+static struct arena *arenas;       /* protected by depot_lock */
+
+static size_t page_size(void)
+{
+    return weft_g.cfg.sys_page_size ? weft_g.cfg.sys_page_size : 4096;
+}
+
+static size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
+
+static bool want_guard(void) { return weft_g.cfg.stack_overflow_check >= 2; }
+
+/* Write the header of a stack whose mapping is [base, base + size).  `usable` is the
+ * size the caller asked for: it names the size class (cache lookups compare it), even
+ * when rounding to pages left some slack below it. */
+static weft_stack *stack_init(void *base, size_t size, size_t usable, bool guard,
+                              bool from_arena)
+{
+    weft_stack *s = (weft_stack *)((char *)base + size - HEADER_SIZE);
+    size_t pg = page_size();
+    s->next = NULL;
+    s->map_base = base;
+    s->map_size = size;
+    s->guarded = 0;
+    s->from_arena = from_arena;
+    s->usable = usable;
+    if (guard && size > 2 * pg) {
+        if (mprotect(base, pg, PROT_NONE) == 0) {
+            s->guarded = 1;
+        } else if (weft_g.cfg.stack_overflow_check == 3) {
+            return NULL;
+        }
+    }
+    s->vg_id = VG_REGISTER((char *)s - s->usable, (char *)s);
+    return s;
+}
+
+static size_t map_size_for(size_t usable)
+{
+    size_t sz = round_up(usable + HEADER_SIZE, page_size());
+    if (want_guard())
+        sz += page_size();
+    return sz;
+}
+
+/* Carve one default-size stack out of a new huge-page arena; the rest go to the depot.
+ * Called with depot_lock held. */
+static weft_stack *arena_refill(size_t usable)
+{
+    size_t stride = map_size_for(usable);
+    size_t hp = weft_g.cfg.huge_page_size ? weft_g.cfg.huge_page_size : (2u << 20);
+    size_t size = round_up(stride * 8 > hp ? stride * 8 : hp, hp);
+    struct arena *a = malloc(sizeof(*a));
+    if (!a)
+        return NULL;
+    void *base = MAP_FAILED;
+    int lp = weft_g.cfg.lp_alloc;
+    if (lp == WEFT_LP_MMAP_HP_RP || lp == WEFT_LP_MMAP_HP_THP)
+        base = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_NORESERVE, -1, 0);
+    if (base == MAP_FAILED) {
+        /* over-map to align to the huge page size, then trim */
+        char *raw = mmap(NULL, size + hp, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (raw == MAP_FAILED) {
+            free(a);
+            return NULL;
+        }
+        char *al = (char *)round_up((uintptr_t)raw, hp);
+        if (al > raw)
+            munmap(raw, (size_t)(al - raw));
+        munmap(al + size, (size_t)(raw + size + hp - (al + size)));
+        base = al;
+        if (lp != WEFT_LP_MMAP_HP_RP)
+            madvise(base, size, MADV_HUGEPAGE);
+    }
+    a->base = base;
+    a->size = size;
+    a->next = arenas;
+    arenas = a;
+    weft_stack *first = NULL;
+    for (size_t off = 0; off + stride <= size; off += stride) {
+        weft_stack *s = stack_init((char *)base + off, stride, usable, want_guard(), true);
+        if (!s)
+            continue;
+        if (!first) {
+            first = s;
+        } else {
+            s->next = depot;
+            depot = s;
+            depot_num++;
+        }
+    }
+    return first;
+}
+
+weft_stack *weft_stack_alloc_slow(weft_xstream *xs, size_t usable)
+{
+    bool dflt = usable == weft_g.cfg.thread_stacksize;
+    if (dflt) {
+        weft_stack *s = NULL;
+        pthread_mutex_lock(&depot_lock);
+        if (depot) {
+            s = depot;
+            depot = s->next;
+            depot_num--;
+            for (int i = 1; xs && i < DEPOT_BATCH && depot; i++) {
+                weft_stack *v = depot;
+                depot = v->next;
+                depot_num--;
+                v->next = xs->cache.stacks;
+                xs->cache.stacks = v;
+                xs->cache.num_stacks++;
+            }
+        } else if (weft_g.cfg.lp_alloc >= WEFT_LP_MMAP_HP_RP) {
+            s = arena_refill(usable);
+        }
+        pthread_mutex_unlock(&depot_lock);
+        if (s)
+            return s;
+    }
+    size_t size = map_size_for(usable);
+    void *base = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (base == MAP_FAILED)
+        return NULL;
+    weft_stack *s = stack_init(base, size, usable, want_guard(), false);
+    if (!s) {
+        munmap(base, size);
+        return NULL;
+    }
+    return s;
+}
+
+static void stack_unmap(weft_stack *s)
+{
+    VG_DEREGISTER(s->vg_id);
+    munmap(s->map_base, s->map_size);
+}
+
+void weft_stack_free_slow(weft_xstream *xs, weft_stack *s)
+{
+    if (s->usable != weft_g.cfg.thread_stacksize && !s->from_arena) {
+        stack_unmap(s);
+        return;
+    }
+    size_t limit = (size_t)weft_g.cfg.mem_max_stacks * 2 + DEPOT_BATCH;
+    pthread_mutex_lock(&depot_lock);
+    if (depot_num < limit || s->from_arena) {
+        s->next = depot;
+        depot = s;
+        depot_num++;
+        s = NULL;
+        if (xs) {
+            uint32_t n = xs->cache.num_stacks / 2;
+            while (n-- && depot_num < limit) {
+                weft_stack *v = xs->cache.stacks;
+                xs->cache.stacks = v->next;
+                xs->cache.num_stacks--;
+                v->next = depot;
+                depot = v;
+                depot_num++;
+            }
+        }
+    }
+    pthread_mutex_unlock(&depot_lock);
+    if (s)
+        stack_unmap(s);
+}
+
+void weft_mem_flush(weft_xstream *xs)
+{
+    weft_desc_flush(xs);
+    pthread_mutex_lock(&depot_lock);
+    while (xs->cache.stacks) {
+        weft_stack *v = xs->cache.stacks;
+        xs->cache.stacks = v->next;
+        v->next = depot;
+        depot = v;
+        depot_num++;
+    }
+    xs->cache.num_stacks = 0;
+    pthread_mutex_unlock(&depot_lock);
+}
+
+void weft_mem_init(void) {}
+
+void weft_mem_finalize(void)
+{
+    weft_desc_finalize();
+    pthread_mutex_lock(&depot_lock);
+    while (depot) {
+        weft_stack *v = depot;
+        depot = v->next;
+        if (v->from_arena)
+            VG_DEREGISTER(v->vg_id);
+        else
+            stack_unmap(v);
+    }
+    depot_num = 0;
+    while (arenas) {
+        struct arena *a = arenas;
+        arenas = a->next;
+        munmap(a->base, a->size);
+        free(a);
+    }
+    pthread_mutex_unlock(&depot_lock);
+}
