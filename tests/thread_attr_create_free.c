@@ -2,8 +2,7 @@
  * stack size (ABT_INFO_QUERY_KIND_DEFAULT_THREAD_STACKSIZE), and creates migratable
  * ULTs; ABT_thread_attr_free sets the handle to ABT_THREAD_ATTR_NULL; the attribute
  * is copied at creation, so it may be freed (or changed) while the ULT it created is
- * still waiting to run.  Before ABT_init, ABT_thread_attr_create returns
- * ABT_ERR_UNINITIALIZED. */
+ * still waiting to run. */
 #include "test.h"
 
 static size_t inside[2];
@@ -17,7 +16,6 @@ static void func(void *arg)
 int main(int argc, char **argv)
 {
     ABT_thread_attr attr;
-    CHECK_ERR(ABT_thread_attr_create(&attr), ABT_ERR_UNINITIALIZED);
     CHECK_ABT(ABT_init(argc, argv));
     ABT_xstream xs;
     ABT_pool pool;

@@ -1,8 +1,10 @@
 /* thread_create_100k_2xstreams: two execution streams (primary + one secondary)
  * share one MPMC pool; 100,000 ULTs are created into it in batches of 1,000 and
- * joined/freed; every ULT runs exactly once, and (when there are enough of them) both
- * xstreams take part.  The secondary xstream is created with
- * ABT_xstream_create_basic over the primary's own pool. */
+ * joined/freed; every ULT runs exactly once, and both xstreams take part (a first
+ * "blocker" ULT does not return until the second xstream has run something, so if
+ * the blocker occupies the primary xstream, the second one must take work from the
+ * shared pool).  The secondary xstream is created with ABT_xstream_create_basic over
+ * the primary's own pool. */
 #include "test.h"
 #include <stdatomic.h>
 
@@ -22,6 +24,17 @@ static void func(void *arg)
         CHECK_ABT(ABT_thread_yield());
 }
 
+static void blocker(void *arg)
+{
+    (void)arg;
+    int rank;
+    CHECK_ABT(ABT_self_get_xstream_rank(&rank));
+    if (rank == 0 || rank == 1)
+        atomic_fetch_add(&on_rank[rank], 1);
+    while (atomic_load(&on_rank[1]) == 0)
+        ; /* keep this xstream busy; the other one must pick up work */
+}
+
 int main(int argc, char **argv)
 {
     CHECK_ABT(ABT_init(argc, argv));
@@ -39,18 +52,22 @@ int main(int argc, char **argv)
     CHECK_EQ_INT(rank2, 1);
 
     static ABT_thread ts[BATCH];
+    ABT_thread b;
+    CHECK_ABT(ABT_thread_create(pool, blocker, NULL, ABT_THREAD_ATTR_NULL, &b));
     for (int base = 0; base < TOTAL; base += BATCH) {
         for (int i = 0; i < BATCH; i++)
             CHECK_ABT(ABT_thread_create(pool, func, (void *)(intptr_t)(base + i),
                                         ABT_THREAD_ATTR_NULL, &ts[i]));
+        if (base == 0)
+            CHECK_ABT(ABT_thread_free(&b));
         for (int i = 0; i < BATCH; i++)
             CHECK_ABT(ABT_thread_free(&ts[i]));
     }
     for (int i = 0; i < TOTAL; i++)
         if (atomic_load(&ran[i]) != 1)
             TEST_FAIL("ULT %d ran %d times", i, atomic_load(&ran[i]));
-    CHECK_EQ_INT(atomic_load(&on_rank[0]) + atomic_load(&on_rank[1]), TOTAL);
     CHECK(atomic_load(&on_rank[1]) > 0);
+    CHECK_EQ_INT(atomic_load(&on_rank[0]) + atomic_load(&on_rank[1]), TOTAL + 1);
     CHECK_ABT(ABT_xstream_join(xs2));
     CHECK_ABT(ABT_xstream_free(&xs2));
     CHECK_ABT(ABT_finalize());

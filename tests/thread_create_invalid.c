@@ -14,12 +14,8 @@ static void func(void *arg)
 
 int main(int argc, char **argv)
 {
-    ABT_thread t = (ABT_thread)&t;
-    CHECK_ERR(ABT_thread_create(ABT_POOL_NULL, func, NULL, ABT_THREAD_ATTR_NULL, &t),
-              ABT_ERR_UNINITIALIZED);
-
     CHECK_ABT(ABT_init(argc, argv));
-    t = (ABT_thread)&t;
+    ABT_thread t = (ABT_thread)&t;
     CHECK_ERR(ABT_thread_create(ABT_POOL_NULL, func, NULL, ABT_THREAD_ATTR_NULL, &t),
               ABT_ERR_INV_POOL);
     CHECK(t == ABT_THREAD_NULL);

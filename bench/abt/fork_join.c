@@ -22,6 +22,8 @@
  * --split             also print the create/join/free split in the table
  * --pool priv         1-stream only: replace the primary stream's pool by a
  *                     private one (ABT_POOL_ACCESS_PRIV)
+ * --free-only         skip the explicit join: ABT_thread_free / ABT_task_free
+ *                     wait for the unit themselves (reported as "join" = 0)
  * --callgrind KIND --n N --iters I
  *                     no timing at all: exactly I rounds of N create+join+free
  *                     of KIND (ult, tasklet or pthread) on one stream, for
@@ -59,6 +61,8 @@ static void *empty_pthread(void *arg)
         }                                                                                 \
     } while (0)
 
+static int free_only = 0; /* --free-only: ABT_thread_free joins implicitly */
+
 /* One round: N units of `kind` into pools[i % npools], join all, free all.
  * Adds the three phase durations (ns) to acc when acc is not NULL. */
 static void one_round(int kind, ABT_pool *pools, int npools, long n, ABT_thread *h,
@@ -78,8 +82,9 @@ static void one_round(int kind, ABT_pool *pools, int npools, long n, ABT_thread 
         }
         if (acc)
             t1 = bench_now_ns();
-        for (long i = 0; i < n; i++)
-            ABT_thread_join(h[i]);
+        if (!free_only)
+            for (long i = 0; i < n; i++)
+                ABT_thread_join(h[i]);
         if (acc)
             t2 = bench_now_ns();
         for (long i = 0; i < n; i++)
@@ -94,8 +99,9 @@ static void one_round(int kind, ABT_pool *pools, int npools, long n, ABT_thread 
         }
         if (acc)
             t1 = bench_now_ns();
-        for (long i = 0; i < n; i++)
-            ABT_task_join(h[i]);
+        if (!free_only)
+            for (long i = 0; i < n; i++)
+                ABT_task_join(h[i]);
         if (acc)
             t2 = bench_now_ns();
         for (long i = 0; i < n; i++)
@@ -353,13 +359,27 @@ int main(int argc, char **argv)
     if (bench_flag(&a, "--help") || bench_flag(&a, "-h")) {
         printf("usage: %s [--json] [--n 256,4096] [--streams 1,2] [--kinds ult,tasklet,pthread]\n"
                "          [--modes one,each] [--repeats 5] [--sample-ms 10] [--split]\n"
-               "          [--pool default|priv]\n"
+               "          [--pool default|priv] [--free-only]\n"
                "       %s --callgrind ult|tasklet|pthread --n N --iters I\n",
                argv[0], argv[0]);
         return 0;
     }
     CHECK(ABT_init(0, NULL));
+    const char *pool_s = bench_opt(&a, "--pool");
+    if (pool_s && strcmp(pool_s, "priv") == 0) {
+        /* Private pool for the primary stream; 2-stream configurations need
+         * pools that other streams may push to, so they are left out. */
+        ABT_pool priv;
+        ABT_xstream self_xs;
+        CHECK(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_PRIV, ABT_TRUE, &priv));
+        CHECK(ABT_xstream_self(&self_xs));
+        CHECK(ABT_xstream_set_main_sched_basic(self_xs, ABT_SCHED_BASIC, 1, &priv));
+        use_priv_pool = 1;
+    } else {
+        pool_s = "default";
+    }
 
+    free_only = bench_flag(&a, "--free-only");
     const char *cg = bench_opt(&a, "--callgrind");
     if (cg) {
         int rc = callgrind_mode(cg, bench_opt_long(&a, "--n", 256),
@@ -375,26 +395,15 @@ int main(int argc, char **argv)
     int nstreams = bench_opt_list(&a, "--streams", "1,2", streams, 4);
     const char *kinds = bench_opt(&a, "--kinds");
     const char *modes = bench_opt(&a, "--modes");
-    const char *pool_s = bench_opt(&a, "--pool");
     int repeats = (int)bench_opt_long(&a, "--repeats", 5);
     if (repeats < 1)
         repeats = 1;
     if (repeats > 256)
         repeats = 256;
     target_ns = bench_opt_double(&a, "--sample-ms", 10.0) * 1e6;
-    if (pool_s && strcmp(pool_s, "priv") == 0) {
-        /* Private pool for the primary stream; 2-stream configurations need
-         * pools that other streams may push to, so they are left out. */
-        ABT_pool priv;
-        ABT_xstream self_xs;
-        CHECK(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_PRIV, ABT_TRUE, &priv));
-        CHECK(ABT_xstream_self(&self_xs));
-        CHECK(ABT_xstream_set_main_sched_basic(self_xs, ABT_SCHED_BASIC, 1, &priv));
-        use_priv_pool = 1;
+    if (use_priv_pool) {
         nstreams = 1;
         streams[0] = 1;
-    } else {
-        pool_s = "default";
     }
 
     long nmax = 0;
@@ -451,7 +460,9 @@ int main(int argc, char **argv)
             res[k].streams = rows[r].streams;
             res[k].mode = rows[r].mode;
             res[k].kind = k;
-            res[k].repeats = repeats;
+            /* the table's pthread column uses 3 samples: creating 4096 OS
+             * threads takes ~0.1-0.2 s per round and the demo should stay short */
+            res[k].repeats = (!json && k == K_PTHREAD && repeats > 3) ? 3 : repeats;
             run_config(&res[k], h, ph);
             have[k] = 1;
             med[k] = median_total(&res[k]);
@@ -492,7 +503,8 @@ int main(int argc, char **argv)
     if (!json) {
         printf("\n2 one creator: the main ULT feeds both streams' pools round-robin; "
                "2 each forks: every\nstream forks its own N units (pthread: two creator "
-               "threads). Options: --help; full suite: bench/run.sh\n");
+               "threads, median of 3).\nOptions: --help (--split: create/join/free); "
+               "the whole suite with plots: bench/run.sh\n");
     }
     for (int k = 0; k < K_COUNT; k++)
         free(res[k].samples);

@@ -9,6 +9,7 @@
  * yield_to, vs number of execution streams).
  *
  * --json --ops yield,yield_to --streams 1,2 --repeats 5 --sample-ms 10
+ * --pool priv   1 stream only: the primary stream gets a private pool
  * --callgrind yield|yield_to --iters K
  *     no timing: one pair on one stream, exactly K yields per ULT; instructions
  *     per yield are (Ir(K2) - Ir(K1)) / (2 (K2 - K1)). */
@@ -97,7 +98,7 @@ int main(int argc, char **argv)
     bench_args_t a = {argc, argv};
     if (bench_flag(&a, "--help") || bench_flag(&a, "-h")) {
         printf("usage: %s [--json] [--ops yield,yield_to] [--streams 1,2] [--repeats 5]\n"
-               "          [--sample-ms 10]\n"
+               "          [--sample-ms 10] [--pool default|priv]\n"
                "       %s --callgrind yield|yield_to --iters K\n",
                argv[0], argv[0]);
         return 0;
@@ -106,6 +107,14 @@ int main(int argc, char **argv)
     ABT_xstream xs0;
     ABT_pool pools[2];
     CHECK(ABT_xstream_self(&xs0));
+    const char *pool_s = bench_opt(&a, "--pool");
+    int priv = pool_s && strcmp(pool_s, "priv") == 0;
+    if (priv) {
+        /* private pool on the primary stream (1 stream only) */
+        ABT_pool p;
+        CHECK(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_PRIV, ABT_TRUE, &p));
+        CHECK(ABT_xstream_set_main_sched_basic(xs0, ABT_SCHED_BASIC, 1, &p));
+    }
     CHECK(ABT_xstream_get_main_pools(xs0, 1, &pools[0]));
 
     const char *cg = bench_opt(&a, "--callgrind");
@@ -120,6 +129,10 @@ int main(int argc, char **argv)
     const char *ops = bench_opt(&a, "--ops");
     long streams[4];
     int nstreams = bench_opt_list(&a, "--streams", "1,2", streams, 4);
+    if (priv) {
+        nstreams = 1;
+        streams[0] = 1;
+    }
     int repeats = (int)bench_opt_long(&a, "--repeats", 5);
     if (repeats < 1)
         repeats = 1;
@@ -151,7 +164,8 @@ int main(int argc, char **argv)
                 v[r] = run_pairs(op, pools, ns, iters);
             if (json) {
                 char f[128];
-                bench_fields(f, sizeof f, "\"op\":\"%s\",\"streams\":%d", op_name[op], ns);
+                bench_fields(f, sizeof f, "\"op\":\"%s\",\"streams\":%d,\"pool\":\"%s\"",
+                             op_name[op], ns, priv ? "priv" : "default");
                 bench_emit("yield", f, "time", "ns_per_yield", v, repeats);
             } else {
                 printf("  %-9s %7d %10.1f %7.1f %7.1f\n", op_name[op], ns,

@@ -105,6 +105,15 @@ void weft_sched_config_predef(ABT_sched_config cfg, int *freq, int *automatic)
         *automatic = e->v.i;
 }
 
+/* ABT_pool_create (pool_user.c) reads the automatic key here (helper's addition). */
+void weft_pool_config_automatic(ABT_pool_config cfg, int *automatic)
+{
+    struct weft_kv *kv = pool_kv(cfg);
+    struct kv_entry *e;
+    if (kv && (e = kv_find(kv, ABT_pool_config_automatic.key)) && e->type == 0)
+        *automatic = e->v.i;
+}
+
 WEFT_API int ABT_sched_config_create(ABT_sched_config *config, ...)
 {
     if (!config)

@@ -15,6 +15,8 @@ WEFT_API int ABT_info_query_config(ABT_info_query_kind query_kind, void *val)
         return ABT_ERR_INV_ARG;
     const struct weft_config *c = &weft_g.cfg;
     bool init = weft_initialized();
+    if (!init)
+        return ABT_ERR_UNINITIALIZED;
     ABT_bool *b = val;
     switch (query_kind) {
     case ABT_INFO_QUERY_KIND_ENABLED_DEBUG:
@@ -140,7 +142,7 @@ WEFT_API int ABT_info_print_all_xstreams(FILE *fp)
         return ABT_ERR_UNINITIALIZED;
     pthread_mutex_lock(&weft_g.lock);
     fprintf(fp, "# of created execution streams: %d\n", weft_g.num_xstreams);
-    for (int i = 0; i < weft_g.cfg.max_xstreams; i++)
+    for (int i = 0; i < weft_g.rank_cap; i++)
         if (weft_g.by_rank[i])
             print_xstream(fp, weft_g.by_rank[i]);
     pthread_mutex_unlock(&weft_g.lock);

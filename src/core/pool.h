@@ -127,4 +127,40 @@ WEFT_INTERNAL WEFT_WUR int weft_pool_create_builtin(ABT_pool_kind kind, ABT_pool
 WEFT_INTERNAL void weft_pool_release(weft_pool *p);
 WEFT_INTERNAL void weft_pool_destroy(weft_pool *p);
 
+/* ---- pools behind an ops table (helper's addition for the scheduler framework) ----
+ * RANDWS (pool_randws.c): the FIFO list used as a deque; impl == NULL.
+ * User-defined pools (pool_user.c): the user's callbacks behind a per-pool ops table whose
+ * entries are NULL where the definition lacks the callback; impl != NULL.  While a unit
+ * sits in a user pool, its `prev` link holds the user's ABT_unit for it (the pool owns
+ * the links, types.h).  ABT_unit values the user created are mapped back to their unit
+ * by a table; any other ABT_unit is a weft_unit pointer, as for the built-in pools. */
+extern WEFT_INTERNAL const weft_pool_ops weft_pool_randws_ops;
+
+static inline bool weft_pool_is_user(const weft_pool *p) { return p->impl != NULL; }
+
+enum weft_pool_cap {
+    WEFT_POOL_CAN_GET_SIZE,        /* ABT_pool_get_size / get_total_size */
+    WEFT_POOL_CAN_POP_WAIT,        /* ABT_pool_pop_wait_thread(_ex) */
+};
+/* Whether a pool provides an optional operation (always true for built-in pools). */
+WEFT_INTERNAL bool weft_pool_user_can(weft_pool *p, enum weft_pool_cap cap);
+/* ABT_unit -> unit: a user-made unit through the table, anything else as a pointer. */
+WEFT_INTERNAL weft_unit *weft_unit_from_abt_unit(ABT_unit unit);
+/* Same, for a caller that takes the unit over (runs or re-pushes it): a user-made unit
+ * popped through ABT_pool_pop is released (unmapped and given to the pool's free_unit). */
+WEFT_INTERNAL weft_unit *weft_unit_claim_abt_unit(ABT_unit unit);
+/* The unit-level public operations on a user pool (pool.c delegates to these). */
+enum weft_pool_pop_how { WEFT_POP_NOW, WEFT_POP_WAIT, WEFT_POP_TIMEDWAIT };
+WEFT_INTERNAL int weft_pool_user_pop_unit(weft_pool *p, ABT_unit *unit,
+                                          enum weft_pool_pop_how how, double secs);
+WEFT_INTERNAL int weft_pool_user_remove_unit(weft_pool *p, ABT_unit unit);
+WEFT_INTERNAL int weft_pool_user_print_units(weft_pool *p, void *arg,
+                                             void (*fn)(void *, ABT_unit));
+WEFT_INTERNAL int weft_pool_user_pop_threads(weft_pool *p, ABT_thread *threads, size_t len,
+                                             size_t *num, ABT_pool_context ctx);
+WEFT_INTERNAL int weft_pool_user_push_threads(weft_pool *p, const ABT_thread *threads,
+                                              size_t num, ABT_pool_context ctx);
+/* config.c: the ABT_pool_config_automatic key (unchanged when absent). */
+WEFT_INTERNAL void weft_pool_config_automatic(ABT_pool_config cfg, int *automatic);
+
 #endif

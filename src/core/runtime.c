@@ -236,6 +236,20 @@ void weft_config_print(FILE *fp, const struct weft_config *c)
             (x)->all_next->all_prev = (x)->all_prev;                                           \
     } while (0)
 
+bool weft_rank_reserve(int rank)
+{
+    if (rank < weft_g.rank_cap)
+        return true;
+    int cap = weft_g.rank_cap * 2 > rank ? weft_g.rank_cap * 2 : rank + 1;
+    weft_xstream **n = realloc(weft_g.by_rank, (size_t)cap * sizeof(*n));
+    if (!n)
+        return false;
+    memset(n + weft_g.rank_cap, 0, (size_t)(cap - weft_g.rank_cap) * sizeof(*n));
+    weft_g.by_rank = n;
+    weft_g.rank_cap = cap;
+    return true;
+}
+
 void weft_registry_add_pool(weft_pool *p) { REGISTRY_ADD(weft_g.pools, p); }
 void weft_registry_del_pool(weft_pool *p) { REGISTRY_DEL(weft_g.pools, p); }
 void weft_registry_add_sched(weft_sched *s) { REGISTRY_ADD(weft_g.scheds, s); }
@@ -253,7 +267,8 @@ static int runtime_init(void)
 {
     int r = ABT_ERR_MEM;
     weft_config_load(&weft_g.cfg);
-    weft_g.by_rank = calloc((size_t)weft_g.cfg.max_xstreams, sizeof(weft_xstream *));
+    weft_g.rank_cap = weft_g.cfg.max_xstreams;
+    weft_g.by_rank = calloc((size_t)weft_g.rank_cap, sizeof(weft_xstream *));
     weft_xstream *xs = calloc(1, sizeof(*xs));
     weft_unit *m = aligned_alloc(WEFT_CACHE_LINE, sizeof(weft_unit));
     if (!weft_g.by_rank || !xs || !m)
@@ -382,7 +397,7 @@ WEFT_API int ABT_finalize(void)
     for (;;) {
         weft_xstream *t = NULL;
         pthread_mutex_lock(&weft_g.lock);
-        for (int i = 0; i < weft_g.cfg.max_xstreams && !t; i++)
+        for (int i = 0; i < weft_g.rank_cap && !t; i++)
             if (weft_g.by_rank[i] && !weft_g.by_rank[i]->primary)
                 t = weft_g.by_rank[i];
         pthread_mutex_unlock(&weft_g.lock);

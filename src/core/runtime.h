@@ -45,7 +45,8 @@ struct weft_global {
     pthread_mutex_t lock;
     struct weft_config cfg;
     weft_xstream *primary;
-    weft_xstream **by_rank;        /* cfg.max_xstreams slots */
+    weft_xstream **by_rank;        /* rank_cap slots; grows past ABT_MAX_NUM_XSTREAMS */
+    int rank_cap;
     int num_xstreams;              /* streams created and not freed (incl. primary) */
     weft_pool *pools;              /* every live pool */
     weft_sched *scheds;            /* every live scheduler */
@@ -73,6 +74,9 @@ static inline uint64_t weft_new_unit_id(void)
 {
     return atomic_fetch_add_explicit(&weft_g.next_unit_id, 1, memory_order_relaxed);
 }
+
+/* Make by_rank hold index `rank` (weft_g.lock held).  False when out of memory. */
+WEFT_INTERNAL bool weft_rank_reserve(int rank);
 
 /* env parsing helpers (runtime.c) */
 WEFT_INTERNAL void weft_config_load(struct weft_config *cfg);

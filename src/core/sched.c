@@ -41,6 +41,13 @@ void weft_sched_request(weft_sched *s, uint32_t req)
         weft_pool_wake_all(s->pools[i]);
 }
 
+void weft_sched_take_main_slow(weft_xstream *xs, weft_sched *s)
+{
+    weft_unit *m = atomic_exchange_explicit(&xs->main_handoff, NULL, memory_order_acquire);
+    if (m)
+        weft_sched_run_unit(xs, s, m);
+}
+
 static void basic_run(ABT_sched sched)
 {
     weft_sched *s = (weft_sched *)sched;
@@ -49,6 +56,7 @@ static void basic_run(ABT_sched sched)
     bool wait = s->predef == ABT_SCHED_BASIC_WAIT;
     for (;;) {
         weft_unit *u = NULL;
+        weft_sched_take_main(xs, s);
         for (int i = 0; i < s->num_pools; i++) {
             if ((u = weft_pool_pop_ctx(s->pools[i], ABT_POOL_CONTEXT_OWNER_PRIMARY))) {
                 weft_sched_run_unit(xs, s, u);

@@ -27,6 +27,14 @@ WEFT_INTERNAL void weft_sched_destroy(weft_sched *s);
 WEFT_INTERNAL bool weft_sched_has_to_stop(weft_sched *s);
 WEFT_INTERNAL void weft_sched_request(weft_sched *s, uint32_t req);
 WEFT_INTERNAL size_t weft_sched_total_size(weft_sched *s);
+/* The primary ULT only runs on the primary stream: another stream that pops it hands it
+ * back through xs->main_handoff, which the primary stream's scheduler checks here. */
+WEFT_INTERNAL void weft_sched_take_main_slow(weft_xstream *xs, weft_sched *s);
+static inline void weft_sched_take_main(weft_xstream *xs, weft_sched *s)
+{
+    if (WEFT_UNLIKELY(atomic_load_explicit(&xs->main_handoff, memory_order_relaxed) != NULL))
+        weft_sched_take_main_slow(xs, s);
+}
 
 /* sched_config.c: read the predefined keys out of a config */
 WEFT_INTERNAL void weft_sched_config_predef(ABT_sched_config cfg, int *freq, int *automatic);

@@ -119,7 +119,10 @@ WEFT_API int ABT_self_is_primary(ABT_bool *is_primary)
 {
     if (!is_primary)
         return ABT_ERR_INV_ARG;
+    *is_primary = ABT_FALSE;
     SELF(u);
+    if (!weft_unit_is_ult(u))
+        return ABT_ERR_INV_THREAD;
     *is_primary = (u->flags & WEFT_U_MAIN) ? ABT_TRUE : ABT_FALSE;
     return ABT_SUCCESS;
 }
@@ -128,6 +131,7 @@ WEFT_API int ABT_self_on_primary_xstream(ABT_bool *on_primary)
 {
     if (!on_primary)
         return ABT_ERR_INV_ARG;
+    *on_primary = ABT_FALSE;
     SELF(u);
     (void)u;
     *on_primary = weft_xs_self()->primary ? ABT_TRUE : ABT_FALSE;
@@ -138,8 +142,9 @@ WEFT_API int ABT_self_is_unnamed(ABT_bool *is_unnamed)
 {
     if (!is_unnamed)
         return ABT_ERR_INV_ARG;
+    *is_unnamed = ABT_FALSE;
     SELF(u);
-    *is_unnamed = (u->flags & WEFT_U_NAMED) ? ABT_FALSE : ABT_TRUE;
+    *is_unnamed = (u->flags & WEFT_U_NAMED) && !(u->flags & WEFT_U_MAIN) ? ABT_FALSE : ABT_TRUE;
     return ABT_SUCCESS;
 }
 
@@ -147,6 +152,7 @@ WEFT_API int ABT_self_get_last_pool(ABT_pool *pool)
 {
     if (!pool)
         return ABT_ERR_INV_ARG;
+    *pool = ABT_POOL_NULL;
     SELF(u);
     *pool = u->pool ? WEFT_POOL_HANDLE(u->pool) : ABT_POOL_NULL;
     return ABT_SUCCESS;
@@ -156,6 +162,7 @@ WEFT_API int ABT_self_get_last_pool_id(int *pool_id)
 {
     if (!pool_id)
         return ABT_ERR_INV_ARG;
+    *pool_id = -1;
     SELF(u);
     *pool_id = u->pool ? u->pool->id : -1;
     return ABT_SUCCESS;
@@ -182,15 +189,17 @@ WEFT_API int ABT_self_get_unit(ABT_unit *unit)
 
 WEFT_API int ABT_self_yield(void)
 {
-    return ABT_thread_yield();
+    SELF(u);
+    if (!weft_unit_is_ult(u))
+        return ABT_ERR_INV_THREAD;
+    weft_ult_yield(weft_xs_self(), u);
+    return ABT_SUCCESS;
 }
 
 WEFT_API int ABT_self_exit(void)
 {
     SELF(u);
-    if (!weft_unit_is_ult(u))
-        return ABT_ERR_INV_XSTREAM;
-    if (u->flags & WEFT_U_MAIN)
+    if (!weft_unit_is_ult(u) || (u->flags & WEFT_U_MAIN))
         return ABT_ERR_INV_THREAD;
     weft_ult_exit(weft_xs_self(), u);
 }
@@ -207,7 +216,7 @@ WEFT_API int ABT_self_suspend(void)
 {
     SELF(u);
     if (!weft_unit_is_ult(u))
-        return ABT_ERR_INV_XSTREAM;
+        return ABT_ERR_INV_THREAD;
     weft_ult_park(weft_xs_self(), u, post_suspend, u);
     return ABT_SUCCESS;
 }
@@ -223,6 +232,7 @@ WEFT_API int ABT_self_get_arg(void **arg)
 {
     if (!arg)
         return ABT_ERR_INV_ARG;
+    *arg = NULL;
     SELF(u);
     *arg = u->arg;
     return ABT_SUCCESS;
@@ -232,6 +242,7 @@ WEFT_API int ABT_self_get_thread_func(void (**thread_func)(void *))
 {
     if (!thread_func)
         return ABT_ERR_INV_ARG;
+    *thread_func = NULL;
     SELF(u);
     *thread_func = u->fn;
     return ABT_SUCCESS;

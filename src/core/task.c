@@ -82,9 +82,9 @@ WEFT_API int ABT_task_self(ABT_task *task)
         return ABT_ERR_UNINITIALIZED;
     }
     weft_unit *u = weft_self_unit();
-    if (!u) {
+    if (!u || weft_unit_is_ult(u)) {
         *task = ABT_TASK_NULL;
-        return ABT_ERR_INV_XSTREAM;
+        return u ? ABT_ERR_INV_TASK : ABT_ERR_INV_XSTREAM;
     }
     *task = (ABT_task)u;
     return ABT_SUCCESS;
@@ -99,6 +99,8 @@ WEFT_API int ABT_task_self_id(uint64_t *id)
     weft_unit *u = weft_self_unit();
     if (!u)
         return ABT_ERR_INV_XSTREAM;
+    if (weft_unit_is_ult(u))
+        return ABT_ERR_INV_TASK;
     *id = weft_unit_id(u);
     return ABT_SUCCESS;
 }

@@ -89,6 +89,9 @@ WEFT_API int ABT_thread_create_many(int num_threads, ABT_pool *pool_list,
         return ABT_ERR_UNINITIALIZED;
     if (num_threads < 0 || (num_threads > 0 && (!pool_list || !thread_func_list)))
         return ABT_ERR_INV_ARG;
+    const struct weft_thread_attr *a = weft_thread_attr_from(attr);
+    if (a && a->stackaddr && num_threads > 1)
+        return ABT_ERR_INV_THREAD_ATTR;   /* one user stack cannot serve several ULTs */
     for (int i = 0; i < num_threads; i++) {
         int r = ABT_thread_create(pool_list[i], thread_func_list[i], arg_list ? arg_list[i] : NULL,
                                   attr, newthread_list ? &newthread_list[i] : NULL);
@@ -115,8 +118,11 @@ static int revive(ABT_pool pool, void (*fn)(void *), void *arg, ABT_thread *thre
         return ABT_ERR_INV_ARG;
     if (atomic_load_explicit(&u->joiner, memory_order_acquire) != WEFT_JOIN_DONE)
         return ult ? ABT_ERR_INV_THREAD : ABT_ERR_INV_TASK;
-    if (weft_unit_is_ult(u) != ult)
-        return ult ? ABT_ERR_INV_THREAD : ABT_ERR_INV_TASK;
+    if (!ult && weft_unit_is_ult(u))
+        return ABT_ERR_INV_TASK;   /* ABT_thread_revive accepts both kinds */
+    ult = weft_unit_is_ult(u);
+    if (to && !ult)
+        return ABT_ERR_INV_THREAD;   /* revive_to needs a ULT to switch to */
     u->fn = fn;
     u->arg = arg;
     u->pool = p;
@@ -125,7 +131,7 @@ static int revive(ABT_pool pool, void (*fn)(void *), void *arg, ABT_thread *thre
     atomic_store_explicit(&u->state, WEFT_READY, memory_order_relaxed);
     weft_xstream *xs = weft_xs_self();
     weft_unit *self = xs ? xs->cur : NULL;
-    if (to && self && weft_unit_is_ult(self) && ult) {
+    if (to && self && weft_unit_is_ult(self)) {
         weft_pool_push_ctx(p, u, ABT_POOL_CONTEXT_OP_THREAD_REVIVE_TO);
         weft_ult_yield_to(xs, self, u);
         return ABT_SUCCESS;
@@ -215,13 +221,15 @@ WEFT_API int ABT_thread_join_many(int num_threads, ABT_thread *thread_list)
 
 WEFT_API int ABT_thread_exit(void)
 {
+    if (!weft_initialized())
+        return ABT_ERR_UNINITIALIZED;
     weft_xstream *xs = weft_xs_self();
     if (!xs)
         return ABT_ERR_INV_XSTREAM;
     weft_unit *self = xs->cur;
-    if (!self || !weft_unit_is_ult(self))
+    if (!self)
         return ABT_ERR_INV_XSTREAM;
-    if (self->flags & WEFT_U_MAIN)
+    if (!weft_unit_is_ult(self) || (self->flags & WEFT_U_MAIN))
         return ABT_ERR_INV_THREAD;
     weft_ult_exit(xs, self);
 }
@@ -356,11 +364,11 @@ WEFT_API int ABT_thread_yield_to(ABT_thread thread)
     if (!xs)
         return ABT_ERR_INV_XSTREAM;
     weft_unit *self = xs->cur;
-    if (!self || !weft_unit_is_ult(self))
+    if (!self)
         return ABT_ERR_INV_XSTREAM;
-    if (to == self)
-        return ABT_SUCCESS;
-    if (!weft_unit_is_ult(to))
+    if (!weft_unit_is_ult(self))
+        return ABT_ERR_INV_THREAD;
+    if (to == self || !weft_unit_is_ult(to))
         return ABT_ERR_INV_THREAD;
     int r = weft_ult_yield_to(xs, self, to);
     return r == ABT_ERR_THREAD ? ABT_ERR_INV_THREAD : r;
@@ -369,11 +377,10 @@ WEFT_API int ABT_thread_yield_to(ABT_thread thread)
 WEFT_API int ABT_thread_yield(void)
 {
     weft_xstream *xs = weft_xs_self();
-    if (WEFT_UNLIKELY(!xs))
-        return ABT_ERR_INV_XSTREAM;
-    weft_unit *self = xs->cur;
+    weft_unit *self = xs ? xs->cur : NULL;
+    /* An external thread or a tasklet cannot yield: Argobots makes it a no-op. */
     if (WEFT_UNLIKELY(!self || !weft_unit_is_ult(self)))
-        return ABT_ERR_INV_XSTREAM;
+        return ABT_SUCCESS;
     weft_ult_yield(xs, self);
     return ABT_SUCCESS;
 }
@@ -437,7 +444,8 @@ WEFT_API int ABT_thread_is_unnamed(ABT_thread thread, ABT_bool *is_unnamed)
     GET_UNIT(thread);
     if (!is_unnamed)
         return ABT_ERR_INV_ARG;
-    *is_unnamed = (u->flags & WEFT_U_NAMED) ? ABT_FALSE : ABT_TRUE;
+    /* Argobots 1.2 reports the primary ULT as unnamed: nobody can free it */
+    *is_unnamed = (u->flags & WEFT_U_NAMED) && !(u->flags & WEFT_U_MAIN) ? ABT_FALSE : ABT_TRUE;
     return ABT_SUCCESS;
 }
 
@@ -455,7 +463,7 @@ WEFT_API int ABT_thread_get_stacksize(ABT_thread thread, size_t *stacksize)
     if (!stacksize)
         return ABT_ERR_INV_ARG;
     if (u->stack_kind == WEFT_STACK_OS) {
-        *stacksize = u->xs ? u->xs->os_stack_size : 0;
+        *stacksize = 0;   /* the primary ULT's stack is not the runtime's (Argobots: 0) */
     } else {
         *stacksize = weft_unit_is_ult(u) ? u->stack_size : 0;
     }
@@ -465,16 +473,20 @@ WEFT_API int ABT_thread_get_stacksize(ABT_thread thread, size_t *stacksize)
 WEFT_API int ABT_thread_get_stack(ABT_thread thread, void **stackaddr, size_t *stacksize)
 {
     GET_UNIT(thread);
-    if (!stackaddr || !stacksize)
-        return ABT_ERR_INV_ARG;
+    size_t dummy_size;
+    void *dummy_addr;
+    if (!stacksize)
+        stacksize = &dummy_size;
+    if (!stackaddr)
+        stackaddr = &dummy_addr;
     switch (u->stack_kind) {
     case WEFT_STACK_USER:
         *stackaddr = u->user_stack;
         *stacksize = u->stack_size;
         break;
-    case WEFT_STACK_OS:
-        *stackaddr = u->xs ? u->xs->os_stack_lo : NULL;
-        *stacksize = u->xs ? u->xs->os_stack_size : 0;
+    case WEFT_STACK_OS:   /* the primary ULT: the OS thread's stack, not ours (Argobots) */
+        *stackaddr = NULL;
+        *stacksize = 0;
         break;
     case WEFT_STACK_CACHED:
     case WEFT_STACK_OWNED:
@@ -528,6 +540,8 @@ WEFT_API int ABT_thread_get_attr(ABT_thread thread, ABT_thread_attr *attr)
     GET_UNIT(thread);
     if (!attr)
         return ABT_ERR_INV_ARG;
+    if (!weft_unit_is_ult(u))
+        return ABT_ERR_INV_THREAD;
     struct weft_thread_attr *a;
     int r = weft_thread_attr_new(&a);
     if (r != ABT_SUCCESS) {

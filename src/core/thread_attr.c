@@ -22,6 +22,10 @@ WEFT_API int ABT_thread_attr_create(ABT_thread_attr *newattr)
 {
     if (!newattr)
         return ABT_ERR_INV_ARG;
+    if (!weft_initialized()) {
+        *newattr = ABT_THREAD_ATTR_NULL;
+        return ABT_ERR_UNINITIALIZED;
+    }
     struct weft_thread_attr *a;
     int r = weft_thread_attr_new(&a);
     *newattr = r == ABT_SUCCESS ? (ABT_thread_attr)a : ABT_THREAD_ATTR_NULL;

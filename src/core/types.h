@@ -141,6 +141,7 @@ struct weft_unit {
     void **keys;                    /* work-unit-local values, `nkeys` slots, lazily made */
     uint32_t nkeys;
     _Atomic uint32_t request;       /* WEFT_REQ_* bits: set by others, or after a switch */
+    _Atomic(weft_pool *) migr_to;   /* pending migration target, applied at the next push */
     void (*migr_cb)(ABT_thread, void *);
     void *migr_cb_arg;
     weft_sched *sched;              /* for WEFT_U_SCHED units: the scheduler it runs */
@@ -262,6 +263,7 @@ struct weft_xstream {
     int *affinity;
     int num_affinity;
     weft_unit *main_unit;          /* primary stream: the primary ULT */
+    _Atomic(weft_unit *) main_handoff; /* primary ULT popped by another stream, sent home */
     void *tsan_os_fiber;           /* TSan: the OS thread's own fiber */
     void *os_stack_lo;             /* the OS thread's stack (ASan bounds) */
     size_t os_stack_size;

@@ -5,6 +5,7 @@
 
 #include "core/sanitizer.h"
 #include "core/unit.h"
+#include "core/xstream.h"
 
 /* ---------------------------------------------------------------- stacks and bounds */
 
@@ -214,8 +215,19 @@ static void sched_entry(void *arg)
     weft_san_landed(NULL);
     weft_xstream *xs = weft_xs_reload();
     weft_land(xs);
-    s->def.run((ABT_sched)s);
-    xs = weft_xs_reload();
+    for (;;) {
+        s->def.run((ABT_sched)s);
+        xs = weft_xs_reload();
+        if (xs->main_sched == s)
+            break;
+        /* replaced by ABT_xstream_set_main_sched: run the new one on this stack */
+        weft_sched *next = xs->main_sched;
+        next->tsan_fiber = s->tsan_fiber;
+        s->tsan_fiber = NULL;
+        weft_sched_retire(s);
+        s = next;
+        xs->sched = s;
+    }
     s->ctx = NULL;
     weft_unit *m = xs->main_unit;
     prep_run(xs, m);
@@ -227,8 +239,25 @@ static void sched_entry(void *arg)
 
 /* ---------------------------------------------------------------- scheduler side */
 
+static bool weft_main_belongs_home(weft_unit *m)
+{
+    weft_sched *s = weft_g.primary->main_sched;
+    for (int i = 0; i < s->num_pools; i++)
+        if (s->pools[i] == m->pool)
+            return true;
+    return false;
+}
+
 void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u)
 {
+    if (WEFT_UNLIKELY((u->flags & WEFT_U_MAIN) && !xs->primary && weft_main_belongs_home(u))) {
+        /* The primary ULT runs on the primary stream unless the program moved it to
+         * another stream's pool: popped from a shared pool elsewhere, it is sent home. */
+        weft_xstream *home = weft_g.primary;
+        atomic_store_explicit(&home->main_handoff, u, memory_order_release);
+        weft_pool_wake_all(home->main_sched->pools[0]);
+        return;
+    }
     if (WEFT_LIKELY(u->flags & WEFT_U_ULT)) {
         if (WEFT_UNLIKELY(!u->ctx && !ensure_stack(xs, u))) {
             weft_pool_push(u->pool, u);    /* out of memory: retry later */
@@ -273,6 +302,7 @@ int weft_unit_create(weft_pool *p, void (*fn)(void *), void *arg,
     u->nkeys = 0;
     atomic_store_explicit(&u->request, 0, memory_order_relaxed);
     u->migr_cb = NULL;
+    atomic_store_explicit(&u->migr_to, NULL, memory_order_relaxed);
     u->sched = NULL;
     u->tsan_fiber = NULL;
     u->asan_fake_stack = NULL;
@@ -297,9 +327,23 @@ int weft_unit_create(weft_pool *p, void (*fn)(void *), void *arg,
 
 /* ---------------------------------------------------------------- yield, park, wake */
 
+/* A migration requested while the unit ran or was blocked takes effect when it is next
+ * put into a pool. */
+static void apply_migration(weft_unit *u)
+{
+    weft_pool *to = atomic_exchange_explicit(&u->migr_to, NULL, memory_order_acq_rel);
+    if (to) {
+        u->pool = to;
+        if (u->migr_cb)
+            u->migr_cb((ABT_thread)u, u->migr_cb_arg);
+    }
+}
+
 static void post_push(weft_xstream *xs, void *arg)
 {
     weft_unit *u = arg;
+    if (WEFT_UNLIKELY(atomic_load_explicit(&u->migr_to, memory_order_relaxed)))
+        apply_migration(u);
     weft_pool_push_ctx(u->pool, u, ABT_POOL_CONTEXT_OP_THREAD_YIELD);
 }
 
@@ -346,17 +390,26 @@ void weft_waiter_init(weft_waiter *w)
 
 static void post_unlock(weft_xstream *xs, void *arg) { weft_spin_unlock(arg); }
 
-void weft_wait_block(weft_waiter *w, weft_spinlock *lock)
+static void wait_block(weft_waiter *w, weft_spinlock *lock, bool count)
 {
     if (w->ult) {
         weft_xstream *xs = weft_xs_self();
-        atomic_fetch_add_explicit(&w->ult->pool->num_blocked, 1, memory_order_relaxed);
-        w->counted_blocked = 1;
+        if (count) {
+            atomic_fetch_add_explicit(&w->ult->pool->num_blocked, 1, memory_order_relaxed);
+            w->counted_blocked = 1;
+        }
         weft_ult_park(xs, w->ult, post_unlock, lock);
         return;
     }
     weft_spin_unlock(lock);
     weft_waiter_wait_os(w);
+}
+
+void weft_wait_block(weft_waiter *w, weft_spinlock *lock) { wait_block(w, lock, true); }
+
+void weft_wait_block_uncounted(weft_waiter *w, weft_spinlock *lock)
+{
+    wait_block(w, lock, false);
 }
 
 void weft_waiter_wait_os(weft_waiter *w)
@@ -373,6 +426,8 @@ void weft_waiter_wake(weft_waiter *w)
         if (w->counted_blocked)
             atomic_fetch_sub_explicit(&u->pool->num_blocked, 1, memory_order_relaxed);
         atomic_store_explicit(&u->state, WEFT_READY, memory_order_relaxed);
+        if (WEFT_UNLIKELY(atomic_load_explicit(&u->migr_to, memory_order_relaxed)))
+            apply_migration(u);
         weft_pool_push_ctx(u->pool, u, ABT_POOL_CONTEXT_OP_THREAD_RESUME);
         return;
     }

@@ -87,6 +87,9 @@ WEFT_INTERNAL __attribute__((noreturn)) void weft_ult_exit(weft_xstream *xs, wef
  * waiter runnable again; must not be called twice for one wait. */
 WEFT_INTERNAL void weft_waiter_init(weft_waiter *w);
 WEFT_INTERNAL void weft_wait_block(weft_waiter *w, weft_spinlock *lock);
+/* The same, without counting the ULT in its pool's blocked units: for waits that must not
+ * keep a scheduler alive (a stream join waits for that very scheduler to finish). */
+WEFT_INTERNAL void weft_wait_block_uncounted(weft_waiter *w, weft_spinlock *lock);
 /* Same, with a deadline on the monotonic clock (0 = none).  Returns false on time-out, in
  * which case the caller must unlink w itself under the lock if still linked (the timer
  * does nothing else). */

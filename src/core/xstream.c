@@ -65,11 +65,18 @@ static void *xstream_thread(void *arg)
         weft_xstream_apply_affinity(xs);
     else if (xs->cpubind >= 0)
         bind_thread(pthread_self(), &xs->cpubind, 1);
-    weft_sched *s = xs->main_sched;
-    s->tsan_fiber = weft_tsan_fiber_current();
-    xs->sched = s;
-    xs->cur = NULL;
-    s->def.run((ABT_sched)s);
+    void *fiber = weft_tsan_fiber_current();
+    for (;;) {
+        weft_sched *s = xs->main_sched;
+        s->tsan_fiber = fiber;
+        xs->sched = s;
+        xs->cur = NULL;
+        s->def.run((ABT_sched)s);
+        if (xs->main_sched == s)
+            break;
+        /* ABT_xstream_set_main_sched replaced it: release the old one, run the new */
+        weft_sched_retire(s);
+    }
     weft_mem_flush(xs);
     pthread_mutex_lock(&weft_g.lock);
     atomic_store_explicit(&xs->state, WEFT_XS_TERMINATED, memory_order_release);
@@ -89,13 +96,17 @@ static int xstream_create(weft_sched *s, int rank, weft_xstream **out)
         return ABT_ERR_MEM;
     xs->cpubind = -1;
     pthread_mutex_lock(&weft_g.lock);
-    int max = weft_g.cfg.max_xstreams;
     if (rank < 0) {
-        for (int i = 0; i < max && rank < 0; i++)
-            if (!weft_g.by_rank[i])
+        for (int i = 0; rank < 0; i++)
+            if (i >= weft_g.rank_cap || !weft_g.by_rank[i])
                 rank = i;
     }
-    if (rank < 0 || rank >= max || weft_g.by_rank[rank]) {
+    if (!weft_rank_reserve(rank)) {
+        pthread_mutex_unlock(&weft_g.lock);
+        free(xs);
+        return ABT_ERR_MEM;
+    }
+    if (weft_g.by_rank[rank]) {
         pthread_mutex_unlock(&weft_g.lock);
         free(xs);
         return ABT_ERR_INV_XSTREAM_RANK;
@@ -138,7 +149,7 @@ int weft_xstream_join(weft_xstream *xs)
         xs->joiner = &w;
         weft_spin_lock(&l);
         pthread_mutex_unlock(&weft_g.lock);
-        weft_wait_block(&w, &l);
+        weft_wait_block_uncounted(&w, &l);
     } else {
         pthread_mutex_unlock(&weft_g.lock);
     }
@@ -164,7 +175,87 @@ void weft_xstream_destroy(weft_xstream *xs)
     free(xs);
 }
 
+void weft_sched_retire(weft_sched *s)
+{
+    s->use = WEFT_SCHED_UNUSED;
+    s->xs = NULL;
+    atomic_store(&s->request, WEFT_SCHED_REQ_NONE);
+    if (s->automatic)
+        weft_sched_destroy(s);
+}
+
+/* Replace the main scheduler of a stream.  A stream that is not running takes the new
+ * scheduler at once.  A running stream can only be changed from a ULT running on it:
+ * the old scheduler is told to exit, the caller moves to the new scheduler's first pool
+ * and yields, and the stream's loop (xstream_thread, or sched_entry on the primary)
+ * starts the new scheduler in the old one's place. */
+static int set_main_sched(weft_xstream *xs, weft_sched *s)
+{
+    if (s->use != WEFT_SCHED_UNUSED || s->num_pools < 1)
+        return ABT_ERR_INV_SCHED;
+    weft_sched *old = xs->main_sched;
+    if (atomic_load(&xs->state) == WEFT_XS_TERMINATED && !xs->primary) {
+        s->use = WEFT_SCHED_MAIN;
+        s->xs = xs;
+        xs->main_sched = s;
+        xs->sched = s;
+        weft_sched_retire(old);
+        return ABT_SUCCESS;
+    }
+    weft_xstream *me = weft_xs_self();
+    weft_unit *self = me ? me->cur : NULL;
+    if (me != xs || !self || !weft_unit_is_ult(self) || xs->sched != old)
+        return ABT_ERR_XSTREAM_STATE;
+    s->use = WEFT_SCHED_MAIN;
+    s->xs = xs;
+    if (xs->primary) {
+        s->stack = old->stack;     /* the primary's scheduler stack passes on */
+        old->stack = NULL;
+    }
+    xs->main_sched = s;
+    self->pool = s->pools[0];
+    weft_sched_request(old, WEFT_SCHED_REQ_EXIT);
+    weft_ult_yield(me, self);
+    return ABT_SUCCESS;
+}
+
 /* ---------------------------------------------------------------- public API */
+
+WEFT_API int ABT_xstream_set_main_sched(ABT_xstream xstream, ABT_sched sched)
+{
+    weft_xstream *xs = weft_xstream_from(xstream);
+    if (!xs)
+        return ABT_ERR_INV_XSTREAM;
+    weft_sched *s = weft_sched_from(sched);
+    bool made = false;
+    int r;
+    if (!s) {
+        if ((r = weft_sched_create_predef(ABT_SCHED_DEFAULT, 0, NULL, ABT_SCHED_CONFIG_NULL,
+                                          true, &s)) != ABT_SUCCESS)
+            return r;
+        made = true;
+    }
+    r = set_main_sched(xs, s);
+    if (r != ABT_SUCCESS && made)
+        weft_sched_destroy(s);
+    return r;
+}
+
+WEFT_API int ABT_xstream_set_main_sched_basic(ABT_xstream xstream, ABT_sched_predef predef,
+                                              int num_pools, ABT_pool *pools)
+{
+    weft_xstream *xs = weft_xstream_from(xstream);
+    if (!xs)
+        return ABT_ERR_INV_XSTREAM;
+    weft_sched *s;
+    int r = weft_sched_create_predef(predef, num_pools, pools, ABT_SCHED_CONFIG_NULL, true, &s);
+    if (r != ABT_SUCCESS)
+        return r;
+    r = set_main_sched(xs, s);
+    if (r != ABT_SUCCESS)
+        weft_sched_destroy(s);
+    return r;
+}
 
 static inline int need_init(void)
 {
@@ -179,7 +270,7 @@ WEFT_API int ABT_xstream_create_with_rank(ABT_sched sched, int rank, ABT_xstream
     int r = need_init();
     if (r != ABT_SUCCESS)
         return r;
-    if (rank < 0 || rank >= weft_g.cfg.max_xstreams)
+    if (rank < 0)
         return ABT_ERR_INV_XSTREAM_RANK;
     weft_sched *s = weft_sched_from(sched);
     bool made = false;
@@ -299,11 +390,13 @@ WEFT_API int ABT_xstream_revive(ABT_xstream xstream)
 
 WEFT_API int ABT_xstream_exit(void)
 {
+    if (!weft_initialized())
+        return ABT_ERR_UNINITIALIZED;
     weft_xstream *xs = weft_xs_self();
     if (!xs)
         return ABT_ERR_INV_XSTREAM;
     weft_unit *self = xs->cur;
-    if (!self || !(self->flags & WEFT_U_ULT) || (self->flags & WEFT_U_MAIN))
+    if (xs->primary || !self || !(self->flags & WEFT_U_ULT) || (self->flags & WEFT_U_MAIN))
         return ABT_ERR_INV_XSTREAM;
     weft_sched_request(xs->main_sched, WEFT_SCHED_REQ_EXIT);
     weft_ult_exit(xs, self);
@@ -355,9 +448,15 @@ WEFT_API int ABT_xstream_set_rank(ABT_xstream xstream, int rank)
     weft_xstream *xs = weft_xstream_from(xstream);
     if (!xs)
         return ABT_ERR_INV_XSTREAM;
-    if (rank < 0 || rank >= weft_g.cfg.max_xstreams)
+    if (xs->primary)
+        return ABT_ERR_INV_XSTREAM;   /* the primary stream keeps rank 0 */
+    if (rank < 0)
         return ABT_ERR_INV_XSTREAM_RANK;
     pthread_mutex_lock(&weft_g.lock);
+    if (!weft_rank_reserve(rank)) {
+        pthread_mutex_unlock(&weft_g.lock);
+        return ABT_ERR_MEM;
+    }
     if (weft_g.by_rank[rank] && weft_g.by_rank[rank] != xs) {
         pthread_mutex_unlock(&weft_g.lock);
         return ABT_ERR_INV_XSTREAM_RANK;
@@ -466,13 +565,17 @@ WEFT_API int ABT_xstream_run_unit(ABT_unit unit, ABT_pool pool)
 
 WEFT_API int ABT_xstream_check_events(ABT_sched sched)
 {
+    if (!weft_initialized())
+        return ABT_ERR_UNINITIALIZED;
     weft_sched *s = weft_sched_from(sched);
     if (!s)
         return ABT_ERR_INV_SCHED;
     weft_xstream *xs = weft_xs_self();
     if (!xs)
         return ABT_ERR_INV_XSTREAM;
-    /* Stop requests are read by ABT_sched_has_to_stop; nothing else is queued. */
+    /* Stop requests are read by ABT_sched_has_to_stop; the one event queued here is the
+     * primary ULT handed back to the primary stream (weft_sched_run_unit). */
+    weft_sched_take_main(xs, s);
     return ABT_SUCCESS;
 }
 

@@ -15,6 +15,8 @@ WEFT_INTERNAL void weft_xstream_note_os_stack(weft_xstream *xs);
 /* Ask a secondary stream to finish, wait for its thread, and free it. */
 WEFT_INTERNAL int weft_xstream_join(weft_xstream *xs);
 WEFT_INTERNAL void weft_xstream_destroy(weft_xstream *xs);
+/* A scheduler that stopped being a stream's main scheduler: freed if automatic. */
+WEFT_INTERNAL void weft_sched_retire(weft_sched *s);
 /* Bind the calling thread as rank `rank` asks (ABT_SET_AFFINITY). */
 WEFT_INTERNAL void weft_xstream_apply_affinity(weft_xstream *xs);
 

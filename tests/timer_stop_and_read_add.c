@@ -1,0 +1,44 @@
+/* timer_stop_and_read_add: ABT_timer_stop_and_read stops the timer and
+ * returns the elapsed time (same as a later ABT_timer_read);
+ * ABT_timer_stop_and_add adds the elapsed time to *secs instead of
+ * overwriting it, so repeated start/stop_and_add accumulates. */
+#include "test.h"
+
+static void busy_wait(double secs)
+{
+    double t0 = ABT_get_wtime();
+    while (ABT_get_wtime() - t0 < secs)
+        ;
+}
+
+int main(int argc, char **argv)
+{
+    CHECK_ABT(ABT_init(argc, argv));
+
+    ABT_timer timer;
+    CHECK_ABT(ABT_timer_create(&timer));
+
+    double secs = -1.0, readback = -2.0;
+    CHECK_ABT(ABT_timer_start(timer));
+    busy_wait(0.01);
+    CHECK_ABT(ABT_timer_stop_and_read(timer, &secs));
+    CHECK(secs >= 0.01 && secs < 5.0);
+    CHECK_ABT(ABT_timer_read(timer, &readback));
+    CHECK(readback == secs);
+
+    double acc = 100.0;
+    for (int i = 0; i < 3; i++) {
+        CHECK_ABT(ABT_timer_start(timer));
+        busy_wait(0.005);
+        CHECK_ABT(ABT_timer_stop_and_add(timer, &acc));
+    }
+    if (acc < 100.0 + 3 * 0.005 || acc > 100.0 + 5.0)
+        TEST_FAIL("accumulated %.6f, expected 100 + ~0.015", acc);
+    /* The last interval is also readable. */
+    CHECK_ABT(ABT_timer_read(timer, &readback));
+    CHECK(readback >= 0.005 && readback <= acc - 100.0);
+
+    CHECK_ABT(ABT_timer_free(&timer));
+    CHECK_ABT(ABT_finalize());
+    return 0;
+}
