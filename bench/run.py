@@ -371,15 +371,22 @@ def fork_join_md(args, results, impls):
     hdr += " pthread |"
     sep += "---:|"
     L += [hdr, sep]
-    for streams, mode, label in ((1, "-", "1"), (2, "one", "2, one creator"),
-                                 (2, "each", "2, each forks")):
+    for streams, mode, label, pool in ((1, "-", "1", "default"),
+                                       (1, "-", "1, private pool", "priv"),
+                                       (2, "one", "2, one creator", "default"),
+                                       (2, "each", "2, each forks", "default")):
+        if not find(results, bench="fork_join", pool=pool, streams=streams, mode=mode):
+            continue
         for n in (256, 4096):
             row = "| %d | %s |" % (n, label)
             for impl, kind in cols:
                 kw = dict(bench="fork_join", impl=impl, kind=kind, n=n, streams=streams,
                           mode=mode, metric="total")
-                if impl in ("weft", "argobots"):
-                    kw["pool"] = "default"
+                if impl in ("weft", "argobots", "pthread"):
+                    kw["pool"] = pool
+                elif pool != "default":
+                    row += " |"
+                    continue
                 row += " %s |" % cell(med(results, **kw))
             L.append(row)
     L.append("")

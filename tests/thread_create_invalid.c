@@ -1,7 +1,8 @@
 /* thread_create_invalid: ABT_thread_create with ABT_POOL_NULL fails with
  * ABT_ERR_INV_POOL and sets the output handle to ABT_THREAD_NULL (1.x behaviour);
- * ABT_task_create likewise (output ABT_TASK_NULL); before ABT_init, ABT_thread_create
- * returns ABT_ERR_UNINITIALIZED.  Nothing runs. */
+ * ABT_task_create likewise (output ABT_TASK_NULL); ABT_task_create_on_xstream with
+ * ABT_XSTREAM_NULL fails with ABT_ERR_INV_XSTREAM; ABT_thread_create_many with NULL
+ * pools fails with ABT_ERR_INV_POOL.  Nothing runs. */
 #include "test.h"
 #include <stdatomic.h>
 

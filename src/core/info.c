@@ -58,7 +58,9 @@ WEFT_API int ABT_info_query_config(ABT_info_query_kind query_kind, void *val)
         return ABT_ERR_UNINITIALIZED;
     switch (query_kind) {
     case ABT_INFO_QUERY_KIND_MAX_NUM_XSTREAMS:
-        *(unsigned int *)val = (unsigned int)c->max_xstreams;
+        pthread_mutex_lock(&weft_g.lock);
+        *(unsigned int *)val = (unsigned int)weft_g.rank_cap;
+        pthread_mutex_unlock(&weft_g.lock);
         return ABT_SUCCESS;
     case ABT_INFO_QUERY_KIND_DEFAULT_THREAD_STACKSIZE:
         *(size_t *)val = c->thread_stacksize;

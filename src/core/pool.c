@@ -40,7 +40,8 @@ static inline void unlock(weft_pool *p)
 
 bool weft_pool_take_fresh(weft_pool *p, weft_unit *u)
 {
-    if (!p->builtin_fifo)
+    /* RANDWS keeps the same list as FIFO: the check below, under its lock, applies */
+    if (!p->builtin_fifo && p->ops != &weft_pool_randws_ops)
         return p->ops->remove && u->ctx == NULL && p->ops->remove(p, u) == ABT_SUCCESS;
     bool ok = false;
     lock(p);
@@ -106,15 +107,17 @@ weft_unit *weft_pool_pop_wait(weft_pool *p, uint64_t timeout_ns, ABT_pool_contex
 int weft_pool_create_builtin(ABT_pool_kind kind, ABT_pool_access access, bool automatic,
                              weft_pool **out)
 {
-    if (kind != ABT_POOL_FIFO && kind != ABT_POOL_FIFO_WAIT)
+    if (kind != ABT_POOL_FIFO && kind != ABT_POOL_FIFO_WAIT && kind != ABT_POOL_RANDWS)
         return ABT_ERR_INV_POOL_KIND;
     if ((unsigned)access > ABT_POOL_ACCESS_MPMC)
         return ABT_ERR_INV_POOL_ACCESS;
     weft_pool *p = calloc(1, sizeof(*p));
     if (!p)
         return ABT_ERR_MEM;
-    p->builtin_fifo = 1;
+    p->builtin_fifo = kind != ABT_POOL_RANDWS;
     p->waitable = kind == ABT_POOL_FIFO_WAIT;
+    if (kind == ABT_POOL_RANDWS)   /* same list, used as a deque (pool_randws.c) */
+        p->ops = &weft_pool_randws_ops;
     p->locked = access != ABT_POOL_ACCESS_PRIV;
     p->automatic = automatic;
     p->kind = kind;
@@ -203,6 +206,8 @@ WEFT_API int ABT_pool_get_size(ABT_pool pool, size_t *size)
         return ABT_ERR_INV_POOL;
     if (!size)
         return ABT_ERR_INV_ARG;
+    if (!weft_pool_user_can(p, WEFT_POOL_CAN_GET_SIZE))   /* a user pool without get_size */
+        return ABT_ERR_POOL;
     *size = weft_pool_size(p);
     return ABT_SUCCESS;
 }
@@ -214,6 +219,8 @@ WEFT_API int ABT_pool_get_total_size(ABT_pool pool, size_t *size)
         return ABT_ERR_INV_POOL;
     if (!size)
         return ABT_ERR_INV_ARG;
+    if (!weft_pool_user_can(p, WEFT_POOL_CAN_GET_SIZE))   /* a user pool without get_size */
+        return ABT_ERR_POOL;
     *size = weft_pool_total_size(p);
     return ABT_SUCCESS;
 }
@@ -243,6 +250,8 @@ WEFT_API int ABT_pool_pop_threads_ex(ABT_pool pool, ABT_thread *threads, size_t 
         return ABT_ERR_INV_POOL;
     if (!num || (len && !threads))
         return ABT_ERR_INV_ARG;
+    if (weft_pool_is_user(p))      /* the user's pop_many (pool_user.c) */
+        return weft_pool_user_pop_threads(p, threads, len, num, ctx);
     size_t n = 0;
     while (n < len) {
         weft_unit *u = weft_pool_pop_ctx(p, ctx);
@@ -259,11 +268,12 @@ WEFT_API int ABT_pool_pop_threads(ABT_pool pool, ABT_thread *threads, size_t len
     return ABT_pool_pop_threads_ex(pool, threads, len, num, ABT_POOL_CONTEXT_OWNER_PRIMARY);
 }
 
+/* Pushing ABT_THREAD_NULL is a no-op (Argobots). */
 static int push_one(weft_pool *p, ABT_thread thread, ABT_pool_context ctx)
 {
     weft_unit *u = weft_unit_from(thread);
     if (!u)
-        return ABT_ERR_INV_THREAD;
+        return ABT_SUCCESS;
     u->pool = p;
     atomic_store_explicit(&u->state, WEFT_READY, memory_order_relaxed);
     weft_pool_push_ctx(p, u, ctx);
@@ -291,9 +301,8 @@ WEFT_API int ABT_pool_push_threads_ex(ABT_pool pool, const ABT_thread *threads, 
         return ABT_ERR_INV_POOL;
     if (num && !threads)
         return ABT_ERR_INV_ARG;
-    for (size_t i = 0; i < num; i++)
-        if (!weft_unit_from(threads[i]))
-            return ABT_ERR_INV_THREAD;
+    if (weft_pool_is_user(p))      /* the user's push_many (pool_user.c) */
+        return weft_pool_user_push_threads(p, threads, num, ctx);
     for (size_t i = 0; i < num; i++)
         push_one(p, threads[i], ctx);
     return ABT_SUCCESS;
@@ -321,6 +330,8 @@ WEFT_API int ABT_pool_pop_wait_thread_ex(ABT_pool pool, ABT_thread *thread, doub
         return ABT_ERR_INV_POOL;
     if (!thread)
         return ABT_ERR_INV_ARG;
+    if (!weft_pool_user_can(p, WEFT_POOL_CAN_POP_WAIT))   /* a user pool without pop_wait */
+        return ABT_ERR_POOL;
     weft_unit *u = weft_pool_pop_wait(p, secs_to_ns(time_secs), ctx);
     *thread = u ? (ABT_thread)u : ABT_THREAD_NULL;
     return ABT_SUCCESS;
@@ -339,6 +350,8 @@ WEFT_API int ABT_pool_pop(ABT_pool pool, ABT_unit *unit)
         return ABT_ERR_INV_POOL;
     if (!unit)
         return ABT_ERR_INV_ARG;
+    if (weft_pool_is_user(p))      /* hands out the user's own unit (pool_user.c) */
+        return weft_pool_user_pop_unit(p, unit, WEFT_POP_NOW, 0);
     weft_unit *u = weft_pool_pop(p);
     *unit = u ? (ABT_unit)u : ABT_UNIT_NULL;
     return ABT_SUCCESS;
@@ -351,6 +364,8 @@ WEFT_API int ABT_pool_pop_wait(ABT_pool pool, ABT_unit *unit, double time_secs)
         return ABT_ERR_INV_POOL;
     if (!unit)
         return ABT_ERR_INV_ARG;
+    if (weft_pool_is_user(p))      /* pool_user.c */
+        return weft_pool_user_pop_unit(p, unit, WEFT_POP_WAIT, time_secs);
     weft_unit *u = weft_pool_pop_wait(p, secs_to_ns(time_secs), ABT_POOL_CONTEXT_OWNER_PRIMARY);
     *unit = u ? (ABT_unit)u : ABT_UNIT_NULL;
     return ABT_SUCCESS;
@@ -358,6 +373,9 @@ WEFT_API int ABT_pool_pop_wait(ABT_pool pool, ABT_unit *unit, double time_secs)
 
 WEFT_API int ABT_pool_pop_timedwait(ABT_pool pool, ABT_unit *unit, double abstime_secs)
 {
+    weft_pool *p = weft_pool_from(pool);
+    if (p && unit && weft_pool_is_user(p))   /* the old p_pop_timedwait (pool_user.c) */
+        return weft_pool_user_pop_unit(p, unit, WEFT_POP_TIMEDWAIT, abstime_secs);
     double rel = abstime_secs - weft_wtime();
     return ABT_pool_pop_wait(pool, unit, rel > 0 ? rel : 0);
 }
@@ -369,7 +387,9 @@ WEFT_API int ABT_pool_remove(ABT_pool pool, ABT_unit unit)
         return ABT_ERR_INV_POOL;
     if (unit == NULL || unit == ABT_UNIT_NULL)
         return ABT_ERR_INV_UNIT;
-    return weft_pool_remove(p, (weft_unit *)unit);
+    if (weft_pool_is_user(p))      /* the old p_remove (pool_user.c) */
+        return weft_pool_user_remove_unit(p, unit);
+    return weft_pool_remove(p, weft_unit_from_abt_unit(unit));
 }
 
 WEFT_API int ABT_pool_push(ABT_pool pool, ABT_unit unit)
@@ -379,7 +399,8 @@ WEFT_API int ABT_pool_push(ABT_pool pool, ABT_unit unit)
         return ABT_ERR_INV_POOL;
     if (unit == NULL || unit == ABT_UNIT_NULL)
         return ABT_ERR_INV_UNIT;
-    return push_one(p, (ABT_thread)unit, ABT_POOL_CONTEXT_OWNER_PRIMARY);
+    /* a unit popped from a user pool may be the user's: translate and release it */
+    return push_one(p, (ABT_thread)weft_unit_claim_abt_unit(unit), ABT_POOL_CONTEXT_OWNER_PRIMARY);
 }
 
 WEFT_API int ABT_pool_print_all_threads(ABT_pool pool, void *arg,
@@ -414,6 +435,8 @@ WEFT_API int ABT_pool_print_all(ABT_pool pool, void *arg, void (*print_fn)(void 
 {
     if (!print_fn)
         return weft_pool_from(pool) ? ABT_ERR_INV_ARG : ABT_ERR_INV_POOL;
+    if (weft_pool_from(pool) && weft_pool_is_user(weft_pool_from(pool)))  /* the user's units */
+        return weft_pool_user_print_units(weft_pool_from(pool), arg, print_fn);
     struct unit_print up = { arg, print_fn };
     return ABT_pool_print_all_threads(pool, &up, print_as_unit);
 }
@@ -455,7 +478,7 @@ WEFT_API int ABT_unit_get_thread(ABT_unit unit, ABT_thread *thread)
         return ABT_ERR_INV_UNIT;
     if (!thread)
         return ABT_ERR_INV_ARG;
-    *thread = (ABT_thread)unit;
+    *thread = (ABT_thread)weft_unit_from_abt_unit(unit);   /* user-made units: pool_user.c */
     return ABT_SUCCESS;
 }
 

@@ -240,7 +240,7 @@ bool weft_rank_reserve(int rank)
 {
     if (rank < weft_g.rank_cap)
         return true;
-    int cap = weft_g.rank_cap * 2 > rank ? weft_g.rank_cap * 2 : rank + 1;
+    int cap = rank + 1;            /* the reported maximum is the highest rank + 1 */
     weft_xstream **n = realloc(weft_g.by_rank, (size_t)cap * sizeof(*n));
     if (!n)
         return false;

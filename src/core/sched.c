@@ -24,6 +24,8 @@ size_t weft_sched_total_size(weft_sched *s)
 
 bool weft_sched_has_to_stop(weft_sched *s)
 {
+    if (WEFT_UNLIKELY(s->use == WEFT_SCHED_IN_POOL))   /* stacked: sched_stack.c */
+        return weft_sched_stacked_has_to_stop(s);
     uint32_t r = atomic_load_explicit(&s->request, memory_order_acquire);
     if (WEFT_LIKELY(r == WEFT_SCHED_REQ_NONE))
         return false;
@@ -135,6 +137,9 @@ int weft_sched_create_predef(ABT_sched_predef predef, int num_pools, ABT_pool *p
     case ABT_SCHED_BASIC_WAIT:
         kind = ABT_POOL_FIFO_WAIT;
         break;
+    case ABT_SCHED_PRIO:           /* sched_prio.c */
+    case ABT_SCHED_RANDWS:         /* sched_randws.c */
+        break;
     default:
         return ABT_ERR_INV_SCHED_PREDEF;
     }
@@ -142,7 +147,7 @@ int weft_sched_create_predef(ABT_sched_predef predef, int num_pools, ABT_pool *p
         return ABT_ERR_INV_ARG;
     if (!pools || num_pools == 0) {
         pools = NULL;
-        num_pools = 1;
+        num_pools = predef == ABT_SCHED_PRIO ? WEFT_SCHED_NUM_PRIO : 1;
     }
     weft_sched *s;
     int r = sched_alloc(num_pools, pools, true, kind, &s);
@@ -155,7 +160,9 @@ int weft_sched_create_predef(ABT_sched_predef predef, int num_pools, ABT_pool *p
     s->automatic = autom >= 0 ? autom != 0 : automatic;
     s->predef = predef == ABT_SCHED_DEFAULT ? ABT_SCHED_BASIC : predef;
     s->def.type = ABT_SCHED_TYPE_ULT;
-    s->def.run = basic_run;
+    s->def.run = predef == ABT_SCHED_PRIO     ? weft_sched_prio_run
+                 : predef == ABT_SCHED_RANDWS ? weft_sched_randws_run
+                                              : basic_run;
     pthread_mutex_lock(&weft_g.lock);
     weft_registry_add_sched(s);
     pthread_mutex_unlock(&weft_g.lock);
@@ -345,11 +352,14 @@ WEFT_API int ABT_sched_exit(ABT_sched sched)
 
 WEFT_API int ABT_sched_has_to_stop(ABT_sched sched, ABT_bool *stop)
 {
+    if (!stop)
+        return ABT_ERR_INV_ARG;
+    *stop = ABT_FALSE;
     weft_sched *s = weft_sched_from(sched);
     if (!s)
         return ABT_ERR_INV_SCHED;
-    if (!stop)
-        return ABT_ERR_INV_ARG;
+    if (!weft_xs_self())
+        return ABT_ERR_INV_XSTREAM;
     *stop = weft_sched_has_to_stop(s) ? ABT_TRUE : ABT_FALSE;
     return ABT_SUCCESS;
 }

@@ -36,6 +36,13 @@ static inline void weft_sched_take_main(weft_xstream *xs, weft_sched *s)
         weft_sched_take_main_slow(xs, s);
 }
 
+/* Predefined PRIO (sched_prio.c) and RANDWS (sched_randws.c) run loops; a scheduler
+ * pushed into a pool by ABT_pool_add_sched (sched_stack.c) stops when its pools are empty. */
+#define WEFT_SCHED_NUM_PRIO 3      /* pools of a PRIO scheduler created without a list */
+WEFT_INTERNAL void weft_sched_prio_run(ABT_sched sched);
+WEFT_INTERNAL void weft_sched_randws_run(ABT_sched sched);
+WEFT_INTERNAL bool weft_sched_stacked_has_to_stop(weft_sched *s);
+
 /* sched_config.c: read the predefined keys out of a config */
 WEFT_INTERNAL void weft_sched_config_predef(ABT_sched_config cfg, int *freq, int *automatic);
 

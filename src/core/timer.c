@@ -26,10 +26,12 @@ WEFT_API int ABT_timer_create(ABT_timer *newtimer)
 WEFT_API int ABT_timer_dup(ABT_timer timer, ABT_timer *newtimer)
 {
     struct weft_timer *t = timer_from(timer);
-    if (!t)
-        return ABT_ERR_INV_TIMER;
     if (!newtimer)
         return ABT_ERR_INV_ARG;
+    if (!t) {
+        *newtimer = ABT_TIMER_NULL;
+        return ABT_ERR_INV_TIMER;
+    }
     struct weft_timer *n = malloc(sizeof(*n));
     if (!n) {
         *newtimer = ABT_TIMER_NULL;

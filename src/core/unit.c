@@ -370,6 +370,27 @@ int weft_ult_yield_to(weft_xstream *xs, weft_unit *self, weft_unit *to)
     return ABT_SUCCESS;
 }
 
+int weft_ult_run_popped(weft_xstream *xs, weft_unit *self, weft_unit *u)
+{
+    if (!(u->flags & WEFT_U_ULT)) {
+        prep_run(xs, u);
+        u->fn(u->arg);
+        xs->cur = self;
+        unit_finish(xs, u);
+        return ABT_SUCCESS;
+    }
+    if (!u->ctx && !ensure_stack(xs, u)) {
+        weft_pool_push(u->pool, u);
+        return ABT_ERR_MEM;
+    }
+    atomic_store_explicit(&self->state, WEFT_READY, memory_order_relaxed);
+    weft_set_post(xs, post_push, self);
+    prep_run(xs, u);
+    enter_unit(&self->ctx, &self->asan_fake_stack, u);
+    ult_landed(self);
+    return ABT_SUCCESS;
+}
+
 void weft_ult_park(weft_xstream *xs, weft_unit *self, void (*post)(weft_xstream *, void *),
                    void *arg)
 {

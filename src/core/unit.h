@@ -74,6 +74,9 @@ WEFT_INTERNAL void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_uni
 WEFT_INTERNAL void weft_ult_yield(weft_xstream *xs, weft_unit *self);
 /* Yield to a specific ready unit (ABT_thread_yield_to). */
 WEFT_INTERNAL int weft_ult_yield_to(weft_xstream *xs, weft_unit *self, weft_unit *to);
+/* Run a unit already taken out of its pool, from a ULT (ABT_xstream_run_unit): a tasklet
+ * runs inline; a ULT is switched to, the caller going back to its pool. */
+WEFT_INTERNAL int weft_ult_run_popped(weft_xstream *xs, weft_unit *self, weft_unit *u);
 /* Park the calling ULT; `post(xs, arg)` runs once it has left its stack (typically it
  * releases the lock of the list the waiter is on).  Returns when woken. */
 WEFT_INTERNAL void weft_ult_park(weft_xstream *xs, weft_unit *self,

@@ -555,12 +555,19 @@ WEFT_API int ABT_xstream_run_unit(ABT_unit unit, ABT_pool pool)
     if (!p)
         return ABT_ERR_INV_POOL;
     weft_xstream *xs = weft_xs_self();
-    if (!xs || xs->cur != xs->sched->unit)
+    if (!xs)
         return ABT_ERR_INV_XSTREAM;
-    weft_unit *u = (weft_unit *)unit;
+    weft_unit *u = weft_unit_claim_abt_unit(unit);  /* user-made units: pool_user.c */
     u->pool = p;
-    weft_sched_run_unit(xs, xs->sched, u);
-    return ABT_SUCCESS;
+    weft_unit *self = xs->cur;
+    if (self == xs->sched->unit) {      /* called by a scheduler: the normal case */
+        weft_sched_run_unit(xs, xs->sched, u);
+        return ABT_SUCCESS;
+    }
+    if (!weft_unit_is_ult(self))
+        return ABT_ERR_INV_XSTREAM;    /* a tasklet cannot switch away */
+    /* Called by a ULT: hand the CPU to the unit (the caller goes back to its pool). */
+    return weft_ult_run_popped(xs, self, u);
 }
 
 WEFT_API int ABT_xstream_check_events(ABT_sched sched)
@@ -573,6 +580,8 @@ WEFT_API int ABT_xstream_check_events(ABT_sched sched)
     weft_xstream *xs = weft_xs_self();
     if (!xs)
         return ABT_ERR_INV_XSTREAM;
+    if (xs->sched != s || xs->cur != s->unit)
+        return ABT_ERR_INV_THREAD;     /* only the scheduler itself checks its events */
     /* Stop requests are read by ABT_sched_has_to_stop; the one event queued here is the
      * primary ULT handed back to the primary stream (weft_sched_run_unit). */
     weft_sched_take_main(xs, s);

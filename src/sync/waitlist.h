@@ -100,6 +100,14 @@ static inline void weft_wl_waiter_rearm(weft_wl_waiter *ww)
     ww->winner = -1;
 }
 
+/* The waiter will be linked on several lists and will block with weft_wl_wait_gated:
+ * contested, and gated when it parks (OS waiters need no gate). */
+static inline void weft_wl_waiter_multi(weft_wl_waiter *ww)
+{
+    ww->contested = 1;
+    ww->gated = ww->w.ult != NULL;
+}
+
 static inline void weft_wl_node_init(weft_wl_node *n, weft_wl_waiter *ww, uint32_t arg)
 {
     n->next = n->prev = NULL;
@@ -226,7 +234,7 @@ static inline void weft_wl_wake_chain(weft_wl_waiter *ww)
  * `lock` released.  Returns true if woken, false on time-out; after a time-out the caller
  * must take the lock and unlink its node if still linked (rule 4). */
 WEFT_INTERNAL bool weft_wl_wait(weft_wl_waiter *ww, weft_spinlock *lock, uint64_t deadline);
-/* The gated variant: no lock held; ww->gated and ww->contested set before linking. */
+/* The gated variant: no lock held; weft_wl_waiter_multi(ww) called before linking. */
 WEFT_INTERNAL bool weft_wl_wait_gated(weft_wl_waiter *ww, uint64_t deadline);
 
 /* ---- caller classification ---- */

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# scripts/test.sh - the full test suite, as CI runs it.
+#   1. installs the build dependencies when they are missing (Debian/Ubuntu, as root);
+#   2. builds and runs ctest in four configurations: Release, AddressSanitizer+UBSan,
+#      ThreadSanitizer, and Release under valgrind memcheck.
+# Usage: scripts/test.sh [release|asan|tsan|valgrind]...   (default: all four)
+# Build trees go to build/<config>.  Exits non-zero if any configuration fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+need=()
+for tool in cmake ninja gcc valgrind pkg-config; do
+  command -v "$tool" >/dev/null 2>&1 || need+=("$tool")
+done
+[ -f /usr/include/valgrind/valgrind.h ] || need+=(valgrind)
+if [ ${#need[@]} -gt 0 ]; then
+  pkgs=()
+  for t in "${need[@]}"; do
+    case "$t" in ninja) pkgs+=(ninja-build) ;; gcc) pkgs+=(gcc libc6-dev) ;; *) pkgs+=("$t") ;; esac
+  done
+  echo "== installing: ${pkgs[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${pkgs[@]}" >/dev/null
+fi
+
+configs=("$@")
+[ ${#configs[@]} -eq 0 ] && configs=(release asan tsan valgrind)
+jobs=$(nproc 2>/dev/null || echo 2)
+status=0
+for cfg in "${configs[@]}"; do
+  case "$cfg" in
+    release)  opts=(-DCMAKE_BUILD_TYPE=Release) ;;
+    asan)     opts=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DWEFT_SANITIZE_ADDRESS=ON) ;;
+    tsan)     opts=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DWEFT_SANITIZE_THREAD=ON) ;;
+    valgrind) opts=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DWEFT_TEST_VALGRIND=ON) ;;
+    *) echo "unknown configuration: $cfg" >&2; exit 2 ;;
+  esac
+  echo "== [$cfg] configure and build"
+  cmake -S "$root" -B "build/$cfg" -G Ninja -DWEFT_BUILD_BENCH=OFF "${opts[@]}" >/dev/null
+  cmake --build "build/$cfg" -j "$jobs" >/dev/null
+  echo "== [$cfg] ctest"
+  if ! (cd "build/$cfg" && ctest -j "$jobs" --output-on-failure --timeout 300); then
+    echo "== [$cfg] FAILED"
+    status=1
+  fi
+done
+exit $status

@@ -1,0 +1,102 @@
+/* src/core/pool_randws.c - the built-in RANDWS pool: a deque for work stealing.
+ *
+ * Same intrusive list as the FIFO pools (weft_unit.next/prev, p->head/tail, p->lock
+ * unless PRIV, p->size), used from both ends, as Argobots documents it:
+ *   push: ULTs being created or revived (ABT_POOL_CONTEXT_OP_THREAD_CREATE[_TO],
+ *         _REVIVE[_TO]) go to the head, everything else (yield, resume, ...) to the tail;
+ *   pop:  the owner (any context without ABT_POOL_CONTEXT_OWNER_SECONDARY) takes the head,
+ *         a thief (OWNER_SECONDARY, as the RANDWS scheduler steals) takes the tail.
+ * So the owner runs the newest work first (cache-warm, depth-first) and thieves take the
+ * oldest.  One spinlock guards both ends: a lock-free Chase-Lev deque would need a single
+ * owner, which the pool's access modes (MPMC...) do not promise.
+ * pop_wait has no sleep here (NULL op): weft_pool_pop_wait polls, like Argobots' RANDWS. */
+#include "core/pool.h"
+
+#define PUSH_HEAD_OPS                                                                          \
+    (ABT_POOL_CONTEXT_OP_THREAD_CREATE | ABT_POOL_CONTEXT_OP_THREAD_CREATE_TO |                \
+     ABT_POOL_CONTEXT_OP_THREAD_REVIVE | ABT_POOL_CONTEXT_OP_THREAD_REVIVE_TO)
+
+static inline void lock(weft_pool *p)
+{
+    if (p->locked)
+        weft_spin_lock(&p->lock);
+}
+
+static inline void unlock(weft_pool *p)
+{
+    if (p->locked)
+        weft_spin_unlock(&p->lock);
+}
+
+/* Pool lock held. */
+static inline void link_head(weft_pool *p, weft_unit *u)
+{
+    u->prev = NULL;
+    u->next = p->head;
+    if (p->head)
+        p->head->prev = u;
+    else
+        p->tail = u;
+    p->head = u;
+    u->in_pool = 1;
+    atomic_store_explicit(&p->size, atomic_load_explicit(&p->size, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+}
+
+static void randws_push(weft_pool *p, weft_unit *u, ABT_pool_context ctx)
+{
+    lock(p);
+    if (ctx & PUSH_HEAD_OPS)
+        link_head(p, u);
+    else
+        fifo_link_tail(p, u);
+    unlock(p);
+}
+
+static weft_unit *randws_pop(weft_pool *p, ABT_pool_context ctx)
+{
+    if (atomic_load_explicit(&p->size, memory_order_relaxed) == 0)
+        return NULL;
+    lock(p);
+    weft_unit *u = (ctx & ABT_POOL_CONTEXT_OWNER_SECONDARY) ? p->tail : p->head;
+    if (u)
+        fifo_unlink(p, u);
+    unlock(p);
+    return u;
+}
+
+static int randws_remove(weft_pool *p, weft_unit *u)
+{
+    int r = ABT_ERR_POOL;
+    lock(p);
+    if (u->in_pool && u->pool == p) {
+        fifo_unlink(p, u);
+        r = ABT_SUCCESS;
+    }
+    unlock(p);
+    return r;
+}
+
+static size_t randws_size(weft_pool *p)
+{
+    return atomic_load_explicit(&p->size, memory_order_relaxed);
+}
+
+static void randws_print_all(weft_pool *p, void *arg, void (*fn)(void *, ABT_thread))
+{
+    lock(p);
+    for (weft_unit *u = p->head; u; u = u->next)
+        fn(arg, (ABT_thread)u);
+    unlock(p);
+}
+
+const weft_pool_ops weft_pool_randws_ops = {
+    .push = randws_push,
+    .pop = randws_pop,
+    .pop_wait = NULL,
+    .remove = randws_remove,
+    .size = randws_size,
+    .wake = NULL,
+    .print_all = randws_print_all,
+    .destroy = NULL,
+};

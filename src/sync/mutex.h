@@ -1,0 +1,48 @@
+/* src/sync/mutex.h - ABT_mutex internals shared with the condition variable.
+ *
+ * State word (one CAS to lock, one to unlock while uncontended):
+ *   M_LOCKED   held
+ *   M_WAITERS  the waitlists may be non-empty: unlock must take the slow path
+ * Locking: CAS 0 -> LOCKED; else the slow path takes the object lock, re-reads the state
+ * and either takes the free mutex or sets WAITERS and parks on a waitlist (`high` for
+ * lock / lock_high, `low` for lock_low).  Unlocking: CAS LOCKED -> 0; else, under the
+ * object lock, pop one waiter (high first), store the new state (WAITERS if more remain,
+ * the mutex now free) and wake the waiter, which competes for the mutex again from the
+ * head of its list.  Releasing instead of handing over keeps the uncontended owner fast
+ * (no lock convoy); unlock_se / unlock_de hand over explicitly (see mutex.c).
+ * Lost wake-ups cannot happen: WAITERS is set by CAS under the object lock while the
+ * mutex is held, so the holder's unlock CAS fails and it takes the same lock.
+ *
+ * Recursive mutexes: `owner` identifies the holder (its work unit, its stream when called
+ * from a scheduler, or a thread-local address for an external thread) and `nest` counts
+ * the extra levels; both are written only by the holder. */
+#ifndef WEFT_SYNC_MUTEX_H
+#define WEFT_SYNC_MUTEX_H
+
+#include "sync/objmem.h"
+#include "sync/waitlist.h"
+
+#define M_LOCKED 1u
+#define M_WAITERS 2u
+
+typedef struct {
+    _Atomic uint32_t state;        /* M_LOCKED | M_WAITERS */
+    weft_spinlock lock;            /* guards the waitlists */
+    uint32_t nest;                 /* recursive: extra levels; holder only */
+    uint32_t allocated;            /* made by ABT_mutex_create (may be freed) */
+    _Atomic(void *) owner;         /* recursive: holder identity, NULL when free */
+    weft_waitlist high, low;       /* guarded by lock */
+} weft_mutex;
+
+_Static_assert(sizeof(weft_mutex) <= WEFT_OBJ_BODY_MAX, "weft_mutex must fit ABT_mutex_memory");
+
+static inline bool weft_mutex_valid(ABT_mutex h) { return h != NULL && h != ABT_MUTEX_NULL; }
+static inline bool weft_mutex_recursive(ABT_mutex h) { return *(const int *)h != 0; }
+static inline weft_mutex *weft_mutex_body(ABT_mutex h) { return weft_obj_body(h); }
+
+/* Lock / unlock as the condition variable needs them: full release of a recursive
+ * mutex (returns the depth to restore) and re-acquisition at that depth. */
+WEFT_INTERNAL uint32_t weft_mutex_unlock_all(ABT_mutex h);
+WEFT_INTERNAL void weft_mutex_relock(ABT_mutex h, uint32_t nest);
+
+#endif

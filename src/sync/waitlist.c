@@ -1,0 +1,76 @@
+/* src/sync/waitlist.c - blocking a waiter: park a ULT (with an optional timer entry) or
+ * sleep on a futex.  The protocol is described in waitlist.h. */
+#include "sync/waitlist.h"
+
+static void post_unlock(weft_xstream *xs, void *arg)
+{
+    (void)xs;
+    weft_spin_unlock(arg);
+}
+
+/* Gated park: whoever of (this post action, the winning waker) comes second readies it. */
+static void post_gate(weft_xstream *xs, void *arg)
+{
+    (void)xs;
+    weft_wl_waiter *ww = arg;
+    if (atomic_exchange_explicit(&ww->gate, 1, memory_order_acq_rel) != 0)
+        weft_waiter_wake(&ww->w);
+}
+
+static bool park(weft_wl_waiter *ww, void (*post)(weft_xstream *, void *), void *arg,
+                 uint64_t deadline)
+{
+    weft_unit *self = ww->w.ult;
+    weft_xstream *xs = weft_xs_self();
+    if (deadline) {
+        ww->tm.deadline = deadline;
+        ww->tm.waiter = ww;
+        weft_tq_add(&ww->tm);
+    }
+    /* counted like weft_wait_block does, so FINISH does not stop a stream under it */
+    atomic_fetch_add_explicit(&self->pool->num_blocked, 1, memory_order_relaxed);
+    ww->w.counted_blocked = 1;
+    weft_ult_park(xs, self, post, arg);
+    /* woken: by the claim winner; rule 4 of waitlist.h */
+    if (deadline)
+        weft_tq_cancel(&ww->tm);
+    return atomic_load_explicit(&ww->claim, memory_order_acquire) != WL_TIMEDOUT;
+}
+
+/* A tasklet or an external thread: the futex of the core waiter, with a deadline. */
+static bool os_wait(weft_wl_waiter *ww, uint64_t deadline)
+{
+    if (!deadline) {
+        weft_waiter_wait_os(&ww->w);
+        return true;
+    }
+    for (;;) {
+        if (atomic_load_explicit(&ww->w.futex, memory_order_acquire))
+            return true;
+        uint64_t now = weft_clock_ns();
+        if (now >= deadline) {
+            if (weft_wl_claim(ww, WL_TIMEDOUT))
+                return false;
+            weft_waiter_wait_os(&ww->w); /* a waker won the claim: its wake is on the way */
+            return true;
+        }
+        weft_futex_wait(&ww->w.futex, 0, deadline - now);
+    }
+}
+
+bool weft_wl_wait(weft_wl_waiter *ww, weft_spinlock *lock, uint64_t deadline)
+{
+    if (deadline)
+        ww->contested = 1; /* still under the lock: wakers read it under the same lock */
+    if (ww->w.ult)
+        return park(ww, post_unlock, lock, deadline);
+    weft_spin_unlock(lock);
+    return os_wait(ww, deadline);
+}
+
+bool weft_wl_wait_gated(weft_wl_waiter *ww, uint64_t deadline)
+{
+    if (ww->w.ult)
+        return park(ww, post_gate, ww, deadline);
+    return os_wait(ww, deadline);
+}
