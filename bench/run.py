@@ -200,10 +200,12 @@ def make_jobs(args, bench_dir):
             jobs.append({"bench": "join_many", "impl": impl,
                          "cmd": [path] + common + ["--n", "256,4096"]})
 
-    dlist = "0,1,5,10,25,50,100"
+    dlist = "0,10,50,100" if q else "0,1,5,10,25,50,100"
     if "deviation" in only:
         for impl, path in binaries(bench_dir, "deviation"):
             d = "0" if impl == "tbb" else dlist
+            if impl == "pthread" and q:
+                d = "0,100"
             jobs.append({"bench": "deviation", "impl": impl, "what": "N=4096, D=" + d,
                          "cmd": [path] + common + ["--n", "4096", "--d", d]})
 
@@ -213,7 +215,7 @@ def make_jobs(args, bench_dir):
             for d in mem_d:
                 if impl == "tbb" and d != 0:
                     continue
-                if impl == "pthread" and q and d not in (0, 100):
+                if impl == "pthread" and q and d != 0:
                     continue
                 jobs.append({"bench": "memory", "impl": impl, "what": "N=65536, D=%d" % d,
                              "cmd": [path, "--json", "--memory", "--n", "65536",
@@ -237,6 +239,8 @@ def make_jobs(args, bench_dir):
                                                                "--iters", str(it)],
                                    (10, 30), 256, args))
                 # private pool, free joins implicitly (the setting of the reference figures)
+                if q:
+                    continue
                 jobs.append(cg_job(impl, "fork_join", kind, "create+free (priv pool)", path,
                                    lambda it, p=path, k=kind: [p, "--callgrind", k, "--n", "256",
                                                                "--iters", str(it), "--pool",
@@ -250,12 +254,14 @@ def make_jobs(args, bench_dir):
                                    lambda it, p=path, o=op: [p, "--callgrind", o, "--iters",
                                                              str(it)],
                                    (1000, 11000), 2, args))
+                if q:
+                    continue
                 jobs.append(cg_job(impl, "yield", op, op + " (priv pool)", path,
                                    lambda it, p=path, o=op: [p, "--callgrind", o, "--iters",
                                                              str(it), "--pool", "priv"],
                                    (1000, 11000), 2, args, variant="priv"))
         for impl, path in binaries(bench_dir, "join_many"):
-            if impl not in ("weft", "argobots"):
+            if impl not in ("weft", "argobots") or q:
                 continue
             for v in ("loop", "many"):
                 jobs.append(cg_job(impl, "join_many", v, "create+join+free", path,

@@ -4,6 +4,7 @@
  * ABT_sched_get_total_size) keep counting it until it is resumed and
  * finishes. */
 #include "test.h"
+#include <sched.h>
 #include <stdatomic.h>
 
 static atomic_int resumed;
@@ -34,6 +35,7 @@ int main(int argc, char **argv)
         CHECK_ABT(ABT_thread_get_state(t, &st));
         if (ABT_get_wtime() - start > 30.0)
             TEST_FAIL("ULT never became BLOCKED");
+        sched_yield();
     }
 
     size_t sz = 99, tsz = 99;

@@ -6,6 +6,7 @@
  * Argobots 1.2 keeps its own state in that slot).  ABT_SCHED_NULL gives
  * ABT_ERR_INV_SCHED. */
 #include "test.h"
+#include <sched.h>
 #include <stdatomic.h>
 
 static int marker;
@@ -22,6 +23,7 @@ static void run(ABT_sched sched)
         ABT_xstream_check_events(sched);
         if (ABT_sched_has_to_stop(sched, &stop) != ABT_SUCCESS || stop)
             break;
+        sched_yield(); /* idle scheduler: give the CPU away */
     }
 }
 

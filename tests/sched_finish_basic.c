@@ -3,6 +3,7 @@
  * its pool run, and then the stream terminates by itself (state TERMINATED
  * without a join). */
 #include "test.h"
+#include <sched.h>
 #include <stdatomic.h>
 
 enum { N = 6 };
@@ -13,7 +14,7 @@ static void gate(void *arg)
     (void)arg;
     atomic_store(&gate_started, 1);
     while (!atomic_load(&gate_open))
-        ;
+        sched_yield(); /* spin politely (valgrind/TSan) */
 }
 
 static void work(void *arg)
@@ -42,7 +43,7 @@ int main(int argc, char **argv)
         ABT_thread g, ts[N];
         CHECK_ABT(ABT_thread_create(pool, gate, NULL, ABT_THREAD_ATTR_NULL, &g));
         while (!atomic_load(&gate_started))
-            ;
+            sched_yield(); /* spin politely (valgrind/TSan) */
         for (int i = 0; i < N; i++)
             CHECK_ABT(ABT_thread_create(pool, work, NULL, ABT_THREAD_ATTR_NULL, &ts[i]));
         CHECK_ABT(ABT_sched_finish(sched));
@@ -54,6 +55,7 @@ int main(int argc, char **argv)
             CHECK_ABT(ABT_xstream_get_state(xs, &st));
             if (ABT_get_wtime() - start > 30.0)
                 TEST_FAIL("stream did not terminate after ABT_sched_finish");
+            sched_yield();
         }
         CHECK_EQ_INT(atomic_load(&ran), N);
 

@@ -5,6 +5,7 @@
  * ABT_ERR_INV_THREAD for this case, both accepted); called by a non-primary
  * ULT on the primary stream it fails with ABT_ERR_INV_XSTREAM. */
 #include "test.h"
+#include <sched.h>
 #include <stdatomic.h>
 
 static atomic_int before_exit, after_exit, exit_ret_on_primary = -1;
@@ -44,6 +45,7 @@ int main(int argc, char **argv)
         if (ABT_get_wtime() - start > 30.0)
             TEST_FAIL("execution stream did not terminate after ABT_xstream_exit");
         ABT_thread_yield();
+        sched_yield();
     }
     CHECK_EQ_INT(atomic_load(&before_exit), 1);
     CHECK_EQ_INT(atomic_load(&after_exit), 0);

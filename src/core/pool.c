@@ -38,19 +38,9 @@ static inline void unlock(weft_pool *p)
         weft_spin_unlock(&p->lock);
 }
 
-bool weft_pool_take_fresh(weft_pool *p, weft_unit *u)
+bool weft_pool_take_fresh_slow(weft_pool *p, weft_unit *u)
 {
-    /* RANDWS keeps the same list as FIFO: the check below, under its lock, applies */
-    if (!p->builtin_fifo && p->ops != &weft_pool_randws_ops)
-        return p->ops->remove && u->ctx == NULL && p->ops->remove(p, u) == ABT_SUCCESS;
-    bool ok = false;
-    lock(p);
-    if (u->in_pool && u->pool == p && u->ctx == NULL) {
-        fifo_unlink(p, u);
-        ok = true;
-    }
-    unlock(p);
-    return ok;
+    return p->ops->remove && u->ctx == NULL && p->ops->remove(p, u) == ABT_SUCCESS;
 }
 
 bool weft_pool_remove_ready(weft_pool *p, weft_unit *u)

@@ -110,7 +110,22 @@ static inline size_t weft_pool_total_size(weft_pool *p)
 
 /* Remove `u` if it is queued in `p` and has never run (join bypass).  True when the
  * caller now owns u. */
-WEFT_INTERNAL bool weft_pool_take_fresh(weft_pool *p, weft_unit *u);
+WEFT_INTERNAL bool weft_pool_take_fresh_slow(weft_pool *p, weft_unit *u);
+static inline bool weft_pool_take_fresh(weft_pool *p, weft_unit *u)
+{
+    if (WEFT_UNLIKELY(!p->builtin_fifo))
+        return weft_pool_take_fresh_slow(p, u);
+    bool ok = false;
+    if (p->locked)
+        weft_spin_lock(&p->lock);
+    if (u->in_pool && u->pool == p && u->ctx == NULL) {
+        fifo_unlink(p, u);
+        ok = true;
+    }
+    if (p->locked)
+        weft_spin_unlock(&p->lock);
+    return ok;
+}
 /* Remove `u` if it is queued in `p` (yield_to).  True when the caller now owns u. */
 WEFT_INTERNAL bool weft_pool_remove_ready(weft_pool *p, weft_unit *u);
 /* Remove a specific queued unit: ABT_SUCCESS, or ABT_ERR_POOL if it is not there. */

@@ -22,11 +22,17 @@ WEFT_API int ABT_task_create(ABT_pool pool, void (*task_func)(void *), void *arg
             *newtask = ABT_TASK_NULL;
         return p ? ABT_ERR_INV_ARG : ABT_ERR_INV_POOL;
     }
-    weft_unit *u;
-    int r = weft_unit_create(p, task_func, arg, NULL, false, newtask ? &u : NULL);
+    uint16_t flags = (uint16_t)((newtask ? WEFT_U_NAMED : 0) | WEFT_U_DEFAULT_FLAGS);
+    weft_unit *u = weft_unit_new(weft_xs_self(), p, task_func, arg, flags);
+    if (WEFT_UNLIKELY(!u)) {
+        if (newtask)
+            *newtask = ABT_TASK_NULL;
+        return ABT_ERR_MEM;
+    }
     if (newtask)
-        *newtask = r == ABT_SUCCESS ? (ABT_task)u : ABT_TASK_NULL;
-    return r;
+        *newtask = (ABT_task)u;
+    weft_pool_push_ctx(p, u, ABT_POOL_CONTEXT_OP_THREAD_CREATE);
+    return ABT_SUCCESS;
 }
 
 WEFT_API int ABT_task_create_on_xstream(ABT_xstream xstream, void (*task_func)(void *),
@@ -50,20 +56,17 @@ WEFT_API int ABT_task_free(ABT_task *task)
     weft_unit *u = weft_unit_from(*task);
     if (!u)
         return ABT_ERR_INV_TASK;
-    if ((u->flags & WEFT_U_MAIN) || weft_self_unit() == u)
-        return ABT_ERR_INV_TASK;
     int r = weft_unit_free(u);
     if (r == ABT_SUCCESS)
         *task = ABT_TASK_NULL;
-    return r;
+    return r == ABT_ERR_INV_THREAD ? ABT_ERR_INV_TASK : r;
 }
 
 WEFT_API int ABT_task_join(ABT_task task)
 {
     GET_TASK(task);
-    if ((u->flags & WEFT_U_MAIN) || weft_self_unit() == u)
-        return ABT_ERR_INV_TASK;
-    return weft_unit_join(u);
+    int r = weft_unit_join(u);
+    return r == ABT_ERR_INV_THREAD ? ABT_ERR_INV_TASK : r;
 }
 
 WEFT_API int ABT_task_cancel(ABT_task task)

@@ -28,6 +28,21 @@ WEFT_API int ABT_thread_create(ABT_pool pool, void (*thread_func)(void *), void 
         return p ? ABT_ERR_INV_ARG : ABT_ERR_INV_POOL;
     }
     const struct weft_thread_attr *a = weft_thread_attr_from(attr);
+    if (WEFT_LIKELY(!a)) {
+        /* the common case, inline: descriptor from the stream cache, push, done */
+        uint16_t flags = (uint16_t)(WEFT_U_ULT | (newthread ? WEFT_U_NAMED : 0) |
+                                    WEFT_U_DEFAULT_FLAGS);
+        weft_unit *u = weft_unit_new(weft_xs_self(), p, thread_func, arg, flags);
+        if (WEFT_UNLIKELY(!u)) {
+            if (newthread)
+                *newthread = ABT_THREAD_NULL;
+            return ABT_ERR_MEM;
+        }
+        if (newthread)
+            *newthread = (ABT_thread)u;
+        weft_pool_push_ctx(p, u, ABT_POOL_CONTEXT_OP_THREAD_CREATE);
+        return ABT_SUCCESS;
+    }
     weft_unit *u;
     int r = weft_unit_create(p, thread_func, arg, a, true, newthread ? &u : NULL);
     if (newthread)
@@ -157,25 +172,11 @@ WEFT_API int ABT_task_revive(ABT_pool pool, void (*task_func)(void *), void *arg
     return revive(pool, task_func, arg, task, false, false);
 }
 
-/* Join / free of a handle; shared by the thread and task variants. */
-static int check_joinable(weft_unit *u)
-{
-    weft_xstream *xs = weft_xs_self();
-    if (u->flags & WEFT_U_MAIN)
-        return ABT_ERR_INV_THREAD;
-    if (xs && xs->cur == u)
-        return ABT_ERR_INV_THREAD;
-    return ABT_SUCCESS;
-}
-
 WEFT_API int ABT_thread_join(ABT_thread thread)
 {
     weft_unit *u = weft_unit_from(thread);
     if (WEFT_UNLIKELY(!u))
         return ABT_ERR_INV_THREAD;
-    int r = check_joinable(u);
-    if (r != ABT_SUCCESS)
-        return r;
     return weft_unit_join(u);
 }
 
@@ -186,10 +187,7 @@ WEFT_API int ABT_thread_free(ABT_thread *thread)
     weft_unit *u = weft_unit_from(*thread);
     if (WEFT_UNLIKELY(!u))
         return ABT_ERR_INV_THREAD;
-    int r = check_joinable(u);
-    if (r != ABT_SUCCESS)
-        return r;
-    r = weft_unit_free(u);
+    int r = weft_unit_free(u);
     if (r == ABT_SUCCESS)
         *thread = ABT_THREAD_NULL;
     return r;
@@ -251,7 +249,7 @@ WEFT_API int ABT_thread_cancel(ABT_thread thread)
         if (w)
             weft_waiter_wake(w);
         if (!(u->flags & WEFT_U_NAMED))
-            weft_desc_free(xs, u);
+            weft_unit_recycle(xs, u);
         return ABT_SUCCESS;
     }
     return ABT_ERR_THREAD;

@@ -155,9 +155,7 @@ static void unit_finish(weft_xstream *xs, weft_unit *u)
     if (u->flags & WEFT_U_ULT)
         release_stack(xs, u);
     if (!(u->flags & WEFT_U_NAMED)) {
-        if (u->keys)
-            weft_unit_run_key_dtors(u);
-        weft_desc_free(xs, u);
+        weft_unit_recycle(xs, u);
         return;
     }
     atomic_store_explicit(&u->state, WEFT_TERMINATED, memory_order_release);
@@ -281,39 +279,17 @@ void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u)
 int weft_unit_create(weft_pool *p, void (*fn)(void *), void *arg,
                      const struct weft_thread_attr *attr, bool ult, weft_unit **out)
 {
-    weft_xstream *xs = weft_xs_self();
-    weft_unit *u = weft_desc_alloc(xs);
+    uint16_t flags = (uint16_t)((ult ? WEFT_U_ULT : 0) | (out ? WEFT_U_NAMED : 0) |
+                                WEFT_U_DEFAULT_FLAGS);
+    weft_unit *u = weft_unit_new(weft_xs_self(), p, fn, arg, flags);
     if (WEFT_UNLIKELY(!u))
         return ABT_ERR_MEM;
-    u->pool = p;
-    u->fn = fn;
-    u->arg = arg;
-    u->ctx = NULL;
-    u->stack = NULL;
-    u->flags = (uint16_t)((ult ? WEFT_U_ULT : 0) | (out ? WEFT_U_NAMED : 0) | WEFT_U_MIGRATABLE);
-    u->stack_kind = WEFT_STACK_NONE;
-    u->in_pool = 0;
-    atomic_store_explicit(&u->state, WEFT_READY, memory_order_relaxed);
-    u->xs = NULL;
-    atomic_store_explicit(&u->joiner, NULL, memory_order_relaxed);
-    u->stack_size = weft_g.cfg.thread_stacksize;
-    atomic_store_explicit(&u->id, 0, memory_order_relaxed);
-    u->keys = NULL;
-    u->nkeys = 0;
-    atomic_store_explicit(&u->request, 0, memory_order_relaxed);
-    u->migr_cb = NULL;
-    atomic_store_explicit(&u->migr_to, NULL, memory_order_relaxed);
-    u->sched = NULL;
-    u->tsan_fiber = NULL;
-    u->asan_fake_stack = NULL;
     if (attr) {
         if (attr->stackaddr) {
             u->stack_kind = WEFT_STACK_USER;
             u->user_stack = attr->stackaddr;
-            u->stack_size = attr->stacksize;
-        } else {
-            u->stack_size = attr->stacksize;
         }
+        u->stack_size = attr->stacksize;
         if (!attr->migratable)
             u->flags &= (uint16_t)~WEFT_U_MIGRATABLE;
         u->migr_cb = attr->cb;
@@ -482,16 +458,14 @@ static inline bool pool_is_local(weft_xstream *xs, weft_pool *p)
     return false;
 }
 
-int weft_unit_join(weft_unit *t)
+void weft_unit_join_slow(weft_xstream *xs, weft_unit *self, weft_unit *t)
 {
-    if (atomic_load_explicit(&t->joiner, memory_order_acquire) == WEFT_JOIN_DONE)
-        return ABT_SUCCESS;
-    weft_xstream *xs = weft_xs_self();
-    weft_unit *self = xs ? xs->cur : NULL;
-    if (t == self || (t->flags & WEFT_U_MAIN))
-        return ABT_ERR_INV_THREAD;
     weft_waiter w;
-    weft_waiter_init(&w);
+    w.next = NULL;
+    w.ult = (self && (self->flags & WEFT_U_ULT)) ? self : NULL;
+    atomic_store_explicit(&w.futex, 0, memory_order_relaxed);
+    w.counted_blocked = 0;
+    w.data = NULL;
     if (w.ult) {
         /* Join bypass: a target that never ran and waits in one of our pools is run
          * here and now, by the joiner itself. */
@@ -504,40 +478,30 @@ int weft_unit_join(weft_unit *t)
                     enter_unit(&self->ctx, &self->asan_fake_stack, t);
                     /* resumed by t's hand-off, or woken after t deviated */
                     ult_landed(self);
-                    return ABT_SUCCESS;
+                    return;
                 }
                 weft_pool_push(t->pool, t);
             } else if (self->stack_kind == WEFT_STACK_OS ||
                        self->stack_size >= weft_g.cfg.sched_stacksize) {
-                /* a tasklet runs inline when our stack is as large as a scheduler's */
+                /* a tasklet runs inline when our stack is as large as a scheduler's;
+                 * we own it and are its only joiner: no need for an exchange */
                 prep_run(xs, t);
                 t->fn(t->arg);
                 xs->cur = self;
-                unit_finish(xs, t);
-                return ABT_SUCCESS;
+                atomic_store_explicit(&t->state, WEFT_TERMINATED, memory_order_relaxed);
+                atomic_store_explicit(&t->joiner, WEFT_JOIN_DONE, memory_order_release);
+                return;
             } else {
                 weft_pool_push(t->pool, t);
             }
         }
         w.data = t;
         weft_ult_park(xs, self, post_join_register, &w);
-        return ABT_SUCCESS;
+        return;
     }
     /* tasklet or external thread: sleep on the waiter's futex */
     weft_waiter *expected = NULL;
     if (atomic_compare_exchange_strong_explicit(&t->joiner, &expected, &w, memory_order_acq_rel,
                                                 memory_order_acquire))
         weft_waiter_wait_os(&w);
-    return ABT_SUCCESS;
-}
-
-int weft_unit_free(weft_unit *t)
-{
-    int r = weft_unit_join(t);
-    if (r != ABT_SUCCESS)
-        return r;
-    if (t->keys)
-        weft_unit_run_key_dtors(t);
-    weft_desc_free(weft_xs_self(), t);
-    return ABT_SUCCESS;
 }

@@ -64,6 +64,45 @@ struct weft_thread_attr {
     void *cb_arg;
 };
 
+WEFT_INTERNAL void weft_unit_run_key_dtors(weft_unit *u);
+
+/* A descriptor in a cache is "recycled": ctx, stack, keys, migration fields, request,
+ * sched and sanitizer cookies are NULL/0, stack_kind is NONE and in_pool is 0.  Fresh
+ * descriptors are zeroed (desc.c); weft_unit_recycle restores the state before a
+ * descriptor goes back.  So creating a unit only writes what differs per unit. */
+static inline weft_unit *weft_unit_new(weft_xstream *xs, weft_pool *p, void (*fn)(void *),
+                                       void *arg, uint16_t flags)
+{
+    weft_unit *u = weft_desc_alloc(xs);
+    if (WEFT_UNLIKELY(!u))
+        return NULL;
+    u->pool = p;
+    u->fn = fn;
+    u->arg = arg;
+    u->flags = flags;
+    atomic_store_explicit(&u->state, WEFT_READY, memory_order_relaxed);
+    u->xs = NULL;
+    atomic_store_explicit(&u->joiner, NULL, memory_order_relaxed);
+    u->stack_size = weft_g.cfg.thread_stacksize;
+    atomic_store_explicit(&u->id, 0, memory_order_relaxed);
+    return u;
+}
+
+static inline void weft_unit_recycle(weft_xstream *xs, weft_unit *u)
+{
+    if (WEFT_UNLIKELY(u->keys != NULL))
+        weft_unit_run_key_dtors(u);
+    u->stack_kind = WEFT_STACK_NONE;
+    u->migr_cb = NULL;
+    atomic_store_explicit(&u->migr_to, NULL, memory_order_relaxed);
+    atomic_store_explicit(&u->request, 0, memory_order_relaxed);
+    u->sched = NULL;
+    u->asan_fake_stack = NULL;
+    weft_desc_free(xs, u);
+}
+
+#define WEFT_U_DEFAULT_FLAGS WEFT_U_MIGRATABLE
+
 WEFT_INTERNAL WEFT_WUR int weft_unit_create(weft_pool *p, void (*fn)(void *), void *arg,
                                             const struct weft_thread_attr *attr, bool ult,
                                             weft_unit **out);
@@ -99,9 +138,40 @@ WEFT_INTERNAL void weft_wait_block_uncounted(weft_waiter *w, weft_spinlock *lock
 WEFT_INTERNAL void weft_waiter_wake(weft_waiter *w);
 WEFT_INTERNAL void weft_waiter_wait_os(weft_waiter *w);
 
-/* ---- join / free ---- */
-WEFT_INTERNAL int weft_unit_join(weft_unit *t);
-WEFT_INTERNAL int weft_unit_free(weft_unit *t);
-WEFT_INTERNAL void weft_unit_run_key_dtors(weft_unit *u);
+/* ---- join / free ----
+ * weft_unit_join_slow: the target has not finished yet; the caller runs as `self` on
+ * `xs` (either may be NULL for an external thread) and self != t. */
+WEFT_INTERNAL void weft_unit_join_slow(weft_xstream *xs, weft_unit *self, weft_unit *t);
+
+static inline bool weft_unit_done(weft_unit *t)
+{
+    return atomic_load_explicit(&t->joiner, memory_order_acquire) == WEFT_JOIN_DONE;
+}
+
+static inline int weft_unit_join(weft_unit *t)
+{
+    weft_xstream *xs = weft_xs_self();
+    weft_unit *self = xs ? xs->cur : NULL;
+    if (WEFT_UNLIKELY(t == self || (t->flags & WEFT_U_MAIN)))
+        return ABT_ERR_INV_THREAD;
+    if (!weft_unit_done(t))
+        weft_unit_join_slow(xs, self, t);
+    return ABT_SUCCESS;
+}
+
+/* Join and free a named unit (the caller checked the handle). */
+static inline int weft_unit_free(weft_unit *t)
+{
+    weft_xstream *xs = weft_xs_self();
+    weft_unit *self = xs ? xs->cur : NULL;
+    if (WEFT_UNLIKELY(t == self || (t->flags & WEFT_U_MAIN)))
+        return ABT_ERR_INV_THREAD;
+    if (!weft_unit_done(t)) {
+        weft_unit_join_slow(xs, self, t);
+        xs = weft_xs_reload();     /* a ULT may come back on another stream */
+    }
+    weft_unit_recycle(xs, t);
+    return ABT_SUCCESS;
+}
 
 #endif

@@ -34,7 +34,11 @@ weft_unit *weft_desc_alloc_slow(weft_xstream *xs)
     pthread_mutex_unlock(&depot_lock);
     if (u)
         return u;
-    return aligned_alloc(WEFT_CACHE_LINE, sizeof(weft_unit));
+    /* a new descriptor starts in the recycled state (see weft_unit_recycle): all zero */
+    u = aligned_alloc(WEFT_CACHE_LINE, sizeof(weft_unit));
+    if (u)
+        memset(u, 0, sizeof(*u));
+    return u;
 }
 
 void weft_desc_free_slow(weft_xstream *xs, weft_unit *u)

@@ -1,0 +1,153 @@
+/* src/sync/cond.c - ABT_cond_*: condition variables over the waitlist.
+ *
+ * wait: under the cond's lock, link the waiter, then release the mutex (lock order:
+ * cond lock, then the mutex's object lock), then block; the cond lock is released only
+ * once the waiter is blocked, so a signal after the mutex is released cannot be lost.
+ * Woken, it re-acquires the mutex (at its former recursion depth).  No spurious wake-ups:
+ * a waiter returns ABT_SUCCESS only when a signal or broadcast claimed it.
+ * timedwait: the same with a deadline (timerq.h); a waiter whose deadline fires first is
+ * claimed by its timer, so a later signal skips it and wakes somebody else (claim
+ * protocol in waitlist.h).  Tasklets may use timedwait (futex sleep) but not wait, as in
+ * Argobots 1.x.  A cond is associated with the mutex of its waiters while it has some;
+ * waiting with another mutex meanwhile returns ABT_ERR_INV_MUTEX (Argobots keeps the
+ * first mutex for ever; its documentation only requires it "until this routine
+ * returns"). */
+#include "sync/mutex.h"
+
+typedef struct {
+    weft_spinlock lock;
+    uint32_t allocated;            /* made by ABT_cond_create */
+    ABT_mutex mutex;               /* mutex of the current waiters; guarded by lock */
+    weft_waitlist wl;              /* guarded by lock */
+} weft_cond;
+
+_Static_assert(sizeof(weft_cond) <= WEFT_OBJ_BODY_MAX, "weft_cond must fit ABT_cond_memory");
+
+static inline weft_cond *cond_from(ABT_cond h)
+{
+    return (h == NULL || h == ABT_COND_NULL) ? NULL : weft_obj_body(h);
+}
+
+WEFT_API int ABT_cond_create(ABT_cond *newcond)
+{
+    if (!newcond)
+        return ABT_ERR_INV_ARG;
+    void *h = weft_obj_alloc(0);
+    if (!h) {
+        *newcond = ABT_COND_NULL;
+        return ABT_ERR_MEM;
+    }
+    ((weft_cond *)weft_obj_body(h))->allocated = 1;
+    *newcond = (ABT_cond)h;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_cond_free(ABT_cond *cond)
+{
+    if (!cond)
+        return ABT_ERR_INV_ARG;
+    weft_cond *c = cond_from(*cond);
+    if (!c || !c->allocated)
+        return ABT_ERR_INV_COND;
+    weft_spin_lock(&c->lock);
+    if (!weft_wl_empty(&c->wl)) {
+        weft_spin_unlock(&c->lock);
+        return ABT_ERR_COND;
+    }
+    free(*cond);
+    *cond = ABT_COND_NULL;
+    return ABT_SUCCESS;
+}
+
+static int cond_wait(weft_cond *c, ABT_mutex mutex, const struct timespec *abstime)
+{
+    uint64_t deadline = 0;
+    weft_wl_waiter ww;
+    weft_wl_node nd;
+    weft_wl_waiter_init(&ww);
+    if (abstime) {
+        if (ww.w.ult && weft_tq_prepare() != ABT_SUCCESS)
+            return ABT_ERR_MEM;
+        deadline = weft_deadline_from_abstime(abstime);
+    }
+    weft_wl_node_init(&nd, &ww, 0);
+    weft_spin_lock(&c->lock);
+    if (c->mutex == NULL) {
+        c->mutex = mutex;
+    } else if (c->mutex != mutex) {
+        weft_spin_unlock(&c->lock);
+        return ABT_ERR_INV_MUTEX;
+    }
+    if (deadline && deadline <= weft_clock_ns()) {
+        /* already passed: as if released and re-acquired at once */
+        if (weft_wl_empty(&c->wl))
+            c->mutex = NULL;
+        weft_spin_unlock(&c->lock);
+        return ABT_ERR_COND_TIMEDOUT;
+    }
+    weft_wl_push_tail(&c->wl, &nd);
+    uint32_t nest = weft_mutex_unlock_all(mutex);
+    bool woken = weft_wl_wait(&ww, &c->lock, deadline);
+    if (!woken) {
+        weft_spin_lock(&c->lock);
+        if (nd.linked)
+            weft_wl_unlink(&c->wl, &nd);
+        if (weft_wl_empty(&c->wl))
+            c->mutex = NULL;
+        weft_spin_unlock(&c->lock);
+    }
+    weft_mutex_relock(mutex, nest);
+    return woken ? ABT_SUCCESS : ABT_ERR_COND_TIMEDOUT;
+}
+
+WEFT_API int ABT_cond_wait(ABT_cond cond, ABT_mutex mutex)
+{
+    weft_cond *c = cond_from(cond);
+    if (!c)
+        return ABT_ERR_INV_COND;
+    if (!weft_mutex_valid(mutex))
+        return ABT_ERR_INV_MUTEX;
+    if (weft_self_is_tasklet())
+        return ABT_ERR_COND;
+    return cond_wait(c, mutex, NULL);
+}
+
+WEFT_API int ABT_cond_timedwait(ABT_cond cond, ABT_mutex mutex, const struct timespec *abstime)
+{
+    weft_cond *c = cond_from(cond);
+    if (!c)
+        return ABT_ERR_INV_COND;
+    if (!weft_mutex_valid(mutex))
+        return ABT_ERR_INV_MUTEX;
+    if (!abstime)
+        return ABT_ERR_INV_ARG;
+    return cond_wait(c, mutex, abstime);
+}
+
+WEFT_API int ABT_cond_signal(ABT_cond cond)
+{
+    weft_cond *c = cond_from(cond);
+    if (!c)
+        return ABT_ERR_INV_COND;
+    weft_spin_lock(&c->lock);
+    weft_wl_waiter *ww = weft_wl_take_one(&c->wl);
+    if (weft_wl_empty(&c->wl))
+        c->mutex = NULL;
+    weft_spin_unlock(&c->lock);
+    if (ww)
+        weft_wl_wake(ww);
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_cond_broadcast(ABT_cond cond)
+{
+    weft_cond *c = cond_from(cond);
+    if (!c)
+        return ABT_ERR_INV_COND;
+    weft_spin_lock(&c->lock);
+    weft_wl_waiter *chain = weft_wl_take_all(&c->wl);
+    c->mutex = NULL;
+    weft_spin_unlock(&c->lock);
+    weft_wl_wake_chain(chain);
+    return ABT_SUCCESS;
+}

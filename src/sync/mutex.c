@@ -1,0 +1,386 @@
+/* src/sync/mutex.c - ABT_mutex_*: a mutex whose waiters park (ULTs) or sleep on a futex
+ * (tasklets, external threads); never a busy-wait except in ABT_mutex_spinlock, which
+ * asks for one.  The state machine is described in mutex.h.
+ *
+ * Hand-over.  unlock_se / unlock_de pass ownership directly to a waiter (the state stays
+ * LOCKED and the waiter returns from its lock call owning the mutex): unlock_se picks a
+ * ULT waiter that last ran on the caller's stream and, if the caller is a ULT, yields so
+ * that the new owner runs next; unlock_de picks a waiter that is not on the caller's
+ * stream (another stream's ULT, a tasklet or an external thread).  Without such a waiter
+ * both behave as ABT_mutex_unlock.  (Argobots 1.2 treats both as plain unlocks.) */
+#include <sched.h>
+
+#include "sync/mutex.h"
+
+enum { UNLOCK_PLAIN, UNLOCK_SE, UNLOCK_DE };
+#define RESULT_HANDOFF 1u
+
+static __thread char ext_tag __attribute__((tls_model("initial-exec")));
+
+/* Identity of the caller for recursive mutexes. */
+static inline void *self_id(void)
+{
+    weft_xstream *xs = weft_xs_self();
+    if (!xs)
+        return &ext_tag;
+    return xs->cur ? (void *)xs->cur : (void *)xs;
+}
+
+/* ---------------------------------------------------------------- acquire / release */
+
+static WEFT_COLD void lock_slow(weft_mutex *m, uint32_t low)
+{
+    weft_wl_waiter ww;
+    weft_wl_node nd;
+    bool first = true;
+    for (;;) {
+        weft_spin_lock(&m->lock);
+        uint32_t s = atomic_load_explicit(&m->state, memory_order_relaxed);
+        for (;;) {
+            if (!(s & M_LOCKED)) {
+                if (atomic_compare_exchange_weak_explicit(&m->state, &s, s | M_LOCKED,
+                                                          memory_order_acquire,
+                                                          memory_order_relaxed)) {
+                    weft_spin_unlock(&m->lock);
+                    return;
+                }
+            } else if (s & M_WAITERS) {
+                break;
+            } else if (atomic_compare_exchange_weak_explicit(&m->state, &s, s | M_WAITERS,
+                                                             memory_order_relaxed,
+                                                             memory_order_relaxed)) {
+                break;
+            }
+        }
+        if (first)
+            weft_wl_waiter_init(&ww);
+        else
+            weft_wl_waiter_rearm(&ww);
+        weft_wl_node_init(&nd, &ww, low);
+        weft_waitlist *l = low ? &m->low : &m->high;
+        /* a waiter that was woken and lost the race goes back to the head */
+        if (first)
+            weft_wl_push_tail(l, &nd);
+        else
+            weft_wl_push_head(l, &nd);
+        first = false;
+        weft_wl_wait(&ww, &m->lock, 0);
+        if (ww.result == RESULT_HANDOFF)
+            return; /* the unlocker passed the mutex to us */
+    }
+}
+
+static inline void acquire(weft_mutex *m, uint32_t low)
+{
+    uint32_t z = 0;
+    if (WEFT_LIKELY(atomic_compare_exchange_strong_explicit(&m->state, &z, M_LOCKED,
+                                                            memory_order_acquire,
+                                                            memory_order_relaxed)))
+        return;
+    lock_slow(m, low);
+}
+
+static inline bool try_acquire(weft_mutex *m)
+{
+    uint32_t s = atomic_load_explicit(&m->state, memory_order_relaxed);
+    while (!(s & M_LOCKED)) {
+        if (atomic_compare_exchange_weak_explicit(&m->state, &s, s | M_LOCKED,
+                                                  memory_order_acquire, memory_order_relaxed))
+            return true;
+    }
+    return false;
+}
+
+/* Find a hand-over candidate and unlink it (object lock held). */
+static weft_wl_waiter *take_for_handoff(weft_mutex *m, weft_xstream *xs, int mode)
+{
+    weft_waitlist *lists[2] = { &m->high, &m->low };
+    for (int i = 0; i < 2; i++) {
+        for (weft_wl_node *n = lists[i]->head; n; n = n->next) {
+            weft_unit *u = n->waiter->w.ult;
+            bool same = xs && u && u->xs == xs;
+            if (mode == UNLOCK_SE ? same : !same) {
+                weft_wl_unlink(lists[i], n);
+                weft_wl_claim(n->waiter, WL_WOKEN); /* mutex waiters are never contested */
+                n->waiter->result = RESULT_HANDOFF;
+                return n->waiter;
+            }
+        }
+    }
+    return NULL;
+}
+
+static WEFT_COLD void unlock_slow(weft_mutex *m, int mode)
+{
+    weft_xstream *xs = weft_xs_self();
+    weft_wl_waiter *ww = NULL;
+    weft_spin_lock(&m->lock);
+    if (mode != UNLOCK_PLAIN)
+        ww = take_for_handoff(m, xs, mode);
+    uint32_t more = weft_wl_empty(&m->high) && weft_wl_empty(&m->low) ? 0 : M_WAITERS;
+    if (ww) {
+        /* still held: ownership moves to ww; the lock/wake below order its accesses */
+        atomic_store_explicit(&m->state, M_LOCKED | more, memory_order_relaxed);
+    } else {
+        ww = weft_wl_take_one(&m->high);
+        if (!ww)
+            ww = weft_wl_take_one(&m->low);
+        more = weft_wl_empty(&m->high) && weft_wl_empty(&m->low) ? 0 : M_WAITERS;
+        atomic_store_explicit(&m->state, more, memory_order_release);
+    }
+    weft_spin_unlock(&m->lock);
+    if (!ww)
+        return;
+    bool yield = mode == UNLOCK_SE && ww->result == RESULT_HANDOFF && xs && xs->cur &&
+                 (xs->cur->flags & WEFT_U_ULT);
+    weft_wl_wake(ww); /* ww may be gone from here on */
+    if (yield) /* the new owner was pushed first: it runs before we do */
+        weft_ult_yield(xs, xs->cur);
+}
+
+static inline void release(weft_mutex *m, int mode)
+{
+    if (mode == UNLOCK_PLAIN) {
+        uint32_t l = M_LOCKED;
+        if (WEFT_LIKELY(atomic_compare_exchange_strong_explicit(&m->state, &l, 0,
+                                                                memory_order_release,
+                                                                memory_order_relaxed)))
+            return;
+    } else if (!(atomic_load_explicit(&m->state, memory_order_relaxed) & M_WAITERS)) {
+        uint32_t l = M_LOCKED;
+        if (atomic_compare_exchange_strong_explicit(&m->state, &l, 0, memory_order_release,
+                                                    memory_order_relaxed))
+            return;
+    }
+    unlock_slow(m, mode);
+}
+
+/* ---------------------------------------------------------------- with recursion */
+
+static inline void lock_any(ABT_mutex h, uint32_t low)
+{
+    weft_mutex *m = weft_mutex_body(h);
+    if (WEFT_UNLIKELY(weft_mutex_recursive(h))) {
+        void *me = self_id();
+        if (atomic_load_explicit(&m->owner, memory_order_relaxed) == me) {
+            m->nest++;
+            return;
+        }
+        acquire(m, low);
+        atomic_store_explicit(&m->owner, me, memory_order_relaxed);
+        m->nest = 0;
+        return;
+    }
+    acquire(m, low);
+}
+
+static inline void unlock_any(ABT_mutex h, int mode)
+{
+    weft_mutex *m = weft_mutex_body(h);
+    if (WEFT_UNLIKELY(weft_mutex_recursive(h))) {
+        if (m->nest) {
+            m->nest--;
+            return;
+        }
+        atomic_store_explicit(&m->owner, NULL, memory_order_relaxed);
+    }
+    release(m, mode);
+}
+
+uint32_t weft_mutex_unlock_all(ABT_mutex h)
+{
+    weft_mutex *m = weft_mutex_body(h);
+    uint32_t nest = 0;
+    if (weft_mutex_recursive(h)) {
+        nest = m->nest;
+        m->nest = 0;
+        atomic_store_explicit(&m->owner, NULL, memory_order_relaxed);
+    }
+    release(m, UNLOCK_PLAIN);
+    return nest;
+}
+
+void weft_mutex_relock(ABT_mutex h, uint32_t nest)
+{
+    weft_mutex *m = weft_mutex_body(h);
+    acquire(m, 0);
+    if (weft_mutex_recursive(h)) {
+        atomic_store_explicit(&m->owner, self_id(), memory_order_relaxed);
+        m->nest = nest;
+    }
+}
+
+/* ---------------------------------------------------------------- public API */
+
+static int create(bool recursive, ABT_mutex *newmutex)
+{
+    void *h = weft_obj_alloc(0);
+    if (!h) {
+        *newmutex = ABT_MUTEX_NULL;
+        return ABT_ERR_MEM;
+    }
+    *(int *)h = recursive;
+    ((weft_mutex *)weft_obj_body(h))->allocated = 1;
+    *newmutex = (ABT_mutex)h;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_mutex_create(ABT_mutex *newmutex)
+{
+    if (!newmutex)
+        return ABT_ERR_INV_ARG;
+    return create(false, newmutex);
+}
+
+/* weft_mutex_attr_recursive: mutex_attr.c */
+WEFT_INTERNAL int weft_mutex_attr_recursive(ABT_mutex_attr attr, bool *recursive);
+
+WEFT_API int ABT_mutex_create_with_attr(ABT_mutex_attr attr, ABT_mutex *newmutex)
+{
+    if (!newmutex)
+        return ABT_ERR_INV_ARG;
+    bool rec = false;
+    int r = weft_mutex_attr_recursive(attr, &rec);
+    if (r != ABT_SUCCESS) {
+        *newmutex = ABT_MUTEX_NULL;
+        return r;
+    }
+    return create(rec, newmutex);
+}
+
+WEFT_API int ABT_mutex_free(ABT_mutex *mutex)
+{
+    if (!mutex)
+        return ABT_ERR_INV_ARG;
+    ABT_mutex h = *mutex;
+    if (!weft_mutex_valid(h))
+        return ABT_ERR_INV_MUTEX;
+    weft_mutex *m = weft_mutex_body(h);
+    if (!m->allocated) /* ABT_mutex_memory: not ours to free */
+        return ABT_ERR_INV_MUTEX;
+    /* let an unlocker still inside its critical section leave it (Argobots does too) */
+    weft_spin_lock(&m->lock);
+    free(h);
+    *mutex = ABT_MUTEX_NULL;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_mutex_lock(ABT_mutex mutex)
+{
+    if (WEFT_UNLIKELY(!weft_mutex_valid(mutex)))
+        return ABT_ERR_INV_MUTEX;
+    lock_any(mutex, 0);
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_mutex_lock_high(ABT_mutex mutex)
+{
+    if (WEFT_UNLIKELY(!weft_mutex_valid(mutex)))
+        return ABT_ERR_INV_MUTEX;
+    lock_any(mutex, 0);
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_mutex_lock_low(ABT_mutex mutex)
+{
+    if (WEFT_UNLIKELY(!weft_mutex_valid(mutex)))
+        return ABT_ERR_INV_MUTEX;
+    lock_any(mutex, 1);
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_mutex_trylock(ABT_mutex mutex)
+{
+    if (WEFT_UNLIKELY(!weft_mutex_valid(mutex)))
+        return ABT_ERR_INV_MUTEX;
+    weft_mutex *m = weft_mutex_body(mutex);
+    if (WEFT_UNLIKELY(weft_mutex_recursive(mutex))) {
+        void *me = self_id();
+        if (atomic_load_explicit(&m->owner, memory_order_relaxed) == me) {
+            m->nest++;
+            return ABT_SUCCESS;
+        }
+        if (!try_acquire(m))
+            return ABT_ERR_MUTEX_LOCKED;
+        atomic_store_explicit(&m->owner, me, memory_order_relaxed);
+        m->nest = 0;
+        return ABT_SUCCESS;
+    }
+    return try_acquire(m) ? ABT_SUCCESS : ABT_ERR_MUTEX_LOCKED;
+}
+
+/* Busy-wait by request: never parks, never sleeps; gives the core away (sched_yield)
+ * after a while so that a preempted holder on the same core can finish. */
+WEFT_API int ABT_mutex_spinlock(ABT_mutex mutex)
+{
+    if (WEFT_UNLIKELY(!weft_mutex_valid(mutex)))
+        return ABT_ERR_INV_MUTEX;
+    weft_mutex *m = weft_mutex_body(mutex);
+    void *me = NULL;
+    if (weft_mutex_recursive(mutex)) {
+        me = self_id();
+        if (atomic_load_explicit(&m->owner, memory_order_relaxed) == me) {
+            m->nest++;
+            return ABT_SUCCESS;
+        }
+    }
+    for (uint32_t spins = 0; !try_acquire(m);) {
+        while (atomic_load_explicit(&m->state, memory_order_relaxed) & M_LOCKED) {
+            if (++spins < 1024) {
+                weft_cpu_relax();
+            } else {
+                spins = 0;
+                sched_yield();
+            }
+        }
+    }
+    if (me) {
+        atomic_store_explicit(&m->owner, me, memory_order_relaxed);
+        m->nest = 0;
+    }
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_mutex_unlock(ABT_mutex mutex)
+{
+    if (WEFT_UNLIKELY(!weft_mutex_valid(mutex)))
+        return ABT_ERR_INV_MUTEX;
+    unlock_any(mutex, UNLOCK_PLAIN);
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_mutex_unlock_se(ABT_mutex mutex)
+{
+    if (WEFT_UNLIKELY(!weft_mutex_valid(mutex)))
+        return ABT_ERR_INV_MUTEX;
+    unlock_any(mutex, UNLOCK_SE);
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_mutex_unlock_de(ABT_mutex mutex)
+{
+    if (WEFT_UNLIKELY(!weft_mutex_valid(mutex)))
+        return ABT_ERR_INV_MUTEX;
+    unlock_any(mutex, UNLOCK_DE);
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_mutex_equal(ABT_mutex mutex1, ABT_mutex mutex2, ABT_bool *result)
+{
+    if (!result)
+        return ABT_ERR_INV_ARG;
+    *result = mutex1 == mutex2 ? ABT_TRUE : ABT_FALSE;
+    return ABT_SUCCESS;
+}
+
+/* mutex_attr.c */
+WEFT_INTERNAL int weft_mutex_attr_make(bool recursive, ABT_mutex_attr *attr);
+
+WEFT_API int ABT_mutex_get_attr(ABT_mutex mutex, ABT_mutex_attr *attr)
+{
+    if (!attr)
+        return ABT_ERR_INV_ARG;
+    if (!weft_mutex_valid(mutex))
+        return ABT_ERR_INV_MUTEX;
+    return weft_mutex_attr_make(weft_mutex_recursive(mutex), attr);
+}
