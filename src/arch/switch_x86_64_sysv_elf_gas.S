@@ -71,7 +71,10 @@
         movq    %rsp, (\from)
 .endm
 
-/* void *weft_ctx_switch(weft_ctx *from %rdi, weft_ctx to %rsi, void *data %rdx) */
+/* void *weft_ctx_switch(weft_ctx *from %rdi, weft_ctx to %rsi, void *data %rdx)
+ * The FP control words just saved are the live ones, so they are compared with the
+ * target's saved words in registers: no second read of MXCSR.  Only when a control
+ * bit differs does it take the general path (live read, selective write). */
         .globl  weft_ctx_switch
         .hidden weft_ctx_switch
         .type   weft_ctx_switch, @function
@@ -80,8 +83,22 @@ weft_ctx_switch:
         .cfi_startproc
         endbr64
         SAVE_INTO %rdi
+        movq    (%rsp), %rcx            /* live MXCSR | x87 CW << 32 (bits 48-63: padding) */
         movq    %rsi, %rsp              /* enter the target's frame */
         movq    %rdx, %rax              /* data becomes the target's return value */
+        xorq    (%rsp), %rcx            /* which bits differ from the target's words? */
+        movabsq $0xffff0000ffc0, %rdx   /* MXCSR control bits and the whole x87 CW */
+        testq   %rdx, %rcx
+        jnz     1f
+        addq    $8, %rsp                /* same FP control state: just pop */
+        popq    %r15
+        popq    %r14
+        popq    %r13
+        popq    %r12
+        popq    %rbx
+        popq    %rbp
+        ret
+1:
         RESTORE_AND_RETURN
         .cfi_endproc
         .size   weft_ctx_switch, .-weft_ctx_switch

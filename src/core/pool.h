@@ -50,6 +50,25 @@ static inline void fifo_unlink(weft_pool *p, weft_unit *u)
                           memory_order_relaxed);
 }
 
+/* Put a unit back at the head of a built-in FIFO pool (it was popped by mistake). */
+static inline void weft_pool_push_head(weft_pool *p, weft_unit *u)
+{
+    if (p->locked)
+        weft_spin_lock(&p->lock);
+    u->prev = NULL;
+    u->next = p->head;
+    if (p->head)
+        p->head->prev = u;
+    else
+        p->tail = u;
+    p->head = u;
+    u->in_pool = 1;
+    atomic_store_explicit(&p->size, atomic_load_explicit(&p->size, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+    if (p->locked)
+        weft_spin_unlock(&p->lock);
+}
+
 WEFT_INTERNAL void weft_pool_signal(weft_pool *p);
 
 /* Push a ready unit.  The caller has set u->pool = p (or keeps it for a re-push). */

@@ -159,6 +159,10 @@ int weft_sched_create_predef(ABT_sched_predef predef, int num_pools, ABT_pool *p
         s->event_freq = (uint32_t)freq;
     s->automatic = autom >= 0 ? autom != 0 : automatic;
     s->predef = predef == ABT_SCHED_DEFAULT ? ABT_SCHED_BASIC : predef;
+    /* a BASIC loop over one built-in FIFO pool: yields may skip it (unit.c) */
+    if ((s->predef == ABT_SCHED_BASIC || s->predef == ABT_SCHED_BASIC_WAIT) &&
+        s->num_pools == 1 && s->pools[0]->builtin_fifo)
+        s->bypass_pool = s->pools[0];
     s->def.type = ABT_SCHED_TYPE_ULT;
     s->def.run = predef == ABT_SCHED_PRIO     ? weft_sched_prio_run
                  : predef == ABT_SCHED_RANDWS ? weft_sched_randws_run

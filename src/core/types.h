@@ -215,6 +215,7 @@ struct weft_sched {
     weft_pool **pools;
     int num_pools;
     uint32_t event_freq;           /* check events every this many pops */
+    weft_pool *bypass_pool;        /* its only pool, when yields may bypass it (unit.c) */
     _Atomic uint32_t request;      /* enum weft_sched_request */
     uint8_t automatic;
     uint8_t use;                   /* enum weft_sched_use */
@@ -250,6 +251,7 @@ struct weft_xstream {
     void (*post_fn)(weft_xstream *, void *); /* action to run right after the next switch */
     void *post_arg;
     struct weft_mem_cache cache;   /* only this stream touches it: no atomics */
+    uint32_t yield_bypass;         /* yields since the scheduler last ran (unit.c) */
     /* --- cold --- */
     weft_sched *main_sched;
     int rank;

@@ -81,17 +81,24 @@ static inline void release_stack(weft_xstream *xs, weft_unit *u)
 static void ult_entry(void *arg);
 static void sched_entry(void *arg);
 
-/* Common landing for a ULT that was suspended in a switch: it may be on another stream. */
-static inline weft_xstream *ult_landed(weft_unit *self)
+/* Hand-over word.  Whoever resumes a suspended context passes its own stream as the
+ * switch's data, so the resumed side learns where it now runs (it may have moved to
+ * another OS thread) without a TLS lookup.  A fresh context gets its unit or scheduler
+ * as the entry argument instead. */
+
+/* Common landing for a ULT that was suspended in a switch; `resumed_by` is the data the
+ * switch returned: the stream it now runs on. */
+static inline weft_xstream *ult_landed(weft_unit *self, void *resumed_by)
 {
     weft_san_landed(self->asan_fake_stack);
-    weft_xstream *xs = weft_xs_reload();
+    weft_xstream *xs = resumed_by;
     weft_land(xs);
     return xs;
 }
 
-/* Enter `to` (prepared: xs->cur, state, stack) from a context that saves into *save. */
-static inline void enter_unit(weft_ctx *save, void **fake, weft_unit *to)
+/* Enter `to` (prepared: xs->cur, state, stack) from a context that saves into *save.
+ * Returns the hand-over word of whoever resumes the saved context. */
+static inline void *enter_unit(weft_xstream *xs, weft_ctx *save, void **fake, weft_unit *to)
 {
     size_t sz;
     const void *lo;
@@ -103,11 +110,10 @@ static inline void enter_unit(weft_ctx *save, void **fake, weft_unit *to)
         if (WEFT_TSAN)
             to->tsan_fiber = weft_tsan_fiber_create();
         weft_san_switch(fake, lo, sz, to->tsan_fiber);
-        weft_ctx_start(save, unit_stack_top(to), ult_entry, to);
-    } else {
-        weft_san_switch(fake, lo, sz, to->tsan_fiber);
-        weft_ctx_switch(save, to->ctx, to);
+        return weft_ctx_start(save, unit_stack_top(to), ult_entry, to);
     }
+    weft_san_switch(fake, lo, sz, to->tsan_fiber);
+    return weft_ctx_switch(save, to->ctx, xs);
 }
 
 static inline void prep_run(weft_xstream *xs, weft_unit *u)
@@ -126,11 +132,12 @@ static weft_xstream *switch_to_sched(weft_xstream *xs, weft_unit *self)
     const void *lo = WEFT_ASAN ? sched_stack_lo(xs, s, &sz) : NULL;
     xs->cur = s->unit;
     weft_san_switch(&self->asan_fake_stack, lo, sz, s->tsan_fiber);
+    void *by;
     if (WEFT_LIKELY(s->ctx != NULL))
-        weft_ctx_switch(&self->ctx, s->ctx, NULL);
+        by = weft_ctx_switch(&self->ctx, s->ctx, xs);
     else /* a scheduler on its own stack that has not started yet (primary stream) */
-        weft_ctx_start(&self->ctx, weft_stack_top(s->stack), sched_entry, s);
-    return ult_landed(self);
+        by = weft_ctx_start(&self->ctx, weft_stack_top(s->stack), sched_entry, s);
+    return ult_landed(self, by);
 }
 
 /* Terminating: leave the current stack for good and resume the scheduler. */
@@ -142,7 +149,7 @@ static __attribute__((noreturn)) void jump_to_sched(weft_xstream *xs)
     xs->cur = s->unit;
     weft_san_switch(NULL, lo, sz, s->tsan_fiber);
     if (WEFT_LIKELY(s->ctx != NULL))
-        weft_ctx_jump(s->ctx, NULL);
+        weft_ctx_jump(s->ctx, xs);
     weft_ctx dummy;
     weft_ctx_start(&dummy, weft_stack_top(s->stack), sched_entry, s);
     __builtin_unreachable();
@@ -190,7 +197,7 @@ void weft_ult_exit(weft_xstream *xs, weft_unit *self)
         size_t sz = 0;
         const void *lo = WEFT_ASAN ? unit_stack_lo(j, &sz) : NULL;
         weft_san_switch(NULL, lo, sz, j->tsan_fiber);
-        weft_ctx_jump(j->ctx, j);
+        weft_ctx_jump(j->ctx, xs);
     }
     weft_set_post(xs, post_finish, self);
     jump_to_sched(xs);
@@ -232,7 +239,7 @@ static void sched_entry(void *arg)
     size_t sz = 0;
     const void *lo = WEFT_ASAN ? unit_stack_lo(m, &sz) : NULL;
     weft_san_switch(NULL, lo, sz, m->tsan_fiber);
-    weft_ctx_jump(m->ctx, m);
+    weft_ctx_jump(m->ctx, xs);
 }
 
 /* ---------------------------------------------------------------- scheduler side */
@@ -262,7 +269,7 @@ void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u)
             return;
         }
         prep_run(xs, u);
-        enter_unit(&s->ctx, &s->asan_fake_stack, u);
+        enter_unit(xs, &s->ctx, &s->asan_fake_stack, u);
         weft_san_landed(s->asan_fake_stack);
         weft_land(xs);
         return;
@@ -315,6 +322,22 @@ static void apply_migration(weft_unit *u)
     }
 }
 
+/* post_push for a yield that bypassed the scheduler: the pool is a built-in FIFO and a
+ * pending migration was ruled out before the switch (one requested meanwhile applies at
+ * the next push). */
+static void post_push_fifo(weft_xstream *xs, void *arg)
+{
+    weft_unit *u = arg;
+    weft_pool *p = u->pool;
+    if (p->locked)
+        weft_spin_lock(&p->lock);
+    fifo_link_tail(p, u);
+    if (p->locked)
+        weft_spin_unlock(&p->lock);
+    if (p->waitable)
+        weft_pool_signal(p);
+}
+
 static void post_push(weft_xstream *xs, void *arg)
 {
     weft_unit *u = arg;
@@ -323,8 +346,39 @@ static void post_push(weft_xstream *xs, void *arg)
     weft_pool_push_ctx(u->pool, u, ABT_POOL_CONTEXT_OP_THREAD_YIELD);
 }
 
+/* Scheduler bypass on yield.  When the running scheduler is a predefined BASIC one with a
+ * single built-in FIFO pool, going through it would only push `self` to that pool, pop
+ * the head and switch to it.  The yielding ULT does exactly that itself: one context
+ * switch instead of two, and a lone ULT's yield costs no switch at all.  Order is the
+ * same FIFO order.  Every event_freq yields the scheduler runs anyway, so its stop
+ * checks, timers and hand-offs keep their pace.  Returns true when it handled the yield. */
+static bool yield_bypass(weft_xstream *xs, weft_unit *self)
+{
+    weft_sched *s = xs->sched;
+    weft_pool *p = s->bypass_pool;
+    if (!p || self->pool != p || ++xs->yield_bypass >= s->event_freq ||
+        atomic_load_explicit(&self->migr_to, memory_order_relaxed))
+        return false;
+    weft_unit *next = weft_pool_pop(p);
+    if (!next)
+        return true;               /* nobody else to run: keep going */
+    if ((next->flags & (WEFT_U_ULT | WEFT_U_MAIN)) != WEFT_U_ULT ||
+        (!next->ctx && !ensure_stack(xs, next))) {
+        weft_pool_push_head(p, next);
+        return false;
+    }
+    atomic_store_explicit(&self->state, WEFT_READY, memory_order_relaxed);
+    weft_set_post(xs, post_push_fifo, self);
+    prep_run(xs, next);
+    ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, next));
+    return true;
+}
+
 void weft_ult_yield(weft_xstream *xs, weft_unit *self)
 {
+    if (yield_bypass(xs, self))
+        return;
+    xs->yield_bypass = 0;
     atomic_store_explicit(&self->state, WEFT_READY, memory_order_relaxed);
     weft_set_post(xs, post_push, self);
     switch_to_sched(xs, self);
@@ -341,8 +395,7 @@ int weft_ult_yield_to(weft_xstream *xs, weft_unit *self, weft_unit *to)
     atomic_store_explicit(&self->state, WEFT_READY, memory_order_relaxed);
     weft_set_post(xs, post_push, self);
     prep_run(xs, to);
-    enter_unit(&self->ctx, &self->asan_fake_stack, to);
-    ult_landed(self);
+    ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, to));
     return ABT_SUCCESS;
 }
 
@@ -362,8 +415,7 @@ int weft_ult_run_popped(weft_xstream *xs, weft_unit *self, weft_unit *u)
     atomic_store_explicit(&self->state, WEFT_READY, memory_order_relaxed);
     weft_set_post(xs, post_push, self);
     prep_run(xs, u);
-    enter_unit(&self->ctx, &self->asan_fake_stack, u);
-    ult_landed(self);
+    ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, u));
     return ABT_SUCCESS;
 }
 
@@ -475,9 +527,8 @@ void weft_unit_join_slow(weft_xstream *xs, weft_unit *self, weft_unit *t)
                     atomic_store_explicit(&t->joiner, &w, memory_order_relaxed);
                     atomic_store_explicit(&self->state, WEFT_BLOCKED, memory_order_relaxed);
                     prep_run(xs, t);
-                    enter_unit(&self->ctx, &self->asan_fake_stack, t);
                     /* resumed by t's hand-off, or woken after t deviated */
-                    ult_landed(self);
+                    ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, t));
                     return;
                 }
                 weft_pool_push(t->pool, t);

@@ -1,0 +1,99 @@
+/* src/sync/barrier.c - ABT_barrier_*: a reusable barrier for work units.
+ *
+ * Arrivals are counted under the lock; the last arrival of a round resets the count,
+ * claims every parked waiter and wakes them after releasing the lock, so the barrier is
+ * ready for the next round at once.  Waiting ULTs park; external threads sleep on their
+ * futex; tasklets get ABT_ERR_BARRIER (Argobots 1.x). */
+#include "sync/objmem.h"
+#include "sync/waitlist.h"
+
+typedef struct {
+    weft_spinlock lock;
+    uint32_t num;                  /* waiters per round; guarded by lock */
+    uint32_t count;                /* arrivals in the current round; guarded by lock */
+    weft_waitlist wl;              /* guarded by lock */
+} weft_barrier;
+
+static inline weft_barrier *bar_from(ABT_barrier h)
+{
+    return (h == NULL || h == ABT_BARRIER_NULL) ? NULL : (weft_barrier *)h;
+}
+
+WEFT_API int ABT_barrier_create(uint32_t num_waiters, ABT_barrier *newbarrier)
+{
+    if (!newbarrier)
+        return ABT_ERR_INV_ARG;
+    *newbarrier = ABT_BARRIER_NULL;
+    if (num_waiters == 0)
+        return ABT_ERR_INV_ARG;
+    weft_barrier *b = calloc(1, sizeof(*b));
+    if (!b)
+        return ABT_ERR_MEM;
+    b->num = num_waiters;
+    *newbarrier = (ABT_barrier)b;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_barrier_reinit(ABT_barrier barrier, uint32_t num_waiters)
+{
+    weft_barrier *b = bar_from(barrier);
+    if (!b)
+        return ABT_ERR_INV_BARRIER;
+    if (num_waiters == 0)
+        return ABT_ERR_INV_ARG;
+    weft_spin_lock(&b->lock);
+    b->num = num_waiters;
+    b->count = 0;
+    weft_spin_unlock(&b->lock);
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_barrier_free(ABT_barrier *barrier)
+{
+    if (!barrier)
+        return ABT_ERR_INV_ARG;
+    weft_barrier *b = bar_from(*barrier);
+    if (!b)
+        return ABT_ERR_INV_BARRIER;
+    weft_spin_lock(&b->lock); /* the last arrival may still be leaving */
+    free(b);
+    *barrier = ABT_BARRIER_NULL;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_barrier_wait(ABT_barrier barrier)
+{
+    weft_barrier *b = bar_from(barrier);
+    if (!b)
+        return ABT_ERR_INV_BARRIER;
+    if (weft_self_is_tasklet())
+        return ABT_ERR_BARRIER;
+    weft_spin_lock(&b->lock);
+    if (++b->count >= b->num) {
+        b->count = 0;
+        weft_wl_waiter *chain = weft_wl_take_all(&b->wl);
+        weft_spin_unlock(&b->lock);
+        weft_wl_wake_chain(chain);
+        return ABT_SUCCESS;
+    }
+    weft_wl_waiter ww;
+    weft_wl_node nd;
+    weft_wl_waiter_init(&ww);
+    weft_wl_node_init(&nd, &ww, 0);
+    weft_wl_push_tail(&b->wl, &nd);
+    weft_wl_wait(&ww, &b->lock, 0);
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_barrier_get_num_waiters(ABT_barrier barrier, uint32_t *num_waiters)
+{
+    weft_barrier *b = bar_from(barrier);
+    if (!b)
+        return ABT_ERR_INV_BARRIER;
+    if (!num_waiters)
+        return ABT_ERR_INV_ARG;
+    weft_spin_lock(&b->lock);
+    *num_waiters = b->num;
+    weft_spin_unlock(&b->lock);
+    return ABT_SUCCESS;
+}

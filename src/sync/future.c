@@ -1,0 +1,135 @@
+/* src/sync/future.c - ABT_future_*: n compartments; ready once all are set.
+ *
+ * The compartment array lives after the object (offset 64).  set stores the value under
+ * the lock; the set that fills the last compartment leaves the future "completing"
+ * (counter == num, not ready: further sets fail with ABT_ERR_FUTURE), runs the callback
+ * once, outside the lock (it may do anything, even block), then marks the future ready
+ * and wakes every waiter - so waiters are released after the callback, as Argobots
+ * documents.  A future with no compartments is ready from the start. */
+#include "sync/objmem.h"
+#include "sync/waitlist.h"
+
+typedef struct {
+    weft_spinlock lock;
+    _Atomic uint32_t ready;        /* written under lock */
+    uint32_t num;                  /* compartments */
+    uint32_t counter;              /* compartments set; guarded by lock */
+    void (*cb)(void **);
+    weft_waitlist wl;              /* guarded by lock */
+} weft_future;
+
+_Static_assert(sizeof(weft_future) <= WEFT_OBJ_BODY_MAX, "weft_future header too large");
+
+static inline weft_future *fut_from(ABT_future h)
+{
+    return (h == NULL || h == ABT_FUTURE_NULL) ? NULL : weft_obj_body(h);
+}
+
+static inline void **fut_values(ABT_future h) { return weft_obj_extra(h); }
+
+WEFT_API int ABT_future_create(uint32_t num_compartments, void (*cb_func)(void **arg),
+                               ABT_future *newfuture)
+{
+    if (!newfuture)
+        return ABT_ERR_INV_ARG;
+    *newfuture = ABT_FUTURE_NULL;
+    if ((size_t)num_compartments > (SIZE_MAX - WEFT_OBJ_MEM_SIZE) / sizeof(void *))
+        return ABT_ERR_MEM;
+    void *h = weft_obj_alloc((size_t)num_compartments * sizeof(void *));
+    if (!h)
+        return ABT_ERR_MEM;
+    weft_future *f = weft_obj_body(h);
+    f->num = num_compartments;
+    f->cb = cb_func;
+    atomic_store_explicit(&f->ready, num_compartments == 0, memory_order_relaxed);
+    *newfuture = (ABT_future)h;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_future_free(ABT_future *future)
+{
+    if (!future)
+        return ABT_ERR_INV_ARG;
+    weft_future *f = fut_from(*future);
+    if (!f)
+        return ABT_ERR_INV_FUTURE;
+    weft_spin_lock(&f->lock); /* a setter may still be leaving its critical section */
+    free(*future);
+    *future = ABT_FUTURE_NULL;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_future_wait(ABT_future future)
+{
+    weft_future *f = fut_from(future);
+    if (!f)
+        return ABT_ERR_INV_FUTURE;
+    if (weft_self_is_tasklet())
+        return ABT_ERR_FUTURE;
+    if (atomic_load_explicit(&f->ready, memory_order_acquire))
+        return ABT_SUCCESS;
+    weft_wl_waiter ww;
+    weft_wl_node nd;
+    weft_wl_waiter_init(&ww);
+    weft_wl_node_init(&nd, &ww, 0);
+    weft_spin_lock(&f->lock);
+    if (atomic_load_explicit(&f->ready, memory_order_relaxed)) {
+        weft_spin_unlock(&f->lock);
+        return ABT_SUCCESS;
+    }
+    weft_wl_push_tail(&f->wl, &nd);
+    weft_wl_wait(&ww, &f->lock, 0);
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_future_test(ABT_future future, ABT_bool *is_ready)
+{
+    weft_future *f = fut_from(future);
+    if (!f)
+        return ABT_ERR_INV_FUTURE;
+    if (!is_ready)
+        return ABT_ERR_INV_ARG;
+    *is_ready = atomic_load_explicit(&f->ready, memory_order_acquire) ? ABT_TRUE : ABT_FALSE;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_future_set(ABT_future future, void *value)
+{
+    weft_future *f = fut_from(future);
+    if (!f)
+        return ABT_ERR_INV_FUTURE;
+    weft_spin_lock(&f->lock);
+    if (f->counter >= f->num) { /* ready, completing, or no compartment at all */
+        weft_spin_unlock(&f->lock);
+        return ABT_ERR_FUTURE;
+    }
+    void **values = fut_values(future);
+    values[f->counter++] = value;
+    if (f->counter < f->num) {
+        weft_spin_unlock(&f->lock);
+        return ABT_SUCCESS;
+    }
+    weft_spin_unlock(&f->lock);
+    if (f->cb)
+        f->cb(values); /* exactly once: only the set that filled the last compartment */
+    weft_spin_lock(&f->lock);
+    atomic_store_explicit(&f->ready, 1, memory_order_release);
+    weft_wl_waiter *chain = weft_wl_take_all(&f->wl);
+    weft_spin_unlock(&f->lock);
+    weft_wl_wake_chain(chain);
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_future_reset(ABT_future future)
+{
+    weft_future *f = fut_from(future);
+    if (!f)
+        return ABT_ERR_INV_FUTURE;
+    weft_spin_lock(&f->lock);
+    if (f->num > 0) {
+        f->counter = 0;
+        atomic_store_explicit(&f->ready, 0, memory_order_relaxed);
+    }
+    weft_spin_unlock(&f->lock);
+    return ABT_SUCCESS;
+}

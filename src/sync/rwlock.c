@@ -1,0 +1,189 @@
+/* src/sync/rwlock.c - ABT_rwlock_*: readers-writer lock over the waitlist.
+ *
+ * State word: RW_WRITER (held by a writer), RW_WAITERS (the queue is non-empty or about
+ * to be served), and the reader count in units of RW_READER.  Uncontended: rdlock is one
+ * CAS adding a reader while neither WRITER nor WAITERS is set, wrlock one CAS 0 -> WRITER,
+ * unlock one CAS (writer) or one fetch_sub (reader).
+ * Contended: the waiter takes the object lock and either acquires (the lock is free and
+ * nobody queues) or sets WAITERS and queues in FIFO order.  Once anybody queues, new
+ * readers queue too, so writers are not starved.  The last holder to leave (the writer,
+ * or the reader whose fetch_sub leaves exactly WAITERS) grants the lock directly, under
+ * the object lock: to the head writer, or to every reader at the head of the queue.
+ * Granted waiters wake up owning the lock - no retry, no lost wake-up: WAITERS is only
+ * set while there are holders, and only a holder's exit clears holders. */
+#include "sync/objmem.h"
+#include "sync/waitlist.h"
+
+#include <weft.h>
+
+#define RW_WRITER 1u
+#define RW_WAITERS 2u
+#define RW_READER 4u
+
+enum { MODE_READ = 0, MODE_WRITE = 1 };
+
+typedef struct {
+    _Atomic uint32_t state;
+    weft_spinlock lock;            /* guards wl */
+    uint32_t allocated;            /* made by ABT_rwlock_create */
+    weft_waitlist wl;
+} weft_rwlock;
+
+_Static_assert(sizeof(weft_rwlock) <= WEFT_OBJ_BODY_MAX,
+               "weft_rwlock must fit weft_rwlock_memory");
+_Static_assert(sizeof(weft_rwlock_memory) == WEFT_OBJ_MEM_SIZE, "weft_rwlock_memory size");
+
+static inline weft_rwlock *rw_from(ABT_rwlock h)
+{
+    return (h == NULL || h == ABT_RWLOCK_NULL) ? NULL : weft_obj_body(h);
+}
+
+WEFT_API int ABT_rwlock_create(ABT_rwlock *newrwlock)
+{
+    if (!newrwlock)
+        return ABT_ERR_INV_ARG;
+    void *h = weft_obj_alloc(0);
+    if (!h) {
+        *newrwlock = ABT_RWLOCK_NULL;
+        return ABT_ERR_MEM;
+    }
+    ((weft_rwlock *)weft_obj_body(h))->allocated = 1;
+    *newrwlock = (ABT_rwlock)h;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_rwlock_free(ABT_rwlock *rwlock)
+{
+    if (!rwlock)
+        return ABT_ERR_INV_ARG;
+    weft_rwlock *l = rw_from(*rwlock);
+    if (!l || !l->allocated)
+        return ABT_ERR_INV_RWLOCK;
+    weft_spin_lock(&l->lock);
+    free(*rwlock);
+    *rwlock = ABT_RWLOCK_NULL;
+    return ABT_SUCCESS;
+}
+
+static WEFT_COLD void lock_slow(weft_rwlock *l, uint32_t mode)
+{
+    weft_spin_lock(&l->lock);
+    uint32_t s = atomic_load_explicit(&l->state, memory_order_relaxed);
+    for (;;) {
+        bool free_for_me = mode == MODE_READ ? !(s & (RW_WRITER | RW_WAITERS)) : s == 0;
+        if (free_for_me) {
+            uint32_t n = mode == MODE_READ ? s + RW_READER : RW_WRITER;
+            if (atomic_compare_exchange_weak_explicit(&l->state, &s, n, memory_order_acquire,
+                                                      memory_order_relaxed)) {
+                weft_spin_unlock(&l->lock);
+                return;
+            }
+        } else if (s & RW_WAITERS) {
+            break;
+        } else if (atomic_compare_exchange_weak_explicit(&l->state, &s, s | RW_WAITERS,
+                                                         memory_order_relaxed,
+                                                         memory_order_relaxed)) {
+            break;
+        }
+    }
+    weft_wl_waiter ww;
+    weft_wl_node nd;
+    weft_wl_waiter_init(&ww);
+    weft_wl_node_init(&nd, &ww, mode);
+    weft_wl_push_tail(&l->wl, &nd);
+    weft_wl_wait(&ww, &l->lock, 0);
+    /* granted: we hold the lock in `mode` */
+}
+
+/* The last holder left (state has no holder, WAITERS set): hand the lock to the head of
+ * the queue.  Object lock held; returns the chain of waiters to wake. */
+static weft_wl_waiter *grant(weft_rwlock *l)
+{
+    weft_wl_waiter *first = NULL, **link = &first;
+    uint32_t held = 0;
+    weft_wl_node *n = l->wl.head;
+    if (n && n->arg == MODE_WRITE) {
+        weft_wl_unlink(&l->wl, n);
+        held = RW_WRITER;
+        weft_wl_claim(n->waiter, WL_WOKEN);
+        n->waiter->wake_next = NULL;
+        first = n->waiter;
+    } else {
+        while ((n = l->wl.head) && n->arg == MODE_READ) {
+            weft_wl_unlink(&l->wl, n);
+            held += RW_READER;
+            weft_wl_claim(n->waiter, WL_WOKEN);
+            n->waiter->wake_next = NULL;
+            *link = n->waiter;
+            link = &n->waiter->wake_next;
+        }
+    }
+    uint32_t more = weft_wl_empty(&l->wl) ? 0 : RW_WAITERS;
+    /* release: fast-path lockers that read this state see the leaving writer's writes */
+    atomic_store_explicit(&l->state, held | more, memory_order_release);
+    return first;
+}
+
+static WEFT_COLD void unlock_slow(weft_rwlock *l)
+{
+    weft_spin_lock(&l->lock);
+    weft_wl_waiter *chain = NULL;
+    uint32_t s = atomic_load_explicit(&l->state, memory_order_relaxed);
+    if (s == (RW_WRITER | RW_WAITERS) || s == RW_WAITERS)
+        chain = grant(l);
+    else if (s == RW_WRITER) /* cannot happen: WAITERS is only cleared under this lock */
+        atomic_store_explicit(&l->state, 0, memory_order_release);
+    weft_spin_unlock(&l->lock);
+    weft_wl_wake_chain(chain);
+}
+
+WEFT_API int ABT_rwlock_rdlock(ABT_rwlock rwlock)
+{
+    weft_rwlock *l = rw_from(rwlock);
+    if (!l)
+        return ABT_ERR_INV_RWLOCK;
+    if (weft_self_is_tasklet())
+        return ABT_ERR_RWLOCK;
+    uint32_t s = atomic_load_explicit(&l->state, memory_order_relaxed);
+    while (!(s & (RW_WRITER | RW_WAITERS))) {
+        if (atomic_compare_exchange_weak_explicit(&l->state, &s, s + RW_READER,
+                                                  memory_order_acquire, memory_order_relaxed))
+            return ABT_SUCCESS;
+    }
+    lock_slow(l, MODE_READ);
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_rwlock_wrlock(ABT_rwlock rwlock)
+{
+    weft_rwlock *l = rw_from(rwlock);
+    if (!l)
+        return ABT_ERR_INV_RWLOCK;
+    if (weft_self_is_tasklet())
+        return ABT_ERR_RWLOCK;
+    uint32_t z = 0;
+    if (!atomic_compare_exchange_strong_explicit(&l->state, &z, RW_WRITER, memory_order_acquire,
+                                                 memory_order_relaxed))
+        lock_slow(l, MODE_WRITE);
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_rwlock_unlock(ABT_rwlock rwlock)
+{
+    weft_rwlock *l = rw_from(rwlock);
+    if (!l)
+        return ABT_ERR_INV_RWLOCK;
+    uint32_t s = atomic_load_explicit(&l->state, memory_order_relaxed);
+    if (s & RW_WRITER) {
+        uint32_t w = RW_WRITER;
+        if (atomic_compare_exchange_strong_explicit(&l->state, &w, 0, memory_order_release,
+                                                    memory_order_relaxed))
+            return ABT_SUCCESS;
+        unlock_slow(l); /* WAITERS set: grant under the lock */
+        return ABT_SUCCESS;
+    }
+    uint32_t prev = atomic_fetch_sub_explicit(&l->state, RW_READER, memory_order_release);
+    if (prev - RW_READER == RW_WAITERS)
+        unlock_slow(l); /* the last reader out, with a queue */
+    return ABT_SUCCESS;
+}

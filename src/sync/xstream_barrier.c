@@ -1,0 +1,66 @@
+/* src/sync/xstream_barrier.c - ABT_xstream_barrier_*: a barrier for OS threads.
+ *
+ * Whoever calls it - a ULT, a tasklet, an external thread - blocks its OS thread, as
+ * Argobots documents, but in the kernel: a generation counter is the futex word.  Each
+ * arrival reads the generation, then counts itself; the last one resets the count, bumps
+ * the generation (release) and wakes every sleeper; the others sleep until the
+ * generation changes.  No spinning (Argobots spins or uses a pthread barrier). */
+#include <limits.h>
+#include <stdlib.h>
+
+#include "core/runtime.h"
+
+typedef struct {
+    uint32_t num;
+    _Atomic uint32_t count;
+    _Atomic uint32_t gen;          /* futex word */
+} weft_xbarrier;
+
+static inline weft_xbarrier *xbar_from(ABT_xstream_barrier h)
+{
+    return (h == NULL || h == ABT_XSTREAM_BARRIER_NULL) ? NULL : (weft_xbarrier *)h;
+}
+
+WEFT_API int ABT_xstream_barrier_create(uint32_t num_waiters, ABT_xstream_barrier *newbarrier)
+{
+    if (!newbarrier)
+        return ABT_ERR_INV_ARG;
+    *newbarrier = ABT_XSTREAM_BARRIER_NULL;
+    if (num_waiters == 0)
+        return ABT_ERR_INV_ARG;
+    weft_xbarrier *b = calloc(1, sizeof(*b));
+    if (!b)
+        return ABT_ERR_MEM;
+    b->num = num_waiters;
+    *newbarrier = (ABT_xstream_barrier)b;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_xstream_barrier_free(ABT_xstream_barrier *barrier)
+{
+    if (!barrier)
+        return ABT_ERR_INV_ARG;
+    weft_xbarrier *b = xbar_from(*barrier);
+    if (!b)
+        return ABT_ERR_INV_XSTREAM_BARRIER;
+    free(b);
+    *barrier = ABT_XSTREAM_BARRIER_NULL;
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_xstream_barrier_wait(ABT_xstream_barrier barrier)
+{
+    weft_xbarrier *b = xbar_from(barrier);
+    if (!b)
+        return ABT_ERR_INV_XSTREAM_BARRIER;
+    uint32_t g = atomic_load_explicit(&b->gen, memory_order_acquire);
+    if (atomic_fetch_add_explicit(&b->count, 1, memory_order_acq_rel) + 1 == b->num) {
+        atomic_store_explicit(&b->count, 0, memory_order_relaxed);
+        atomic_fetch_add_explicit(&b->gen, 1, memory_order_release);
+        weft_futex_wake(&b->gen, INT_MAX);
+        return ABT_SUCCESS;
+    }
+    while (atomic_load_explicit(&b->gen, memory_order_acquire) == g)
+        weft_futex_wait(&b->gen, g, 0);
+    return ABT_SUCCESS;
+}
