@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #if WEFT_ASAN
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #endif
 #if WEFT_TSAN
@@ -38,6 +39,17 @@ static inline void weft_san_landed(void *fake)
     __sanitizer_finish_switch_fiber(fake, NULL, NULL);
 #else
     (void)fake;
+#endif
+}
+
+/* A stack abandoned by a finished ULT keeps the redzones of its last frames in ASan's
+ * shadow memory; clear them before the stack is reused. */
+static inline void weft_asan_unpoison_stack(const void *lo, size_t size)
+{
+#if WEFT_ASAN
+    __asan_unpoison_memory_region(lo, size);
+#else
+    (void)lo, (void)size;
 #endif
 }
 

@@ -11,6 +11,7 @@
 
 #include "core/sched.h"
 #include "core/unit.h"
+#include "sync/timerq.h"
 
 #define DEFAULT_IDLE_SPINS 256
 
@@ -24,6 +25,9 @@ size_t weft_sched_total_size(weft_sched *s)
 
 bool weft_sched_has_to_stop(weft_sched *s)
 {
+    /* sync/timerq.h: every scheduler loop (predefined or user) checks this when idle and
+     * every event_freq units, so that is where the due timed waits of this stream fire */
+    weft_timers_poll();
     if (WEFT_UNLIKELY(s->use == WEFT_SCHED_IN_POOL))   /* stacked: sched_stack.c */
         return weft_sched_stacked_has_to_stop(s);
     uint32_t r = atomic_load_explicit(&s->request, memory_order_acquire);
@@ -78,6 +82,7 @@ static void basic_run(ABT_sched sched)
         if (wait) {
             /* one pool: sleep until a push or a stop request; several: nap briefly */
             uint64_t t = s->num_pools == 1 ? 1000000000u : 1000000u;
+            t = weft_timers_cap(t, weft_timers_next()); /* wake for the next timed wait */
             u = weft_pool_pop_wait(s->pools[0], t, ABT_POOL_CONTEXT_OWNER_PRIMARY);
             if (u)
                 weft_sched_run_unit(xs, s, u);

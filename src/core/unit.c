@@ -64,6 +64,11 @@ static inline bool ensure_stack(weft_xstream *xs, weft_unit *u)
 
 static inline void release_stack(weft_xstream *xs, weft_unit *u)
 {
+    if (WEFT_ASAN && u->stack_kind != WEFT_STACK_NONE && u->stack_kind != WEFT_STACK_OS) {
+        size_t sz;
+        const void *lo = unit_stack_lo(u, &sz);
+        weft_asan_unpoison_stack(lo, sz);
+    }
     if (u->stack_kind == WEFT_STACK_CACHED || u->stack_kind == WEFT_STACK_OWNED) {
         weft_stack_free(xs, u->stack);
         u->stack = NULL;

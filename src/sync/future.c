@@ -33,9 +33,10 @@ WEFT_API int ABT_future_create(uint32_t num_compartments, void (*cb_func)(void *
     if (!newfuture)
         return ABT_ERR_INV_ARG;
     *newfuture = ABT_FUTURE_NULL;
-    if ((size_t)num_compartments > (SIZE_MAX - WEFT_OBJ_MEM_SIZE) / sizeof(void *))
+    uint64_t bytes = (uint64_t)num_compartments * sizeof(void *); /* 32-bit size_t */
+    if (bytes > SIZE_MAX - WEFT_OBJ_MEM_SIZE)
         return ABT_ERR_MEM;
-    void *h = weft_obj_alloc((size_t)num_compartments * sizeof(void *));
+    void *h = weft_obj_alloc((size_t)bytes);
     if (!h)
         return ABT_ERR_MEM;
     weft_future *f = weft_obj_body(h);
