@@ -3,6 +3,8 @@
  * overlap, and nobody stays asleep (the test would hang). */
 #include "sync_test.h"
 
+#include <sched.h>
+
 #define ULTS_PER_STREAM 4
 #define NEXT 2
 #define TOTAL 1000000
@@ -12,6 +14,19 @@ static ABT_mutex mtx;
 static long counter;           /* protected by mtx */
 static int inside;             /* protected by mtx: 1 while somebody holds it */
 static atomic_int overlap;
+static atomic_int started;
+
+/* everybody starts together, so the pairs really contend */
+static void start_gate(int is_ult)
+{
+    atomic_fetch_add(&started, 1);
+    while (atomic_load(&started) < 2 * ULTS_PER_STREAM + NEXT) {
+        if (is_ult)
+            ABT_thread_yield();
+        else
+            sched_yield();
+    }
+}
 
 static void work(void)
 {
@@ -22,6 +37,8 @@ static void work(void)
             atomic_fetch_add(&overlap, 1);
         inside = 1;
         counter++;
+        for (volatile int k = 0; k < 8; k++) /* a critical section long enough to overlap */
+            ;
         inside = 0;
         ABT_mutex_unlock(mtx);
     }
@@ -30,12 +47,14 @@ static void work(void)
 static void ult(void *arg)
 {
     (void)arg;
+    start_gate(1);
     work();
 }
 
 static void *ext(void *arg)
 {
     (void)arg;
+    start_gate(0);
     work();
     return NULL;
 }

@@ -2,15 +2,16 @@
  * with its five required callbacks, plus init and free) feeds a user-defined scheduler on
  * a secondary stream.  The run loop pops ULTs with ABT_pool_pop_thread, gets their unit
  * with ABT_thread_get_unit and runs it with ABT_xstream_run_unit, checking events and
- * has_to_stop.  10,000 ULTs are created into the pool; each yields once.  The pool's push
- * sees ABT_POOL_CONTEXT_OP_THREAD_CREATE once per ULT and ABT_POOL_CONTEXT_OP_THREAD_YIELD
- * once per yield; create_unit is given the pool's handle and the ULT; every unit is freed
- * by free_unit before the pool's free callback runs. */
+ * has_to_stop.  10,000 ULTs are created into the pool, 500 at a time; each yields once.
+ * The pool's push sees ABT_POOL_CONTEXT_OP_THREAD_CREATE once per ULT and
+ * ABT_POOL_CONTEXT_OP_THREAD_YIELD once per yield; create_unit is given the pool's handle
+ * and the ULT; every unit is freed by free_unit before the pool's free callback runs. */
 #include "test.h"
 #include <pthread.h>
 #include <stdatomic.h>
 
 #define N 10000
+#define BATCH 500 /* ULTs alive at once (ThreadSanitizer caps its fibers) */
 #define MAGIC 0x1234abcd
 
 typedef struct unit {
@@ -161,11 +162,13 @@ int main(int argc, char **argv)
     ABT_xstream xs;
     CHECK_ABT(ABT_xstream_create(sched, &xs));
 
-    static ABT_thread ts[N];
-    for (int i = 0; i < N; i++)
-        CHECK_ABT(ABT_thread_create(pool, ult, NULL, ABT_THREAD_ATTR_NULL, &ts[i]));
-    for (int i = 0; i < N; i++)
-        CHECK_ABT(ABT_thread_free(&ts[i]));
+    static ABT_thread ts[BATCH];
+    for (int base = 0; base < N; base += BATCH) {
+        for (int i = 0; i < BATCH; i++)
+            CHECK_ABT(ABT_thread_create(pool, ult, NULL, ABT_THREAD_ATTR_NULL, &ts[i]));
+        for (int i = 0; i < BATCH; i++)
+            CHECK_ABT(ABT_thread_free(&ts[i]));
+    }
     CHECK_EQ_INT(atomic_load(&ran_secondary), N);
     CHECK_EQ_INT(atomic_load(&pushes_create), N);
     CHECK_EQ_INT(atomic_load(&pushes_yield), N);

@@ -3,14 +3,16 @@
  * on a secondary stream.  The run loop pops units with ABT_pool_pop, checks that each is
  * one of the pool's own units and maps back to its ULT (ABT_unit_get_thread), runs it
  * with ABT_xstream_run_unit, and calls ABT_xstream_check_events / ABT_sched_has_to_stop.
- * 10,000 ULTs are created into the pool by the primary ULT; each yields once (so it is
- * pushed back through the pool) and counts itself on the secondary stream.  p_init and
- * p_free run once; every unit the pool made has been freed (u_free) when p_free runs. */
+ * 10,000 ULTs are created into the pool by the primary ULT, 500 at a time; each yields
+ * once (so it is pushed back through the pool) and counts itself on the secondary stream.
+ * p_init and p_free run once; every unit the pool made has been freed (u_free) when
+ * p_free runs. */
 #include "test.h"
 #include <pthread.h>
 #include <stdatomic.h>
 
 #define N 10000
+#define BATCH 500 /* ULTs alive at once (ThreadSanitizer caps its fibers) */
 #define MAGIC 0x5eed5eed
 
 typedef struct unit {
@@ -158,11 +160,13 @@ int main(int argc, char **argv)
     ABT_xstream xs;
     CHECK_ABT(ABT_xstream_create(sched, &xs));
 
-    static ABT_thread ts[N];
-    for (int i = 0; i < N; i++)
-        CHECK_ABT(ABT_thread_create(pool, ult, NULL, ABT_THREAD_ATTR_NULL, &ts[i]));
-    for (int i = 0; i < N; i++)
-        CHECK_ABT(ABT_thread_free(&ts[i]));
+    static ABT_thread ts[BATCH];
+    for (int base = 0; base < N; base += BATCH) {
+        for (int i = 0; i < BATCH; i++)
+            CHECK_ABT(ABT_thread_create(pool, ult, NULL, ABT_THREAD_ATTR_NULL, &ts[i]));
+        for (int i = 0; i < BATCH; i++)
+            CHECK_ABT(ABT_thread_free(&ts[i]));
+    }
     CHECK_EQ_INT(atomic_load(&ran_secondary), N);
     size_t size = 1;
     CHECK_ABT(ABT_pool_get_size(pool, &size));

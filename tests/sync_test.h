@@ -9,6 +9,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <time.h>
 
 /* Absolute CLOCK_REALTIME time `sec` seconds from now, for the timed waits. */
@@ -40,6 +41,16 @@ static inline void sync_sleep(double sec)
     struct timespec ts = { (time_t)sec, (long)((sec - (double)(time_t)sec) * 1e9) };
     while (nanosleep(&ts, &ts) != 0)
         ;
+}
+
+/* Let `sec` pass while the caller - a ULT - keeps yielding, so that the other work units
+ * of its stream run meanwhile (a nanosleep would hold the stream). */
+static inline void sync_yield_for(double sec)
+{
+    double end = sync_now() + sec;
+    do
+        ABT_thread_yield();
+    while (sync_now() < end);
 }
 
 /* The primary stream and `n` (<= 2) secondary streams; pools[i] is stream i's main pool. */

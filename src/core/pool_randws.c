@@ -28,28 +28,14 @@ static inline void unlock(weft_pool *p)
         weft_spin_unlock(&p->lock);
 }
 
-/* Pool lock held. */
-static inline void link_head(weft_pool *p, weft_unit *u)
-{
-    u->prev = NULL;
-    u->next = p->head;
-    if (p->head)
-        p->head->prev = u;
-    else
-        p->tail = u;
-    p->head = u;
-    u->in_pool = 1;
-    atomic_store_explicit(&p->size, atomic_load_explicit(&p->size, memory_order_relaxed) + 1,
-                          memory_order_relaxed);
-}
-
 static void randws_push(weft_pool *p, weft_unit *u, ABT_pool_context ctx)
 {
+    if (ctx & PUSH_HEAD_OPS) {
+        weft_pool_push_head(p, u);     /* pool.h: same list, takes the lock */
+        return;
+    }
     lock(p);
-    if (ctx & PUSH_HEAD_OPS)
-        link_head(p, u);
-    else
-        fifo_link_tail(p, u);
+    fifo_link_tail(p, u);
     unlock(p);
 }
 

@@ -260,6 +260,7 @@ struct weft_xstream {
     pthread_t thread;
     bool thread_started;
     bool joined;
+    _Atomic bool cancelled;        /* ABT_xstream_cancel / ABT_xstream_exit */
     weft_waiter *joiner;           /* protected by the global lock */
     int cpubind;                   /* -1 when not bound */
     int *affinity;

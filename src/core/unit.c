@@ -228,8 +228,11 @@ static void sched_entry(void *arg)
     for (;;) {
         s->def.run((ABT_sched)s);
         xs = weft_xs_reload();
-        if (xs->main_sched == s)
-            break;
+        if (xs->main_sched == s) {
+            if (weft_xstream_should_stop(xs, s))
+                break;
+            continue;
+        }
         /* replaced by ABT_xstream_set_main_sched: run the new one on this stack */
         weft_sched *next = xs->main_sched;
         next->tsan_fiber = s->tsan_fiber;

@@ -16,6 +16,10 @@
 
 void weft_xstream_note_os_stack(weft_xstream *xs)
 {
+    /* Only AddressSanitizer needs the bounds; pthread_getattr_np allocates (and in
+     * glibc 2.36 crashes when that allocation fails), so nobody else pays for it. */
+    if (!WEFT_ASAN)
+        return;
     pthread_attr_t attr;
     void *addr;
     size_t size;
@@ -72,8 +76,11 @@ static void *xstream_thread(void *arg)
         xs->sched = s;
         xs->cur = NULL;
         s->def.run((ABT_sched)s);
-        if (xs->main_sched == s)
-            break;
+        if (xs->main_sched == s) {
+            if (weft_xstream_should_stop(xs, s))
+                break;
+            continue;
+        }
         /* ABT_xstream_set_main_sched replaced it: release the old one, run the new */
         weft_sched_retire(s);
     }
@@ -173,6 +180,20 @@ void weft_xstream_destroy(weft_xstream *xs)
     weft_mem_flush(xs);
     free(xs->affinity);
     free(xs);
+}
+
+bool weft_xstream_should_stop(weft_xstream *xs, weft_sched *s)
+{
+    if (atomic_load(&xs->cancelled))
+        return true;
+    uint32_t req = atomic_load(&s->request);
+    if (req == WEFT_SCHED_REQ_FINISH && weft_sched_total_size(s) == 0)
+        return true;
+    if (req == WEFT_SCHED_REQ_EXIT) {
+        uint32_t e = WEFT_SCHED_REQ_EXIT;   /* an exit only ends this run() */
+        atomic_compare_exchange_strong(&s->request, &e, WEFT_SCHED_REQ_NONE);
+    }
+    return false;
 }
 
 void weft_sched_retire(weft_sched *s)
@@ -377,6 +398,7 @@ WEFT_API int ABT_xstream_revive(ABT_xstream xstream)
     if (xs->primary || !xs->joined)
         return ABT_ERR_XSTREAM;
     atomic_store(&xs->main_sched->request, WEFT_SCHED_REQ_NONE);
+    atomic_store(&xs->cancelled, false);
     xs->joined = false;
     atomic_store(&xs->state, WEFT_XS_RUNNING);
     int e = pthread_create(&xs->thread, NULL, xstream_thread, xs);
@@ -398,6 +420,7 @@ WEFT_API int ABT_xstream_exit(void)
     weft_unit *self = xs->cur;
     if (xs->primary || !self || !(self->flags & WEFT_U_ULT) || (self->flags & WEFT_U_MAIN))
         return ABT_ERR_INV_XSTREAM;
+    atomic_store(&xs->cancelled, true);
     weft_sched_request(xs->main_sched, WEFT_SCHED_REQ_EXIT);
     weft_ult_exit(xs, self);
 }
@@ -409,6 +432,7 @@ WEFT_API int ABT_xstream_cancel(ABT_xstream xstream)
         return ABT_ERR_INV_XSTREAM;
     if (xs->primary)
         return ABT_ERR_INV_XSTREAM;
+    atomic_store(&xs->cancelled, true);
     weft_sched_request(xs->main_sched, WEFT_SCHED_REQ_EXIT);
     return ABT_SUCCESS;
 }
@@ -558,7 +582,8 @@ WEFT_API int ABT_xstream_run_unit(ABT_unit unit, ABT_pool pool)
     if (!xs)
         return ABT_ERR_INV_XSTREAM;
     weft_unit *u = weft_unit_claim_abt_unit(unit);  /* user-made units: pool_user.c */
-    u->pool = p;
+    if (u->pool != p)   /* (helper) no store when unchanged: a joiner may read u->pool */
+        u->pool = p;
     weft_unit *self = xs->cur;
     if (self == xs->sched->unit) {      /* called by a scheduler: the normal case */
         weft_sched_run_unit(xs, xs->sched, u);

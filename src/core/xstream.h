@@ -15,6 +15,10 @@ WEFT_INTERNAL void weft_xstream_note_os_stack(weft_xstream *xs);
 /* Ask a secondary stream to finish, wait for its thread, and free it. */
 WEFT_INTERNAL int weft_xstream_join(weft_xstream *xs);
 WEFT_INTERNAL void weft_xstream_destroy(weft_xstream *xs);
+/* The main scheduler's run() returned: should the stream stop?  (Argobots semantics:
+ * it stops when cancelled, or when finishing and the pools are empty; a plain
+ * ABT_sched_exit only makes the loop start run() again.) */
+WEFT_INTERNAL bool weft_xstream_should_stop(weft_xstream *xs, weft_sched *s);
 /* A scheduler that stopped being a stream's main scheduler: freed if automatic. */
 WEFT_INTERNAL void weft_sched_retire(weft_sched *s);
 /* Bind the calling thread as rank `rank` asks (ABT_SET_AFFINITY). */
