@@ -185,18 +185,20 @@ void weft_tq_cancel(weft_tq_entry *e)
     }
 }
 
-/* Remove the due entries of q and claim their waiters; won waiters go on *chain. */
-static weft_wl_waiter *fire(weft_timerq *q, uint64_t now, weft_wl_waiter *chain)
+/* Remove the due entries of q and claim their waiters; won waiters are appended to the
+ * chain at *tail, in deadline order (so they are made ready in that order). */
+static weft_wl_waiter **fire(weft_timerq *q, uint64_t now, weft_wl_waiter **tail)
 {
     if (atomic_load_explicit(&q->next, memory_order_relaxed) > now)
-        return chain;
+        return tail;
     weft_spin_lock(&q->lock);
     while (q->root && q->root->deadline <= now) {
         weft_tq_entry *e = heap_pop(q);
         weft_wl_waiter *ww = e->waiter;
         if (weft_wl_claim(ww, WL_TIMEDOUT)) {
-            ww->wake_next = chain;
-            chain = ww;
+            ww->wake_next = NULL;
+            *tail = ww;
+            tail = &ww->wake_next;
         }
         /* last touch of e (and of ww, unless this timer won it): a cancelling waiter
          * that reads NULL may return at once */
@@ -204,7 +206,7 @@ static weft_wl_waiter *fire(weft_timerq *q, uint64_t now, weft_wl_waiter *chain)
     }
     publish_next(q);
     weft_spin_unlock(&q->lock);
-    return chain;
+    return tail;
 }
 
 uint64_t weft_timers_poll_slow(uint64_t next)
@@ -212,10 +214,10 @@ uint64_t weft_timers_poll_slow(uint64_t next)
     uint64_t now = weft_clock_ns();
     if (next > now)
         return next;
-    weft_wl_waiter *chain = NULL;
+    weft_wl_waiter *chain = NULL, **tail = &chain;
     if (weft_tls_tq)
-        chain = fire(weft_tls_tq, now, chain);
-    chain = fire(&weft_orphan_tq, now, chain);
+        tail = fire(weft_tls_tq, now, tail);
+    fire(&weft_orphan_tq, now, tail);
     weft_wl_wake_chain(chain);
     return weft_timers_next();
 }
