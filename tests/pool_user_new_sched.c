@@ -8,6 +8,7 @@
  * and the ULT; every unit is freed by free_unit before the pool's free callback runs. */
 #include "test.h"
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 
 #define N 10000
@@ -126,6 +127,8 @@ static void sched_run(ABT_sched sched)
             CHECK_ABT(ABT_sched_has_to_stop(sched, &stop));
             if (stop)
                 break;
+            if (t == ABT_THREAD_NULL)
+                sched_yield(); /* idle: let other threads have the CPU (valgrind) */
         }
     }
 }

@@ -12,11 +12,16 @@
 static atomic_int progress, stop, fails, order_pos;
 static int order[NSLEEP];
 
+static double base; /* common origin of the sleepers' deadlines */
+
 static void sleeper(void *arg)
 {
     int i = (int)(intptr_t)arg;
-    double sec = 0.002 + 0.001 * (double)((i * 37) % NSLEEP); /* distinct, shuffled */
+    /* deadlines 1 ms apart, shuffled, all after every sleeper has started */
+    double deadline = base + 0.2 + 0.001 * (double)((i * 37) % NSLEEP);
     double t0 = sync_now();
+    double sec = deadline - t0;
+    CHECK(sec > 0);
     CHECK_ABT(weft_thread_sleep(sec));
     double dt = sync_now() - t0;
     if (dt < sec - 1e-4) {
@@ -55,6 +60,7 @@ static void run(sync_world *w, int pool)
     atomic_store(&order_pos, 0);
     atomic_store(&stop, 0);
     atomic_store(&progress, 0);
+    base = sync_now();
     ABT_thread sp, ts[NSLEEP];
     CHECK_ABT(ABT_thread_create(w->pools[pool], spinner, NULL, ABT_THREAD_ATTR_NULL, &sp));
     for (int i = 0; i < NSLEEP; i++)

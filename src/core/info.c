@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/thread_attr.h"
+#include "core/tool.h"
 #include "core/unit.h"
 #include "core/xstream.h"
 
@@ -27,8 +28,10 @@ WEFT_API int ABT_info_query_config(ABT_info_query_kind query_kind, void *val)
     case ABT_INFO_QUERY_KIND_ENABLED_THREAD_CANCEL:
     case ABT_INFO_QUERY_KIND_ENABLED_TASK_CANCEL:
     case ABT_INFO_QUERY_KIND_ENABLED_STACK_UNWIND:
-    case ABT_INFO_QUERY_KIND_ENABLED_TOOL:
         *b = ABT_FALSE;
+        return ABT_SUCCESS;
+    case ABT_INFO_QUERY_KIND_ENABLED_TOOL:
+        *b = WEFT_TOOL ? ABT_TRUE : ABT_FALSE;
         return ABT_SUCCESS;
     case ABT_INFO_QUERY_KIND_ENABLED_VALGRIND:
         *b = WEFT_USE_VALGRIND ? ABT_TRUE : ABT_FALSE;

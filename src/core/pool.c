@@ -40,6 +40,8 @@ static inline void unlock(weft_pool *p)
 
 bool weft_pool_take_fresh_slow(weft_pool *p, weft_unit *u)
 {
+    if (p->ops == &weft_pool_randws_ops)   /* (helper) reads u->ctx under the pool lock */
+        return weft_pool_randws_take_fresh(p, u);
     return p->ops->remove && u->ctx == NULL && p->ops->remove(p, u) == ABT_SUCCESS;
 }
 

@@ -169,6 +169,8 @@ WEFT_INTERNAL void weft_pool_destroy(weft_pool *p);
  * the links, types.h).  ABT_unit values the user created are mapped back to their unit
  * by a table; any other ABT_unit is a weft_unit pointer, as for the built-in pools. */
 extern WEFT_INTERNAL const weft_pool_ops weft_pool_randws_ops;
+/* weft_pool_take_fresh for a RANDWS pool: the same checks as the FIFO one, under its lock. */
+WEFT_INTERNAL bool weft_pool_randws_take_fresh(weft_pool *p, weft_unit *u);
 
 static inline bool weft_pool_is_user(const weft_pool *p) { return p->impl != NULL; }
 

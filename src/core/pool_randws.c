@@ -63,6 +63,21 @@ static int randws_remove(weft_pool *p, weft_unit *u)
     return r;
 }
 
+/* Join bypass and cancellation: take `u` out only if it is queued here and never ran.
+ * u->ctx is read under the lock, after in_pool, like the FIFO version in pool.h: a unit
+ * that is not queued may be running on another stream, which writes its ctx. */
+bool weft_pool_randws_take_fresh(weft_pool *p, weft_unit *u)
+{
+    bool ok = false;
+    lock(p);
+    if (u->in_pool && u->pool == p && u->ctx == NULL) {
+        fifo_unlink(p, u);
+        ok = true;
+    }
+    unlock(p);
+    return ok;
+}
+
 static size_t randws_size(weft_pool *p)
 {
     return atomic_load_explicit(&p->size, memory_order_relaxed);

@@ -204,21 +204,82 @@ WEFT_API int ABT_self_exit(void)
     weft_ult_exit(weft_xs_self(), u);
 }
 
-static void post_suspend(weft_xstream *xs, void *arg)
-{
-    weft_unit *u = arg;
-    atomic_fetch_add_explicit(&u->pool->num_blocked, 1, memory_order_relaxed);
-    /* resumable only now that it has left its stack */
-    atomic_fetch_or_explicit(&u->request, WEFT_REQ_SUSPENDED, memory_order_release);
-}
-
 WEFT_API int ABT_self_suspend(void)
 {
     SELF(u);
     if (!weft_unit_is_ult(u))
         return ABT_ERR_INV_THREAD;
-    weft_ult_park(weft_xs_self(), u, post_suspend, u);
+    weft_ult_park(weft_xs_self(), u, weft_post_suspend, u);
     return ABT_SUCCESS;
+}
+
+/* The *_to family: the caller gives the CPU straight to `thread` (no scheduler) and
+ * yields, suspends or terminates itself; the resume_* variants first resume a suspended
+ * target, the others take a ready target out of its pool. */
+static int to_common(ABT_thread thread, int self_mode, bool resume)
+{
+    SELF(u);
+    if (!weft_unit_is_ult(u))
+        return ABT_ERR_INV_THREAD;
+    weft_unit *to = weft_unit_from(thread);
+    if (!to || to == u || !weft_unit_is_ult(to))
+        return ABT_ERR_INV_THREAD;
+    if (self_mode == WEFT_TO_EXIT && (u->flags & WEFT_U_MAIN))
+        return ABT_ERR_INV_THREAD;
+    return weft_ult_switch_to(weft_xs_self(), u, to, self_mode, resume);
+}
+
+WEFT_API int ABT_self_yield_to(ABT_thread thread)
+{
+    return to_common(thread, WEFT_TO_YIELD, false);
+}
+
+WEFT_API int ABT_self_resume_yield_to(ABT_thread thread)
+{
+    return to_common(thread, WEFT_TO_YIELD, true);
+}
+
+WEFT_API int ABT_self_suspend_to(ABT_thread thread)
+{
+    return to_common(thread, WEFT_TO_SUSPEND, false);
+}
+
+WEFT_API int ABT_self_resume_suspend_to(ABT_thread thread)
+{
+    return to_common(thread, WEFT_TO_SUSPEND, true);
+}
+
+WEFT_API int ABT_self_exit_to(ABT_thread thread)
+{
+    return to_common(thread, WEFT_TO_EXIT, false);
+}
+
+WEFT_API int ABT_self_resume_exit_to(ABT_thread thread)
+{
+    return to_common(thread, WEFT_TO_EXIT, true);
+}
+
+/* Run `thread` now, associated with `pool` (ABT_POOL_NULL: keep its pool).  From a
+ * scheduler this is ABT_xstream_run_unit; from a ULT the caller yields to it. */
+WEFT_API int ABT_self_schedule(ABT_thread thread, ABT_pool pool)
+{
+    SELF(u);
+    weft_unit *t = weft_unit_from(thread);
+    if (!t || t == u)
+        return ABT_ERR_INV_THREAD;
+    weft_pool *p = weft_pool_from(pool);
+    if (p)
+        t->pool = p;
+    if (t->in_pool && weft_pool_remove(t->pool, t) != ABT_SUCCESS)
+        return ABT_ERR_INV_THREAD;
+    weft_xstream *xs = weft_xs_self();
+    if (u == xs->sched->unit) {
+        weft_sched_run_unit(xs, xs->sched, t);
+        return ABT_SUCCESS;
+    }
+    if (!weft_unit_is_ult(u))
+        return ABT_ERR_INV_THREAD;
+    return weft_ult_run_popped(xs, u, t);
 }
 
 WEFT_API int ABT_self_set_arg(void *arg)

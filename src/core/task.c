@@ -31,6 +31,7 @@ WEFT_API int ABT_task_create(ABT_pool pool, void (*task_func)(void *), void *arg
     }
     if (newtask)
         *newtask = (ABT_task)u;
+    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_CREATE);
     weft_pool_push_ctx(p, u, ABT_POOL_CONTEXT_OP_THREAD_CREATE);
     return ABT_SUCCESS;
 }

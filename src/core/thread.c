@@ -40,6 +40,7 @@ WEFT_API int ABT_thread_create(ABT_pool pool, void (*thread_func)(void *), void 
         }
         if (newthread)
             *newthread = (ABT_thread)u;
+        weft_tool_event(u, ABT_TOOL_EVENT_THREAD_CREATE);
         weft_pool_push_ctx(p, u, ABT_POOL_CONTEXT_OP_THREAD_CREATE);
         return ABT_SUCCESS;
     }
@@ -146,6 +147,7 @@ static int revive(ABT_pool pool, void (*fn)(void *), void *arg, ABT_thread *thre
     atomic_store_explicit(&u->state, WEFT_READY, memory_order_relaxed);
     weft_xstream *xs = weft_xs_self();
     weft_unit *self = xs ? xs->cur : NULL;
+    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_REVIVE);
     if (to && self && weft_unit_is_ult(self)) {
         weft_pool_push_ctx(p, u, ABT_POOL_CONTEXT_OP_THREAD_REVIVE_TO);
         weft_ult_yield_to(xs, self, u);
@@ -244,6 +246,7 @@ WEFT_API int ABT_thread_cancel(ABT_thread thread)
     if (u->pool && weft_pool_take_fresh(u->pool, u)) {
         u->fn = NULL;
         weft_xstream *xs = weft_xs_self();
+        weft_tool_event(u, ABT_TOOL_EVENT_THREAD_CANCEL);
         atomic_store_explicit(&u->state, WEFT_TERMINATED, memory_order_release);
         weft_waiter *w = atomic_exchange_explicit(&u->joiner, WEFT_JOIN_DONE, memory_order_acq_rel);
         if (w)
@@ -394,6 +397,7 @@ WEFT_API int ABT_thread_resume(ABT_thread thread)
         return ABT_ERR_THREAD;
     atomic_store_explicit(&u->state, WEFT_READY, memory_order_relaxed);
     atomic_fetch_sub_explicit(&u->pool->num_blocked, 1, memory_order_relaxed);
+    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_RESUME);
     weft_pool_push_ctx(u->pool, u, ABT_POOL_CONTEXT_OP_THREAD_RESUME);
     return ABT_SUCCESS;
 }

@@ -116,6 +116,7 @@ enum weft_stack_kind {
 
 /* unit->request bits */
 #define WEFT_REQ_SUSPENDED 1u       /* parked by ABT_self_suspend: ABT_thread_resume may wake */
+#define WEFT_REQ_JOIN_SEEN 2u       /* the tool has been told of its join (free joins again) */
 
 /* joiner sentinel: the unit has terminated and no joiner can register any more */
 #define WEFT_JOIN_DONE ((weft_waiter *)(uintptr_t)1)

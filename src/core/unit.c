@@ -123,6 +123,7 @@ static inline void *enter_unit(weft_xstream *xs, weft_ctx *save, void **fake, we
 
 static inline void prep_run(weft_xstream *xs, weft_unit *u)
 {
+    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_RUN);
     u->xs = xs;
     xs->cur = u;
     atomic_store_explicit(&u->state, WEFT_RUNNING, memory_order_relaxed);
@@ -164,6 +165,7 @@ static __attribute__((noreturn)) void jump_to_sched(weft_xstream *xs)
 
 static void unit_finish(weft_xstream *xs, weft_unit *u)
 {
+    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_FINISH);
     if (u->flags & WEFT_U_ULT)
         release_stack(xs, u);
     if (!(u->flags & WEFT_U_NAMED)) {
@@ -183,6 +185,7 @@ static void post_finish(weft_xstream *xs, void *arg) { unit_finish(xs, arg); }
 static void post_finish_handoff(weft_xstream *xs, void *arg)
 {
     weft_unit *u = arg;
+    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_FINISH);
     release_stack(xs, u);
     atomic_store_explicit(&u->state, WEFT_TERMINATED, memory_order_release);
     weft_waiter *w = atomic_exchange_explicit(&u->joiner, WEFT_JOIN_DONE, memory_order_acq_rel);
@@ -312,6 +315,7 @@ int weft_unit_create(weft_pool *p, void (*fn)(void *), void *arg,
     }
     if (out)
         *out = u;
+    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_CREATE);
     weft_pool_push_ctx(p, u, ABT_POOL_CONTEXT_OP_THREAD_CREATE);
     return ABT_SUCCESS;
 }
@@ -384,6 +388,7 @@ static bool yield_bypass(weft_xstream *xs, weft_unit *self)
 
 void weft_ult_yield(weft_xstream *xs, weft_unit *self)
 {
+    weft_tool_event(self, ABT_TOOL_EVENT_THREAD_YIELD);
     if (yield_bypass(xs, self))
         return;
     xs->yield_bypass = 0;
@@ -402,6 +407,59 @@ int weft_ult_yield_to(weft_xstream *xs, weft_unit *self, weft_unit *to)
     }
     atomic_store_explicit(&self->state, WEFT_READY, memory_order_relaxed);
     weft_set_post(xs, post_push, self);
+    prep_run(xs, to);
+    ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, to));
+    return ABT_SUCCESS;
+}
+
+void weft_post_suspend(weft_xstream *xs, void *arg)
+{
+    weft_unit *u = arg;
+    atomic_fetch_add_explicit(&u->pool->num_blocked, 1, memory_order_relaxed);
+    /* resumable only now that it has left its stack */
+    atomic_fetch_or_explicit(&u->request, WEFT_REQ_SUSPENDED, memory_order_release);
+}
+
+int weft_ult_switch_to(weft_xstream *xs, weft_unit *self, weft_unit *to, int self_mode,
+                       bool resume)
+{
+    if (resume) {
+        uint32_t old = atomic_fetch_and_explicit(&to->request, ~WEFT_REQ_SUSPENDED,
+                                                 memory_order_acq_rel);
+        if (!(old & WEFT_REQ_SUSPENDED))
+            return ABT_ERR_THREAD;
+        atomic_fetch_sub_explicit(&to->pool->num_blocked, 1, memory_order_relaxed);
+    } else if (!weft_pool_remove_ready(to->pool, to)) {
+        return ABT_ERR_THREAD;
+    }
+    if (!to->ctx && !ensure_stack(xs, to)) {
+        atomic_store_explicit(&to->state, WEFT_READY, memory_order_relaxed);
+        weft_pool_push(to->pool, to);
+        return ABT_ERR_MEM;
+    }
+    if (self_mode == WEFT_TO_EXIT) {
+        prep_run(xs, to);
+        weft_set_post(xs, post_finish, self);
+        size_t sz = 0;
+        const void *lo = WEFT_ASAN ? unit_stack_lo(to, &sz) : NULL;
+        if (to->ctx) {
+            weft_san_switch(NULL, lo, sz, to->tsan_fiber);
+            weft_ctx_jump(to->ctx, xs);
+        }
+        if (WEFT_TSAN)
+            to->tsan_fiber = weft_tsan_fiber_create();
+        weft_san_switch(NULL, lo, sz, to->tsan_fiber);
+        weft_ctx dummy;
+        weft_ctx_start(&dummy, unit_stack_top(to), ult_entry, to);
+        __builtin_unreachable();
+    }
+    if (self_mode == WEFT_TO_SUSPEND) {
+        atomic_store_explicit(&self->state, WEFT_BLOCKED, memory_order_relaxed);
+        weft_set_post(xs, weft_post_suspend, self);
+    } else {
+        atomic_store_explicit(&self->state, WEFT_READY, memory_order_relaxed);
+        weft_set_post(xs, post_push, self);
+    }
     prep_run(xs, to);
     ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, to));
     return ABT_SUCCESS;
@@ -430,6 +488,7 @@ int weft_ult_run_popped(weft_xstream *xs, weft_unit *self, weft_unit *u)
 void weft_ult_park(weft_xstream *xs, weft_unit *self, void (*post)(weft_xstream *, void *),
                    void *arg)
 {
+    weft_tool_event(self, ABT_TOOL_EVENT_THREAD_SUSPEND);
     atomic_store_explicit(&self->state, WEFT_BLOCKED, memory_order_relaxed);
     weft_set_post(xs, post, arg);
     switch_to_sched(xs, self);
@@ -485,6 +544,7 @@ void weft_waiter_wake(weft_waiter *w)
         atomic_store_explicit(&u->state, WEFT_READY, memory_order_relaxed);
         if (WEFT_UNLIKELY(atomic_load_explicit(&u->migr_to, memory_order_relaxed)))
             apply_migration(u);
+        weft_tool_event(u, ABT_TOOL_EVENT_THREAD_RESUME);
         weft_pool_push_ctx(u->pool, u, ABT_POOL_CONTEXT_OP_THREAD_RESUME);
         return;
     }
@@ -547,6 +607,7 @@ void weft_unit_join_slow(weft_xstream *xs, weft_unit *self, weft_unit *t)
                 prep_run(xs, t);
                 t->fn(t->arg);
                 xs->cur = self;
+                weft_tool_event(t, ABT_TOOL_EVENT_THREAD_FINISH);
                 atomic_store_explicit(&t->state, WEFT_TERMINATED, memory_order_relaxed);
                 atomic_store_explicit(&t->joiner, WEFT_JOIN_DONE, memory_order_release);
                 return;

@@ -23,6 +23,7 @@
 
 #include "core/pool.h"
 #include "core/runtime.h"
+#include "core/tool.h"
 #include "mem/mem.h"
 
 static inline weft_unit *weft_unit_from(ABT_thread h)
@@ -90,6 +91,7 @@ static inline weft_unit *weft_unit_new(weft_xstream *xs, weft_pool *p, void (*fn
 
 static inline void weft_unit_recycle(weft_xstream *xs, weft_unit *u)
 {
+    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_FREE);
     if (WEFT_UNLIKELY(u->keys != NULL))
         weft_unit_run_key_dtors(u);
     u->stack_kind = WEFT_STACK_NONE;
@@ -113,6 +115,14 @@ WEFT_INTERNAL void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_uni
 WEFT_INTERNAL void weft_ult_yield(weft_xstream *xs, weft_unit *self);
 /* Yield to a specific ready unit (ABT_thread_yield_to). */
 WEFT_INTERNAL int weft_ult_yield_to(weft_xstream *xs, weft_unit *self, weft_unit *to);
+/* Park-as-suspended post action (ABT_self_suspend): resumable once off its stack. */
+WEFT_INTERNAL void weft_post_suspend(weft_xstream *xs, void *arg);
+/* Give the CPU to ULT `to` directly; `self` yields (pushed back), suspends (resumable with
+ * ABT_thread_resume) or exits.  resume: `to` must be suspended (it is resumed), else it
+ * must be ready in its pool (it is taken out). */
+enum { WEFT_TO_YIELD, WEFT_TO_SUSPEND, WEFT_TO_EXIT };
+WEFT_INTERNAL int weft_ult_switch_to(weft_xstream *xs, weft_unit *self, weft_unit *to,
+                                     int self_mode, bool resume);
 /* Run a unit already taken out of its pool, from a ULT (ABT_xstream_run_unit): a tasklet
  * runs inline; a ULT is switched to, the caller going back to its pool. */
 WEFT_INTERNAL int weft_ult_run_popped(weft_xstream *xs, weft_unit *self, weft_unit *u);
@@ -156,6 +166,7 @@ static inline int weft_unit_join(weft_unit *t)
         return ABT_ERR_INV_THREAD;
     if (!weft_unit_done(t))
         weft_unit_join_slow(xs, self, t);
+    weft_tool_event(t, ABT_TOOL_EVENT_THREAD_JOIN);
     return ABT_SUCCESS;
 }
 
@@ -170,6 +181,7 @@ static inline int weft_unit_free(weft_unit *t)
         weft_unit_join_slow(xs, self, t);
         xs = weft_xs_reload();     /* a ULT may come back on another stream */
     }
+    weft_tool_event(t, ABT_TOOL_EVENT_THREAD_JOIN);
     weft_unit_recycle(xs, t);
     return ABT_SUCCESS;
 }

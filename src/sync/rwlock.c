@@ -128,7 +128,9 @@ static WEFT_COLD void unlock_slow(weft_rwlock *l)
 {
     weft_spin_lock(&l->lock);
     weft_wl_waiter *chain = NULL;
-    uint32_t s = atomic_load_explicit(&l->state, memory_order_relaxed);
+    /* acquire: our fetch_sub continued the release sequence of the readers that left
+     * before us; this load makes their reads happen before the writer we grant to */
+    uint32_t s = atomic_load_explicit(&l->state, memory_order_acquire);
     if (s == (RW_WRITER | RW_WAITERS) || s == RW_WAITERS)
         chain = grant(l);
     else if (s == RW_WRITER) /* cannot happen: WAITERS is only cleared under this lock */

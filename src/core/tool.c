@@ -1,0 +1,90 @@
+/* src/core/tool.c - ABT_tool_register_thread_callback and ABT_tool_query_thread. */
+#include "core/tool.h"
+#include "core/runtime.h"
+
+struct weft_tool weft_tool_g;
+
+struct weft_tool_ctx {
+    weft_unit *unit;
+    weft_unit *caller;             /* NULL: an external thread (or a scheduler) */
+    bool caller_is_unit;
+    int sync_type;
+    void *sync_obj;
+};
+
+void weft_tool_dispatch(weft_unit *u, uint64_t ev)
+{
+    ABT_tool_thread_callback_fn cb = weft_tool_g.cb;
+    if (!cb)
+        return;
+    weft_xstream *xs = weft_xs_self();
+    weft_unit *caller = xs ? xs->cur : NULL;
+    if (caller == u && ev == ABT_TOOL_EVENT_THREAD_RUN)
+        caller = NULL;             /* started by its scheduler */
+    struct weft_tool_ctx ctx = { u, caller, caller != NULL, ABT_SYNC_EVENT_TYPE_UNKNOWN, NULL };
+    if (ev == ABT_TOOL_EVENT_THREAD_JOIN) {
+        /* once per unit, although ABT_thread_free joins again after ABT_thread_join */
+        if (atomic_fetch_or(&u->request, WEFT_REQ_JOIN_SEEN) & WEFT_REQ_JOIN_SEEN)
+            return;
+        ctx.sync_type = ABT_SYNC_EVENT_TYPE_THREAD_JOIN;
+        ctx.sync_obj = u;
+    }
+    cb((ABT_thread)u, xs ? (ABT_xstream)xs : ABT_XSTREAM_NULL, ev, (ABT_tool_context)&ctx,
+       weft_tool_g.arg);
+}
+
+WEFT_API int ABT_tool_register_thread_callback(ABT_tool_thread_callback_fn cb_func,
+                                               uint64_t event_mask, void *user_arg)
+{
+    if (!weft_initialized())
+        return ABT_ERR_UNINITIALIZED;
+    if (!WEFT_TOOL)
+        return ABT_ERR_FEATURE_NA;
+    /* disable first, so a callback never sees a half-updated (cb, arg) pair */
+    atomic_store_explicit(&weft_tool_g.mask, 0, memory_order_seq_cst);
+    if (!cb_func || !(event_mask & ABT_TOOL_EVENT_THREAD_ALL))
+        return ABT_SUCCESS;
+    weft_tool_g.cb = cb_func;
+    weft_tool_g.arg = user_arg;
+    atomic_store_explicit(&weft_tool_g.mask, event_mask & ABT_TOOL_EVENT_THREAD_ALL,
+                          memory_order_seq_cst);
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_tool_query_thread(ABT_tool_context context, uint64_t event,
+                                   ABT_tool_query_kind query_kind, void *val)
+{
+    if (context == NULL || context == ABT_TOOL_CONTEXT_NULL)
+        return ABT_ERR_INV_TOOL_CONTEXT;
+    if (!val)
+        return ABT_ERR_INV_ARG;
+    struct weft_tool_ctx *c = (struct weft_tool_ctx *)context;
+    switch (query_kind) {
+    case ABT_TOOL_QUERY_KIND_POOL:
+        *(ABT_pool *)val = c->unit->pool ? (ABT_pool)c->unit->pool : ABT_POOL_NULL;
+        return ABT_SUCCESS;
+    case ABT_TOOL_QUERY_KIND_STACK_DEPTH: {
+        int depth = 0;     /* schedulers stacked above the unit's own scheduler */
+        weft_xstream *xs = c->unit->xs;
+        for (weft_sched *s = xs ? xs->sched : NULL; s && s->parent; s = s->parent)
+            depth++;
+        *(int *)val = depth;
+        return ABT_SUCCESS;
+    }
+    case ABT_TOOL_QUERY_KIND_CALLER_TYPE:
+        *(ABT_exec_entity_type *)val =
+            c->caller_is_unit ? ABT_EXEC_ENTITY_TYPE_THREAD : ABT_EXEC_ENTITY_TYPE_EXT;
+        return ABT_SUCCESS;
+    case ABT_TOOL_QUERY_KIND_CALLER_HANDLE:
+        *(ABT_thread *)val = c->caller ? (ABT_thread)c->caller : ABT_THREAD_NULL;
+        return ABT_SUCCESS;
+    case ABT_TOOL_QUERY_KIND_SYNC_OBJECT_TYPE:
+        *(ABT_sync_event_type *)val = (ABT_sync_event_type)c->sync_type;
+        return ABT_SUCCESS;
+    case ABT_TOOL_QUERY_KIND_SYNC_OBJECT_HANDLE:
+        *(void **)val = c->sync_obj;
+        return ABT_SUCCESS;
+    default:
+        return ABT_ERR_INV_ARG;
+    }
+}

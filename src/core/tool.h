@@ -1,0 +1,36 @@
+/* src/core/tool.h - the tool interface (ABT_tool_*): event callbacks on work units.
+ *
+ * A hook is one relaxed load of the event mask and a predicted-not-taken branch, so the
+ * hot paths pay almost nothing while no tool is registered.  The callback receives a
+ * context (struct weft_tool_ctx on the caller's stack) that ABT_tool_query_thread reads
+ * during the call. */
+#ifndef WEFT_CORE_TOOL_H
+#define WEFT_CORE_TOOL_H
+
+#include "core/types.h"
+
+struct weft_tool {
+    _Atomic uint64_t mask;         /* events wanted; 0 = no tool */
+    ABT_tool_thread_callback_fn cb;
+    void *arg;
+};
+extern WEFT_INTERNAL struct weft_tool weft_tool_g;
+
+/* Out of line: finds the stream and the calling unit itself, so that a hook costs its
+ * caller nothing but the mask test. */
+WEFT_INTERNAL WEFT_COLD void weft_tool_dispatch(weft_unit *u, uint64_t ev);
+
+#ifndef WEFT_TOOL
+#define WEFT_TOOL 1
+#endif
+
+/* With -DWEFT_TOOL=OFF the hooks compile to nothing (ABT_tool_register_thread_callback
+ * then reports ABT_ERR_FEATURE_NA, as an Argobots built without --enable-tool does). */
+static inline void weft_tool_event(weft_unit *u, uint64_t ev)
+{
+    if (WEFT_TOOL &&
+        WEFT_UNLIKELY(atomic_load_explicit(&weft_tool_g.mask, memory_order_relaxed) & ev))
+        weft_tool_dispatch(u, ev);
+}
+
+#endif
