@@ -22,7 +22,10 @@
  */
         .text
 
-/* RESTORE_AND_RETURN: %rsp points at a suspended frame; %rax holds the value to return. */
+/* RESTORE_AND_RETURN: %rsp points at a suspended frame; %rax holds the value to return.
+ * Unwind info: on entry the CFA is %rsp + 64 with the registers at their frame slots
+ * (every suspended frame has the same layout, so the description holds whichever frame
+ * %rsp has just been pointed at). */
 .macro RESTORE_AND_RETURN
         stmxcsr -8(%rsp)                /* live MXCSR */
         movl    -8(%rsp), %ecx
@@ -35,15 +38,9 @@
         cmpw    4(%rsp), %cx
         jne     93f
 94:
-        addq    $8, %rsp                /* drop the FP control slot */
-        popq    %r15
-        popq    %r14
-        popq    %r13
-        popq    %r12
-        popq    %rbx
-        popq    %rbp
-        ret                             /* to the suspended side, with %rax */
+        POP_FRAME
 91:
+        .cfi_restore_state
         movl    -8(%rsp), %ecx
         andl    $0x3f, %ecx             /* keep the live status flags */
         movl    (%rsp), %edx
@@ -57,15 +54,55 @@
         jmp     94b
 .endm
 
+/* POP_FRAME: pop the frame %rsp points at and return into it.  Keeps a copy of the
+ * unwind state for the code that follows (out-of-line paths still inside the frame). */
+.macro POP_FRAME
+        .cfi_remember_state
+        addq    $8, %rsp                /* drop the FP control slot */
+        .cfi_adjust_cfa_offset -8
+        popq    %r15
+        .cfi_adjust_cfa_offset -8
+        .cfi_restore %r15
+        popq    %r14
+        .cfi_adjust_cfa_offset -8
+        .cfi_restore %r14
+        popq    %r13
+        .cfi_adjust_cfa_offset -8
+        .cfi_restore %r13
+        popq    %r12
+        .cfi_adjust_cfa_offset -8
+        .cfi_restore %r12
+        popq    %rbx
+        .cfi_adjust_cfa_offset -8
+        .cfi_restore %rbx
+        popq    %rbp
+        .cfi_adjust_cfa_offset -8
+        .cfi_restore %rbp
+        ret                             /* to the suspended side, with %rax */
+.endm
+
 /* SAVE_INTO from_reg: push the suspended frame and store %rsp into *(from_reg). */
 .macro SAVE_INTO from
         pushq   %rbp
+        .cfi_adjust_cfa_offset 8
+        .cfi_rel_offset %rbp, 0
         pushq   %rbx
+        .cfi_adjust_cfa_offset 8
+        .cfi_rel_offset %rbx, 0
         pushq   %r12
+        .cfi_adjust_cfa_offset 8
+        .cfi_rel_offset %r12, 0
         pushq   %r13
+        .cfi_adjust_cfa_offset 8
+        .cfi_rel_offset %r13, 0
         pushq   %r14
+        .cfi_adjust_cfa_offset 8
+        .cfi_rel_offset %r14, 0
         pushq   %r15
+        .cfi_adjust_cfa_offset 8
+        .cfi_rel_offset %r15, 0
         subq    $8, %rsp
+        .cfi_adjust_cfa_offset 8
         stmxcsr (%rsp)
         fnstcw  4(%rsp)
         movq    %rsp, (\from)
@@ -90,15 +127,9 @@ weft_ctx_switch:
         movabsq $0xffff0000ffc0, %rdx   /* MXCSR control bits and the whole x87 CW */
         testq   %rdx, %rcx
         jnz     1f
-        addq    $8, %rsp                /* same FP control state: just pop */
-        popq    %r15
-        popq    %r14
-        popq    %r13
-        popq    %r12
-        popq    %rbx
-        popq    %rbp
-        ret
+        POP_FRAME                       /* same FP control state: just pop */
 1:
+        .cfi_restore_state
         RESTORE_AND_RETURN
         .cfi_endproc
         .size   weft_ctx_switch, .-weft_ctx_switch
@@ -114,6 +145,8 @@ weft_ctx_start:
         endbr64
         SAVE_INTO %rdi
         movq    %rsi, %rsp              /* the fresh stack, 16-byte aligned */
+        .cfi_def_cfa %rsp, 0
+        .cfi_undefined %rip             /* nothing to unwind into on the new stack */
         movq    %rcx, %rdi              /* fn's argument */
         xorl    %ebp, %ebp              /* end of the frame chain for debuggers */
         pushq   $0                      /* fake return address: fn must not return */
@@ -130,6 +163,13 @@ weft_ctx_jump:
         .cfi_startproc
         endbr64
         movq    %rdi, %rsp              /* abandon the current stack */
+        .cfi_def_cfa_offset 64          /* now inside the target's suspended frame */
+        .cfi_offset %rbp, -16
+        .cfi_offset %rbx, -24
+        .cfi_offset %r12, -32
+        .cfi_offset %r13, -40
+        .cfi_offset %r14, -48
+        .cfi_offset %r15, -56
         movq    %rsi, %rax
         RESTORE_AND_RETURN
         .cfi_endproc
