@@ -9,6 +9,10 @@ install(TARGETS weft weft_static EXPORT weftTargets
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES include/abt.h include/weft.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
+# Relocatable .pc files: the prefix is found from the .pc file's own place, so
+# `cmake --install --prefix DIR` works without reconfiguring.
+file(RELATIVE_PATH WEFT_PC_TO_PREFIX "/root/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/root")
+string(REGEX REPLACE "/$" "" WEFT_PC_TO_PREFIX "${WEFT_PC_TO_PREFIX}")
 foreach(pc weft argobots)
   configure_file(${CMAKE_CURRENT_SOURCE_DIR}/cmake/${pc}.pc.in
                  ${CMAKE_CURRENT_BINARY_DIR}/${pc}.pc @ONLY)

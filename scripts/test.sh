@@ -45,5 +45,26 @@ for cfg in "${configs[@]}"; do
     echo "== [$cfg] FAILED"
     status=1
   fi
+  if [ "$cfg" = release ]; then
+    # the installed package works for its users: pkg-config (weft and argobots names)
+    # and the CMake package, each building and running examples/hello.c
+    echo "== [install] install and build examples/hello.c against it"
+    prefix="$root/build/release/_install"
+    rm -rf "$prefix" "build/release/_consumer"
+    cmake --install "build/release" --prefix "$prefix" >/dev/null
+    libdir=$(ls -d "$prefix"/lib*/pkgconfig | head -n1)
+    for pc in weft argobots; do
+      # shellcheck disable=SC2046
+      cc -o "build/release/hello_$pc" examples/hello.c \
+         $(PKG_CONFIG_PATH="$libdir" pkg-config --cflags --libs "$pc") \
+         -Wl,-rpath,"$(dirname "$libdir")"
+      "build/release/hello_$pc" >/dev/null || { echo "== [install] hello via $pc FAILED"; status=1; }
+    done
+    cmake -S examples/consumer -B build/release/_consumer -G Ninja \
+          -DCMAKE_PREFIX_PATH="$prefix" >/dev/null &&
+      cmake --build build/release/_consumer >/dev/null &&
+      build/release/_consumer/hello >/dev/null ||
+      { echo "== [install] hello via find_package(weft) FAILED"; status=1; }
+  fi
 done
 exit $status
