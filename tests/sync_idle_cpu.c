@@ -57,13 +57,18 @@ int main(int argc, char **argv)
            thread_cpu * 1e3, proc_cpu * 1e3);
     CHECK_EQ_INT(result, ABT_ERR_COND_TIMEDOUT);
     CHECK(waited >= 0.998);
-    CHECK(thread_cpu < 0.050);
-    CHECK(proc_cpu < 0.050);
+    bool slow = sync_slow();
+    if (!slow) {
+        CHECK(thread_cpu < 0.050);
+        CHECK(proc_cpu < 0.050);
+    }
 
     CHECK_ABT(ABT_xstream_barrier_free(&bar));
     CHECK_ABT(ABT_cond_free(&cond));
     CHECK_ABT(ABT_mutex_free(&mtx));
     sync_world_stop(&w);
     CHECK_ABT(ABT_finalize());
+    if (slow)
+        TEST_SKIP("CPU use not checked under valgrind or a sanitizer");
     return 0;
 }

@@ -40,8 +40,11 @@ int main(int argc, char **argv)
     CHECK_ABT(ABT_thread_free(&t));
     printf("slept %.3f s using %.1f ms of CPU\n", slept, thread_cpu * 1e3);
     CHECK(slept >= 0.999);
-    CHECK(thread_cpu < 0.050);
+    if (!sync_slow())
+        CHECK(thread_cpu < 0.050);
     CHECK_ABT(ABT_xstream_free(&xs));
     CHECK_ABT(ABT_finalize());
+    if (sync_slow())
+        TEST_SKIP("CPU use not checked under valgrind or a sanitizer");
     return 0;
 }

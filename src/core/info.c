@@ -112,7 +112,7 @@ static void print_pool(FILE *fp, weft_pool *p)
     fprintf(fp, "== pool (%p) ==\n id: %d\n kind: %s\n access: %s\n automatic: %s\n"
                 " size: %zu\n total size: %zu\n num schedulers: %d\n data: %p\n",
             (void *)p, p->id,
-            p->builtin_fifo && (unsigned)p->kind < 3 ? kinds[p->kind] : "USER",
+            !weft_pool_is_user(p) && (unsigned)p->kind < 3 ? kinds[p->kind] : "USER",
             (unsigned)p->access < 5 ? acc[p->access] : "?", p->automatic ? "TRUE" : "FALSE",
             weft_pool_size(p), weft_pool_total_size(p), atomic_load(&p->num_scheds), p->data);
 }

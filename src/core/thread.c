@@ -352,6 +352,14 @@ WEFT_API int ABT_thread_set_associated_pool(ABT_thread thread, ABT_pool pool)
     weft_pool *p = weft_pool_from(pool);
     if (!p)
         return ABT_ERR_INV_POOL;
+    /* A unit waiting in a pool moves to the new one now (its links belong to the old
+     * pool); any other unit goes there the next time it is pushed. */
+    weft_pool *old = u->pool;
+    if (old != p && old && weft_pool_remove(old, u) == ABT_SUCCESS) {
+        u->pool = p;
+        weft_pool_push(p, u);
+        return ABT_SUCCESS;
+    }
     u->pool = p;
     return ABT_SUCCESS;
 }

@@ -96,8 +96,10 @@ static weft_stack *arena_refill(size_t usable)
     void *base = MAP_FAILED;
     int lp = weft_g.cfg.lp_alloc;
     if (lp == WEFT_LP_MMAP_HP_RP || lp == WEFT_LP_MMAP_HP_THP)
+        /* no MAP_NORESERVE: without reserved huge pages the mapping must fail here
+         * (and fall back), not succeed and raise SIGBUS on first touch */
         base = mmap(NULL, size, PROT_READ | PROT_WRITE,
-                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_NORESERVE, -1, 0);
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
     if (base == MAP_FAILED) {
         /* over-map to align to the huge page size, then trim */
         char *raw = mmap(NULL, size + hp, PROT_READ | PROT_WRITE,
