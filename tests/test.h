@@ -68,6 +68,14 @@
             TEST_FAIL("%s == %s: %p != %p", #a, #b, check_a_, check_b_);        \
     } while (0)
 
+/* Sanitizer and valgrind runs set WEFT_TEST_SLOW=1 (tests/CMakeLists.txt): creating a
+ * ULT costs a ThreadSanitizer fiber there (~0.5 ms), so stress tests scale their counts
+ * down by this factor.  The behaviour checked stays the same. */
+static inline int test_scale_div(void)
+{
+    return getenv("WEFT_TEST_SLOW") ? 20 : 1;
+}
+
 static inline const char *test_errname(int err)
 {
     static char buf[64];
