@@ -209,7 +209,7 @@ WEFT_API int ABT_self_suspend(void)
     SELF(u);
     if (!weft_unit_is_ult(u))
         return ABT_ERR_INV_THREAD;
-    weft_ult_park(weft_xs_self(), u, weft_post_suspend, u);
+    weft_unit_suspend_self(weft_xs_self(), u);
     return ABT_SUCCESS;
 }
 

@@ -397,17 +397,8 @@ WEFT_API int ABT_thread_yield(void)
 WEFT_API int ABT_thread_resume(ABT_thread thread)
 {
     GET_UNIT(thread);
-    /* Only a unit parked by ABT_self_suspend can be resumed; anything else is not
-     * blocked in a resumable way.  Clearing the bit decides which resumer wins. */
-    uint32_t old = atomic_fetch_and_explicit(&u->request, ~WEFT_REQ_SUSPENDED,
-                                             memory_order_acq_rel);
-    if (!(old & WEFT_REQ_SUSPENDED))
-        return ABT_ERR_THREAD;
-    atomic_store_explicit(&u->state, WEFT_READY, memory_order_relaxed);
-    atomic_fetch_sub_explicit(&u->pool->num_blocked, 1, memory_order_relaxed);
-    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_RESUME);
-    weft_pool_push_ctx(u->pool, u, ABT_POOL_CONTEXT_OP_THREAD_RESUME);
-    return ABT_SUCCESS;
+    /* Only a unit parked by ABT_self_suspend can be resumed (handshake in unit.h). */
+    return weft_unit_resume(u, false);
 }
 
 WEFT_API int ABT_thread_set_migratable(ABT_thread thread, ABT_bool migratable)

@@ -116,6 +116,8 @@ enum weft_stack_kind {
 
 /* unit->request bits */
 #define WEFT_REQ_SUSPENDED 1u       /* parked by ABT_self_suspend: ABT_thread_resume may wake */
+#define WEFT_REQ_SUSPENDING 4u      /* suspending, still on its stack (see weft_unit_resume) */
+#define WEFT_REQ_RESUME_PENDING 8u  /* resumed while SUSPENDING: the post wakes it at once */
 #define WEFT_REQ_JOIN_SEEN 2u       /* the tool has been told of its join (free joins again) */
 
 /* joiner sentinel: the unit has terminated and no joiner can register any more */
@@ -148,6 +150,7 @@ struct weft_unit {
     weft_sched *sched;              /* for WEFT_U_SCHED units: the scheduler it runs */
     void *tsan_fiber;               /* ThreadSanitizer fiber (TSan builds only) */
     void *asan_fake_stack;          /* AddressSanitizer fake-stack cookie (ASan builds) */
+    uint8_t prio;                   /* priority pools (pool_prio.c): level + 1, 0 = none */
 } __attribute__((aligned(WEFT_CACHE_LINE)));
 
 /* A blocked waiter.  For a ULT, `ult` is set and waking means making it ready.  For a

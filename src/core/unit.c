@@ -6,6 +6,7 @@
 #include "core/sanitizer.h"
 #include "core/unit.h"
 #include "core/xstream.h"
+#include "mem/overflow.h"
 
 /* ---------------------------------------------------------------- stacks and bounds */
 
@@ -195,6 +196,7 @@ static void post_finish_handoff(weft_xstream *xs, void *arg)
 
 void weft_ult_exit(weft_xstream *xs, weft_unit *self)
 {
+    weft_canary_check(self);       /* (helper) mem/overflow.h: ABT_STACK_OVERFLOW_CHECK */
     weft_waiter *w = atomic_load_explicit(&self->joiner, memory_order_acquire);
     if (w && w != WEFT_JOIN_DONE && w->ult && w->ult->xs == xs &&
         (self->flags & WEFT_U_NAMED)) {
@@ -388,6 +390,7 @@ static bool yield_bypass(weft_xstream *xs, weft_unit *self)
 
 void weft_ult_yield(weft_xstream *xs, weft_unit *self)
 {
+    weft_canary_check(self);       /* (helper) mem/overflow.h */
     weft_tool_event(self, ABT_TOOL_EVENT_THREAD_YIELD);
     if (yield_bypass(xs, self))
         return;
@@ -412,23 +415,73 @@ int weft_ult_yield_to(weft_xstream *xs, weft_unit *self, weft_unit *to)
     return ABT_SUCCESS;
 }
 
+static void make_ready_after_suspend(weft_unit *u)
+{
+    atomic_fetch_sub_explicit(&u->pool->num_blocked, 1, memory_order_relaxed);
+    atomic_store_explicit(&u->state, WEFT_READY, memory_order_relaxed);
+    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_RESUME);
+    weft_pool_push_ctx(u->pool, u, ABT_POOL_CONTEXT_OP_THREAD_RESUME);
+}
+
 void weft_post_suspend(weft_xstream *xs, void *arg)
 {
     weft_unit *u = arg;
-    atomic_fetch_add_explicit(&u->pool->num_blocked, 1, memory_order_relaxed);
-    /* resumable only now that it has left its stack */
-    atomic_fetch_or_explicit(&u->request, WEFT_REQ_SUSPENDED, memory_order_release);
+    uint32_t old = atomic_load_explicit(&u->request, memory_order_acquire), nw;
+    do {
+        if (old & WEFT_REQ_RESUME_PENDING)
+            nw = old & ~(WEFT_REQ_SUSPENDING | WEFT_REQ_RESUME_PENDING);
+        else
+            nw = (old & ~WEFT_REQ_SUSPENDING) | WEFT_REQ_SUSPENDED;
+    } while (!atomic_compare_exchange_weak_explicit(&u->request, &old, nw,
+                                                    memory_order_acq_rel,
+                                                    memory_order_acquire));
+    if (old & WEFT_REQ_RESUME_PENDING)
+        make_ready_after_suspend(u);
+}
+
+void weft_unit_suspend_self(weft_xstream *xs, weft_unit *self)
+{
+    /* counted before the BLOCKED state becomes visible (park stores it with release) */
+    atomic_fetch_add_explicit(&self->pool->num_blocked, 1, memory_order_relaxed);
+    atomic_fetch_or_explicit(&self->request, WEFT_REQ_SUSPENDING, memory_order_relaxed);
+    weft_ult_park(xs, self, weft_post_suspend, self);
+}
+
+int weft_unit_resume(weft_unit *u, bool claim)
+{
+    uint32_t old = atomic_load_explicit(&u->request, memory_order_acquire), nw;
+    for (;;) {
+        if (old & WEFT_REQ_SUSPENDED) {
+            nw = old & ~WEFT_REQ_SUSPENDED;
+        } else if ((old & WEFT_REQ_SUSPENDING) && !(old & WEFT_REQ_RESUME_PENDING)) {
+            if (claim) {           /* wait until it is off its stack */
+                weft_cpu_relax();
+                old = atomic_load_explicit(&u->request, memory_order_acquire);
+                continue;
+            }
+            nw = old | WEFT_REQ_RESUME_PENDING;
+        } else {
+            return ABT_ERR_THREAD;
+        }
+        if (atomic_compare_exchange_weak_explicit(&u->request, &old, nw, memory_order_acq_rel,
+                                                  memory_order_acquire))
+            break;
+    }
+    if (nw & WEFT_REQ_RESUME_PENDING)
+        return ABT_SUCCESS;        /* its post action makes it ready */
+    if (claim)
+        atomic_fetch_sub_explicit(&u->pool->num_blocked, 1, memory_order_relaxed);
+    else
+        make_ready_after_suspend(u);
+    return ABT_SUCCESS;
 }
 
 int weft_ult_switch_to(weft_xstream *xs, weft_unit *self, weft_unit *to, int self_mode,
                        bool resume)
 {
     if (resume) {
-        uint32_t old = atomic_fetch_and_explicit(&to->request, ~WEFT_REQ_SUSPENDED,
-                                                 memory_order_acq_rel);
-        if (!(old & WEFT_REQ_SUSPENDED))
+        if (weft_unit_resume(to, true) != ABT_SUCCESS)
             return ABT_ERR_THREAD;
-        atomic_fetch_sub_explicit(&to->pool->num_blocked, 1, memory_order_relaxed);
     } else if (!weft_pool_remove_ready(to->pool, to)) {
         return ABT_ERR_THREAD;
     }
@@ -454,7 +507,9 @@ int weft_ult_switch_to(weft_xstream *xs, weft_unit *self, weft_unit *to, int sel
         __builtin_unreachable();
     }
     if (self_mode == WEFT_TO_SUSPEND) {
-        atomic_store_explicit(&self->state, WEFT_BLOCKED, memory_order_relaxed);
+        atomic_fetch_add_explicit(&self->pool->num_blocked, 1, memory_order_relaxed);
+        atomic_fetch_or_explicit(&self->request, WEFT_REQ_SUSPENDING, memory_order_relaxed);
+        atomic_store_explicit(&self->state, WEFT_BLOCKED, memory_order_release);
         weft_set_post(xs, weft_post_suspend, self);
     } else {
         atomic_store_explicit(&self->state, WEFT_READY, memory_order_relaxed);
@@ -488,8 +543,10 @@ int weft_ult_run_popped(weft_xstream *xs, weft_unit *self, weft_unit *u)
 void weft_ult_park(weft_xstream *xs, weft_unit *self, void (*post)(weft_xstream *, void *),
                    void *arg)
 {
+    weft_canary_check(self);       /* (helper) mem/overflow.h */
     weft_tool_event(self, ABT_TOOL_EVENT_THREAD_SUSPEND);
-    atomic_store_explicit(&self->state, WEFT_BLOCKED, memory_order_relaxed);
+    /* release: whoever sees BLOCKED also sees the blocked count taken before */
+    atomic_store_explicit(&self->state, WEFT_BLOCKED, memory_order_release);
     weft_set_post(xs, post, arg);
     switch_to_sched(xs, self);
 }
@@ -561,8 +618,6 @@ static void post_join_register(weft_xstream *xs, void *arg)
     weft_waiter *w = arg;
     weft_unit *t = w->data;
     weft_waiter *expected = NULL;
-    atomic_fetch_add_explicit(&w->ult->pool->num_blocked, 1, memory_order_relaxed);
-    w->counted_blocked = 1;
     if (!atomic_compare_exchange_strong_explicit(&t->joiner, &expected, w,
                                                  memory_order_acq_rel, memory_order_acquire))
         weft_waiter_wake(w);       /* already done */
@@ -616,6 +671,8 @@ void weft_unit_join_slow(weft_xstream *xs, weft_unit *self, weft_unit *t)
             }
         }
         w.data = t;
+        atomic_fetch_add_explicit(&self->pool->num_blocked, 1, memory_order_relaxed);
+        w.counted_blocked = 1;
         weft_ult_park(xs, self, post_join_register, &w);
         return;
     }

@@ -94,6 +94,8 @@ static inline void weft_unit_recycle(weft_xstream *xs, weft_unit *u)
     weft_tool_event(u, ABT_TOOL_EVENT_THREAD_FREE);
     if (WEFT_UNLIKELY(u->keys != NULL))
         weft_unit_run_key_dtors(u);
+    u->flags = 0;                  /* marks a free descriptor (stack dumps skip it) */
+    u->prio = 0;
     u->stack_kind = WEFT_STACK_NONE;
     u->migr_cb = NULL;
     atomic_store_explicit(&u->migr_to, NULL, memory_order_relaxed);
@@ -115,8 +117,19 @@ WEFT_INTERNAL void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_uni
 WEFT_INTERNAL void weft_ult_yield(weft_xstream *xs, weft_unit *self);
 /* Yield to a specific ready unit (ABT_thread_yield_to). */
 WEFT_INTERNAL int weft_ult_yield_to(weft_xstream *xs, weft_unit *self, weft_unit *to);
-/* Park-as-suspended post action (ABT_self_suspend): resumable once off its stack. */
+/* Suspension handshake (ABT_self_suspend / ABT_thread_resume), lock-free on
+ * unit->request.  The suspending ULT counts itself blocked, sets SUSPENDING and parks;
+ * the post action, once it is off its stack, turns SUSPENDING into SUSPENDED, unless a
+ * resume arrived meanwhile (RESUME_PENDING), in which case it makes it ready at once.
+ * A resumer clears SUSPENDED and makes the unit ready, or marks RESUME_PENDING while it
+ * is still SUSPENDING.  So a unit seen BLOCKED after ABT_self_suspend can always be
+ * resumed, and is never pushed while it runs on its stack. */
+WEFT_INTERNAL void weft_unit_suspend_self(weft_xstream *xs, weft_unit *self);
 WEFT_INTERNAL void weft_post_suspend(weft_xstream *xs, void *arg);
+/* Resume a suspended unit: ABT_SUCCESS, or ABT_ERR_THREAD if it is not suspended.
+ * claim: the caller takes the unit (to switch to it) instead of pushing it; it then waits
+ * out a SUSPENDING unit until it is off its stack. */
+WEFT_INTERNAL int weft_unit_resume(weft_unit *u, bool claim);
 /* Give the CPU to ULT `to` directly; `self` yields (pushed back), suspends (resumable with
  * ABT_thread_resume) or exits.  resume: `to` must be suspended (it is resumed), else it
  * must be ready in its pool (it is taken out). */
@@ -142,9 +155,9 @@ WEFT_INTERNAL void weft_wait_block(weft_waiter *w, weft_spinlock *lock);
 /* The same, without counting the ULT in its pool's blocked units: for waits that must not
  * keep a scheduler alive (a stream join waits for that very scheduler to finish). */
 WEFT_INTERNAL void weft_wait_block_uncounted(weft_waiter *w, weft_spinlock *lock);
-/* Same, with a deadline on the monotonic clock (0 = none).  Returns false on time-out, in
- * which case the caller must unlink w itself under the lock if still linked (the timer
- * does nothing else). */
+/* Timed waits (a deadline, the wake vs. time-out race) are built on these in the sync
+ * module: weft_wl_wait in sync/waitlist.h, timers in sync/timerq.h.  Returns false on
+ * time-out there, and the caller unlinks itself under the lock if still linked. */
 WEFT_INTERNAL void weft_waiter_wake(weft_waiter *w);
 WEFT_INTERNAL void weft_waiter_wait_os(weft_waiter *w);
 
