@@ -6,6 +6,10 @@
 
 WEFT_INTERNAL uint64_t weft_unit_id(weft_unit *u);
 
+/* The ABT_task_* routines that mirror an ABT_thread_* one call it and report a bad
+ * handle with the tasklet code, as Argobots 1.2 does. */
+static inline int as_task_err(int r) { return r == ABT_ERR_INV_THREAD ? ABT_ERR_INV_TASK : r; }
+
 #define GET_TASK(h)                                                                            \
     weft_unit *u = weft_unit_from(h);                                                          \
     if (!u)                                                                                    \
@@ -111,11 +115,7 @@ WEFT_API int ABT_task_self_id(uint64_t *id)
 
 WEFT_API int ABT_task_get_xstream(ABT_task task, ABT_xstream *xstream)
 {
-    GET_TASK(task);
-    if (!xstream)
-        return ABT_ERR_INV_ARG;
-    *xstream = u->xs ? (ABT_xstream)u->xs : ABT_XSTREAM_NULL;
-    return ABT_SUCCESS;
+    return as_task_err(ABT_thread_get_last_xstream(task, xstream));
 }
 
 WEFT_API int ABT_task_get_state(ABT_task task, ABT_task_state *state)
@@ -133,65 +133,35 @@ WEFT_API int ABT_task_get_state(ABT_task task, ABT_task_state *state)
 
 WEFT_API int ABT_task_get_last_pool(ABT_task task, ABT_pool *pool)
 {
-    GET_TASK(task);
-    if (!pool)
-        return ABT_ERR_INV_ARG;
-    *pool = u->pool ? WEFT_POOL_HANDLE(u->pool) : ABT_POOL_NULL;
-    return ABT_SUCCESS;
+    return as_task_err(ABT_thread_get_last_pool(task, pool));
 }
 
 WEFT_API int ABT_task_get_last_pool_id(ABT_task task, int *id)
 {
-    GET_TASK(task);
-    if (!id)
-        return ABT_ERR_INV_ARG;
-    if (!u->pool)
-        return ABT_ERR_INV_POOL;
-    *id = u->pool->id;
-    return ABT_SUCCESS;
+    return as_task_err(ABT_thread_get_last_pool_id(task, id));
 }
 
 WEFT_API int ABT_task_set_migratable(ABT_task task, ABT_bool flag)
 {
-    GET_TASK(task);
-    if (flag)
-        u->flags |= WEFT_U_MIGRATABLE;
-    else
-        u->flags &= (uint16_t)~WEFT_U_MIGRATABLE;
-    return ABT_SUCCESS;
+    return as_task_err(ABT_thread_set_migratable(task, flag));
 }
 
 WEFT_API int ABT_task_is_migratable(ABT_task task, ABT_bool *flag)
 {
-    GET_TASK(task);
-    if (!flag)
-        return ABT_ERR_INV_ARG;
-    *flag = (u->flags & WEFT_U_MIGRATABLE) ? ABT_TRUE : ABT_FALSE;
-    return ABT_SUCCESS;
+    return as_task_err(ABT_thread_is_migratable(task, flag));
 }
 
 WEFT_API int ABT_task_equal(ABT_task task1, ABT_task task2, ABT_bool *result)
 {
-    if (!result)
-        return ABT_ERR_INV_ARG;
-    *result = weft_unit_from(task1) == weft_unit_from(task2) ? ABT_TRUE : ABT_FALSE;
-    return ABT_SUCCESS;
+    return ABT_thread_equal(task1, task2, result);
 }
 
 WEFT_API int ABT_task_get_id(ABT_task task, uint64_t *task_id)
 {
-    GET_TASK(task);
-    if (!task_id)
-        return ABT_ERR_INV_ARG;
-    *task_id = weft_unit_id(u);
-    return ABT_SUCCESS;
+    return as_task_err(ABT_thread_get_id(task, task_id));
 }
 
 WEFT_API int ABT_task_get_arg(ABT_task task, void **arg)
 {
-    GET_TASK(task);
-    if (!arg)
-        return ABT_ERR_INV_ARG;
-    *arg = u->arg;
-    return ABT_SUCCESS;
+    return as_task_err(ABT_thread_get_arg(task, arg));
 }
