@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/pool_prio.h"
 #include "core/thread_attr.h"
 #include "core/tool.h"
 #include "core/unit.h"
@@ -25,8 +26,6 @@ WEFT_API int ABT_info_query_config(ABT_info_query_kind query_kind, void *val)
     case ABT_INFO_QUERY_KIND_ENABLED_LOG:
     case ABT_INFO_QUERY_KIND_ENABLED_CHECK_POOL_PRODUCER:
     case ABT_INFO_QUERY_KIND_ENABLED_CHECK_POOL_CONSUMER:
-    case ABT_INFO_QUERY_KIND_ENABLED_THREAD_CANCEL:
-    case ABT_INFO_QUERY_KIND_ENABLED_TASK_CANCEL:
     case ABT_INFO_QUERY_KIND_ENABLED_STACK_UNWIND:
         *b = ABT_FALSE;
         return ABT_SUCCESS;
@@ -38,6 +37,8 @@ WEFT_API int ABT_info_query_config(ABT_info_query_kind query_kind, void *val)
         return ABT_SUCCESS;
     case ABT_INFO_QUERY_KIND_ENABLED_CHECK_ERROR:
     case ABT_INFO_QUERY_KIND_ENABLED_PRESERVE_FPU:
+    case ABT_INFO_QUERY_KIND_ENABLED_THREAD_CANCEL:
+    case ABT_INFO_QUERY_KIND_ENABLED_TASK_CANCEL:
     case ABT_INFO_QUERY_KIND_ENABLED_MIGRATION:
     case ABT_INFO_QUERY_KIND_ENABLED_STACKABLE_SCHED:
     case ABT_INFO_QUERY_KIND_ENABLED_EXTERNAL_THREAD:
@@ -112,7 +113,9 @@ static void print_pool(FILE *fp, weft_pool *p)
     fprintf(fp, "== pool (%p) ==\n id: %d\n kind: %s\n access: %s\n automatic: %s\n"
                 " size: %zu\n total size: %zu\n num schedulers: %d\n data: %p\n",
             (void *)p, p->id,
-            !weft_pool_is_user(p) && (unsigned)p->kind < 3 ? kinds[p->kind] : "USER",
+            weft_pool_is_prio(p)                               ? "PRIO_FIFO (weft)"
+            : !weft_pool_is_user(p) && (unsigned)p->kind < 3 ? kinds[p->kind]
+                                                             : "USER",
             (unsigned)p->access < 5 ? acc[p->access] : "?", p->automatic ? "TRUE" : "FALSE",
             weft_pool_size(p), weft_pool_total_size(p), atomic_load(&p->num_scheds), p->data);
 }

@@ -241,21 +241,18 @@ WEFT_API int ABT_thread_cancel(ABT_thread thread)
         return ABT_ERR_INV_THREAD;
     if (u->flags & WEFT_U_MAIN)
         return ABT_ERR_INV_THREAD;
-    /* A unit that has not started is taken out of its pool and finishes without running;
-     * a running one cannot be stopped from outside (no asynchronous cancellation). */
+    if (weft_unit_done(u))
+        return ABT_SUCCESS;
+    /* A unit that has not started is taken out of its pool and finishes at once.  Any
+     * other gets a request: a ULT terminates the next time a scheduler would run it
+     * (after its next yield or wake-up), without unwinding its stack, as in Argobots; a
+     * running tasklet runs to completion. */
     if (u->pool && weft_pool_take_fresh(u->pool, u)) {
-        u->fn = NULL;
-        weft_xstream *xs = weft_xs_self();
-        weft_tool_event(u, ABT_TOOL_EVENT_THREAD_CANCEL);
-        atomic_store_explicit(&u->state, WEFT_TERMINATED, memory_order_release);
-        weft_waiter *w = atomic_exchange_explicit(&u->joiner, WEFT_JOIN_DONE, memory_order_acq_rel);
-        if (w)
-            weft_waiter_wake(w);
-        if (!(u->flags & WEFT_U_NAMED))
-            weft_unit_recycle(xs, u);
+        weft_unit_cancel_now(weft_xs_self(), u);
         return ABT_SUCCESS;
     }
-    return ABT_ERR_THREAD;
+    atomic_fetch_or_explicit(&u->request, WEFT_REQ_CANCEL, memory_order_release);
+    return ABT_SUCCESS;
 }
 
 WEFT_API int ABT_thread_self(ABT_thread *thread)

@@ -118,6 +118,7 @@ enum weft_stack_kind {
 #define WEFT_REQ_SUSPENDED 1u       /* parked by ABT_self_suspend: ABT_thread_resume may wake */
 #define WEFT_REQ_SUSPENDING 4u      /* suspending, still on its stack (see weft_unit_resume) */
 #define WEFT_REQ_RESUME_PENDING 8u  /* resumed while SUSPENDING: the post wakes it at once */
+#define WEFT_REQ_CANCEL 16u         /* ABT_thread_cancel: terminate instead of running next */
 #define WEFT_REQ_JOIN_SEEN 2u       /* the tool has been told of its join (free joins again) */
 
 /* joiner sentinel: the unit has terminated and no joiner can register any more */

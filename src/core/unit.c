@@ -266,8 +266,19 @@ static bool weft_main_belongs_home(weft_unit *m)
     return false;
 }
 
+void weft_unit_cancel_now(weft_xstream *xs, weft_unit *u)
+{
+    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_CANCEL);
+    unit_finish(xs, u);
+}
+
 void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u)
 {
+    if (WEFT_UNLIKELY(atomic_load_explicit(&u->request, memory_order_acquire) &
+                      WEFT_REQ_CANCEL)) {
+        weft_unit_cancel_now(xs, u);
+        return;
+    }
     if (WEFT_UNLIKELY((u->flags & WEFT_U_MAIN) && !xs->primary && weft_main_belongs_home(u))) {
         /* The primary ULT runs on the primary stream unless the program moved it to
          * another stream's pool: popped from a shared pool elsewhere, it is sent home. */
@@ -377,6 +388,7 @@ static bool yield_bypass(weft_xstream *xs, weft_unit *self)
     if (!next)
         return true;               /* nobody else to run: keep going */
     if ((next->flags & (WEFT_U_ULT | WEFT_U_MAIN)) != WEFT_U_ULT ||
+        (atomic_load_explicit(&next->request, memory_order_relaxed) & WEFT_REQ_CANCEL) ||
         (!next->ctx && !ensure_stack(xs, next))) {
         weft_pool_push_head(p, next);
         return false;

@@ -117,6 +117,9 @@ WEFT_INTERNAL void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_uni
 WEFT_INTERNAL void weft_ult_yield(weft_xstream *xs, weft_unit *self);
 /* Yield to a specific ready unit (ABT_thread_yield_to). */
 WEFT_INTERNAL int weft_ult_yield_to(weft_xstream *xs, weft_unit *self, weft_unit *to);
+/* Terminate a unit the caller owns (taken from its pool) without running it further. */
+WEFT_INTERNAL void weft_unit_cancel_now(weft_xstream *xs, weft_unit *u);
+
 /* Suspension handshake (ABT_self_suspend / ABT_thread_resume), lock-free on
  * unit->request.  The suspending ULT counts itself blocked, sets SUSPENDING and parks;
  * the post action, once it is off its stack, turns SUSPENDING into SUSPENDED, unless a
