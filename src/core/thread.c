@@ -380,16 +380,7 @@ WEFT_API int ABT_thread_yield_to(ABT_thread thread)
     return r == ABT_ERR_THREAD ? ABT_ERR_INV_THREAD : r;
 }
 
-WEFT_API int ABT_thread_yield(void)
-{
-    weft_xstream *xs = weft_xs_self();
-    weft_unit *self = xs ? xs->cur : NULL;
-    /* An external thread or a tasklet cannot yield: Argobots makes it a no-op. */
-    if (WEFT_UNLIKELY(!self || !weft_unit_is_ult(self)))
-        return ABT_SUCCESS;
-    weft_ult_yield(xs, self);
-    return ABT_SUCCESS;
-}
+/* ABT_thread_yield lives in unit.c, next to the yield path it inlines. */
 
 WEFT_API int ABT_thread_resume(ABT_thread thread)
 {

@@ -256,7 +256,7 @@ struct weft_xstream {
     void (*post_fn)(weft_xstream *, void *); /* action to run right after the next switch */
     void *post_arg;
     struct weft_mem_cache cache;   /* only this stream touches it: no atomics */
-    uint32_t yield_bypass;         /* yields since the scheduler last ran (unit.c) */
+    int32_t yield_budget;          /* yields left before the scheduler must run (unit.c) */
     /* --- cold --- */
     weft_sched *main_sched;
     int rank;

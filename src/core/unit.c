@@ -377,12 +377,14 @@ static void post_push(weft_xstream *xs, void *arg)
  * switch instead of two, and a lone ULT's yield costs no switch at all.  Order is the
  * same FIFO order.  Every event_freq yields the scheduler runs anyway, so its stop
  * checks, timers and hand-offs keep their pace.  Returns true when it handled the yield. */
-static bool yield_bypass(weft_xstream *xs, weft_unit *self)
+static inline bool yield_bypass(weft_xstream *xs, weft_unit *self)
 {
     weft_sched *s = xs->sched;
     weft_pool *p = s->bypass_pool;
-    if (!p || self->pool != p || ++xs->yield_bypass >= s->event_freq ||
-        atomic_load_explicit(&self->migr_to, memory_order_relaxed))
+    /* a registered tool takes the normal path, where every event is reported */
+    if (!p || self->pool != p || --xs->yield_budget <= 0 ||
+        atomic_load_explicit(&self->migr_to, memory_order_relaxed) ||
+        (WEFT_TOOL && atomic_load_explicit(&weft_tool_g.mask, memory_order_relaxed)))
         return false;
     weft_unit *next = weft_pool_pop(p);
     if (!next)
@@ -395,21 +397,37 @@ static bool yield_bypass(weft_xstream *xs, weft_unit *self)
     }
     atomic_store_explicit(&self->state, WEFT_READY, memory_order_relaxed);
     weft_set_post(xs, post_push_fifo, self);
-    prep_run(xs, next);
+    next->xs = xs;                 /* prep_run without its tool hook (no tool here) */
+    xs->cur = next;
+    atomic_store_explicit(&next->state, WEFT_RUNNING, memory_order_relaxed);
     ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, next));
     return true;
 }
 
-void weft_ult_yield(weft_xstream *xs, weft_unit *self)
+static inline __attribute__((always_inline)) void ult_yield(weft_xstream *xs, weft_unit *self)
 {
     weft_canary_check(self);       /* (helper) mem/overflow.h */
-    weft_tool_event(self, ABT_TOOL_EVENT_THREAD_YIELD);
     if (yield_bypass(xs, self))
         return;
-    xs->yield_bypass = 0;
+    weft_tool_event(self, ABT_TOOL_EVENT_THREAD_YIELD);
+    xs->yield_budget = (int32_t)xs->sched->event_freq;
     atomic_store_explicit(&self->state, WEFT_READY, memory_order_relaxed);
     weft_set_post(xs, post_push, self);
     switch_to_sched(xs, self);
+}
+
+void weft_ult_yield(weft_xstream *xs, weft_unit *self) { ult_yield(xs, self); }
+
+/* Here rather than in thread.c so the yield path is one function. */
+WEFT_API int ABT_thread_yield(void)
+{
+    weft_xstream *xs = weft_xs_self();
+    weft_unit *self = xs ? xs->cur : NULL;
+    /* An external thread or a tasklet cannot yield: Argobots makes it a no-op. */
+    if (WEFT_UNLIKELY(!self || !weft_unit_is_ult(self)))
+        return ABT_SUCCESS;
+    ult_yield(xs, self);
+    return ABT_SUCCESS;
 }
 
 int weft_ult_yield_to(weft_xstream *xs, weft_unit *self, weft_unit *to)
