@@ -122,7 +122,7 @@ static inline void *enter_unit(weft_xstream *xs, weft_ctx *save, void **fake, we
     return weft_ctx_switch(save, to->ctx, xs);
 }
 
-static inline void prep_run(weft_xstream *xs, weft_unit *u)
+static inline __attribute__((always_inline)) void prep_run(weft_xstream *xs, weft_unit *u)
 {
     weft_tool_event(u, ABT_TOOL_EVENT_THREAD_RUN);
     u->xs = xs;
@@ -217,9 +217,11 @@ static void ult_entry(void *arg)
 {
     weft_unit *u = arg;
     weft_san_landed(NULL);
-    weft_land(weft_xs_reload());
+    /* u->xs is the stream running it: whoever starts or resumes a unit sets it there
+     * (prep_run), so it is right again after fn, even if the ULT moved meanwhile */
+    weft_land(u->xs);
     u->fn(u->arg);
-    weft_ult_exit(weft_xs_reload(), u);
+    weft_ult_exit(u->xs, u);
 }
 
 /* A scheduler that runs on its own stack (the primary stream's).  When its loop ends

@@ -195,7 +195,8 @@ static inline int weft_unit_free(weft_unit *t)
         return ABT_ERR_INV_THREAD;
     if (!weft_unit_done(t)) {
         weft_unit_join_slow(xs, self, t);
-        xs = weft_xs_reload();     /* a ULT may come back on another stream */
+        /* a ULT may come back on another stream; its unit says which */
+        xs = self ? self->xs : xs;
     }
     weft_tool_event(t, ABT_TOOL_EVENT_THREAD_JOIN);
     weft_unit_recycle(xs, t);
