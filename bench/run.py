@@ -577,7 +577,7 @@ def plots(args, results):
             ax.set_xticklabels(labels, fontsize=7)
             ax.set_ylabel("ns per unit")
             ax.set_title("create / join / free split, 1 stream")
-            ax.legend()
+            ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
             ax.grid(axis="y", alpha=0.3)
             save(fig, "fork_join_split.png")
 
@@ -643,7 +643,7 @@ def plots(args, results):
         ax.set_xticklabels(labels, fontsize=7)
         ax.set_ylabel("ns per ULT")
         ax.set_title("join loop vs join_many / free_many, 1 stream")
-        ax.legend()
+        ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
         ax.grid(axis="y", alpha=0.3)
         save(fig, "join_many.png")
 
@@ -751,9 +751,9 @@ def main():
     ap.add_argument("--no-plots", action="store_true")
     args = ap.parse_args()
     if not args.repeats:
-        args.repeats = 3 if args.quick else 10
+        args.repeats = 3 if args.quick else 15
     if not args.sample_ms:
-        args.sample_ms = 2 if args.quick else 10
+        args.sample_ms = 2 if args.quick else 20
     if not args.timeout:
         args.timeout = 60 if args.quick else 240
     if not args.threads:

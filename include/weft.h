@@ -83,6 +83,89 @@ typedef struct {
 #define WEFT_RWLOCK_MEMORY_GET_HANDLE(p_rwlock_memory)                         \
     ((ABT_rwlock)(p_rwlock_memory))
 
+/* ======================================================================== */
+/* Priority pool (Argobots issue #355)                                      */
+/* ======================================================================== */
+
+/*
+ * weft_pool_create_prio - a pool of num_levels FIFO queues; level 0 runs first.
+ *
+ * A pop takes the oldest unit of the highest-priority (lowest-numbered)
+ * non-empty level, in constant time whatever num_levels.  Where a push goes:
+ *   1. ABT_POOL_CONTEXT_PRIO_HIGH_PRIO / _LOW_PRIO in the push context
+ *      (ABT_pool_push_thread_ex) put the unit in level 0 / the last level,
+ *      for that push only;
+ *   2. otherwise the unit's own priority (weft_thread_create_prio,
+ *      weft_thread_set_prio), kept across yields and wake-ups and clamped to
+ *      the pool's levels;
+ *   3. otherwise level num_levels / 2 (units without a priority sit in the
+ *      middle, leaving room above and below).
+ * Within a level the order is FIFO; a yielding ULT goes to the tail of its
+ * level.  The pool is usable by any scheduler, like a built-in pool; a
+ * BASIC_WAIT scheduler (or ABT_pool_pop_wait_thread) sleeps until a push.
+ * Pools of this kind list their units (ABT_pool_print_all_threads,
+ * ABT_info_print_thread_stacks_in_pool) and support ABT_pool_remove.
+ *
+ * access and automatic mean what they mean for ABT_pool_create_basic.
+ * Errors: ABT_ERR_INV_ARG (newpool NULL, num_levels outside 1..64),
+ * ABT_ERR_INV_POOL_ACCESS, ABT_ERR_UNINITIALIZED, ABT_ERR_MEM.
+ */
+int weft_pool_create_prio(ABT_pool_access access, int num_levels,
+                          ABT_bool automatic, ABT_pool *newpool) ABT_API_PUBLIC;
+
+/* weft_pool_get_num_levels - the number of levels of a priority pool
+ * (ABT_ERR_INV_POOL for any other pool). */
+int weft_pool_get_num_levels(ABT_pool pool, int *num_levels) ABT_API_PUBLIC;
+
+/*
+ * weft_thread_create_prio - ABT_thread_create into a priority pool, with the
+ * ULT's priority `prio` (0 = highest) set before it is queued: it enters at
+ * its level, and returns there whenever it yields or is woken.
+ * Errors: ABT_ERR_INV_POOL if pool is not a priority pool, ABT_ERR_INV_ARG
+ * if prio is not a level of the pool; otherwise as ABT_thread_create.
+ */
+int weft_thread_create_prio(ABT_pool pool, void (*thread_func)(void *),
+                            void *arg, ABT_thread_attr attr, int prio,
+                            ABT_thread *newthread) ABT_API_PUBLIC;
+
+/*
+ * weft_thread_set_prio / weft_thread_get_prio - a work unit's priority (0 =
+ * highest, -1 = none).  A new priority applies from the unit's next push
+ * (yield, wake-up, ABT_pool_push_thread); a unit already queued keeps its
+ * place.  Other pools ignore it.  Errors: ABT_ERR_INV_THREAD,
+ * ABT_ERR_INV_ARG (prio outside -1..63, or a NULL prio pointer).
+ */
+int weft_thread_set_prio(ABT_thread thread, int prio) ABT_API_PUBLIC;
+int weft_thread_get_prio(ABT_thread thread, int *prio) ABT_API_PUBLIC;
+
+/* ======================================================================== */
+/* fork() (Argobots issue #403)                                             */
+/* ======================================================================== */
+
+/*
+ * No function: the behaviour of the runtime in a child of fork().
+ *
+ * - fork() called by the primary ULT (on the primary execution stream): the
+ *   child has a working runtime with one execution stream, the primary one,
+ *   and the forking ULT is still its primary ULT.  The other execution
+ *   streams are gone: they report ABT_XSTREAM_STATE_TERMINATED, and
+ *   ABT_xstream_join / ABT_xstream_free on them return at once
+ *   (ABT_xstream_revive gives one a new thread).  Pools, schedulers and work
+ *   units are kept: ready ULTs stay in their pools and run when a stream of
+ *   the child takes work from those pools.  Units that were running on
+ *   another stream at the instant of the fork are lost (joining one never
+ *   returns), as are timed waits held by another stream.
+ * - fork() called from anywhere else while the runtime is initialized (a ULT
+ *   or tasklet of another stream, a non-primary ULT, an external thread): the
+ *   child starts with no runtime.  ABT_initialized() returns
+ *   ABT_ERR_UNINITIALIZED, routines that need a runtime or a calling stream
+ *   fail accordingly (handles from the parent must not be used), and the
+ *   child may call ABT_init to start a new runtime.
+ * Objects another stream was operating on at the instant of the fork (an
+ * ABT_mutex being locked, ...) are undefined in the child, as POSIX says of
+ * pthread objects.
+ */
+
 #ifdef __cplusplus
 }
 #endif

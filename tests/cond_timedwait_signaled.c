@@ -5,7 +5,7 @@
 
 static ABT_mutex mtx;
 static ABT_cond cond;
-static int waiting;
+static int started; /* waits begun; protected by mtx */
 static atomic_int fails;
 
 #define SIGNAL_AT 0.05
@@ -16,10 +16,9 @@ static void timed(void)
     CHECK_ABT(ABT_mutex_lock(mtx));
     struct timespec ts = sync_abstime(deadline_s);
     double t0 = sync_now();
-    waiting++;
+    started++;
     int r = ABT_cond_timedwait(cond, mtx, &ts);
     double dt = sync_now() - t0;
-    waiting--;
     CHECK_ABT(ABT_mutex_unlock(mtx));
     if (r != ABT_SUCCESS || dt > deadline_s - 0.01) {
         fprintf(stderr, "timedwait returned %d after %.4f s\n", r, dt);
@@ -45,11 +44,11 @@ static void *signaller(void *arg)
 {
     int n = (int)(intptr_t)arg;
     for (int i = 0; i < n; i++) {
-        for (;;) {
+        for (;;) { /* waiter i is on the cond once it counted itself (under mtx) */
             CHECK_ABT(ABT_mutex_lock(mtx));
-            int w = waiting;
+            int w = started;
             CHECK_ABT(ABT_mutex_unlock(mtx));
-            if (w > 0)
+            if (w > i)
                 break;
             sync_sleep(0.0005);
         }

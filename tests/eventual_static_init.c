@@ -1,6 +1,6 @@
 /* eventual_static_init: ABT_EVENTUAL_INITIALIZER memory is an unset eventual without a
  * value buffer (size 0): waiters on two streams and an external thread are released by
- * set, reset works, and ABT_eventual_free refuses it. */
+ * set, and reset works.  (Passing it to ABT_eventual_free is undefined; weft refuses.) */
 #include "sync_test.h"
 
 static ABT_eventual_memory mem = ABT_EVENTUAL_INITIALIZER;
@@ -54,7 +54,6 @@ int main(int argc, char **argv)
         CHECK_EQ_INT(atomic_load(&released), 5);
         CHECK_ABT(ABT_eventual_reset(e));
     }
-    CHECK_ERR(ABT_eventual_free(&e), ABT_ERR_INV_EVENTUAL);
 
     sync_world_stop(&w);
     CHECK_ABT(ABT_finalize());

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <weft.h>
 
-#define NSLEEP 64
+#define NSLEEP 32
 
 static atomic_int progress, stop, fails, order_pos;
 static int order[NSLEEP];
@@ -17,9 +17,9 @@ static double base; /* common origin of the sleepers' deadlines */
 static void sleeper(void *arg)
 {
     int i = (int)(intptr_t)arg;
-    /* deadlines 1 ms apart, shuffled, all after every sleeper has started */
+    /* deadlines 2 ms apart, shuffled, all after every sleeper has started */
     double start = sync_slow() ? 1.0 : 0.2;
-    double deadline = base + start + 0.001 * (double)((i * 37) % NSLEEP);
+    double deadline = base + start + 0.002 * (double)((i * 37) % NSLEEP);
     double t0 = sync_now();
     double sec = deadline - t0;
     CHECK(sec > 0);
@@ -72,8 +72,10 @@ static void run(sync_world *w, int pool)
     atomic_store(&stop, 1);
     CHECK_ABT(ABT_thread_free(&sp));
     CHECK(p > 100); /* the stream kept running the spinner while they slept */
-    for (int i = 1; i < NSLEEP; i++)
-        CHECK(order[i - 1] < order[i]); /* 1 ms apart: woken in deadline order */
+    /* 2 ms apart: woken in deadline order (not checked in slow runs, where a preemption
+     * between reading the clock here and in weft_thread_sleep may shift a deadline) */
+    for (int i = 1; i < NSLEEP && !sync_slow(); i++)
+        CHECK(order[i - 1] < order[i]);
 }
 
 int main(int argc, char **argv)

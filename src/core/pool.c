@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/pool.h"
+#include "core/pool_prio.h"
 #include "core/unit.h"
 
 void weft_pool_signal(weft_pool *p)
@@ -42,6 +43,8 @@ bool weft_pool_take_fresh_slow(weft_pool *p, weft_unit *u)
 {
     if (p->ops == &weft_pool_randws_ops)   /* (helper) reads u->ctx under the pool lock */
         return weft_pool_randws_take_fresh(p, u);
+    if (weft_pool_is_prio(p))              /* (helper) the same, pool_prio.c */
+        return weft_pool_prio_take_fresh(p, u);
     return p->ops->remove && u->ctx == NULL && p->ops->remove(p, u) == ABT_SUCCESS;
 }
 

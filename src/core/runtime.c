@@ -14,9 +14,12 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/affinity.h"
+#include "core/fork.h"
 #include "core/sanitizer.h"
 #include "core/unit.h"
 #include "core/xstream.h"
+#include "mem/overflow.h"
 
 struct weft_global weft_g = { .lock = PTHREAD_MUTEX_INITIALIZER, .next_unit_id = 1 };
 __thread weft_xstream *weft_tls_xs __attribute__((tls_model("initial-exec")));
@@ -97,46 +100,7 @@ static uint32_t pow2_at_least(uint32_t v)
     return p;
 }
 
-/* ABT_SET_AFFINITY list syntax: comma-separated items, each a CPU id, a range "a:b"
- * (a to b inclusive... written as {a:n:s} in Argobots: start, count, stride) or a
- * set "{a,b,c}"; rank r binds to item r % count. */
-static int parse_affinity(const char *v, int **out)
-{
-    int cap = 16, n = 0;
-    int *list = malloc((size_t)cap * sizeof(int));
-    if (!list)
-        return 0;
-    const char *p = v;
-    while (*p) {
-        while (*p == ',' || *p == ' ' || *p == '{' || *p == '}')
-            p++;
-        if (!*p)
-            break;
-        if (!isdigit((unsigned char)*p))
-            break;
-        long a = strtol(p, (char **)&p, 10), cnt = 1, stride = 1;
-        if (*p == ':') {
-            cnt = strtol(p + 1, (char **)&p, 10);
-            if (*p == ':')
-                stride = strtol(p + 1, (char **)&p, 10);
-        }
-        for (long i = 0; i < cnt && cnt > 0 && cnt < 4096; i++) {
-            if (n == cap) {
-                int *nl = realloc(list, (size_t)(cap *= 2) * sizeof(int));
-                if (!nl)
-                    break;
-                list = nl;
-            }
-            list[n++] = (int)(a + i * stride);
-        }
-    }
-    if (n == 0) {
-        free(list);
-        return 0;
-    }
-    *out = list;
-    return n;
-}
+/* ABT_SET_AFFINITY: the CPU-list parser is in affinity.c (grammar in affinity.h). */
 
 void weft_config_load(struct weft_config *c)
 {
@@ -181,16 +145,7 @@ void weft_config_load(struct weft_config *c)
         else if (!strcasecmp(so, "mprotect_strict"))
             c->stack_overflow_check = 3;
     }
-    const char *aff = env("SET_AFFINITY");
-    if (aff) {
-        int b = parse_bool(aff);
-        if (b >= 0) {
-            c->set_affinity = b;
-        } else {
-            c->affinity_len = parse_affinity(aff, &c->affinity_list);
-            c->set_affinity = c->affinity_len > 0;
-        }
-    }
+    weft_affinity_config(c, env("SET_AFFINITY"));   /* (helper) affinity.c */
 }
 
 void weft_config_print(FILE *fp, const struct weft_config *c)
@@ -259,8 +214,7 @@ void weft_registry_del_sched(weft_sched *s) { REGISTRY_DEL(weft_g.scheds, s); }
 
 static void free_config(void)
 {
-    free(weft_g.cfg.affinity_list);
-    weft_g.cfg.affinity_list = NULL;
+    weft_affinity_config_free(&weft_g.cfg);
 }
 
 static int runtime_init(void)
@@ -312,6 +266,8 @@ static int runtime_init(void)
     weft_tls_xs = xs;
     if (weft_g.cfg.set_affinity)
         weft_xstream_apply_affinity(xs);
+    weft_overflow_init();          /* (helper) mem/overflow.c: ABT_STACK_OVERFLOW_CHECK */
+    weft_fork_init();              /* (helper) core/fork.c: pthread_atfork handlers */
     return ABT_SUCCESS;
 
 fail_sched:
@@ -363,6 +319,8 @@ static void runtime_free(void)
         weft_pool_destroy(weft_g.pools);
     weft_mem_flush(xs);
     weft_mem_finalize();
+    weft_overflow_finalize();      /* (helper) mem/overflow.c */
+    weft_affinity_finalize();      /* (helper) affinity.c: the primary thread's CPUs back */
     free(m);
     free(xs);
     free(weft_g.by_rank);

@@ -15,8 +15,11 @@ struct weft_config {
     uint32_t sched_event_freq;     /* ABT_SCHED_EVENT_FREQ */
     uint64_t sched_sleep_nsec;     /* ABT_SCHED_SLEEP_NSEC */
     bool set_affinity;             /* ABT_SET_AFFINITY */
-    int *affinity_list;            /* CPU per rank from an ABT_SET_AFFINITY list, or NULL */
-    int affinity_len;
+    int *affinity_list;            /* ABT_SET_AFFINITY CPU-id lists, flattened, or NULL */
+    int *affinity_off;             /* list i: affinity_list[off[i] .. off[i+1]) (affinity.c) */
+    int affinity_len;              /* number of lists (0: the default, one CPU per rank) */
+    int *affinity_init;            /* the CPUs the process could use at ABT_init */
+    int affinity_ninit;
     int max_xstreams;              /* ABT_MAX_NUM_XSTREAMS */
     uint32_t key_table_size;       /* ABT_KEY_TABLE_SIZE, a power of two */
     uint32_t mem_max_stacks;       /* ABT_MEM_MAX_NUM_STACKS: per-stream stack cache bound */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/sched.h"
+#include "core/stack_dump.h"
 #include "core/unit.h"
 #include "sync/timerq.h"
 
@@ -28,6 +29,7 @@ bool weft_sched_has_to_stop(weft_sched *s)
     /* sync/timerq.h: every scheduler loop (predefined or user) checks this when idle and
      * every event_freq units, so that is where the due timed waits of this stream fire */
     weft_timers_poll();
+    weft_dump_check();             /* (helper) stack_dump.h: stop for a stack dump */
     if (WEFT_UNLIKELY(s->use == WEFT_SCHED_IN_POOL))   /* stacked: sched_stack.c */
         return weft_sched_stacked_has_to_stop(s);
     uint32_t r = atomic_load_explicit(&s->request, memory_order_acquire);

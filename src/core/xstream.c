@@ -10,9 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/affinity.h"
 #include "core/sanitizer.h"
+#include "core/stack_dump.h"
 #include "core/unit.h"
 #include "core/xstream.h"
+#include "mem/overflow.h"
 
 void weft_xstream_note_os_stack(weft_xstream *xs)
 {
@@ -32,32 +35,54 @@ void weft_xstream_note_os_stack(weft_xstream *xs)
     }
 }
 
-static int cpu_for_rank(int rank)
+/* (helper) CPU binding.  A stream's explicit binding (ABT_xstream_set_cpubind/_affinity)
+ * is kept in xs->affinity so that a stream that is not running (or is revived) gets it
+ * when its thread starts; otherwise ABT_SET_AFFINITY decides by rank (affinity.c).
+ * xs->affinity, num_affinity and cpubind change under weft_g.lock, and a binding is read
+ * and applied under it, so a thread that starts while its stream is being bound ends up
+ * with the newer binding either way. */
+static int set_from_ids(const int *cpus, int n, cpu_set_t *set)
 {
-    const struct weft_config *c = &weft_g.cfg;
-    if (c->affinity_list)
-        return c->affinity_list[rank % c->affinity_len];
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return rank % (int)(n > 0 ? n : 1);
-}
-
-static int bind_thread(pthread_t th, const int *cpus, int n)
-{
-    cpu_set_t set;
-    CPU_ZERO(&set);
+    CPU_ZERO(set);
     for (int i = 0; i < n; i++) {
         if (cpus[i] < 0 || cpus[i] >= CPU_SETSIZE)
-            return ABT_ERR_INV_ARG;
-        CPU_SET(cpus[i], &set);
+            return ABT_ERR_CPUID;
+        CPU_SET(cpus[i], set);
     }
-    return pthread_setaffinity_np(th, sizeof(set), &set) == 0 ? ABT_SUCCESS : ABT_ERR_CPUID;
+    return ABT_SUCCESS;
+}
+
+static int apply_set(pthread_t th, const cpu_set_t *set)
+{
+    int e = pthread_setaffinity_np(th, sizeof(*set), set);
+    return e == 0 ? ABT_SUCCESS : e == EINVAL ? ABT_ERR_CPUID : ABT_ERR_SYS;
+}
+
+static int first_cpu(const cpu_set_t *set)
+{
+    for (int i = 0; i < CPU_SETSIZE; i++)
+        if (CPU_ISSET(i, set))
+            return i;
+    return -1;
 }
 
 void weft_xstream_apply_affinity(weft_xstream *xs)
 {
-    int cpu = cpu_for_rank(xs->rank);
-    if (bind_thread(pthread_self(), &cpu, 1) == ABT_SUCCESS)
-        xs->cpubind = cpu;
+    cpu_set_t set;
+    if (weft_affinity_rank_set(xs->rank, &set) && apply_set(pthread_self(), &set) == ABT_SUCCESS)
+        xs->cpubind = first_cpu(&set);
+}
+
+/* The calling thread starts running xs: its explicit binding, else the rank's. */
+static void bind_at_start(weft_xstream *xs)
+{
+    cpu_set_t set;
+    pthread_mutex_lock(&weft_g.lock);
+    if (xs->num_affinity > 0 && set_from_ids(xs->affinity, xs->num_affinity, &set) == ABT_SUCCESS)
+        apply_set(pthread_self(), &set);
+    else if (weft_g.cfg.set_affinity)
+        weft_xstream_apply_affinity(xs);
+    pthread_mutex_unlock(&weft_g.lock);
 }
 
 static void *xstream_thread(void *arg)
@@ -65,10 +90,8 @@ static void *xstream_thread(void *arg)
     weft_xstream *xs = arg;
     weft_tls_xs = xs;
     weft_xstream_note_os_stack(xs);
-    if (weft_g.cfg.set_affinity && xs->cpubind < 0)
-        weft_xstream_apply_affinity(xs);
-    else if (xs->cpubind >= 0)
-        bind_thread(pthread_self(), &xs->cpubind, 1);
+    weft_overflow_thread_init();   /* (helper) mem/overflow.c: this thread's signal stack */
+    bind_at_start(xs);
     void *fiber = weft_tsan_fiber_current();
     for (;;) {
         weft_sched *s = xs->main_sched;
@@ -92,6 +115,7 @@ static void *xstream_thread(void *arg)
     pthread_mutex_unlock(&weft_g.lock);
     if (w)
         weft_waiter_wake(w);
+    weft_overflow_thread_fini();
     return NULL;
 }
 
@@ -160,7 +184,8 @@ int weft_xstream_join(weft_xstream *xs)
     } else {
         pthread_mutex_unlock(&weft_g.lock);
     }
-    pthread_join(xs->thread, NULL);
+    if (!xs->joined)               /* (helper) a fork() child marks lost streams joined */
+        pthread_join(xs->thread, NULL);
     xs->joined = true;
     return ABT_SUCCESS;
 }
@@ -610,7 +635,59 @@ WEFT_API int ABT_xstream_check_events(ABT_sched sched)
     /* Stop requests are read by ABT_sched_has_to_stop; the one event queued here is the
      * primary ULT handed back to the primary stream (weft_sched_run_unit). */
     weft_sched_take_main(xs, s);
+    weft_dump_check();             /* (helper) stack_dump.h: stop for a stack dump */
     return ABT_SUCCESS;
+}
+
+/* (helper) Is the stream's OS thread there to be bound or asked?  (A stream that was
+ * joined has no thread until ABT_xstream_revive; a fork() child lost its threads.) */
+static bool thread_alive(weft_xstream *xs)
+{
+    return xs->primary || (!xs->joined &&
+                           atomic_load_explicit(&xs->state, memory_order_acquire) !=
+                               WEFT_XS_TERMINATED);
+}
+
+/* Bind xs to `set` now if it runs, and remember the binding for when its thread starts. */
+static int bind_stream(weft_xstream *xs, const int *cpus, int n)
+{
+    cpu_set_t set;
+    int r = set_from_ids(cpus, n, &set);
+    if (r != ABT_SUCCESS)
+        return r;
+    int *copy = malloc((size_t)n * sizeof(int));
+    if (!copy)
+        return ABT_ERR_MEM;
+    memcpy(copy, cpus, (size_t)n * sizeof(int));
+    pthread_mutex_lock(&weft_g.lock);
+    if (thread_alive(xs) && (r = apply_set(xs->thread, &set)) != ABT_SUCCESS) {
+        pthread_mutex_unlock(&weft_g.lock);
+        free(copy);
+        return r;
+    }
+    free(xs->affinity);
+    xs->affinity = copy;
+    xs->num_affinity = n;
+    xs->cpubind = cpus[0];
+    pthread_mutex_unlock(&weft_g.lock);
+    return ABT_SUCCESS;
+}
+
+/* The CPUs xs is bound to: the OS's answer for a running stream, else what it will get. */
+static int stream_set(weft_xstream *xs, cpu_set_t *set)
+{
+    int r = ABT_SUCCESS;
+    pthread_mutex_lock(&weft_g.lock);
+    if (thread_alive(xs)) {
+        if (pthread_getaffinity_np(xs->thread, sizeof(*set), set) != 0)
+            r = ABT_ERR_SYS;
+    } else if (xs->num_affinity > 0) {
+        r = set_from_ids(xs->affinity, xs->num_affinity, set);
+    } else if (!weft_g.cfg.set_affinity || !weft_affinity_rank_set(xs->rank, set)) {
+        weft_affinity_initial_set(set);
+    }
+    pthread_mutex_unlock(&weft_g.lock);
+    return r;
 }
 
 WEFT_API int ABT_xstream_set_cpubind(ABT_xstream xstream, int cpuid)
@@ -618,10 +695,7 @@ WEFT_API int ABT_xstream_set_cpubind(ABT_xstream xstream, int cpuid)
     weft_xstream *xs = weft_xstream_from(xstream);
     if (!xs)
         return ABT_ERR_INV_XSTREAM;
-    int r = bind_thread(xs->thread, &cpuid, 1);
-    if (r == ABT_SUCCESS)
-        xs->cpubind = cpuid;
-    return r;
+    return bind_stream(xs, &cpuid, 1);
 }
 
 WEFT_API int ABT_xstream_get_cpubind(ABT_xstream xstream, int *cpuid)
@@ -632,14 +706,14 @@ WEFT_API int ABT_xstream_get_cpubind(ABT_xstream xstream, int *cpuid)
     if (!cpuid)
         return ABT_ERR_INV_ARG;
     cpu_set_t set;
-    if (pthread_getaffinity_np(xs->thread, sizeof(set), &set) != 0)
-        return ABT_ERR_CPUID;
-    for (int i = 0; i < CPU_SETSIZE; i++)
-        if (CPU_ISSET(i, &set)) {
-            *cpuid = i;
-            return ABT_SUCCESS;
-        }
-    return ABT_ERR_CPUID;
+    int r = stream_set(xs, &set);
+    if (r != ABT_SUCCESS)
+        return r;
+    int c = first_cpu(&set);
+    if (c < 0)
+        return ABT_ERR_CPUID;      /* bound to no CPU */
+    *cpuid = c;
+    return ABT_SUCCESS;
 }
 
 WEFT_API int ABT_xstream_set_affinity(ABT_xstream xstream, int num_cpuids, int *cpuids)
@@ -649,17 +723,25 @@ WEFT_API int ABT_xstream_set_affinity(ABT_xstream xstream, int num_cpuids, int *
         return ABT_ERR_INV_XSTREAM;
     if (num_cpuids < 0 || (num_cpuids > 0 && !cpuids))
         return ABT_ERR_INV_ARG;
-    if (num_cpuids == 0) {
-        /* an empty list: any CPU */
-        cpu_set_t set;
-        CPU_ZERO(&set);
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        for (long i = 0; i < n && i < CPU_SETSIZE; i++)
-            CPU_SET(i, &set);
-        return pthread_setaffinity_np(xs->thread, sizeof(set), &set) == 0 ? ABT_SUCCESS
-                                                                           : ABT_ERR_CPUID;
+    if (num_cpuids > 0)
+        return bind_stream(xs, cpuids, num_cpuids);
+    /* an empty list resets the binding: the CPUs the process could use at ABT_init */
+    cpu_set_t set;
+    weft_affinity_initial_set(&set);
+    pthread_mutex_lock(&weft_g.lock);
+    if (thread_alive(xs)) {
+        int r = apply_set(xs->thread, &set);
+        if (r != ABT_SUCCESS) {
+            pthread_mutex_unlock(&weft_g.lock);
+            return r;
+        }
     }
-    return bind_thread(xs->thread, cpuids, num_cpuids);
+    free(xs->affinity);
+    xs->affinity = NULL;
+    xs->num_affinity = 0;
+    xs->cpubind = -1;
+    pthread_mutex_unlock(&weft_g.lock);
+    return ABT_SUCCESS;
 }
 
 WEFT_API int ABT_xstream_get_affinity(ABT_xstream xstream, int max_cpuids, int *cpuids,
@@ -671,8 +753,9 @@ WEFT_API int ABT_xstream_get_affinity(ABT_xstream xstream, int max_cpuids, int *
     if (max_cpuids < 0 || (max_cpuids > 0 && !cpuids))
         return ABT_ERR_INV_ARG;
     cpu_set_t set;
-    if (pthread_getaffinity_np(xs->thread, sizeof(set), &set) != 0)
-        return ABT_ERR_CPUID;
+    int r = stream_set(xs, &set);
+    if (r != ABT_SUCCESS)
+        return r;
     int n = 0;
     for (int i = 0; i < CPU_SETSIZE; i++) {
         if (CPU_ISSET(i, &set)) {

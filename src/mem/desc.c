@@ -115,3 +115,35 @@ void weft_desc_finalize(void)
     depot_descs = NULL;
     pthread_mutex_unlock(&depot_lock);
 }
+
+/* (helper) Stack dumps: call fn on every descriptor of every slab, under the depot lock.
+ * Free descriptors have flags == 0 (weft_unit_recycle clears them; slabs start zeroed). */
+void weft_desc_foreach(void (*fn)(weft_unit *u, void *arg), void *arg)
+{
+    pthread_mutex_lock(&depot_lock);
+    for (struct slab *sl = slabs; sl; sl = sl->next)
+        for (int i = 0; i < SLAB_UNITS; i++)
+            fn(&sl->units[i], arg);
+    pthread_mutex_unlock(&depot_lock);
+}
+
+/* (helper) fork() (core/fork.c): hold the depot across the fork; in the child, either
+ * keep it or forget it (the runtime is abandoned, its memory stays reachable from the
+ * returned cookie so that leak checkers do not report it). */
+void weft_desc_atfork(int phase, void **forgotten)
+{
+    if (phase == 0) {
+        pthread_mutex_lock(&depot_lock);
+        return;
+    }
+    if (phase == 1) {
+        pthread_mutex_unlock(&depot_lock);
+        return;
+    }
+    pthread_mutex_init(&depot_lock, NULL);
+    if (forgotten) {
+        *forgotten = slabs;
+        slabs = NULL;
+        depot_descs = NULL;
+    }
+}

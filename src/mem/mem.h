@@ -40,6 +40,14 @@ WEFT_INTERNAL void weft_mem_flush(weft_xstream *xs);
 /* Free the depot and every arena (ABT_finalize, after all streams are gone). */
 WEFT_INTERNAL void weft_mem_finalize(void);
 WEFT_INTERNAL void weft_mem_init(void);
+/* (helper) Every descriptor of every slab, live or free (free ones have flags == 0),
+ * under the depot lock (core/stack_dump.c). */
+WEFT_INTERNAL void weft_desc_foreach(void (*fn)(weft_unit *u, void *arg), void *arg);
+/* (helper) fork() support (core/fork.c): phase 0 before the fork (locks the depots), 1 in
+ * the parent after it, 2 in the child; a child that abandons the runtime passes
+ * `forgotten` to get the old lists (kept reachable) and starts with empty depots. */
+WEFT_INTERNAL void weft_desc_atfork(int phase, void **forgotten);
+WEFT_INTERNAL void weft_stack_atfork(int phase, void **forgotten);
 
 /* Descriptor allocation: NULL on failure (ABT_ERR_MEM). */
 static inline weft_unit *weft_desc_alloc(weft_xstream *xs)

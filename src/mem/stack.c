@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 
 #include "mem/mem.h"
+#include "mem/overflow.h"
 
 #if WEFT_USE_VALGRIND
 #include <valgrind/valgrind.h>
@@ -71,6 +72,8 @@ static weft_stack *stack_init(void *base, size_t size, size_t usable, bool guard
             return NULL;
         }
     }
+    if (weft_g.cfg.stack_overflow_check == 1)   /* (helper) mem/overflow.h */
+        weft_canary_write((char *)s - s->usable);
     s->vg_id = VG_REGISTER((char *)s - s->usable, (char *)s);
     return s;
 }
@@ -247,4 +250,24 @@ void weft_mem_finalize(void)
         free(a);
     }
     pthread_mutex_unlock(&depot_lock);
+}
+
+/* (helper) fork() (core/fork.c): see weft_desc_atfork in desc.c. */
+void weft_stack_atfork(int phase, void **forgotten)
+{
+    if (phase == 0) {
+        pthread_mutex_lock(&depot_lock);
+        return;
+    }
+    if (phase == 1) {
+        pthread_mutex_unlock(&depot_lock);
+        return;
+    }
+    pthread_mutex_init(&depot_lock, NULL);
+    if (forgotten) {
+        *forgotten = arenas;
+        arenas = NULL;
+        depot = NULL;
+        depot_num = 0;
+    }
 }

@@ -14,6 +14,8 @@ typedef struct {
     weft_waitlist wl;              /* guarded by lock */
 } weft_barrier;
 
+_Static_assert(sizeof(weft_barrier) <= WEFT_OBJ_MEM_SIZE, "weft_barrier: one cache line");
+
 static inline weft_barrier *bar_from(ABT_barrier h)
 {
     return (h == NULL || h == ABT_BARRIER_NULL) ? NULL : (weft_barrier *)h;
@@ -26,7 +28,7 @@ WEFT_API int ABT_barrier_create(uint32_t num_waiters, ABT_barrier *newbarrier)
     *newbarrier = ABT_BARRIER_NULL;
     if (num_waiters == 0)
         return ABT_ERR_INV_ARG;
-    weft_barrier *b = calloc(1, sizeof(*b));
+    weft_barrier *b = weft_obj_alloc(0); /* own cache line; the body is not used here */
     if (!b)
         return ABT_ERR_MEM;
     b->num = num_waiters;

@@ -157,21 +157,26 @@ static inline void release(weft_mutex *m, int mode)
 
 /* ---------------------------------------------------------------- with recursion */
 
-static inline void lock_any(ABT_mutex h, uint32_t low)
+/* out of line, so that the plain mutex's fast path needs no stack frame */
+static __attribute__((noinline)) void lock_recursive(weft_mutex *m, uint32_t low)
 {
-    weft_mutex *m = weft_mutex_body(h);
-    if (WEFT_UNLIKELY(weft_mutex_recursive(h))) {
-        void *me = self_id();
-        if (atomic_load_explicit(&m->owner, memory_order_relaxed) == me) {
-            m->nest++;
-            return;
-        }
-        acquire(m, low);
-        atomic_store_explicit(&m->owner, me, memory_order_relaxed);
-        m->nest = 0;
+    void *me = self_id();
+    if (atomic_load_explicit(&m->owner, memory_order_relaxed) == me) {
+        m->nest++;
         return;
     }
     acquire(m, low);
+    atomic_store_explicit(&m->owner, me, memory_order_relaxed);
+    m->nest = 0;
+}
+
+static inline void lock_any(ABT_mutex h, uint32_t low)
+{
+    weft_mutex *m = weft_mutex_body(h);
+    if (WEFT_UNLIKELY(weft_mutex_recursive(h)))
+        lock_recursive(m, low);
+    else
+        acquire(m, low);
 }
 
 static inline void unlock_any(ABT_mutex h, int mode)

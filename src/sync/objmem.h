@@ -27,10 +27,17 @@ static inline void *weft_obj_body(void *h)
 }
 
 /* Heap object: the 64-byte header block (first int, body) followed by `extra` bytes at
- * offset 64 (eventual buffers, future compartments).  Zeroed. */
+ * offset 64 (eventual buffers, future compartments).  Zeroed, and on cache lines of its
+ * own: a lock word must not share its line with a neighbour's hot data. */
 static inline void *weft_obj_alloc(size_t extra)
 {
-    void *h = calloc(1, WEFT_OBJ_MEM_SIZE + extra);
+    size_t line = WEFT_CACHE_LINE;
+    size_t size = (WEFT_OBJ_MEM_SIZE + extra + line - 1) & ~(line - 1);
+    if (size < extra) /* overflow */
+        return NULL;
+    void *h = aligned_alloc(WEFT_CACHE_LINE, size);
+    if (h)
+        memset(h, 0, size);
     return h;
 }
 

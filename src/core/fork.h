@@ -1,0 +1,11 @@
+/* src/core/fork.h - what happens to the runtime in the child of fork() (Argobots issue
+ * #403; the policy is described in fork.c and docs/architecture.md). */
+#ifndef WEFT_CORE_FORK_H
+#define WEFT_CORE_FORK_H
+
+#include "core/types.h"
+
+/* Register the pthread_atfork handlers (once per process; ABT_init calls it). */
+WEFT_INTERNAL void weft_fork_init(void);
+
+#endif

@@ -1,0 +1,264 @@
+/* src/mem/overflow.c - reporting ULT stack overflows (see overflow.h for the modes).
+ *
+ * mprotect: the SIGSEGV handler runs on the faulting thread's alternate signal stack (the
+ * ULT's own stack is exhausted).  It finds the ULT through the thread's stream (TLS
+ * weft_tls_xs, one load): a fault is an overflow of the running unit's stack when the
+ * faulting address lies in that stack's guard page, or when the thread's stack pointer has
+ * gone below the usable stack while the address is below it too (a frame larger than the
+ * guard page jumped over it).  The running scheduler's own stack (the primary stream's)
+ * is checked the same way.  Anything else goes to the handler that was installed before
+ * ours (or the default action: the fault repeats and kills the process as it would have).
+ * The report is formatted without stdio (async-signal-safe) and written with one write().
+ *
+ * The handler is installed by ABT_init only when the check is on, removed by the last
+ * ABT_finalize if it is still ours.  Each stream thread gets its own alternate stack, unless
+ * the thread already has one (the program's, or a sanitizer's), which is then left alone. */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "mem/overflow.h"
+
+#if WEFT_USE_VALGRIND
+#include <valgrind/valgrind.h>
+#define ON_VALGRIND() RUNNING_ON_VALGRIND
+#else
+#define ON_VALGRIND() 0
+#endif
+
+#define ALTSTACK_SIZE (64u << 10)
+
+WEFT_INTERNAL uint64_t weft_unit_id(weft_unit *u);
+
+bool weft_canary_on;
+
+static bool installed;                 /* our SIGSEGV handler is in place */
+static struct sigaction old_segv;      /* what it chains to */
+static __thread void *alt_mem;         /* this thread's alternate stack, if we made it */
+
+/* ---------------------------------------------------------------- formatting */
+
+struct msg {
+    char buf[768];
+    size_t n;
+};
+
+static void put(struct msg *m, const char *s)
+{
+    while (*s && m->n < sizeof(m->buf) - 1)
+        m->buf[m->n++] = *s++;
+}
+
+static void put_dec(struct msg *m, uint64_t v)
+{
+    char t[24];
+    int i = 0;
+    do {
+        t[i++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (i--)
+        if (m->n < sizeof(m->buf) - 1)
+            m->buf[m->n++] = t[i];
+}
+
+static void put_hex(struct msg *m, uintptr_t v)
+{
+    char t[20];
+    int i = 0;
+    do {
+        t[i++] = "0123456789abcdef"[v & 15];
+        v >>= 4;
+    } while (v);
+    put(m, "0x");
+    while (i--)
+        if (m->n < sizeof(m->buf) - 1)
+            m->buf[m->n++] = t[i];
+}
+
+/* The one report, for an overflowed ULT (u) or scheduler stack (u == NULL). */
+static void report(weft_unit *u, weft_stack *s, uintptr_t addr, const char *how)
+{
+    struct msg m = { .n = 0 };
+    uintptr_t lo = (uintptr_t)weft_stack_lo(s), top = (uintptr_t)weft_stack_top(s);
+    if (u) {
+        put(&m, "weft: stack overflow in ULT ");
+        put_dec(&m, weft_unit_id(u));
+    } else {
+        put(&m, "weft: stack overflow in the scheduler of execution stream ");
+        weft_xstream *xs = weft_tls_xs;
+        put_dec(&m, xs ? (uint64_t)xs->rank : 0);
+    }
+    put(&m, ": its stack of ");
+    put_dec(&m, s->usable);
+    put(&m, " bytes [");
+    put_hex(&m, lo);
+    put(&m, ", ");
+    put_hex(&m, top);
+    put(&m, ") ");
+    put(&m, how);
+    if (addr) {
+        put(&m, " (address ");
+        put_hex(&m, addr);
+        put(&m, ")");
+    }
+    put(&m, ".\nweft: give it a larger stack: ");
+    if (u) {
+        put(&m, "raise ABT_THREAD_STACKSIZE (the default, now ");
+        put_dec(&m, weft_g.cfg.thread_stacksize);
+        put(&m, " bytes) or set the ULT's size with ABT_thread_attr_set_stacksize.\n");
+    } else {
+        put(&m, "raise ABT_SCHED_STACKSIZE (now ");
+        put_dec(&m, weft_g.cfg.sched_stacksize);
+        put(&m, " bytes).\n");
+    }
+    const char *p = m.buf;
+    size_t left = m.n;
+    while (left) {
+        ssize_t w = write(STDERR_FILENO, p, left);
+        if (w <= 0)
+            break;
+        p += w;
+        left -= (size_t)w;
+    }
+}
+
+void weft_canary_fail(weft_unit *u)
+{
+    report(u, u->stack, 0, "was overrun: the canary at its low end is overwritten");
+    abort();
+}
+
+/* ---------------------------------------------------------------- the SIGSEGV handler */
+
+static uintptr_t fault_sp(void *uc)
+{
+    ucontext_t *c = uc;
+#if defined(__x86_64__)
+    return (uintptr_t)c->uc_mcontext.gregs[REG_RSP];
+#elif defined(__aarch64__)
+    return (uintptr_t)c->uc_mcontext.sp;
+#else
+    (void)c;
+    return 0;
+#endif
+}
+
+/* Did this fault overflow stack s?  (guard page hit, or the stack pointer went below it) */
+static bool overflowed(weft_stack *s, uintptr_t addr, uintptr_t sp)
+{
+    if (!s)
+        return false;
+    uintptr_t base = (uintptr_t)s->map_base, lo = (uintptr_t)weft_stack_lo(s);
+    size_t pg = weft_g.cfg.sys_page_size ? weft_g.cfg.sys_page_size : 4096;
+    if (s->guarded && addr >= base && addr < base + pg)
+        return true;
+    return sp && sp < lo && sp + (1u << 20) > lo && addr < lo && addr + (1u << 20) > lo;
+}
+
+static void chain(int sig, siginfo_t *si, void *uc)
+{
+    if (old_segv.sa_flags & SA_SIGINFO) {
+        if (old_segv.sa_sigaction) {
+            old_segv.sa_sigaction(sig, si, uc);
+            return;
+        }
+    } else if (old_segv.sa_handler != SIG_DFL && old_segv.sa_handler != SIG_IGN) {
+        old_segv.sa_handler(sig);
+        return;
+    }
+    /* default action: return with the default disposition; the access faults again */
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof(dfl));
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
+}
+
+static void segv_handler(int sig, siginfo_t *si, void *uc)
+{
+    weft_xstream *xs = weft_tls_xs;
+    if (xs && si && si->si_code > 0) {     /* raised by the kernel for an access */
+        uintptr_t addr = (uintptr_t)si->si_addr, sp = fault_sp(uc);
+        weft_unit *u = xs->cur;
+        if (u && (u->flags & WEFT_U_ULT) && u->stack_kind != WEFT_STACK_USER &&
+            overflowed(u->stack, addr, sp)) {
+            report(u, u->stack, addr, "is exhausted: the access hit the guard page below it");
+            abort();
+        }
+        weft_sched *s = xs->sched;
+        if (s && !s->unit && overflowed(s->stack, addr, sp)) {
+            report(NULL, s->stack, addr, "is exhausted: the access hit the guard page below it");
+            abort();
+        }
+    }
+    chain(sig, si, uc);
+}
+
+/* ---------------------------------------------------------------- set-up */
+
+void weft_overflow_thread_init(void)
+{
+    if (!installed || alt_mem)
+        return;
+    stack_t cur;
+    if (sigaltstack(NULL, &cur) == 0 && !(cur.ss_flags & SS_DISABLE))
+        return;                    /* the thread has one already: keep it */
+    void *m = mmap(NULL, ALTSTACK_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                   -1, 0);
+    if (m == MAP_FAILED)
+        return;                    /* no report then, only the crash */
+    stack_t ss = { .ss_sp = m, .ss_size = ALTSTACK_SIZE, .ss_flags = 0 };
+    if (sigaltstack(&ss, NULL) != 0) {
+        munmap(m, ALTSTACK_SIZE);
+        return;
+    }
+    alt_mem = m;
+}
+
+void weft_overflow_thread_fini(void)
+{
+    if (!alt_mem)
+        return;
+    stack_t ss = { .ss_sp = NULL, .ss_size = 0, .ss_flags = SS_DISABLE };
+    sigaltstack(&ss, NULL);
+    munmap(alt_mem, ALTSTACK_SIZE);
+    alt_mem = NULL;
+}
+
+void weft_overflow_init(void)
+{
+    int mode = weft_g.cfg.stack_overflow_check;
+    weft_canary_on = mode == 1 && !ON_VALGRIND();
+    if (mode < 2)
+        return;
+    if (!installed) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_sigaction = segv_handler;
+        sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+        sigemptyset(&sa.sa_mask);
+        if (sigaction(SIGSEGV, &sa, &old_segv) != 0)
+            return;
+        installed = true;
+    }
+    weft_overflow_thread_init();
+}
+
+void weft_overflow_finalize(void)
+{
+    weft_canary_on = false;
+    weft_overflow_thread_fini();
+    if (!installed)
+        return;
+    struct sigaction cur;
+    if (sigaction(SIGSEGV, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) &&
+        cur.sa_sigaction == segv_handler)
+        sigaction(SIGSEGV, &old_segv, NULL);
+    installed = false;
+}
