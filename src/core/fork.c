@@ -42,12 +42,13 @@
 WEFT_INTERNAL void weft_dump_atfork_child(void);
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
-static bool held;                  /* prepare took the locks */
+static __thread bool held;         /* prepare took the locks (per forking thread) */
 
-/* Case 2: the abandoned runtime, kept reachable. */
-static unsigned char orphan_global[sizeof(struct weft_global)]
+/* Case 2: the abandoned runtime, kept reachable (external linkage: stores to them must
+ * not be optimized away as dead). */
+WEFT_INTERNAL unsigned char weft_fork_orphan_global[sizeof(struct weft_global)]
     __attribute__((aligned(_Alignof(struct weft_global))));
-static void *orphan_slabs, *orphan_arenas;
+WEFT_INTERNAL void *weft_fork_orphan_slabs, *weft_fork_orphan_arenas;
 
 static void prepare(void)
 {
@@ -97,9 +98,9 @@ static void keep_primary(weft_xstream *me)
 /* Case 2: forget the runtime; the child starts uninitialized. */
 static void abandon(void)
 {
-    memcpy(orphan_global, &weft_g, sizeof(weft_g));
-    weft_desc_atfork(2, &orphan_slabs);
-    weft_stack_atfork(2, &orphan_arenas);
+    memcpy(weft_fork_orphan_global, &weft_g, sizeof(weft_g));
+    weft_desc_atfork(2, &weft_fork_orphan_slabs);
+    weft_stack_atfork(2, &weft_fork_orphan_arenas);
     weft_g.primary = NULL;
     weft_g.by_rank = NULL;
     weft_g.rank_cap = 0;

@@ -14,7 +14,10 @@
 #include "core/unit.h"
 #include "sync/timerq.h"
 
-#define DEFAULT_IDLE_SPINS 256
+/* An idle BASIC loop spins this many times (~0.1 ms) before a sched_yield: long enough
+ * that a wake-up from another stream is seen within a microsecond under normal load,
+ * short enough that an oversubscribed machine still gets its core back. */
+#define DEFAULT_IDLE_SPINS 4096
 
 size_t weft_sched_total_size(weft_sched *s)
 {

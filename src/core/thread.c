@@ -451,11 +451,9 @@ WEFT_API int ABT_thread_get_stacksize(ABT_thread thread, size_t *stacksize)
     GET_UNIT(thread);
     if (!stacksize)
         return ABT_ERR_INV_ARG;
-    if (u->stack_kind == WEFT_STACK_OS) {
-        *stacksize = 0;   /* the primary ULT's stack is not the runtime's (Argobots: 0) */
-    } else {
-        *stacksize = weft_unit_is_ult(u) ? u->stack_size : 0;
-    }
+    /* only fields fixed at creation: the unit may be starting on another stream (which
+     * sets stack_kind).  The primary ULT's stack is not the runtime's (Argobots: 0). */
+    *stacksize = weft_unit_is_ult(u) && !(u->flags & WEFT_U_MAIN) ? u->stack_size : 0;
     return ABT_SUCCESS;
 }
 

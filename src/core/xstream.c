@@ -15,6 +15,7 @@
 #include "core/stack_dump.h"
 #include "core/unit.h"
 #include "core/xstream.h"
+#include "sync/timerq.h"
 #include "mem/overflow.h"
 
 void weft_xstream_note_os_stack(weft_xstream *xs)
@@ -636,6 +637,7 @@ WEFT_API int ABT_xstream_check_events(ABT_sched sched)
      * primary ULT handed back to the primary stream (weft_sched_run_unit). */
     weft_sched_take_main(xs, s);
     weft_dump_check();             /* (helper) stack_dump.h: stop for a stack dump */
+    weft_timers_poll();            /* timed waits of this stream (sync/timerq.h) */
     return ABT_SUCCESS;
 }
 
