@@ -406,6 +406,35 @@ static inline bool yield_bypass(weft_xstream *xs, weft_unit *self)
     return true;
 }
 
+/* Scheduler bypass on park, the twin of yield_bypass: a ULT that blocks (its post action
+ * already set) switches straight to the next ready ULT of its BASIC scheduler's only
+ * pool.  With nothing ready it goes to the scheduler, which idles. */
+static bool park_bypass(weft_xstream *xs, weft_unit *self)
+{
+    weft_sched *s = xs->sched;
+    weft_pool *p = s->bypass_pool;
+    if (!p || (WEFT_TOOL && atomic_load_explicit(&weft_tool_g.mask, memory_order_relaxed)))
+        return false;
+    if (--xs->yield_budget <= 0) { /* the scheduler's turn: it runs next */
+        xs->yield_budget = (int32_t)s->event_freq;
+        return false;
+    }
+    weft_unit *next = weft_pool_pop(p);
+    if (!next)
+        return false;
+    if ((next->flags & (WEFT_U_ULT | WEFT_U_MAIN)) != WEFT_U_ULT ||
+        (atomic_load_explicit(&next->request, memory_order_relaxed) & WEFT_REQ_CANCEL) ||
+        (!next->ctx && !ensure_stack(xs, next))) {
+        weft_pool_push_head(p, next);
+        return false;
+    }
+    next->xs = xs;                 /* prep_run without its tool hook (no tool here) */
+    xs->cur = next;
+    atomic_store_explicit(&next->state, WEFT_RUNNING, memory_order_relaxed);
+    ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, next));
+    return true;
+}
+
 static inline __attribute__((always_inline)) void ult_yield(weft_xstream *xs, weft_unit *self)
 {
     weft_canary_check(self);       /* (helper) mem/overflow.h */
@@ -580,6 +609,8 @@ void weft_ult_park(weft_xstream *xs, weft_unit *self, void (*post)(weft_xstream 
     /* release: whoever sees BLOCKED also sees the blocked count taken before */
     atomic_store_explicit(&self->state, WEFT_BLOCKED, memory_order_release);
     weft_set_post(xs, post, arg);
+    if (park_bypass(xs, self))
+        return;
     switch_to_sched(xs, self);
 }
 
