@@ -17,6 +17,7 @@
 #include "core/affinity.h"
 #include "core/fork.h"
 #include "core/sanitizer.h"
+#include "core/stack_dump.h"
 #include "core/unit.h"
 #include "core/xstream.h"
 #include "mem/overflow.h"
@@ -321,6 +322,7 @@ static void runtime_free(void)
     weft_mem_finalize();
     weft_overflow_finalize();      /* (helper) mem/overflow.c */
     weft_affinity_finalize();      /* (helper) affinity.c: the primary thread's CPUs back */
+    atomic_store(&weft_dump_pending, 0);   /* (helper) a stack dump nobody stopped for */
     free(m);
     free(xs);
     free(weft_g.by_rank);

@@ -62,10 +62,51 @@ struct range {
     bool exec;
 };
 
+/* What a dump needs to know: the memory map, and the streams and pools that exist (a
+ * terminated unit may still name a stream or pool that was freed since). */
 struct maps {
     struct range *r;
     size_t n;
+    weft_xstream **xs;
+    int nxs;
+    weft_pool **pools;
+    int npools;
 };
+
+static void known_load(struct maps *m)
+{
+    m->xs = NULL;
+    m->pools = NULL;
+    m->nxs = m->npools = 0;
+    pthread_mutex_lock(&weft_g.lock);
+    int np = 0;
+    for (weft_pool *p = weft_g.pools; p; p = p->all_next)
+        np++;
+    m->xs = weft_g.rank_cap ? malloc((size_t)weft_g.rank_cap * sizeof(*m->xs)) : NULL;
+    m->pools = np ? malloc((size_t)np * sizeof(*m->pools)) : NULL;
+    for (int i = 0; m->xs && i < weft_g.rank_cap; i++)
+        if (weft_g.by_rank[i])
+            m->xs[m->nxs++] = weft_g.by_rank[i];
+    for (weft_pool *p = weft_g.pools; m->pools && p; p = p->all_next)
+        m->pools[m->npools++] = p;
+    pthread_mutex_unlock(&weft_g.lock);
+}
+
+static bool known_xs(const struct maps *m, const weft_xstream *x)
+{
+    for (int i = 0; i < m->nxs; i++)
+        if (m->xs[i] == x)
+            return true;
+    return false;
+}
+
+static bool known_pool(const struct maps *m, const weft_pool *p)
+{
+    for (int i = 0; i < m->npools; i++)
+        if (m->pools[i] == p)
+            return true;
+    return false;
+}
 
 /* Read /proc/self/maps: the executable ranges (for symbols) and every range (to bound
  * the dump of a stack whose extent the runtime does not know: the primary ULT's). */
@@ -73,6 +114,7 @@ static void maps_load(struct maps *m)
 {
     m->r = NULL;
     m->n = 0;
+    known_load(m);
     FILE *f = fopen("/proc/self/maps", "re");
     if (!f)
         return;
@@ -96,7 +138,12 @@ static void maps_load(struct maps *m)
     fclose(f);
 }
 
-static void maps_free(struct maps *m) { free(m->r); }
+static void maps_free(struct maps *m)
+{
+    free(m->r);
+    free(m->xs);
+    free(m->pools);
+}
 
 static const struct range *maps_find(const struct maps *m, uintptr_t a)
 {
@@ -199,7 +246,7 @@ static bool unit_stack(weft_unit *u, const struct maps *m, uintptr_t sp, uintptr
         *top = ((uintptr_t)u->user_stack + u->stack_size) & ~(uintptr_t)15;
         return true;
     case WEFT_STACK_OS: {
-        if (u->xs && u->xs->os_stack_lo) {
+        if (u->xs && known_xs(m, u->xs) && u->xs->os_stack_lo) {
             *lo = (uintptr_t)u->xs->os_stack_lo;
             *top = *lo + u->xs->os_stack_size;
             return true;
@@ -234,9 +281,9 @@ static void dump_unit(FILE *fp, const struct maps *m, weft_unit *u)
                 : "",
             (u->flags & WEFT_U_MAIN) ? " (primary ULT)" : "",
             (u->flags & WEFT_U_SCHED) ? " (runs a stacked scheduler)" : "");
-    if (u->xs)
+    if (u->xs && known_xs(m, u->xs))
         fprintf(fp, "xstream   : rank %d (last)\n", u->xs->rank);
-    if (u->pool)
+    if (u->pool && known_pool(m, u->pool))
         fprintf(fp, "pool      : id %d\n", u->pool->id);
     if (u->fn) {
         fprintf(fp, "function  : %p", (void *)(uintptr_t)u->fn);
@@ -274,7 +321,7 @@ static void dump_unit(FILE *fp, const struct maps *m, weft_unit *u)
         fprintf(fp, "stack     : %s, extent unknown\n", kind_name(u->stack_kind));
     if (st == WEFT_RUNNING && !self) {
         fprintf(fp, "sp        : unknown (running on execution stream %d)\n",
-                u->xs ? u->xs->rank : -1);
+                u->xs && known_xs(m, u->xs) ? u->xs->rank : -1);
         return;
     }
     fprintf(fp, "sp        : %#" PRIxPTR "%s\n", sp, self ? " (the caller itself)" : " (saved)");
@@ -330,7 +377,7 @@ WEFT_API int ABT_info_print_thread_stacks_in_pool(FILE *fp, ABT_pool pool)
         return ABT_ERR_INV_POOL;
     if (!p->builtin_fifo && !p->ops->print_all)
         return ABT_ERR_POOL;       /* the pool cannot list its units */
-    struct pool_dump d = { fp, { NULL, 0 } };
+    struct pool_dump d = { .fp = fp };
     maps_load(&d.m);
     fprintf(fp, "== pool (%p) ==\n", (void *)p);
     int r = ABT_pool_print_all_threads(pool, &d, pool_dump_one);
@@ -425,7 +472,7 @@ static void print_all(FILE *fp, uint32_t nstopped, uint32_t nlive)
     }
     weft_unit *m = weft_g.primary ? weft_g.primary->main_unit : NULL;
     pthread_mutex_unlock(&weft_g.lock);
-    struct pool_dump d = { fp, { NULL, 0 } };
+    struct pool_dump d = { .fp = fp };
     maps_load(&d.m);
     if (m)
         dump_unit(fp, &d.m, m);
