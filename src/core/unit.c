@@ -189,9 +189,12 @@ static void post_finish_handoff(weft_xstream *xs, void *arg)
     weft_tool_event(u, ABT_TOOL_EVENT_THREAD_FINISH);
     release_stack(xs, u);
     atomic_store_explicit(&u->state, WEFT_TERMINATED, memory_order_release);
-    weft_waiter *w = atomic_exchange_explicit(&u->joiner, WEFT_JOIN_DONE, memory_order_acq_rel);
-    if (w && w->counted_blocked)
+    /* The joiner registered before the hand-off and is the one running this: nobody
+     * else writes the field any more, so a store does (no atomic read-modify-write). */
+    weft_waiter *w = atomic_load_explicit(&u->joiner, memory_order_relaxed);
+    if (w->counted_blocked)
         atomic_fetch_sub_explicit(&w->ult->pool->num_blocked, 1, memory_order_relaxed);
+    atomic_store_explicit(&u->joiner, WEFT_JOIN_DONE, memory_order_release);
 }
 
 void weft_ult_exit(weft_xstream *xs, weft_unit *self)
