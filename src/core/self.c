@@ -224,7 +224,7 @@ static int to_common(ABT_thread thread, int self_mode, bool resume)
     weft_unit *to = weft_unit_from(thread);
     if (!to || to == u || !weft_unit_is_ult(to))
         return ABT_ERR_INV_THREAD;
-    if (self_mode == WEFT_TO_EXIT && (u->flags & WEFT_U_MAIN))
+    if (self_mode == WEFT_TO_EXIT && ((u->flags & WEFT_U_MAIN) || (to->flags & WEFT_U_MAIN)))
         return ABT_ERR_INV_THREAD;
     return weft_ult_switch_to(weft_xs_self(), u, to, self_mode, resume);
 }
@@ -263,23 +263,25 @@ WEFT_API int ABT_self_resume_exit_to(ABT_thread thread)
  * scheduler this is ABT_xstream_run_unit; from a ULT the caller yields to it. */
 WEFT_API int ABT_self_schedule(ABT_thread thread, ABT_pool pool)
 {
-    SELF(u);
     weft_unit *t = weft_unit_from(thread);
-    if (!t || t == u)
+    if (!t)
+        return ABT_ERR_INV_THREAD;
+    SELF(u);
+    if (t == u || !weft_unit_is_ult(u))
+        return ABT_ERR_INV_THREAD;
+    /* validated: now take the target out of its current pool, then re-associate it */
+    if (t->in_pool && weft_pool_remove(t->pool, t) != ABT_SUCCESS)
         return ABT_ERR_INV_THREAD;
     weft_pool *p = weft_pool_from(pool);
     if (p)
         t->pool = p;
-    if (t->in_pool && weft_pool_remove(t->pool, t) != ABT_SUCCESS)
-        return ABT_ERR_INV_THREAD;
     weft_xstream *xs = weft_xs_self();
     if (u == xs->sched->unit) {
         weft_sched_run_unit(xs, xs->sched, t);
         return ABT_SUCCESS;
     }
-    if (!weft_unit_is_ult(u))
-        return ABT_ERR_INV_THREAD;
-    return weft_ult_run_popped(xs, u, t);
+    weft_ult_run_as_parent(xs, u, t);
+    return ABT_SUCCESS;
 }
 
 WEFT_API int ABT_self_set_arg(void *arg)

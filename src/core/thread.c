@@ -385,6 +385,8 @@ WEFT_API int ABT_thread_yield_to(ABT_thread thread)
 WEFT_API int ABT_thread_resume(ABT_thread thread)
 {
     GET_UNIT(thread);
+    if (!weft_unit_is_ult(u))
+        return ABT_ERR_INV_THREAD;
     /* Only a unit parked by ABT_self_suspend can be resumed (handshake in unit.h). */
     return weft_unit_resume(u, false);
 }

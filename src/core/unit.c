@@ -547,7 +547,10 @@ int weft_ult_switch_to(weft_xstream *xs, weft_unit *self, weft_unit *to, int sel
         if (weft_unit_resume(to, true) != ABT_SUCCESS)
             return ABT_ERR_THREAD;
     } else if (!weft_pool_remove_ready(to->pool, to)) {
-        return ABT_ERR_THREAD;
+        /* Argobots expects the caller to have popped the target already: accept a ready
+         * unit that is in no pool (a queued one is taken out above, as an extension) */
+        if (to->in_pool || atomic_load_explicit(&to->state, memory_order_acquire) != WEFT_READY)
+            return ABT_ERR_THREAD;
     }
     if (!to->ctx && !ensure_stack(xs, to)) {
         atomic_store_explicit(&to->state, WEFT_READY, memory_order_relaxed);
@@ -582,6 +585,27 @@ int weft_ult_switch_to(weft_xstream *xs, weft_unit *self, weft_unit *to, int sel
     prep_run(xs, to);
     ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, to));
     return ABT_SUCCESS;
+}
+
+/* ABT_self_schedule from a ULT: the caller becomes the unit's parent scheduler for one
+ * run.  A scheduler record on the caller's stack stands in for it (as a stacked
+ * scheduler would): the unit switches back to it when it yields, blocks or finishes,
+ * and the caller continues right away. */
+void weft_ult_run_as_parent(weft_xstream *xs, weft_unit *self, weft_unit *u)
+{
+    weft_sched parent;
+    memset(&parent, 0, sizeof(parent));
+    parent.predef = -1;
+    parent.unit = self;
+    parent.parent = xs->sched;
+    parent.xs = xs;
+    parent.tsan_fiber = self->tsan_fiber;
+    weft_sched *outer = xs->sched;
+    xs->sched = &parent;
+    weft_sched_run_unit(xs, &parent, u);
+    /* back on the caller's stack, on the same stream (the record never migrates) */
+    xs->sched = outer;
+    xs->cur = self;
 }
 
 int weft_ult_run_popped(weft_xstream *xs, weft_unit *self, weft_unit *u)

@@ -139,6 +139,7 @@ WEFT_INTERNAL int weft_unit_resume(weft_unit *u, bool claim);
 enum { WEFT_TO_YIELD, WEFT_TO_SUSPEND, WEFT_TO_EXIT };
 WEFT_INTERNAL int weft_ult_switch_to(weft_xstream *xs, weft_unit *self, weft_unit *to,
                                      int self_mode, bool resume);
+WEFT_INTERNAL void weft_ult_run_as_parent(weft_xstream *xs, weft_unit *self, weft_unit *u);
 /* Run a unit already taken out of its pool, from a ULT (ABT_xstream_run_unit): a tasklet
  * runs inline; a ULT is switched to, the caller going back to its pool. */
 WEFT_INTERNAL int weft_ult_run_popped(weft_xstream *xs, weft_unit *self, weft_unit *u);
