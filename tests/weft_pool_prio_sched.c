@@ -11,13 +11,14 @@
 
 static ABT_pool pool;
 static char log_[64][8];
-static atomic_int nlog;
+static atomic_int nlog, ndone;   /* slots taken / slots written (readers wait on ndone) */
 
 static void record(const char *s)
 {
     int i = atomic_fetch_add(&nlog, 1);
     CHECK(i < 64);
     snprintf(log_[i], sizeof(log_[i]), "%s", s);
+    atomic_fetch_add_explicit(&ndone, 1, memory_order_release);
 }
 
 static void high2(void *arg) { record("H2"); }
@@ -86,7 +87,7 @@ int main(int argc, char **argv)
     CHECK_ABT(weft_thread_create_prio(pool, joiner, NULL, ABT_THREAD_ATTR_NULL, 1, &j));
     CHECK_ABT(ABT_thread_free(&j));
     double dt = ABT_get_wtime() - t0;
-    while (atomic_load(&nlog) < n + 3)
+    while (atomic_load_explicit(&ndone, memory_order_acquire) < n + 3)
         CHECK_ABT(ABT_thread_yield());
     CHECK(!strcmp(log_[n], "Y") && !strcmp(log_[n + 1], "X") && !strcmp(log_[n + 2], "Z"));
     if (!getenv("WEFT_TEST_SLOW") && dt > 0.5)
