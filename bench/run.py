@@ -439,9 +439,10 @@ def rest_md(results, impls):
                 ("yield", "yield_to", "priv", "yield_to (per call), private pool"),
                 ("join_many", "loop", "default", "ULT create + join + free (join_many bench)"),
                 ("join_many", "many", "default", "ULT create + join_many + free_many")):
-            L.append("| %s | " % label + " | ".join(
-                cell(med(results, bench="callgrind", impl=i, program=prog, kind=kind,
-                         variant=var)) for i in impls) + " |")
+            vals = [med(results, bench="callgrind", impl=i, program=prog, kind=kind,
+                        variant=var) for i in impls]
+            if any(v is not None for v in vals):
+                L.append("| %s | " % label + " | ".join(cell(v) for v in vals) + " |")
         L.append("")
     # deviation + memory
     dimpls = [i for i in ("weft", "argobots", "gomp", "libomp", "tbb", "pthread")

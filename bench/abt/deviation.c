@@ -106,28 +106,37 @@ int main(int argc, char **argv)
                    "them yield once\nns per fork-join (create + join + free), median of %d\n\n"
                    "      D   ns/unit     min     max\n",
                    BENCH_IMPL_NAME, n, repeats);
+        /* Samples are taken round-robin over the D values (repeat r of every D,
+         * then repeat r + 1), so that a drift of the machine during the run
+         * shifts the whole curve instead of bending it. */
+        unsigned char *fl = (unsigned char *)malloc((size_t)n * (size_t)nd);
+        long rounds[16];
+        static double v[16][256];
         for (int di = 0; di < nd; di++) {
-            bench_pick_fraction(flags, n, (double)ds[di], 0x5eed);
-            one_round(pool, attr, n, flags, h); /* warm-up */
-            uint64_t t0 = bench_now_ns();
-            one_round(pool, attr, n, flags, h);
-            long rounds = bench_rounds_for((double)(bench_now_ns() - t0), target_ns, 1000000);
-            double v[256];
-            for (int r = 0; r < repeats; r++) {
-                t0 = bench_now_ns();
-                for (long k = 0; k < rounds; k++)
-                    one_round(pool, attr, n, flags, h);
-                v[r] = (double)(bench_now_ns() - t0) / ((double)rounds * (double)n);
+            bench_pick_fraction(fl + (size_t)di * n, n, (double)ds[di], 0x5eed);
+            BENCH_CALIBRATE(target_ns, rounds[di],
+                            one_round(pool, attr, n, fl + (size_t)di * n, h));
+        }
+        for (int r = 0; r < repeats; r++) {
+            for (int di = 0; di < nd; di++) {
+                long done;
+                double ns;
+                BENCH_TIMED_LOOP(rounds[di], target_ns, done, ns,
+                                 one_round(pool, attr, n, fl + (size_t)di * n, h));
+                v[di][r] = ns / ((double)done * (double)n);
             }
+        }
+        for (int di = 0; di < nd; di++) {
             if (json) {
                 char f[128];
                 bench_fields(f, sizeof f, "\"d\":%ld,\"n\":%ld", ds[di], n);
-                bench_emit("deviation", f, "total", "ns_per_unit", v, repeats);
+                bench_emit("deviation", f, "total", "ns_per_unit", v[di], repeats);
             } else {
-                printf("  %5ld %9.1f %7.1f %7.1f\n", ds[di], bench_median(v, repeats),
-                       bench_min(v, repeats), bench_max(v, repeats));
+                printf("  %5ld %9.1f %7.1f %7.1f\n", ds[di], bench_median(v[di], repeats),
+                       bench_min(v[di], repeats), bench_max(v[di], repeats));
             }
         }
+        free(fl);
     }
     if (attr != ABT_THREAD_ATTR_NULL)
         ABT_thread_attr_free(&attr);

@@ -61,6 +61,7 @@ static void *empty_pthread(void *arg)
         }                                                                                 \
     } while (0)
 
+static double target_ns = 10e6; /* per sample, --sample-ms */
 static int free_only = 0; /* --free-only: ABT_thread_free joins implicitly */
 
 /* One round: N units of `kind` into pools[i % npools], join all, free all.
@@ -154,9 +155,12 @@ static void creator_body(creator_t *c)
     for (int r = 0; r < c->repeats; r++) {
         barrier_wait(c->arrived, (long)c->nparties * (r + 1));
         phase_t acc = {0, 0, 0};
-        for (long k = 0; k < c->rounds; k++)
-            one_round(c->kind, &c->pool, 1, c->n, c->h, c->ph, &acc);
-        double units = (double)c->rounds * (double)c->n;
+        long done;
+        double ns;
+        BENCH_TIMED_LOOP(c->rounds, target_ns, done, ns,
+                         one_round(c->kind, &c->pool, 1, c->n, c->h, c->ph, &acc));
+        (void)ns;
+        double units = (double)done * (double)c->n;
         c->samples[r].create = acc.create / units;
         c->samples[r].join = acc.join / units;
         c->samples[r].free = acc.free / units;
@@ -187,27 +191,13 @@ typedef struct {
     phase_t *samples; /* per repeat, ns per unit */
 } result_t;
 
-static double target_ns = 10e6;
 static int use_priv_pool = 0;
 
 static long calibrate(int kind, ABT_pool *pools, int npools, long n, ABT_thread *h,
                       pthread_t *ph)
 {
-    phase_t acc = {0, 0, 0};
-    one_round(kind, pools, npools, n, h, ph, NULL); /* warm the caches */
-    uint64_t t0 = bench_now_ns();
-    one_round(kind, pools, npools, n, h, ph, &acc);
-    double round_ns = (double)(bench_now_ns() - t0);
-    long rounds = bench_rounds_for(round_ns, target_ns, 1000000);
-    if (rounds > 1) {
-        /* a second estimate with more rounds, the first one is noisy */
-        long probe = rounds / 4 > 0 ? rounds / 4 : 1;
-        t0 = bench_now_ns();
-        for (long k = 0; k < probe; k++)
-            one_round(kind, pools, npools, n, h, ph, NULL);
-        round_ns = (double)(bench_now_ns() - t0) / (double)probe;
-        rounds = bench_rounds_for(round_ns, target_ns, 1000000);
-    }
+    long rounds;
+    BENCH_CALIBRATE(target_ns, rounds, one_round(kind, pools, npools, n, h, ph, NULL));
     return rounds;
 }
 
@@ -229,9 +219,12 @@ static void run_config(result_t *res, ABT_thread *h, pthread_t *ph)
         long rounds = calibrate(res->kind, pools, npools, n, h, ph);
         for (int r = 0; r < res->repeats; r++) {
             phase_t acc = {0, 0, 0};
-            for (long k = 0; k < rounds; k++)
-                one_round(res->kind, pools, npools, n, h, ph, &acc);
-            double units = (double)rounds * (double)n;
+            long done;
+            double ns;
+            BENCH_TIMED_LOOP(rounds, target_ns, done, ns,
+                             one_round(res->kind, pools, npools, n, h, ph, &acc));
+            (void)ns;
+            double units = (double)done * (double)n;
             res->samples[r].create = acc.create / units;
             res->samples[r].join = acc.join / units;
             res->samples[r].free = acc.free / units;

@@ -102,16 +102,16 @@ int main(int argc, char **argv)
     for (int i = 0; i < nn; i++) {
         long n = ns[i];
         for (int many = 0; many < 2; many++) {
-            one_round(many, pool, n, h, NULL);
-            uint64_t t0 = bench_now_ns();
-            one_round(many, pool, n, h, NULL);
-            long rounds = bench_rounds_for((double)(bench_now_ns() - t0), target_ns, 1000000);
+            long rounds;
+            BENCH_CALIBRATE(target_ns, rounds, one_round(many, pool, n, h, NULL));
             double s[4][256];
             for (int r = 0; r < repeats; r++) {
                 double acc[3] = {0, 0, 0};
-                for (long k = 0; k < rounds; k++)
-                    one_round(many, pool, n, h, acc);
-                double units = (double)rounds * (double)n;
+                long done;
+                double ns;
+                BENCH_TIMED_LOOP(rounds, target_ns, done, ns, one_round(many, pool, n, h, acc));
+                (void)ns;
+                double units = (double)done * (double)n;
                 s[1][r] = acc[0] / units;
                 s[2][r] = acc[1] / units;
                 s[3][r] = acc[2] / units;

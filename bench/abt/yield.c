@@ -39,11 +39,15 @@ typedef struct {
 struct pair {
     ABT_thread t[2];
     member_t m[2];
-    atomic_int ready; /* both handles are known */
-    long iters;
+    atomic_int ready;  /* both handles are known */
+    atomic_long limit; /* yields per member; member 0 may lower it (time cap) */
+    uint64_t cap_ns;   /* 0: no cap */
     int op;
     uint64_t t0, t1; /* measured by member 0 */
+    long count;      /* yields done by member 0 */
 };
+
+#define BLOCK 1024
 
 static void member_fn(void *arg)
 {
@@ -53,28 +57,41 @@ static void member_fn(void *arg)
         ABT_thread_yield();
     if (m->idx == 0)
         p->t0 = bench_now_ns();
-    long k = p->iters;
-    if (p->op == OP_YIELD) {
-        for (long i = 0; i < k; i++)
-            ABT_thread_yield();
-    } else {
-        ABT_thread other = p->t[1 - m->idx];
-        for (long i = 0; i < k; i++)
-            ABT_thread_yield_to(other);
+    /* Blocks of BLOCK yields; the limit is re-read at block boundaries.  The
+     * two members strictly alternate, so when member 0 lowers the limit to the
+     * end of its next block, both stop at the same count (yield_to needs the
+     * other member alive). */
+    ABT_thread other = p->t[1 - m->idx];
+    long i = 0, lim;
+    while (i < (lim = atomic_load_explicit(&p->limit, memory_order_relaxed))) {
+        long end = i + BLOCK < lim ? i + BLOCK : lim;
+        if (p->op == OP_YIELD) {
+            for (; i < end; i++)
+                ABT_thread_yield();
+        } else {
+            for (; i < end; i++)
+                ABT_thread_yield_to(other);
+        }
+        if (m->idx == 0 && p->cap_ns && bench_now_ns() - p->t0 > p->cap_ns &&
+            i + BLOCK < lim)
+            atomic_store_explicit(&p->limit, i + BLOCK, memory_order_relaxed);
     }
-    if (m->idx == 0)
+    if (m->idx == 0) {
         p->t1 = bench_now_ns();
+        p->count = i;
+    }
 }
 
 /* Runs one pair per pool in pools[0..npools) with K iterations; returns the
  * mean over pairs of ns per yield. */
-static double run_pairs(int op, ABT_pool *pools, int npools, long iters)
+static double run_pairs(int op, ABT_pool *pools, int npools, long iters, uint64_t cap_ns)
 {
     pair_t pairs[2];
     for (int s = 0; s < npools; s++) {
         pair_t *p = &pairs[s];
         atomic_init(&p->ready, 0);
-        p->iters = iters;
+        atomic_init(&p->limit, iters);
+        p->cap_ns = cap_ns;
         p->op = op;
         for (int i = 0; i < 2; i++) {
             p->m[i].p = p;
@@ -88,7 +105,7 @@ static double run_pairs(int op, ABT_pool *pools, int npools, long iters)
     for (int s = 0; s < npools; s++) {
         for (int i = 0; i < 2; i++)
             CHECK(ABT_thread_free(&pairs[s].t[i]));
-        sum += (double)(pairs[s].t1 - pairs[s].t0) / (2.0 * (double)iters);
+        sum += (double)(pairs[s].t1 - pairs[s].t0) / (2.0 * (double)pairs[s].count);
     }
     return sum / npools;
 }
@@ -120,7 +137,7 @@ int main(int argc, char **argv)
     const char *cg = bench_opt(&a, "--callgrind");
     if (cg) {
         int op = strcmp(cg, "yield_to") == 0 ? OP_YIELD_TO : OP_YIELD;
-        run_pairs(op, pools, 1, bench_opt_long(&a, "--iters", 1000));
+        run_pairs(op, pools, 1, bench_opt_long(&a, "--iters", 1000), 0);
         CHECK(ABT_finalize());
         return 0;
     }
@@ -156,12 +173,13 @@ int main(int argc, char **argv)
         for (int op = 0; op < 2; op++) {
             if (!bench_in_list(ops, op_name[op]))
                 continue;
-            run_pairs(op, pools, ns, 1000); /* warm-up */
-            double per = run_pairs(op, pools, ns, 20000);
+            uint64_t cap = (uint64_t)(BENCH_CAP_FACTOR * target_ns);
+            run_pairs(op, pools, ns, 1000, cap); /* warm-up */
+            double per = run_pairs(op, pools, ns, 20000, cap);
             long iters = bench_rounds_for(per * 2.0, target_ns, 100000000);
             double v[256];
             for (int r = 0; r < repeats; r++)
-                v[r] = run_pairs(op, pools, ns, iters);
+                v[r] = run_pairs(op, pools, ns, iters, cap);
             if (json) {
                 char f[128];
                 bench_fields(f, sizeof f, "\"op\":\"%s\",\"streams\":%d,\"pool\":\"%s\"",

@@ -95,6 +95,47 @@ static inline long bench_rounds_for(double round_ns, double target_ns, long max_
     return r;
 }
 
+/* A sample is cut short when it runs past this many times its target: a
+ * calibration taken while the machine was quiet must not turn into minutes of
+ * run time when other jobs start (busy-waiting runtimes on a shared machine
+ * lose whole kernel time slices). */
+#define BENCH_CAP_FACTOR 5
+
+/* BENCH_CALIBRATE: one warm-up execution of BODY, then executions until about
+ * a fifth of target_ns has passed; sets reps to the count that fits target_ns. */
+#define BENCH_CALIBRATE(target_ns, reps, BODY)                                           \
+    do {                                                                                 \
+        { BODY; }                                                                        \
+        uint64_t bc_t0_ = bench_now_ns();                                                \
+        long bc_n_ = 0;                                                                  \
+        do {                                                                             \
+            { BODY; }                                                                    \
+            bc_n_++;                                                                     \
+        } while (bench_now_ns() - bc_t0_ < (uint64_t)((target_ns) / 5) && bc_n_ < 100000000); \
+        (reps) = bench_rounds_for((double)(bench_now_ns() - bc_t0_) / (double)bc_n_,      \
+                                  (target_ns), 100000000);                               \
+    } while (0)
+
+/* BENCH_TIMED_LOOP: up to reps executions of BODY, in 16 chunks, stopping after
+ * a chunk once BENCH_CAP_FACTOR x target_ns has passed; sets done and ns. */
+#define BENCH_TIMED_LOOP(reps, target_ns, done, ns, BODY)                                \
+    do {                                                                                 \
+        uint64_t tl_t0_ = bench_now_ns();                                                \
+        uint64_t tl_cap_ = (uint64_t)((double)BENCH_CAP_FACTOR * (double)(target_ns));  \
+        long tl_step_ = (reps) / 16 > 0 ? (reps) / 16 : 1;                              \
+        long tl_done_ = 0;                                                               \
+        while (tl_done_ < (reps)) {                                                      \
+            long tl_end_ = tl_done_ + tl_step_ < (reps) ? tl_done_ + tl_step_ : (reps);  \
+            for (; tl_done_ < tl_end_; tl_done_++) {                                     \
+                BODY;                                                                    \
+            }                                                                            \
+            if (bench_now_ns() - tl_t0_ > tl_cap_)                                       \
+                break;                                                                   \
+        }                                                                                \
+        (ns) = (double)(bench_now_ns() - tl_t0_);                                        \
+        (done) = tl_done_;                                                               \
+    } while (0)
+
 /* ---- command line ------------------------------------------------------ */
 
 typedef struct {

@@ -21,9 +21,13 @@ __attribute__((noinline)) static void empty_fn(void *arg)
     __asm__ __volatile__("" ::"r"(arg) : "memory");
 }
 
-/* rounds of N tasks on the calling thread; adds create/join ns to acc */
+static double target_ns = 10e6;
+
+/* rounds of N tasks on the calling thread (cut short past BENCH_CAP_FACTOR x
+ * the sample target); acc: create ns, join ns, rounds done */
 static void rounds_of_tasks(long n, long rounds, double *acc)
 {
+    uint64_t start = bench_now_ns();
     for (long k = 0; k < rounds; k++) {
         uint64_t t0 = bench_now_ns();
         for (long i = 0; i < n; i++) {
@@ -35,21 +39,24 @@ static void rounds_of_tasks(long n, long rounds, double *acc)
         uint64_t t2 = bench_now_ns();
         acc[0] += (double)(t1 - t0);
         acc[1] += (double)(t2 - t1);
+        acc[2] += 1;
+        if (t2 - start > (uint64_t)(BENCH_CAP_FACTOR * target_ns))
+            break;
     }
 }
 
 /* One sample: returns ns per unit for create and join (mean over creators). */
 static void sample(long n, int streams, int each, long rounds, double *create, double *join)
 {
-    double acc[2][2] = {{0, 0}, {0, 0}};
+    double acc[2][3] = {{0, 0, 0}, {0, 0, 0}};
     if (!each) {
 #pragma omp parallel num_threads(streams)
         {
 #pragma omp single
             rounds_of_tasks(n, rounds, acc[0]);
         }
-        *create = acc[0][0] / ((double)rounds * (double)n);
-        *join = acc[0][1] / ((double)rounds * (double)n);
+        *create = acc[0][0] / (acc[0][2] * (double)n);
+        *join = acc[0][1] / (acc[0][2] * (double)n);
     } else {
 #pragma omp parallel num_threads(streams)
         {
@@ -57,8 +64,8 @@ static void sample(long n, int streams, int each, long rounds, double *create, d
 #pragma omp barrier
             rounds_of_tasks(n, rounds, acc[me]);
         }
-        *create = 0.5 * (acc[0][0] + acc[1][0]) / ((double)rounds * (double)n);
-        *join = 0.5 * (acc[0][1] + acc[1][1]) / ((double)rounds * (double)n);
+        *create = 0.5 * (acc[0][0] / acc[0][2] + acc[1][0] / acc[1][2]) / (double)n;
+        *join = 0.5 * (acc[0][1] / acc[0][2] + acc[1][1] / acc[1][2]) / (double)n;
     }
 }
 
@@ -75,7 +82,7 @@ int main(int argc, char **argv)
         repeats = 1;
     if (repeats > 256)
         repeats = 256;
-    double target_ns = bench_opt_double(&a, "--sample-ms", 10.0) * 1e6;
+    target_ns = bench_opt_double(&a, "--sample-ms", 10.0) * 1e6;
 
     if (!json)
         printf("fork_join_omp (%s): N empty OpenMP tasks, ns per task (median of %d)\n\n"
@@ -94,11 +101,8 @@ int main(int argc, char **argv)
             for (int i = 0; i < nn; i++) {
                 long n = ns[i];
                 double c, j;
-                sample(n, st, each, 1, &c, &j); /* warm-up, team creation */
-                uint64_t t0 = bench_now_ns();
-                sample(n, st, each, 2, &c, &j);
-                long rounds =
-                    bench_rounds_for((double)(bench_now_ns() - t0) / 2.0, target_ns, 1000000);
+                long rounds;
+                BENCH_CALIBRATE(target_ns, rounds, sample(n, st, each, 1, &c, &j));
                 double v[3][256];
                 for (int r = 0; r < repeats; r++) {
                     sample(n, st, each, rounds, &c, &j);

@@ -10,31 +10,42 @@
 
 #include <omp.h>
 
+static double target_ns = 10e6;
+
 static double pair_run(int streams, long iters)
 {
+    uint64_t cap = (uint64_t)(BENCH_CAP_FACTOR * target_ns);
     double per[2] = {0, 0};
 #pragma omp parallel num_threads(streams)
     {
         int me = omp_get_thread_num();
         uint64_t t0 = 0, t1 = 0;
+        long count = 1;
 #pragma omp taskgroup
         {
             for (int m = 0; m < 2; m++) {
-#pragma omp task firstprivate(m) shared(t0, t1)
+#pragma omp task firstprivate(m) shared(t0, t1, count)
                 {
                     uint64_t s = bench_now_ns();
-                    for (long i = 0; i < iters; i++) {
+                    long i = 0;
+                    while (i < iters) {
+                        long end = i + 4096 < iters ? i + 4096 : iters;
+                        for (; i < end; i++) {
 #pragma omp taskyield
+                        }
+                        if (bench_now_ns() - s > cap)
+                            break;
                     }
                     uint64_t e = bench_now_ns();
                     if (m == 0) {
                         t0 = s;
                         t1 = e;
+                        count = i;
                     }
                 }
             }
         }
-        per[me] = (double)(t1 - t0) / (2.0 * (double)iters);
+        per[me] = (double)(t1 - t0) / (2.0 * (double)count);
     }
     return streams == 2 ? 0.5 * (per[0] + per[1]) : per[0];
 }
@@ -50,7 +61,7 @@ int main(int argc, char **argv)
         repeats = 1;
     if (repeats > 256)
         repeats = 256;
-    double target_ns = bench_opt_double(&a, "--sample-ms", 10.0) * 1e6;
+    target_ns = bench_opt_double(&a, "--sample-ms", 10.0) * 1e6;
     if (!json)
         printf("yield_omp (%s): taskyield, ns per call (median of %d)\n\n  streams  ns\n",
                BENCH_IMPL_NAME, repeats);

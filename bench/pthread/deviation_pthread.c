@@ -83,27 +83,33 @@ int main(int argc, char **argv)
         printf("deviation_pthread: N = %ld threads, D %% sched_yield once, ns per thread "
                "(median of %d)\n\n      D   ns/unit\n",
                n, repeats);
+    /* round-robin over the D values, as in deviation.c */
+    unsigned char *fl = (unsigned char *)malloc((size_t)n * (size_t)nd);
+    long rounds[16];
+    static double v[16][256];
     for (int di = 0; di < nd; di++) {
-        bench_pick_fraction(flags, n, (double)ds[di], 0x5eed);
-        one_round(n, flags, th, &attr);
-        uint64_t t0 = bench_now_ns();
-        one_round(n, flags, th, &attr);
-        long rounds = bench_rounds_for((double)(bench_now_ns() - t0), target_ns, 1000000);
-        double v[256];
-        for (int r = 0; r < repeats; r++) {
-            t0 = bench_now_ns();
-            for (long k = 0; k < rounds; k++)
-                one_round(n, flags, th, &attr);
-            v[r] = (double)(bench_now_ns() - t0) / ((double)rounds * (double)n);
+        bench_pick_fraction(fl + (size_t)di * n, n, (double)ds[di], 0x5eed);
+        BENCH_CALIBRATE(target_ns, rounds[di], one_round(n, fl + (size_t)di * n, th, &attr));
+    }
+    for (int r = 0; r < repeats; r++) {
+        for (int di = 0; di < nd; di++) {
+            long done;
+            double ns;
+            BENCH_TIMED_LOOP(rounds[di], target_ns, done, ns,
+                             one_round(n, fl + (size_t)di * n, th, &attr));
+            v[di][r] = ns / ((double)done * (double)n);
         }
+    }
+    for (int di = 0; di < nd; di++) {
         if (json) {
             char f[128];
             bench_fields(f, sizeof f, "\"d\":%ld,\"n\":%ld", ds[di], n);
-            bench_emit("deviation", f, "total", "ns_per_unit", v, repeats);
+            bench_emit("deviation", f, "total", "ns_per_unit", v[di], repeats);
         } else {
-            printf("  %5ld %9.1f\n", ds[di], bench_median(v, repeats));
+            printf("  %5ld %9.1f\n", ds[di], bench_median(v[di], repeats));
         }
     }
+    free(fl);
     free(th);
     free(flags);
     return 0;

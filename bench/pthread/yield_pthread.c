@@ -10,7 +10,8 @@
 
 typedef struct {
     int cpu;
-    long iters;
+    long iters, done;
+    uint64_t cap_ns;
     pthread_barrier_t *bar;
     uint64_t t0, t1;
 } member_t;
@@ -24,8 +25,15 @@ static void *member_fn(void *arg)
     pthread_setaffinity_np(pthread_self(), sizeof set, &set);
     pthread_barrier_wait(m->bar);
     m->t0 = bench_now_ns();
-    for (long i = 0; i < m->iters; i++)
-        sched_yield();
+    long i = 0;
+    while (i < m->iters) {
+        long end = i + 1024 < m->iters ? i + 1024 : m->iters;
+        for (; i < end; i++)
+            sched_yield();
+        if (bench_now_ns() - m->t0 > m->cap_ns)
+            break;
+    }
+    m->done = i;
     m->t1 = bench_now_ns();
     return NULL;
 }
@@ -41,6 +49,8 @@ static int cpu_of(int idx)
     return 0;
 }
 
+static double target_ns = 10e6;
+
 static double run_pairs(int pairs, long iters)
 {
     pthread_barrier_t bar;
@@ -50,6 +60,7 @@ static double run_pairs(int pairs, long iters)
     for (int i = 0; i < 2 * pairs; i++) {
         m[i].cpu = cpu_of(i / 2);
         m[i].iters = iters;
+        m[i].cap_ns = (uint64_t)(BENCH_CAP_FACTOR * target_ns);
         m[i].bar = &bar;
         pthread_create(&th[i], NULL, member_fn, &m[i]);
     }
@@ -60,7 +71,7 @@ static double run_pairs(int pairs, long iters)
         /* the pair's loop time: from the first start to the last end */
         uint64_t s = m[2 * p].t0 < m[2 * p + 1].t0 ? m[2 * p].t0 : m[2 * p + 1].t0;
         uint64_t e = m[2 * p].t1 > m[2 * p + 1].t1 ? m[2 * p].t1 : m[2 * p + 1].t1;
-        sum += (double)(e - s) / (2.0 * (double)iters);
+        sum += (double)(e - s) / (double)(m[2 * p].done + m[2 * p + 1].done);
     }
     pthread_barrier_destroy(&bar);
     return sum / pairs;
@@ -77,7 +88,7 @@ int main(int argc, char **argv)
         repeats = 1;
     if (repeats > 256)
         repeats = 256;
-    double target_ns = bench_opt_double(&a, "--sample-ms", 10.0) * 1e6;
+    target_ns = bench_opt_double(&a, "--sample-ms", 10.0) * 1e6;
     if (!json)
         printf("yield_pthread: two threads on one CPU over sched_yield, ns per yield (median "
                "of %d)\n\n  streams  ns/yield\n",

@@ -67,15 +67,13 @@ int main(int argc, char **argv)
         }
         double v[256];
         arena.execute([&] {
-            one_round(n);
-            uint64_t t0 = bench_now_ns();
-            one_round(n);
-            long rounds = bench_rounds_for((double)(bench_now_ns() - t0), target_ns, 1000000);
+            long rounds;
+            BENCH_CALIBRATE(target_ns, rounds, one_round(n));
             for (int r = 0; r < repeats; r++) {
-                t0 = bench_now_ns();
-                for (long k = 0; k < rounds; k++)
-                    one_round(n);
-                v[r] = (double)(bench_now_ns() - t0) / ((double)rounds * (double)n);
+                long done;
+                double ns;
+                BENCH_TIMED_LOOP(rounds, target_ns, done, ns, one_round(n));
+                v[r] = ns / ((double)done * (double)n);
             }
         });
         if (json) {

@@ -20,8 +20,12 @@ __attribute__((noinline)) static void empty_fn(void *arg)
     __asm__ __volatile__("" ::"r"(arg) : "memory");
 }
 
+static double target_ns = 10e6;
+
+// acc: create ns, join ns, rounds done
 static void rounds_of_tasks(long n, long rounds, double *acc)
 {
+    uint64_t start = bench_now_ns();
     for (long k = 0; k < rounds; k++) {
         tbb::task_group g;
         uint64_t t0 = bench_now_ns();
@@ -32,18 +36,20 @@ static void rounds_of_tasks(long n, long rounds, double *acc)
         uint64_t t2 = bench_now_ns();
         acc[0] += (double)(t1 - t0);
         acc[1] += (double)(t2 - t1);
+        acc[2] += 1;
+        if (t2 - start > (uint64_t)(BENCH_CAP_FACTOR * target_ns))
+            break;
     }
 }
 
 static void sample(tbb::task_arena &arena, long n, int streams, bool each, long rounds,
                    double *create, double *join)
 {
-    double acc[2][2] = {{0, 0}, {0, 0}};
-    double units = (double)rounds * (double)n;
+    double acc[2][3] = {{0, 0, 0}, {0, 0, 0}};
     if (!each) {
         arena.execute([&] { rounds_of_tasks(n, rounds, acc[0]); });
-        *create = acc[0][0] / units;
-        *join = acc[0][1] / units;
+        *create = acc[0][0] / (acc[0][2] * (double)n);
+        *join = acc[0][1] / (acc[0][2] * (double)n);
     } else {
         std::atomic<int> arrived{0};
         arena.execute([&] {
@@ -57,8 +63,8 @@ static void sample(tbb::task_arena &arena, long n, int streams, bool each, long 
                 },
                 tbb::static_partitioner());
         });
-        *create = 0.5 * (acc[0][0] + acc[1][0]) / units;
-        *join = 0.5 * (acc[0][1] + acc[1][1]) / units;
+        *create = 0.5 * (acc[0][0] / acc[0][2] + acc[1][0] / acc[1][2]) / (double)n;
+        *join = 0.5 * (acc[0][1] / acc[0][2] + acc[1][1] / acc[1][2]) / (double)n;
     }
 }
 
@@ -75,7 +81,7 @@ int main(int argc, char **argv)
         repeats = 1;
     if (repeats > 256)
         repeats = 256;
-    double target_ns = bench_opt_double(&a, "--sample-ms", 10.0) * 1e6;
+    target_ns = bench_opt_double(&a, "--sample-ms", 10.0) * 1e6;
     tbb::global_control gc(tbb::global_control::max_allowed_parallelism, 2);
 
     if (!json)
@@ -97,11 +103,8 @@ int main(int argc, char **argv)
             for (int i = 0; i < nn; i++) {
                 long n = ns[i];
                 double c, j;
-                sample(arena, n, st, each, 1, &c, &j);
-                uint64_t t0 = bench_now_ns();
-                sample(arena, n, st, each, 2, &c, &j);
-                long rounds =
-                    bench_rounds_for((double)(bench_now_ns() - t0) / 2.0, target_ns, 1000000);
+                long rounds;
+                BENCH_CALIBRATE(target_ns, rounds, sample(arena, n, st, each, 1, &c, &j));
                 double v[3][256];
                 for (int r = 0; r < repeats; r++) {
                     sample(arena, n, st, each, rounds, &c, &j);

@@ -121,15 +121,13 @@ int main(int argc, char **argv)
                 continue;
             double v[256];
             arena.execute([&] {
-                pattern_fn[p]();
-                uint64_t t0 = bench_now_ns();
-                pattern_fn[p]();
-                long reps = bench_rounds_for((double)(bench_now_ns() - t0), target_ns, 1000000);
+                long reps;
+                BENCH_CALIBRATE(target_ns, reps, pattern_fn[p]());
                 for (int r = 0; r < repeats; r++) {
-                    t0 = bench_now_ns();
-                    for (long i = 0; i < reps; i++)
-                        pattern_fn[p]();
-                    v[r] = (double)(bench_now_ns() - t0) / (double)reps / 1e3;
+                    long done;
+                    double ns;
+                    BENCH_TIMED_LOOP(reps, target_ns, done, ns, pattern_fn[p]());
+                    v[r] = ns / (double)done / 1e3;
                 }
             });
             if (json) {
