@@ -157,6 +157,8 @@ def make_jobs(args, bench_dir):
 
     if "fork_join" in only:
         for impl, path in binaries(bench_dir, "fork_join"):
+            if impl not in ("weft", "argobots"):
+                continue  # the task twins are run below
             cmd = [path] + common + ["--n", "256,4096", "--streams", "1,2"]
             job = {"bench": "fork_join", "impl": impl, "cmd": cmd}
             if impl == "weft":
@@ -526,6 +528,7 @@ def plots(args, results):
     configs = [(1, "-", "1 stream"), (2, "one", "2 streams\none creator"),
                (2, "each", "2 streams\neach forks")]
     if series:
+        lows = [r["min"] for r in find(results, bench="fork_join", metric="total")]
         fig, axes = plt.subplots(1, 2, figsize=(13, 4.8), sharey=True)
         for ax, n in zip(axes, (256, 4096)):
             w = 0.8 / len(series)
@@ -551,6 +554,8 @@ def plots(args, results):
             ax.set_xticks(range(len(configs)))
             ax.set_xticklabels([c[2] for c in configs])
             ax.set_yscale("log")
+            if lows:
+                ax.set_ylim(bottom=min(lows) / 2)
             ax.set_title("fork-join of N = %d empty units" % n)
             ax.grid(axis="y", which="both", alpha=0.3)
         axes[0].set_ylabel("ns per unit (create + join + free), log scale")
@@ -615,6 +620,7 @@ def plots(args, results):
         ax.set_xticks([0, 1])
         ax.set_xticklabels(["1 stream", "2 streams"])
         ax.set_yscale("log")
+        ax.set_ylim(bottom=min(r["min"] for r in find(results, bench="yield")) / 2)
         ax.set_ylabel("ns per yield, log scale")
         ax.set_title("yield ping-pong between two units of a stream")
         ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
@@ -719,8 +725,9 @@ def plots(args, results):
                 ax.errorbar([r["threads"] for r in rs], [r["median"] for r in rs],
                             yerr=[[r["median"] - r["min"] for r in rs],
                                   [r["max"] - r["median"] for r in rs]],
-                            marker="o", capsize=2, color=COLORS[impl],
-                            linestyle="--" if kind == "tasklet" else "-", label=label)
+                            marker="s" if kind == "tasklet" else "o", capsize=2,
+                            color=COLORS[impl], linestyle="--" if kind == "tasklet" else "-",
+                            label=label)
             ax.set_title(titles[p])
             ax.set_xlabel("threads / execution streams")
             ax.set_ylabel("us per execution, log scale")
@@ -750,6 +757,8 @@ def main():
     ap.add_argument("--timeout", type=int, default=0, help="per program, seconds")
     ap.add_argument("--skip-build", action="store_true")
     ap.add_argument("--no-plots", action="store_true")
+    ap.add_argument("--replot", action="store_true",
+                    help="only redraw the figures and summary.md from OUT/results.json")
     args = ap.parse_args()
     if not args.repeats:
         args.repeats = 3 if args.quick else 15
@@ -764,6 +773,17 @@ def main():
         args.argobots = os.path.abspath(args.argobots)
     args.out = os.path.abspath(args.out)
     args.build = os.path.abspath(args.build)
+
+    if args.replot:
+        with open(os.path.join(args.out, "results.json")) as f:
+            data = json.load(f)
+        args.repeats = data["meta"].get("repeats", args.repeats)
+        md = summary_md(args, data["results"], data["meta"])
+        with open(os.path.join(args.out, "summary.md"), "w") as f:
+            f.write(md + "\n")
+        for p in plots(args, data["results"]):
+            log("wrote " + p)
+        return
 
     t0 = time.time()
     if not args.skip_build:

@@ -258,6 +258,17 @@ static int set_main_sched(weft_xstream *xs, weft_sched *s)
     if (xs->primary) {
         s->stack = old->stack;     /* the primary's scheduler stack passes on */
         old->stack = NULL;
+        s->tsan_fiber = old->tsan_fiber;
+        if (old->ctx == NULL) {
+            /* the old scheduler never started: the new one simply takes its place and
+             * starts on that stack the first time the primary ULT switches away */
+            old->tsan_fiber = NULL;
+            xs->main_sched = s;
+            xs->sched = s;
+            weft_sched_retire(old);
+            self->pool = s->pools[0];
+            return ABT_SUCCESS;
+        }
     }
     xs->main_sched = s;
     self->pool = s->pools[0];

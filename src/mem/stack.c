@@ -6,8 +6,10 @@
  *   top:      [struct weft_stack header, rounded up to 64 bytes]
  * The stack pointer of a fresh ULT starts at the header (16-byte aligned).
  *
- * Huge pages (ABT_MEM_LP_ALLOC=thp / mmap_hp_*): default-size stacks are carved from
- * arenas of ABT_HUGE_PAGE_SIZE-aligned memory advised as huge pages; arenas live until
+ * Default-size stacks are carved from arenas of ABT_MEM_STACK_PAGE_SIZE (8 MiB, mapped
+ * MAP_NORESERVE: only touched pages cost memory), so a burst of thousands of live ULTs
+ * costs no mmap/munmap per ULT.  With huge pages (ABT_MEM_LP_ALLOC=thp / mmap_hp_*) the
+ * arenas are ABT_HUGE_PAGE_SIZE-aligned memory advised as huge pages.  Arenas live until
  * ABT_finalize, and their stacks circulate through caches and depot like any other. */
 #include <stdlib.h>
 #include <string.h>
@@ -91,19 +93,31 @@ static size_t map_size_for(size_t usable)
 static weft_stack *arena_refill(size_t usable)
 {
     size_t stride = map_size_for(usable);
+    int lp = weft_g.cfg.lp_alloc;
+    bool huge = lp >= WEFT_LP_MMAP_HP_RP;
     size_t hp = weft_g.cfg.huge_page_size ? weft_g.cfg.huge_page_size : (2u << 20);
-    size_t size = round_up(stride * 8 > hp ? stride * 8 : hp, hp);
+    /* regular arenas: ABT_MEM_STACK_PAGE_SIZE at a time, page aligned; huge-page
+     * arenas: whole huge pages, aligned to them */
+    size_t chunk = huge ? hp : weft_g.cfg.mem_stack_page_size;
+    size_t align = huge ? hp : page_size();
+    size_t size = round_up(stride * 8 > chunk ? stride * 8 : chunk, align);
     struct arena *a = malloc(sizeof(*a));
     if (!a)
         return NULL;
     void *base = MAP_FAILED;
-    int lp = weft_g.cfg.lp_alloc;
     if (lp == WEFT_LP_MMAP_HP_RP || lp == WEFT_LP_MMAP_HP_THP)
         /* no MAP_NORESERVE: without reserved huge pages the mapping must fail here
          * (and fall back), not succeed and raise SIGBUS on first touch */
         base = mmap(NULL, size, PROT_READ | PROT_WRITE,
                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
-    if (base == MAP_FAILED) {
+    if (base == MAP_FAILED && !huge) {
+        base = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+        if (base == MAP_FAILED) {
+            free(a);
+            return NULL;
+        }
+    } else if (base == MAP_FAILED) {
         /* over-map to align to the huge page size, then trim */
         char *raw = mmap(NULL, size + hp, PROT_READ | PROT_WRITE,
                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -157,7 +171,9 @@ weft_stack *weft_stack_alloc_slow(weft_xstream *xs, size_t usable)
                 xs->cache.stacks = v;
                 xs->cache.num_stacks++;
             }
-        } else if (weft_g.cfg.lp_alloc >= WEFT_LP_MMAP_HP_RP) {
+        } else {
+            /* default-size stacks are carved from arenas (kept until ABT_finalize):
+             * no mmap/munmap per ULT however many run at once */
             s = arena_refill(usable);
         }
         pthread_mutex_unlock(&depot_lock);
