@@ -135,6 +135,7 @@ struct weft_pool_ops {
     weft_unit *(*pop_wait)(weft_pool *p, uint64_t timeout_ns, ABT_pool_context ctx);
     int (*remove)(weft_pool *p, weft_unit *u);  /* ABT_SUCCESS or ABT_ERR_POOL */
     size_t (*size)(weft_pool *p);
+    bool (*is_empty)(weft_pool *p);             /* NULL: size() == 0 */
     void (*wake)(weft_pool *p);                 /* wake blocked pop_wait callers */
     void (*print_all)(weft_pool *p, void *arg, void (*fn)(void *, ABT_thread));
     void (*destroy)(weft_pool *p);

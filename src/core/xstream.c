@@ -213,7 +213,7 @@ bool weft_xstream_should_stop(weft_xstream *xs, weft_sched *s)
     if (weft_atomic_load_seq_cst(&xs->cancelled))
         return true;
     uint32_t req = weft_atomic_load_seq_cst(&s->request);
-    if (req == WEFT_SCHED_REQ_FINISH && weft_sched_total_size(s) == 0)
+    if (req == WEFT_SCHED_REQ_FINISH && !weft_sched_has_unit(s))
         return true;
     if (req == WEFT_SCHED_REQ_EXIT) {
         uint32_t e = WEFT_SCHED_REQ_EXIT;   /* an exit only ends this run() */

@@ -19,12 +19,31 @@
  * short enough that an oversubscribed machine still gets its core back. */
 #define DEFAULT_IDLE_SPINS 4096
 
-size_t weft_sched_total_size(weft_sched *s)
+static size_t sched_total_size(weft_sched *s)
 {
     size_t n = 0;
     for (int i = 0; i < s->num_pools; i++)
         n += weft_pool_total_size(s->pools[i]);
     return n;
+}
+
+/* The stop checks ask emptiness the way Argobots does (is_empty of each pool, plus its
+ * blocked units), never a user pool's get_size. */
+bool weft_sched_has_unit(weft_sched *s)
+{
+    for (int i = 0; i < s->num_pools; i++)
+        if (weft_pool_has_unit(s->pools[i]))
+            return true;
+    return false;
+}
+
+/* ABT_sched_get_size / _get_total_size need get_size of every pool (Argobots). */
+static bool sched_can_get_size(weft_sched *s)
+{
+    for (int i = 0; i < s->num_pools; i++)
+        if (!weft_pool_user_can(s->pools[i], WEFT_POOL_CAN_GET_SIZE))
+            return false;
+    return true;
 }
 
 const struct weft_timer_hook *_Atomic weft_timer_hook;
@@ -42,7 +61,7 @@ bool weft_sched_has_to_stop(weft_sched *s)
         return false;
     if (r == WEFT_SCHED_REQ_EXIT)
         return true;
-    return weft_sched_total_size(s) == 0;
+    return !weft_sched_has_unit(s);
 }
 
 void weft_sched_request(weft_sched *s, uint32_t req)
@@ -330,6 +349,8 @@ WEFT_API int ABT_sched_get_size(ABT_sched sched, size_t *size)
         return ABT_ERR_INV_SCHED;
     if (!size)
         return ABT_ERR_INV_ARG;
+    if (!sched_can_get_size(s))
+        return ABT_ERR_POOL;
     size_t n = 0;
     for (int i = 0; i < s->num_pools; i++)
         n += weft_pool_size(s->pools[i]);
@@ -344,7 +365,9 @@ WEFT_API int ABT_sched_get_total_size(ABT_sched sched, size_t *size)
         return ABT_ERR_INV_SCHED;
     if (!size)
         return ABT_ERR_INV_ARG;
-    *size = weft_sched_total_size(s);
+    if (!sched_can_get_size(s))
+        return ABT_ERR_POOL;
+    *size = sched_total_size(s);
     return ABT_SUCCESS;
 }
 
