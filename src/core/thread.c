@@ -489,7 +489,14 @@ WEFT_API int ABT_thread_get_stack(ABT_thread thread, void **stackaddr, size_t *s
         stacksize = &dummy_size;
     if (!stackaddr)
         stackaddr = &dummy_addr;
-    switch (u->stack_kind) {
+    /* Lazy stacks: a ULT has a runtime stack from its first run until it terminates.
+     * Before and after, the address is NULL and the size the one it has or will have.
+     * Each field is read once: another stream may be starting or ending the unit. */
+    uint8_t kind = u->stack_kind;
+    weft_stack *st = u->stack;
+    if ((kind == WEFT_STACK_CACHED || kind == WEFT_STACK_OWNED) && !st)
+        kind = WEFT_STACK_NONE;    /* released meanwhile */
+    switch (kind) {
     case WEFT_STACK_USER:
         *stackaddr = u->user_stack;
         *stacksize = u->stack_size;
@@ -500,7 +507,7 @@ WEFT_API int ABT_thread_get_stack(ABT_thread thread, void **stackaddr, size_t *s
         break;
     case WEFT_STACK_CACHED:
     case WEFT_STACK_OWNED:
-        *stackaddr = (char *)weft_stack_top(u->stack) - u->stack_size;
+        *stackaddr = (char *)weft_stack_top(st) - u->stack_size;
         *stacksize = u->stack_size;
         break;
     default:   /* a tasklet, or a ULT whose stack is not allocated yet (lazy) */
@@ -571,8 +578,10 @@ WEFT_API int ABT_thread_get_attr(ABT_thread thread, ABT_thread_attr *attr)
     size_t sz = 0;
     void *addr = NULL;
     ABT_thread_get_stack(thread, &addr, &sz);
+    /* the stack it runs on, as Argobots reports it (runtime stacks too); NULL while a
+     * lazy stack is not there (before the first run, after termination) */
     a->stacksize = sz;
-    a->stackaddr = u->stack_kind == WEFT_STACK_USER ? u->user_stack : NULL;
+    a->stackaddr = addr;
     a->migratable = (u->flags & WEFT_U_MIGRATABLE) != 0;
     a->cb = u->migr_cb;
     a->cb_arg = u->migr_cb_arg;
