@@ -239,7 +239,7 @@ WEFT_API int ABT_thread_cancel(ABT_thread thread)
     weft_unit *u = weft_unit_from(thread);
     if (!u)
         return ABT_ERR_INV_THREAD;
-    if (u->flags & WEFT_U_MAIN)
+    if (u->flags & WEFT_U_SPECIAL)
         return ABT_ERR_INV_THREAD;
     if (weft_unit_done(u))
         return ABT_SUCCESS;
@@ -263,7 +263,7 @@ WEFT_API int ABT_thread_self(ABT_thread *thread)
         *thread = ABT_THREAD_NULL;
         return ABT_ERR_UNINITIALIZED;
     }
-    weft_unit *u = weft_self_unit();
+    weft_unit *u = weft_self_seen(weft_xs_self());   /* a main scheduler: its handle */
     if (!u || !weft_unit_is_ult(u)) {
         *thread = ABT_THREAD_NULL;
         return u ? ABT_ERR_INV_THREAD : ABT_ERR_INV_XSTREAM;
@@ -291,7 +291,7 @@ WEFT_API int ABT_thread_self_id(ABT_unit_id *id)
         return ABT_ERR_INV_ARG;
     if (!weft_initialized())
         return ABT_ERR_UNINITIALIZED;
-    weft_unit *u = weft_self_unit();
+    weft_unit *u = weft_self_seen(weft_xs_self());   /* a main scheduler: its handle */
     if (!u)
         return ABT_ERR_INV_XSTREAM;
     if (!weft_unit_is_ult(u))
@@ -307,7 +307,8 @@ WEFT_API int ABT_thread_get_last_xstream(ABT_thread thread, ABT_xstream *xstream
         return ABT_ERR_INV_THREAD;
     if (!xstream)
         return ABT_ERR_INV_ARG;
-    *xstream = u->xs ? (ABT_xstream)u->xs : ABT_XSTREAM_NULL;
+    weft_xstream *xs = (u->flags & WEFT_U_MAIN_SCHED) ? u->sched->xs : u->xs;
+    *xstream = xs ? (ABT_xstream)xs : ABT_XSTREAM_NULL;
     return ABT_SUCCESS;
 }
 
@@ -379,7 +380,7 @@ WEFT_API int ABT_thread_yield_to(ABT_thread thread)
         return ABT_ERR_INV_XSTREAM;
     if (!weft_unit_is_ult(self))
         return ABT_ERR_INV_THREAD;
-    if (to == self || !weft_unit_is_ult(to))
+    if (to == self || !weft_unit_is_ult(to) || (to->flags & WEFT_U_MAIN_SCHED))
         return ABT_ERR_INV_THREAD;
     int r = weft_ult_yield_to(xs, self, to);
     return r == ABT_ERR_THREAD ? ABT_ERR_INV_THREAD : r;
@@ -403,8 +404,8 @@ WEFT_API int ABT_thread_set_migratable(ABT_thread thread, ABT_bool migratable)
     weft_unit *u = weft_unit_from(thread);
     if (!u)
         return ABT_ERR_INV_THREAD;
-    if (u->flags & WEFT_U_MAIN)
-        return ABT_SUCCESS;   /* the primary ULT never migrates */
+    if (u->flags & WEFT_U_SPECIAL)
+        return ABT_SUCCESS;   /* the primary ULT and a main scheduler never migrate */
     if (migratable)
         u->flags |= WEFT_U_MIGRATABLE;
     else
@@ -419,7 +420,7 @@ WEFT_API int ABT_thread_is_migratable(ABT_thread thread, ABT_bool *is_migratable
         return ABT_ERR_INV_THREAD;
     if (!is_migratable)
         return ABT_ERR_INV_ARG;
-    *is_migratable = (u->flags & WEFT_U_MIGRATABLE) && !(u->flags & WEFT_U_MAIN);
+    *is_migratable = (u->flags & WEFT_U_MIGRATABLE) && !(u->flags & WEFT_U_SPECIAL);
     return ABT_SUCCESS;
 }
 

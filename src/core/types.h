@@ -65,6 +65,7 @@ enum weft_unit_flags {
     WEFT_U_MIGRATABLE = 1u << 3, /* may be migrated to another pool */
     WEFT_U_SCHED = 1u << 4,      /* runs a stacked scheduler */
     WEFT_U_CANCELLED = 1u << 5,  /* cancel requested before it started */
+    WEFT_U_MAIN_SCHED = 1u << 6, /* stands for a main scheduler's ULT (weft_sched.self_unit) */
 };
 
 enum weft_stack_kind {
@@ -192,6 +193,10 @@ struct weft_sched {
     weft_xstream *xs;              /* stream running it (main schedulers) */
     weft_stack *stack;             /* own stack when it does not run on an OS stack */
     weft_unit *unit;               /* stacked scheduler: the ULT that runs it */
+    /* What Argobots programs see as the scheduler's ULT while it runs as a main scheduler
+     * (xs->cur is NULL then): ABT_self_get_thread & co. answer with it.  Never runs, is
+     * in no pool and no slab; made with the scheduler, freed with it. */
+    weft_unit *self_unit;
     weft_sched *parent;            /* the scheduler it returns to when stacked */
     void *tsan_fiber;
     void *asan_fake_stack;

@@ -601,32 +601,13 @@ void weft_ult_run_as_parent(weft_xstream *xs, weft_unit *self, weft_unit *u)
     parent.parent = xs->sched;
     parent.xs = xs;
     parent.tsan_fiber = self->tsan_fiber;
-    weft_sched *outer = xs->sched;
     xs->sched = &parent;
     weft_sched_run_unit(xs, &parent, u);
-    /* back on the caller's stack, on the same stream (the record never migrates) */
-    xs->sched = outer;
+    /* back on the caller's stack, on the same stream (the record never migrates); the
+     * scheduler to return to is read again: ABT_xstream_set_main_sched may have
+     * replaced a main scheduler that had not started */
+    xs->sched = parent.parent;
     xs->cur = self;
-}
-
-int weft_ult_run_popped(weft_xstream *xs, weft_unit *self, weft_unit *u)
-{
-    if (!(u->flags & WEFT_U_ULT)) {
-        prep_run(xs, u);
-        u->fn(u->arg);
-        xs->cur = self;
-        unit_finish(xs, u);
-        return ABT_SUCCESS;
-    }
-    if (!u->ctx && !ensure_stack(xs, u)) {
-        weft_pool_push(u->pool, u);
-        return ABT_ERR_MEM;
-    }
-    weft_atomic_store_relaxed(&self->state, WEFT_READY);
-    weft_set_post(xs, post_push, self);
-    prep_run(xs, u);
-    ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, u));
-    return ABT_SUCCESS;
 }
 
 void weft_ult_park(weft_xstream *xs, weft_unit *self, void (*post)(weft_xstream *, void *),
@@ -713,10 +694,15 @@ static void post_join_register(weft_xstream *xs, void *arg)
         weft_waiter_wake(w);       /* already done */
 }
 
-/* Is `p` one of the pools the stream's running scheduler takes work from? */
+/* May the joiner run `p`'s fresh target itself?  Only when `p` is one of the pools the
+ * stream's running scheduler takes work from and that scheduler is a predefined one: a
+ * user-defined scheduler decides what runs next and how (it may associate the unit with
+ * another pool through ABT_self_schedule), so the join waits for it, as in Argobots. */
 static inline bool pool_is_local(weft_xstream *xs, weft_pool *p)
 {
     weft_sched *s = xs->sched;
+    if (s->predef < 0)
+        return false;
     for (int i = 0; i < s->num_pools; i++)
         if (s->pools[i] == p)
             return true;

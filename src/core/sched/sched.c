@@ -121,6 +121,28 @@ static void basic_run(ABT_sched sched)
     }
 }
 
+/* The handle of a main scheduler's ULT (types.h, weft_sched.self_unit): a running,
+ * named ULT that cannot be joined, freed, yielded to, migrated or scheduled. */
+static weft_unit *sched_self_unit_new(weft_sched *s)
+{
+    weft_unit *u = aligned_alloc(WEFT_CACHE_LINE, sizeof(weft_unit));
+    if (!u)
+        return NULL;
+    memset(u, 0, sizeof(*u));
+    u->flags = WEFT_U_ULT | WEFT_U_NAMED | WEFT_U_MAIN_SCHED;
+    u->stack_kind = WEFT_STACK_NONE;
+    u->sched = s;
+    weft_atomic_store_relaxed(&u->state, WEFT_RUNNING);
+    return u;
+}
+
+static void sched_self_unit_free(weft_unit *u)
+{
+    if (u->keys)                   /* ABT_key_set / ABT_self_set_specific in the scheduler */
+        weft_unit_run_key_dtors(u);
+    free(u);
+}
+
 static int sched_alloc(int num_pools, ABT_pool *pools, bool need_pools, ABT_pool_kind dflt_kind,
                        weft_sched **out)
 {
@@ -128,7 +150,8 @@ static int sched_alloc(int num_pools, ABT_pool *pools, bool need_pools, ABT_pool
     if (!s)
         return ABT_ERR_MEM;
     s->pools = calloc((size_t)(num_pools > 0 ? num_pools : 1), sizeof(weft_pool *));
-    if (!s->pools) {
+    if (!s->pools || !(s->self_unit = sched_self_unit_new(s))) {
+        free(s->pools);
         free(s);
         return ABT_ERR_MEM;
     }
@@ -140,11 +163,15 @@ static int sched_alloc(int num_pools, ABT_pool *pools, bool need_pools, ABT_pool
             if (r != ABT_SUCCESS) {
                 for (int j = 0; j < i; j++)
                     weft_pool_release(s->pools[j]);
+                sched_self_unit_free(s->self_unit);
                 free(s->pools);
                 free(s);
                 return r;
             }
         } else if (!p) {
+            for (int j = 0; j < i; j++)
+                weft_pool_release(s->pools[j]);
+            sched_self_unit_free(s->self_unit);
             free(s->pools);
             free(s);
             return ABT_ERR_INV_POOL;
@@ -249,6 +276,7 @@ void weft_sched_destroy(weft_sched *s)
         weft_pool_release(s->pools[i]);
     if (s->stack)
         weft_stack_free(NULL, s->stack);
+    sched_self_unit_free(s->self_unit);
     free(s->pools);
     free(s);
 }
