@@ -72,7 +72,8 @@ static void prober(void *arg)
 {
     (void)arg;
     ABT_thread h;
-    while ((h = atomic_load(&sched_handle)) == ABT_THREAD_NULL)
+    /* (ABT_THREAD_NULL is not NULL: the static starts as NULL) */
+    while ((h = atomic_load(&sched_handle)) == NULL || h == ABT_THREAD_NULL)
         CHECK_ABT(ABT_thread_yield());
     CHECK_ERR(ABT_thread_join(h), ABT_ERR_INV_THREAD);
     ABT_thread h2 = h;
