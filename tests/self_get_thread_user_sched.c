@@ -99,8 +99,10 @@ static void create_children(ABT_pool pool)
 
 static void free_children(const char *what)
 {
-    for (int i = 0; i < NCHILD; i++)
-        CHECK_ABT(ABT_thread_free(&children[i]));
+    for (int i = 0; i < NCHILD; i++) {
+        ABT_thread t = children[i];   /* the scheduler may still compare with children[] */
+        CHECK_ABT(ABT_thread_free(&t));
+    }
     if (atomic_load(&child_ok) != NCHILD || atomic_load(&sched_checks) == 0)
         TEST_FAIL("%s: %d children ok, %d checks in the scheduler", what,
                   atomic_load(&child_ok), atomic_load(&sched_checks));

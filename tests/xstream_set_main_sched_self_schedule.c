@@ -17,19 +17,21 @@ static atomic_int child_done, parent_done;
 static void child(void *arg)
 {
     (void)arg;
-    int r = ABT_xstream_set_main_sched(target, new_sched);
+    ABT_xstream me;                /* the stream it runs on: `target` */
+    CHECK_ABT(ABT_self_get_xstream(&me));
+    int r = ABT_xstream_set_main_sched(me, new_sched);
     if (r != ABT_SUCCESS)
         TEST_FAIL("ABT_xstream_set_main_sched under ABT_self_schedule returned %d (%s)", r,
                   test_errname(r));
     ABT_sched cur;
-    CHECK_ABT(ABT_xstream_get_main_sched(target, &cur));
+    CHECK_ABT(ABT_xstream_get_main_sched(me, &cur));
     CHECK_EQ_PTR(cur, new_sched);
     ABT_pool last;
     CHECK_ABT(ABT_self_get_last_pool(&last));
     CHECK_EQ_PTR(last, P_new);
-    ABT_xstream me;
-    CHECK_ABT(ABT_self_get_xstream(&me));
-    CHECK_EQ_PTR(me, target);
+    ABT_xstream me2;
+    CHECK_ABT(ABT_self_get_xstream(&me2));
+    CHECK_EQ_PTR(me2, me);
     CHECK_ABT(ABT_thread_yield());
     atomic_store(&child_done, 1);
 }
