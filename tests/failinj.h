@@ -606,6 +606,18 @@ static void fi_check_leaks(void)
 
 enum { FI_CHILD_DONE_NOFAIL = 3 };
 
+/* FI_KEEP_GOING=1: report a failing child and go on with the next k (exit 1 at the end) */
+static int fi_failed_children;
+#define FI_REPORT(...)                                                                       \
+    do {                                                                                     \
+        if (!getenv("FI_KEEP_GOING"))                                                        \
+            TEST_FAIL(__VA_ARGS__);                                                          \
+        fprintf(stderr, "FAIL: " __VA_ARGS__);                                               \
+        fputc('\n', stderr);                                                                 \
+        fi_failed_children++;                                                                \
+        return 1;                                                                            \
+    } while (0)
+
 static int fi_is_slow(void) { return getenv("WEFT_TEST_SLOW") != NULL; }
 
 /* One child: fail traced calls k .. k+burst-1.  Returns the number of failures it saw
@@ -651,7 +663,7 @@ static long fi_run_child(const char *name, void (*program)(void), long k, long b
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
         ;
     if (WIFSIGNALED(st))
-        TEST_FAIL("%s: failing traced calls #%ld..#%ld killed the program with signal %d (%s)%s;"
+        FI_REPORT("%s: failing traced calls #%ld..#%ld killed the program with signal %d (%s)%s;"
                   " rerun with FI_ONLY=%ld FI_BURST=%ld", name, k, k + burst - 1, WTERMSIG(st),
                   strsignal(WTERMSIG(st)), WTERMSIG(st) == SIGALRM ? ": it hung" : "", k,
                   burst);
@@ -659,7 +671,7 @@ static long fi_run_child(const char *name, void (*program)(void), long k, long b
     if (code == FI_CHILD_DONE_NOFAIL)
         return 0;
     if (code != 0)
-        TEST_FAIL("%s: failing traced calls #%ld..#%ld: the program failed (exit %d)", name, k,
+        FI_REPORT("%s: failing traced calls #%ld..#%ld: the program failed (exit %d)", name, k,
                   k + burst - 1, code);
     *kind0 = report[0] ? report[1] % FI_NKINDS : 0;
     return report[0];
@@ -717,6 +729,8 @@ static int fi_main(const char *name, void (*program)(void))
                 printf(" %s %ld", fi_kind_name[i], per_kind[i]);
         printf("; all reported or recovered, nothing leaked, no crash\n");
     }
+    if (fi_failed_children)
+        TEST_FAIL("%s: %d child run(s) failed", name, fi_failed_children);
     return 0;
 }
 
