@@ -288,7 +288,10 @@ static _Atomic long fi_live_threads;
 
 /* ---- the interposed functions -------------------------------------------------------- */
 
-void *malloc(size_t n)
+/* never inlined into the test's own code: the return address must be the real caller's */
+#define FI_NOINLINE __attribute__((noinline, used))
+
+FI_NOINLINE void *malloc(size_t n)
 {
     fi_resolve();
     if (!fi_real_malloc)
@@ -303,7 +306,7 @@ void *malloc(size_t n)
     return p;
 }
 
-void *calloc(size_t a, size_t b)
+FI_NOINLINE void *calloc(size_t a, size_t b)
 {
     fi_resolve();
     if (!fi_real_calloc)
@@ -318,7 +321,7 @@ void *calloc(size_t a, size_t b)
     return p;
 }
 
-void free(void *p)
+FI_NOINLINE void free(void *p)
 {
     if (!p || fi_is_boot(p))
         return;
@@ -327,7 +330,7 @@ void free(void *p)
     fi_real_free(p);
 }
 
-void *realloc(void *old, size_t n)
+FI_NOINLINE void *realloc(void *old, size_t n)
 {
     fi_resolve();
     const void *c = __builtin_return_address(0);
@@ -349,7 +352,7 @@ void *realloc(void *old, size_t n)
     return p;
 }
 
-int posix_memalign(void **out, size_t al, size_t n)
+FI_NOINLINE int posix_memalign(void **out, size_t al, size_t n)
 {
     fi_resolve();
     const void *c = __builtin_return_address(0);
@@ -377,10 +380,10 @@ static void *fi_memalign(size_t al, size_t n, const void *c)
     return p;
 }
 
-void *aligned_alloc(size_t al, size_t n) { return fi_memalign(al, n, __builtin_return_address(0)); }
-void *memalign(size_t al, size_t n) { return fi_memalign(al, n, __builtin_return_address(0)); }
+FI_NOINLINE void *aligned_alloc(size_t al, size_t n) { return fi_memalign(al, n, __builtin_return_address(0)); }
+FI_NOINLINE void *memalign(size_t al, size_t n) { return fi_memalign(al, n, __builtin_return_address(0)); }
 
-void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+FI_NOINLINE void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
     fi_resolve();
     const void *c = __builtin_return_address(0);
@@ -396,7 +399,7 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
     return p;
 }
 
-int munmap(void *addr, size_t len)
+FI_NOINLINE int munmap(void *addr, size_t len)
 {
     fi_resolve();
     int r = fi_real_munmap(addr, len);
@@ -407,7 +410,7 @@ int munmap(void *addr, size_t len)
     return r;
 }
 
-int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+FI_NOINLINE int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
 {
     fi_resolve();
     const void *c = __builtin_return_address(0);
@@ -419,7 +422,7 @@ int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *)
     return r;
 }
 
-int pthread_join(pthread_t t, void **ret)
+FI_NOINLINE int pthread_join(pthread_t t, void **ret)
 {
     fi_resolve();
     const void *c = __builtin_return_address(0);
