@@ -1,5 +1,7 @@
 /* src/core/unit.c - switching between units and schedulers, and the unit life cycle.
  * The protocol (post actions, runner, dynamic promotion) is described in unit.h. */
+#include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,6 +50,26 @@ static inline const void *sched_stack_lo(weft_xstream *xs, weft_sched *s, size_t
     return xs->os_stack_lo;
 }
 
+/* No stack for a ULT about to run for the first time.  Nobody can be told (the unit was
+ * created long ago; its scheduler or a bypass is starting it), so the policy is: the
+ * unit stays ready and is tried again later (the caller pushes it back or takes another
+ * path).  Under lasting memory exhaustion that retry would spin without a word, so after
+ * STACK_SHORTAGE_WARN failed attempts in the process one message goes to stderr, once.
+ * docs/architecture.md ("Memory") states the policy. */
+#define STACK_SHORTAGE_WARN 100
+static _Atomic unsigned long stack_shortages;
+
+static WEFT_COLD void stack_shortage(weft_unit *u)
+{
+    unsigned long n = weft_atomic_fetch_add_relaxed(&stack_shortages, 1) + 1;
+    if (n == STACK_SHORTAGE_WARN)
+        fprintf(stderr,
+                "weft: out of memory for ULT stacks: %lu attempts to give a ULT its stack "
+                "(%zu bytes) at its first run have failed; such ULTs stay ready and are "
+                "retried, so the program stalls until memory is freed.\n",
+                n, u->stack_size);
+}
+
 /* Give u a stack before it first runs.  Allocation happens here, before any switch is
  * committed to, so a failure can still be handled (the unit is retried later). */
 static inline bool ensure_stack(weft_xstream *xs, weft_unit *u)
@@ -56,8 +78,10 @@ static inline bool ensure_stack(weft_xstream *xs, weft_unit *u)
     if (u->stack || u->stack_kind == WEFT_STACK_USER)
         return true;
     weft_stack *s = weft_stack_alloc(&xs->cache, u->stack_size);
-    if (WEFT_UNLIKELY(!s))
+    if (WEFT_UNLIKELY(!s)) {
+        stack_shortage(u);
         return false;
+    }
     u->stack = s;
     u->stack_kind = u->stack_size == weft_g.cfg.thread_stacksize ? WEFT_STACK_CACHED
                                                                  : WEFT_STACK_OWNED;
@@ -299,6 +323,7 @@ void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u)
     if (WEFT_LIKELY(u->flags & WEFT_U_ULT)) {
         if (WEFT_UNLIKELY(!u->ctx && !ensure_stack(xs, u))) {
             weft_pool_push(u->pool, u);    /* out of memory: retry later */
+            sched_yield();                 /* and let whoever may free memory run */
             return;
         }
         prep_run(xs, u);
