@@ -626,7 +626,7 @@ WEFT_API int ABT_pool_user_def_create(ABT_pool_user_create_unit_fn p_create_unit
 {
     if (!newdef)
         return ABT_ERR_INV_ARG;
-    *newdef = ABT_POOL_USER_DEF_NULL;
+    /* on error *newdef stays untouched, as in Argobots 1.x */
     if (!p_create_unit || !p_free_unit || !p_is_empty || !p_pop || !p_push)
         return ABT_ERR_INV_ARG;
     struct user_def *d = calloc(1, sizeof(*d));
