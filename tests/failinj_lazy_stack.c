@@ -16,6 +16,8 @@ static void work(void *arg) { atomic_fetch_add(&ran, 1); }
 
 int main(void)
 {
+    if (FI_UNDER_SANITIZER)
+        TEST_SKIP("the sanitizer runtime owns malloc/mmap; runs in release and valgrind");
     fi_resolve();
     fi_find_weft();
     CHECK_ABT(ABT_init(0, NULL));

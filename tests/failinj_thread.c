@@ -19,6 +19,7 @@ static void program(void)
 {
     FI_RETRY(ABT_init(0, NULL));
     int created = 0;
+    const int n = N / (test_scale_div() > 1 ? 5 : 1);   /* still > one descriptor slab */
     ABT_xstream self, xs2 = ABT_XSTREAM_NULL;
     ABT_pool pool, pool2 = ABT_POOL_NULL;
     FI_MUST(ABT_xstream_self(&self));
@@ -33,7 +34,7 @@ static void program(void)
         FI_MUST(ABT_thread_attr_set_stacksize(attr, 48 * 1024));
 
     static ABT_thread t[N];
-    for (int i = 0; i < N; i++) {
+    for (int i = 0; i < n; i++) {
         int ok;
         switch (i % 5) {
         case 0:
@@ -70,7 +71,7 @@ static void program(void)
         created++;
         FI_MUST(ABT_thread_free(&to));
     }
-    for (int i = 0; i < N; i++)
+    for (int i = 0; i < n; i++)
         if (t[i] != ABT_THREAD_NULL)
             FI_MUST(ABT_thread_join(t[i]));
     /* revive some of them (ULT and tasklet) */
@@ -84,7 +85,7 @@ static void program(void)
             FI_MUST(ABT_thread_join(t[i]));
         }
     }
-    for (int i = 0; i < N; i++)
+    for (int i = 0; i < n; i++)
         if (t[i] != ABT_THREAD_NULL)
             FI_MUST(ABT_thread_free(&t[i]));
     if (atomic_load(&ran) != created)
