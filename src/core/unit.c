@@ -356,7 +356,7 @@ static void apply_migration(weft_unit *u)
     }
 }
 
-/* post_push for a yield that bypassed the scheduler: the pool is a built-in FIFO and a
+/* post_push for a yield that bypassed the scheduler: the pool is an inline FIFO and a
  * pending migration was ruled out before the switch (one requested meanwhile applies at
  * the next push). */
 static void post_push_fifo(weft_xstream *xs, void *arg)
@@ -368,7 +368,7 @@ static void post_push_fifo(weft_xstream *xs, void *arg)
     fifo_link_tail(p, u);
     if (p->locked)
         weft_spin_unlock(&p->lock);
-    if (p->waitable)
+    if (p->caps & WEFT_POOL_CAP_SIGNAL)
         weft_pool_signal(p);
 }
 

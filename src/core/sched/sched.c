@@ -173,7 +173,7 @@ int weft_sched_create_predef(ABT_sched_predef predef, int num_pools, ABT_pool *p
     s->predef = predef == ABT_SCHED_DEFAULT ? ABT_SCHED_BASIC : predef;
     /* a BASIC loop over one built-in FIFO pool: yields may skip it (unit.c) */
     if ((s->predef == ABT_SCHED_BASIC || s->predef == ABT_SCHED_BASIC_WAIT) &&
-        s->num_pools == 1 && s->pools[0]->builtin_fifo)
+        s->num_pools == 1 && weft_pool_can(s->pools[0], WEFT_POOL_CAP_INLINE_FIFO))
         s->bypass_pool = s->pools[0];
     s->def.type = ABT_SCHED_TYPE_ULT;
     s->def.run = predef == ABT_SCHED_PRIO     ? weft_sched_prio_run
