@@ -316,30 +316,17 @@ void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u)
 
 /* ---------------------------------------------------------------- creation */
 
-int weft_unit_create(weft_pool *p, void (*fn)(void *), void *arg,
-                     const struct weft_thread_attr *attr, bool ult, weft_unit **out)
+void weft_unit_apply_attr(weft_unit *u, const struct weft_thread_attr *attr)
 {
-    uint16_t flags = (uint16_t)((ult ? WEFT_U_ULT : 0) | (out ? WEFT_U_NAMED : 0) |
-                                WEFT_U_DEFAULT_FLAGS);
-    weft_unit *u = weft_unit_new(weft_xs_self(), p, fn, arg, flags);
-    if (WEFT_UNLIKELY(!u))
-        return ABT_ERR_MEM;
-    if (attr) {
-        if (attr->stackaddr) {
-            u->stack_kind = WEFT_STACK_USER;
-            u->user_stack = attr->stackaddr;
-        }
-        u->stack_size = attr->stacksize;
-        if (!attr->migratable)
-            u->flags &= (uint16_t)~WEFT_U_MIGRATABLE;
-        u->migr_cb = attr->cb;
-        u->migr_cb_arg = attr->cb_arg;
+    if (attr->stackaddr) {
+        u->stack_kind = WEFT_STACK_USER;
+        u->user_stack = attr->stackaddr;
     }
-    if (out)
-        *out = u;
-    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_CREATE);
-    weft_pool_push_ctx(p, u, ABT_POOL_CONTEXT_OP_THREAD_CREATE);
-    return ABT_SUCCESS;
+    u->stack_size = attr->stacksize;
+    if (!attr->migratable)
+        u->flags &= (uint16_t)~WEFT_U_MIGRATABLE;
+    u->migr_cb = attr->cb;
+    u->migr_cb_arg = attr->cb_arg;
 }
 
 /* ---------------------------------------------------------------- yield, park, wake */

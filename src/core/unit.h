@@ -106,9 +106,33 @@ static inline void weft_unit_recycle(weft_xstream *xs, weft_unit *u)
 
 #define WEFT_U_DEFAULT_FLAGS WEFT_U_MIGRATABLE
 
-WEFT_INTERNAL WEFT_WUR int weft_unit_create(weft_pool *p, void (*fn)(void *), void *arg,
-                                            const struct weft_thread_attr *attr, bool ult,
-                                            weft_unit **out);
+/* What a thread attribute changes in a new unit (unit.c; only with an attribute). */
+WEFT_INTERNAL void weft_unit_apply_attr(weft_unit *u, const struct weft_thread_attr *attr);
+
+/* The one creation path of every ULT and tasklet (ABT_thread_create*, ABT_task_create*,
+ * revive): a descriptor from the calling stream's cache, the attribute if any, the CREATE
+ * event, then the push that publishes the unit (after which another stream may run it, so
+ * nothing is written to it here after the push).  The handle (ABT_thread and ABT_task are
+ * one type), when asked for, is set before the push, to ABT_THREAD_NULL on failure.
+ * ABT_ERR_MEM when no descriptor can be had (nothing to undo). */
+static inline WEFT_WUR int weft_unit_spawn(weft_pool *p, void (*fn)(void *), void *arg,
+                                           const struct weft_thread_attr *attr, uint16_t flags,
+                                           ABT_thread *handle)
+{
+    weft_unit *u = weft_unit_new(weft_xs_self(), p, fn, arg, flags);
+    if (WEFT_UNLIKELY(!u)) {
+        if (handle)
+            *handle = ABT_THREAD_NULL;
+        return ABT_ERR_MEM;
+    }
+    if (WEFT_UNLIKELY(attr != NULL))
+        weft_unit_apply_attr(u, attr);
+    if (handle)
+        *handle = (ABT_thread)u;
+    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_CREATE);
+    weft_pool_push_ctx(p, u, ABT_POOL_CONTEXT_OP_THREAD_CREATE);
+    return ABT_SUCCESS;
+}
 /* Scheduler side: run a popped unit to its next switch-back. */
 WEFT_INTERNAL void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u);
 
