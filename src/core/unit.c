@@ -102,6 +102,8 @@ static inline weft_xstream *ult_landed(weft_unit *self, void *resumed_by)
 {
     weft_san_landed(self->asan_fake_stack);
     weft_xstream *xs = resumed_by;
+    /* hand-over: whoever resumed us passed its stream, which is now ours; we run again */
+    WEFT_ASSERT(xs != NULL && xs == weft_tls_xs && xs->cur == self);
     weft_land(xs);
     return xs;
 }
@@ -367,6 +369,38 @@ static void post_push(weft_xstream *xs, void *arg)
     weft_pool_push_ctx(u->pool, u, ABT_POOL_CONTEXT_OP_THREAD_YIELD);
 }
 
+/* The step both scheduler bypasses share: take the next ready unit of the bypass pool `p`
+ * and switch to it directly.  BYPASS_EMPTY: the pool is empty.  BYPASS_DECLINED: the next
+ * unit needs the scheduler (a tasklet, the primary ULT, a cancelled unit, or no stack to
+ * be had) and is back at the head of the pool.  BYPASS_DONE: `self` ran again later and
+ * returns here.  A yielding `self` is made ready and pushed back by the post action; a
+ * parking one has set its post action already (it releases the lock of its waitlist). */
+enum { BYPASS_EMPTY, BYPASS_DECLINED, BYPASS_DONE };
+static inline __attribute__((always_inline)) int
+bypass_run_next(weft_xstream *xs, weft_unit *self, weft_pool *p, bool yielding)
+{
+    WEFT_ASSERT(xs->cur == self && weft_pool_can(p, WEFT_POOL_CAP_INLINE_FIFO));
+    WEFT_ASSERT(yielding ? xs->post_fn == NULL : xs->post_fn != NULL);
+    weft_unit *next = weft_pool_pop(p);
+    if (!next)
+        return BYPASS_EMPTY;
+    if ((next->flags & (WEFT_U_ULT | WEFT_U_MAIN)) != WEFT_U_ULT ||
+        (weft_atomic_load_relaxed(&next->request) & WEFT_REQ_CANCEL) ||
+        (!next->ctx && !ensure_stack(xs, next))) {
+        weft_pool_push_head(p, next);
+        return BYPASS_DECLINED;
+    }
+    if (yielding) {
+        weft_atomic_store_relaxed(&self->state, WEFT_READY);
+        weft_set_post(xs, post_push_fifo, self);
+    }
+    next->xs = xs;                 /* prep_run without its tool hook (no tool here) */
+    xs->cur = next;
+    weft_atomic_store_relaxed(&next->state, WEFT_RUNNING);
+    ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, next));
+    return BYPASS_DONE;
+}
+
 /* Scheduler bypass on yield.  When the running scheduler is a predefined BASIC one with a
  * single built-in FIFO pool, going through it would only push `self` to that pool, pop
  * the head and switch to it.  The yielding ULT does exactly that itself: one context
@@ -382,22 +416,8 @@ static inline bool yield_bypass(weft_xstream *xs, weft_unit *self)
         weft_atomic_load_relaxed(&self->migr_to) ||
         (WEFT_TOOL && weft_atomic_load_relaxed(&weft_tool_g.mask)))
         return false;
-    weft_unit *next = weft_pool_pop(p);
-    if (!next)
-        return true;               /* nobody else to run: keep going */
-    if ((next->flags & (WEFT_U_ULT | WEFT_U_MAIN)) != WEFT_U_ULT ||
-        (weft_atomic_load_relaxed(&next->request) & WEFT_REQ_CANCEL) ||
-        (!next->ctx && !ensure_stack(xs, next))) {
-        weft_pool_push_head(p, next);
-        return false;
-    }
-    weft_atomic_store_relaxed(&self->state, WEFT_READY);
-    weft_set_post(xs, post_push_fifo, self);
-    next->xs = xs;                 /* prep_run without its tool hook (no tool here) */
-    xs->cur = next;
-    weft_atomic_store_relaxed(&next->state, WEFT_RUNNING);
-    ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, next));
-    return true;
+    /* nobody else to run (BYPASS_EMPTY): keep going */
+    return bypass_run_next(xs, self, p, true) != BYPASS_DECLINED;
 }
 
 /* Scheduler bypass on park, the twin of yield_bypass: a ULT that blocks (its post action
@@ -413,20 +433,7 @@ static bool park_bypass(weft_xstream *xs, weft_unit *self)
         xs->yield_budget = (int32_t)s->event_freq;
         return false;
     }
-    weft_unit *next = weft_pool_pop(p);
-    if (!next)
-        return false;
-    if ((next->flags & (WEFT_U_ULT | WEFT_U_MAIN)) != WEFT_U_ULT ||
-        (weft_atomic_load_relaxed(&next->request) & WEFT_REQ_CANCEL) ||
-        (!next->ctx && !ensure_stack(xs, next))) {
-        weft_pool_push_head(p, next);
-        return false;
-    }
-    next->xs = xs;                 /* prep_run without its tool hook (no tool here) */
-    xs->cur = next;
-    weft_atomic_store_relaxed(&next->state, WEFT_RUNNING);
-    ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, next));
-    return true;
+    return bypass_run_next(xs, self, p, false) == BYPASS_DONE;
 }
 
 static inline __attribute__((always_inline)) void ult_yield(weft_xstream *xs, weft_unit *self)
@@ -482,6 +489,8 @@ void weft_post_suspend(weft_xstream *xs, void *arg)
 {
     weft_unit *u = arg;
     uint32_t old = weft_atomic_load_acquire(&u->request), nw;
+    /* suspend handshake: only the post action of the suspending unit ends SUSPENDING */
+    WEFT_ASSERT((old & WEFT_REQ_SUSPENDING) && !(old & WEFT_REQ_SUSPENDED));
     do {
         if (old & WEFT_REQ_RESUME_PENDING)
             nw = old & ~(WEFT_REQ_SUSPENDING | WEFT_REQ_RESUME_PENDING);
@@ -710,7 +719,7 @@ static inline bool pool_is_local(weft_xstream *xs, weft_pool *p)
     return false;
 }
 
-void weft_unit_join_slow(weft_xstream *xs, weft_unit *self, weft_unit *t)
+void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t)
 {
     weft_waiter w;
     w.next = NULL;

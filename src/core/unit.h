@@ -46,6 +46,8 @@ static inline void weft_land(weft_xstream *xs)
 
 static inline void weft_set_post(weft_xstream *xs, void (*fn)(weft_xstream *, void *), void *arg)
 {
+    /* one post action per switch: the previous one has run (weft_land) */
+    WEFT_ASSERT(xs->post_fn == NULL);
     xs->post_fn = fn;
     xs->post_arg = arg;
 }
@@ -168,9 +170,9 @@ WEFT_INTERNAL int weft_ult_run_popped(weft_xstream *xs, weft_unit *self, weft_un
 WEFT_INTERNAL __attribute__((noreturn)) void weft_ult_exit(weft_xstream *xs, weft_unit *self);
 
 /* ---- join / free ----
- * weft_unit_join_slow: the target has not finished yet; the caller runs as `self` on
+ * weft_unit_join_wait: the target has not finished yet; the caller runs as `self` on
  * `xs` (either may be NULL for an external thread) and self != t. */
-WEFT_INTERNAL void weft_unit_join_slow(weft_xstream *xs, weft_unit *self, weft_unit *t);
+WEFT_INTERNAL void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t);
 
 static inline bool weft_unit_done(weft_unit *t)
 {
@@ -184,7 +186,7 @@ static inline int weft_unit_join(weft_unit *t)
     if (WEFT_UNLIKELY(t == self || (t->flags & WEFT_U_MAIN)))
         return ABT_ERR_INV_THREAD;
     if (!weft_unit_done(t))
-        weft_unit_join_slow(xs, self, t);
+        weft_unit_join_wait(xs, self, t);
     weft_tool_event(t, ABT_TOOL_EVENT_THREAD_JOIN);
     return ABT_SUCCESS;
 }
@@ -197,7 +199,7 @@ static inline int weft_unit_free(weft_unit *t)
     if (WEFT_UNLIKELY(t == self || (t->flags & WEFT_U_MAIN)))
         return ABT_ERR_INV_THREAD;
     if (!weft_unit_done(t)) {
-        weft_unit_join_slow(xs, self, t);
+        weft_unit_join_wait(xs, self, t);
         /* a ULT may come back on another stream; its unit says which */
         xs = self ? self->xs : xs;
     }
