@@ -115,7 +115,8 @@ WEFT_INTERNAL void weft_unit_apply_attr(weft_unit *u, const struct weft_thread_a
  * revive): a descriptor from the calling stream's cache, the attribute if any, the CREATE
  * event, then the push that publishes the unit (after which another stream may run it, so
  * nothing is written to it here after the push).  The handle (ABT_thread and ABT_task are
- * one type), when asked for, is set before the push, to ABT_THREAD_NULL on failure.
+ * one type), when asked for, is set before the push; on failure to ABT_THREAD_NULL, or
+ * ABT_TASK_NULL for a tasklet, as Argobots 1.x does.
  * ABT_ERR_MEM when no descriptor can be had (nothing to undo). */
 static inline WEFT_WUR int weft_unit_spawn(weft_pool *p, void (*fn)(void *), void *arg,
                                            const struct weft_thread_attr *attr, uint16_t flags,
@@ -124,7 +125,7 @@ static inline WEFT_WUR int weft_unit_spawn(weft_pool *p, void (*fn)(void *), voi
     weft_unit *u = weft_unit_new(weft_xs_self(), p, fn, arg, flags);
     if (WEFT_UNLIKELY(!u)) {
         if (handle)
-            *handle = ABT_THREAD_NULL;
+            *handle = (flags & WEFT_U_ULT) ? ABT_THREAD_NULL : (ABT_thread)ABT_TASK_NULL;
         return ABT_ERR_MEM;
     }
     if (WEFT_UNLIKELY(attr != NULL))
