@@ -405,7 +405,7 @@ static inline __attribute__((always_inline)) int
 bypass_run_next(weft_xstream *xs, weft_unit *self, weft_pool *p, bool yielding)
 {
     WEFT_ASSERT(xs->cur == self && weft_pool_can(p, WEFT_POOL_CAP_INLINE_FIFO));
-    WEFT_ASSERT(yielding ? xs->post_fn == NULL : xs->post_fn != NULL);
+    WEFT_ASSERT(!yielding || xs->post_fn == NULL);   /* a parking unit may have one */
     weft_unit *next = weft_pool_pop(p);
     if (!next)
         return BYPASS_EMPTY;

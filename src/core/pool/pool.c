@@ -68,7 +68,7 @@ int weft_pool_create_builtin(ABT_pool_kind kind, ABT_pool_access access, bool au
                              weft_pool **out)
 {
     const weft_pool_ops *ops;
-    unsigned caps = WEFT_POOL_CAP_SIZE;
+    unsigned caps = WEFT_POOL_CAP_SIZE | WEFT_POOL_CAP_LIST;
     switch (kind) {
     case ABT_POOL_FIFO:
         ops = &weft_pool_fifo_ops;

@@ -34,6 +34,8 @@ enum weft_pool_cap {
     WEFT_POOL_CAP_SIGNAL = 1u << 1,      /* a push bumps `seq` and wakes a pop_wait sleeper */
     WEFT_POOL_CAP_SIZE = 1u << 2,        /* ABT_pool_get_size / get_total_size answer */
     WEFT_POOL_CAP_POP_WAIT = 1u << 3,    /* ABT_pool_pop_wait_thread(_ex) is allowed */
+    WEFT_POOL_CAP_LIST = 1u << 4,        /* keeps units on the intrusive list (head/tail);
+                                          * INLINE_FIFO implies it, RANDWS has only this */
 };
 
 static inline bool weft_pool_can(const weft_pool *p, enum weft_pool_cap cap)
@@ -76,7 +78,7 @@ static inline void fifo_unlink(weft_pool *p, weft_unit *u)
 /* Put a unit back at the head of an inline-FIFO pool (it was popped by mistake). */
 static inline void weft_pool_push_head(weft_pool *p, weft_unit *u)
 {
-    WEFT_ASSERT(p->caps & WEFT_POOL_CAP_INLINE_FIFO);
+    WEFT_ASSERT(p->caps & WEFT_POOL_CAP_LIST);
     if (p->locked)
         weft_spin_lock(&p->lock);
     u->prev = NULL;
