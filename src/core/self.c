@@ -321,8 +321,8 @@ WEFT_API int ABT_self_schedule(ABT_thread thread, ABT_pool pool)
     if (t->in_pool && weft_pool_remove(t->pool, t) != ABT_SUCCESS)
         return ABT_ERR_INV_THREAD;
     weft_pool *p = weft_pool_from(pool);
-    if (p)
-        t->pool = p;
+    if (p && t->pool != p)         /* a joiner on another stream may read it (unit.c) */
+        weft_atomic_store_relaxed_plain(&t->pool, p);
     weft_xstream *xs = weft_xs_self();
     if (xs->cur == xs->sched->unit) {
         weft_sched_run_unit(xs, xs->sched, t);

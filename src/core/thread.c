@@ -364,7 +364,7 @@ WEFT_API int ABT_thread_yield_to(ABT_thread thread)
         return ABT_ERR_INV_XSTREAM;
     if (!weft_unit_is_ult(self))
         return ABT_ERR_INV_THREAD;
-    if (to == self || !weft_unit_is_ult(to) || (to->flags & WEFT_U_MAIN_SCHED))
+    if (to == self || (to->flags & (WEFT_U_ULT | WEFT_U_MAIN_SCHED)) != WEFT_U_ULT)
         return ABT_ERR_INV_THREAD;
     int r = weft_ult_yield_to(xs, self, to);
     return r == ABT_ERR_THREAD ? ABT_ERR_INV_THREAD : r;

@@ -199,6 +199,9 @@ struct weft_sched {
     weft_ctx ctx;                  /* where units switch back to (saved when it runs one) */
     weft_pool **pools;
     int num_pools;
+    /* the first num_join_pools pools may hand a fresh target to its joiner (join bypass,
+     * unit.c): num_pools for a predefined scheduler, 0 for a user-defined one */
+    int num_join_pools;
     uint32_t event_freq;           /* check events every this many pops */
     weft_pool *bypass_pool;        /* its only pool, when yields may bypass it (unit.c) */
     _Atomic uint32_t request;      /* enum weft_sched_request */

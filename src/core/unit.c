@@ -715,21 +715,19 @@ static void post_join_register(weft_xstream *xs, void *arg)
         weft_waiter_wake(w);       /* already done */
 }
 
-/* May the joiner run its fresh target itself?  Only when the target's pool is one of the
- * pools the stream's running scheduler takes work from and that scheduler is a
- * predefined one (the pool is returned, else NULL): a
- * user-defined scheduler decides what runs next and how (it may associate the unit with
- * another pool through ABT_self_schedule), so the join waits for it, as in Argobots. */
-static inline weft_pool *bypass_pool_of(weft_xstream *xs, weft_unit *t)
+/* May the joiner run its fresh target, associated with pool `p`, itself?  Only when `p`
+ * is one of the pools the stream's running scheduler takes work from and that scheduler
+ * is a predefined one: a user-defined scheduler decides what runs next and how (it may
+ * associate the unit with another pool through ABT_self_schedule), so the join waits for
+ * it, as in Argobots.  The caller reads t->pool once, relaxed: the scheduler of another
+ * stream may be re-associating t (ABT_self_schedule, ABT_xstream_run_unit). */
+static inline bool join_may_bypass(weft_xstream *xs, weft_pool *p)
 {
     weft_sched *s = xs->sched;
-    if (s->predef < 0)
-        return NULL;               /* (and t->pool, which it may be changing, is not read) */
-    weft_pool *p = t->pool;
-    for (int i = 0; i < s->num_pools; i++)
+    for (int i = 0; i < s->num_join_pools; i++)   /* 0 for user-defined schedulers */
         if (s->pools[i] == p)
-            return p;
-    return NULL;
+            return true;
+    return false;
 }
 
 void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t)
@@ -743,8 +741,8 @@ void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t)
     if (w.ult) {
         /* Join bypass: a target that never ran and waits in one of our pools is run
          * here and now, by the joiner itself. */
-        weft_pool *tp = bypass_pool_of(xs, t);
-        if (tp && weft_pool_take_fresh(tp, t)) {
+        weft_pool *tp = weft_atomic_load_relaxed_plain(&t->pool);
+        if (join_may_bypass(xs, tp) && weft_pool_take_fresh(tp, t)) {
             if (t->flags & WEFT_U_ULT) {
                 if (ensure_stack(xs, t)) {
                     weft_atomic_store_relaxed(&t->joiner, &w);

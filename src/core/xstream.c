@@ -647,8 +647,8 @@ WEFT_API int ABT_xstream_run_unit(ABT_unit unit, ABT_pool pool)
     if (!xs)
         return ABT_ERR_INV_XSTREAM;
     weft_unit *u = weft_unit_claim_abt_unit(unit);  /* user-made units: pool/user.c */
-    if (u->pool != p)   /* (helper) no store when unchanged: a joiner may read u->pool */
-        u->pool = p;
+    if (u->pool != p)   /* no store when unchanged; a joiner may read u->pool (unit.c) */
+        weft_atomic_store_relaxed_plain(&u->pool, p);
     weft_unit *self = xs->cur;
     if (self == xs->sched->unit) {      /* called by a scheduler: the normal case */
         weft_sched_run_unit(xs, xs->sched, u);

@@ -168,6 +168,7 @@ int weft_sched_create_predef(ABT_sched_predef predef, int num_pools, ABT_pool *p
         s->event_freq = (uint32_t)freq;
     s->automatic = autom >= 0 ? autom != 0 : automatic;
     s->predef = predef == ABT_SCHED_DEFAULT ? ABT_SCHED_BASIC : predef;
+    s->num_join_pools = s->num_pools;   /* join bypass allowed (unit.c) */
     /* a BASIC loop over one built-in FIFO pool: yields may skip it (unit.c) */
     if ((s->predef == ABT_SCHED_BASIC || s->predef == ABT_SCHED_BASIC_WAIT) &&
         s->num_pools == 1 && weft_pool_can(s->pools[0], WEFT_POOL_CAP_INLINE_FIFO))
@@ -201,6 +202,7 @@ int weft_sched_create_user(ABT_sched_def *def, int num_pools, ABT_pool *pools,
         s->event_freq = (uint32_t)freq;
     s->automatic = autom >= 0 ? autom != 0 : automatic;
     s->predef = -1;
+    s->num_join_pools = 0;         /* it decides what runs: no join bypass (unit.c) */
     s->def = *def;
     pthread_mutex_lock(&weft_g.lock);
     weft_registry_add_sched(s);
