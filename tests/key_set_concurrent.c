@@ -140,7 +140,7 @@ int main(int argc, char **argv)
     for (int k = 0; k < NKEYS; k++)
         CHECK_ABT(ABT_key_create(dtor, &keys[k]));
 
-    int max_rounds = 400 / test_scale_div();
+    int max_rounds = 400 / stress_scale_div();
     double end = sync_now() + stress_budget(1.0);
     stress_set_phase("concurrent set/get on one unit's keys");
     for (round_no = 0; round_no < (uint32_t)max_rounds && sync_now() < end; round_no++) {

@@ -30,6 +30,7 @@
 
 static atomic_long countdown; /* > 0: allocations left before the failing one */
 
+#if !UNDER_SANITIZER
 static int should_fail(void)
 {
     long c = atomic_load(&countdown);
@@ -38,7 +39,6 @@ static int should_fail(void)
     return c == 1;
 }
 
-#if !UNDER_SANITIZER
 extern void *__libc_malloc(size_t);
 extern void *__libc_calloc(size_t, size_t);
 extern void *__libc_realloc(void *, size_t);

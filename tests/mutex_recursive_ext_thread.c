@@ -109,7 +109,7 @@ int main(int argc, char **argv)
     CHECK_ABT(ABT_mutex_create_with_attr(a, &mtx));
     CHECK_ABT(ABT_mutex_attr_free(&a));
 
-    max_iter = 40000 / test_scale_div();
+    max_iter = 40000 / stress_scale_div();
     deadline = sync_now() + stress_budget(1.5);
     stress_set_phase("ULTs and external threads on one recursive mutex");
 

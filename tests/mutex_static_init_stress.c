@@ -92,7 +92,7 @@ int main(int argc, char **argv)
     sets[1] = (mset){ ABT_MUTEX_MEMORY_GET_HANDLE(&g_rec), true, 0, 0 };
     sets[2] = (mset){ ABT_MUTEX_MEMORY_GET_HANDLE(&l_plain), false, 0, 0 };
     sets[3] = (mset){ ABT_MUTEX_MEMORY_GET_HANDLE(&l_rec), true, 0, 0 };
-    iters = 10000 / test_scale_div();
+    iters = 10000 / stress_scale_div();
 
     /* a signal every 2 ms, without SA_RESTART: futex sleeps return early */
     struct sigaction sa;

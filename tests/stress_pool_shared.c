@@ -129,7 +129,7 @@ int main(int argc, char **argv)
     CHECK_ABT(ABT_xstream_create_basic(ABT_SCHED_BASIC, 2, order0, ABT_SCHED_CONFIG_NULL, &xs[0]));
     CHECK_ABT(ABT_xstream_create_basic(ABT_SCHED_BASIC, 2, order1, ABT_SCHED_CONFIG_NULL, &xs[1]));
 
-    max_batches = 4000 / test_scale_div();
+    max_batches = 4000 / stress_scale_div();
     deadline = sync_now() + stress_budget(1.0);
     stress_set_phase("push/pop/remove on shared pools");
     ABT_thread uw[NULT_WORKERS];

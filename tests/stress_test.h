@@ -65,14 +65,14 @@ static void *stress_watchdog_main(void *arg)
 }
 
 /* Fail the test if no progress is reported for `stall` seconds or it runs `total` seconds
- * (both multiplied by 4 under sanitizers and valgrind). */
+ * (under sanitizers and valgrind: stall x2, total x4). */
 static inline void stress_watchdog_start(stress_watchdog *wd, const char *what, double stall,
                                          double total)
 {
-    double f = sync_slow() ? 4.0 : 1.0;
+    bool slow = sync_slow();
     wd->stop = 0;
-    wd->stall = stall * f;
-    wd->total = total * f;
+    wd->stall = stall * (slow ? 2.0 : 1.0);
+    wd->total = total * (slow ? 4.0 : 1.0);
     wd->what = what;
     CHECK(pthread_mutex_init(&wd->mu, NULL) == 0);
     CHECK(pthread_cond_init(&wd->cv, NULL) == 0);
@@ -90,9 +90,15 @@ static inline void stress_watchdog_stop(stress_watchdog *wd)
     pthread_cond_destroy(&wd->cv);
 }
 
-/* Seconds a stress phase should run: `sec` in release, a quarter under sanitizers and
- * valgrind, where every operation is 10-50x slower (the interleavings still vary). */
-static inline double stress_budget(double sec) { return sync_slow() ? sec / 4 : sec; }
+/* Seconds a stress phase should run: `sec` in release, half of it under sanitizers and
+ * valgrind, where every operation is 10-50x slower (the interleavings still vary, and
+ * TSan must see enough of them to find a race). */
+static inline double stress_budget(double sec) { return sync_slow() ? sec / 2 : sec; }
+
+/* Divisor for iteration caps: 4 under sanitizers and valgrind (test_scale_div's 20 would
+ * end a stress run before the interleavings that matter).  The time budget still bounds
+ * the run there. */
+static inline int stress_scale_div(void) { return sync_slow() ? 4 : 1; }
 
 /* A small deterministic per-worker PRNG (xorshift32). */
 static inline uint32_t stress_rand(uint32_t *s)
