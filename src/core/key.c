@@ -83,64 +83,76 @@ WEFT_API int ABT_key_free(ABT_key *key)
     return ABT_SUCCESS;
 }
 
-static WEFT_COLD struct weft_ktab *make_table(weft_unit *u)
+/* Chunk c >= 1 of an id >= B, and the id's index in it: chunk c holds the B << (c-1) ids
+ * from B << (c-1) on (as many as all blocks before it). */
+static inline uint32_t chunk_of(uint32_t q) { return 32u - (uint32_t)__builtin_clz(q); }
+static inline uint64_t chunk_first(const struct weft_ktab *t, uint32_t c)
 {
-    uint32_t b = weft_initialized() ? weft_g.cfg.key_table_size : 4; /* a power of two */
-    struct weft_ktab *t = calloc(1, sizeof(*t) + (size_t)b * sizeof(struct key_slot));
-    if (!t)
-        return NULL;
-    t->shift = (uint32_t)__builtin_ctz(b);
-    struct weft_ktab *cur = NULL;
-    if (!weft_atomic_cas_strong_acq_rel_acquire(&u->keys, &cur, t)) {
-        free(t); /* another thread made it first */
-        t = cur;
-    }
-    return t;
+    return (uint64_t)1 << (t->shift + c - 1);
 }
 
-/* The slot of `id` in chunk c >= 1, making the directory and the chunk if `make`. */
-static WEFT_COLD struct key_slot *chunk_slot(struct weft_ktab *t, uint32_t id, bool make)
-{
-    uint32_t q = id >> t->shift;                  /* >= 1 */
-    uint32_t c = 32u - (uint32_t)__builtin_clz(q);  /* 1 .. 32 */
-    uint64_t first = (uint64_t)1 << (t->shift + c - 1);
-    struct key_dir *d = weft_atomic_load_acquire(&t->dir);
-    if (!d) {
-        if (!make || !(d = calloc(1, sizeof(*d))))
-            return NULL;
-        struct key_dir *cur = NULL;
-        if (!weft_atomic_cas_strong_acq_rel_acquire(&t->dir, &cur, d)) {
-            free(d);
-            d = cur;
-        }
-    }
-    struct key_slot *ch = weft_atomic_load_acquire(&d->chunk[c]);
-    if (!ch) {
-        /* chunk c holds as many ids as all before it: `first` */
-        if (!make || first > SIZE_MAX / sizeof(struct key_slot) ||
-            !(ch = calloc((size_t)first, sizeof(struct key_slot))))
-            return NULL;
-        struct key_slot *cur = NULL;
-        if (!weft_atomic_cas_strong_acq_rel_acquire(&d->chunk[c], &cur, ch)) {
-            free(ch);
-            ch = cur;
-        }
-    }
-    return &ch[id - first];
-}
-
-/* The slot of `id` in u's table; NULL if it does not exist (and `make` is false) or could
- * not be made (out of memory). */
-static inline struct key_slot *find_slot(weft_unit *u, uint32_t id, bool make)
+/* The slot of `id` if the blocks that hold it exist, else NULL. */
+static inline struct key_slot *find_slot(weft_unit *u, uint32_t id)
 {
     struct weft_ktab *t = weft_atomic_load_acquire(&u->keys);
-    if (WEFT_UNLIKELY(!t)) {
-        if (!make || !(t = make_table(u)))
-            return NULL;
-    }
-    if (WEFT_LIKELY((id >> t->shift) == 0))
+    if (WEFT_UNLIKELY(!t))
+        return NULL;
+    uint32_t q = id >> t->shift;
+    if (WEFT_LIKELY(q == 0))
         return &t->slot[id];
-    return chunk_slot(t, id, make);
+    struct key_dir *d = weft_atomic_load_acquire(&t->dir);
+    if (WEFT_UNLIKELY(!d))
+        return NULL;
+    uint32_t c = chunk_of(q);
+    struct key_slot *ch = weft_atomic_load_acquire(&d->chunk[c]);
+    return ch ? &ch[id - chunk_first(t, c)] : NULL;
+}
+
+/* The slot of `id`, making the table, the directory and the chunk that are missing; NULL
+ * when out of memory.  Each block is published by CAS from NULL; a thread that loses the
+ * race frees its own block and uses the winner's (the failed CAS acquires it). */
+static WEFT_COLD struct key_slot *grow(weft_unit *u, uint32_t id)
+{
+    struct weft_ktab *t = weft_atomic_load_acquire(&u->keys);
+    if (!t) {
+        uint32_t b = weft_initialized() ? weft_g.cfg.key_table_size : 4; /* a power of two */
+        struct weft_ktab *fresh = calloc(1, sizeof(*fresh) + (size_t)b * sizeof(struct key_slot));
+        if (!fresh)
+            return NULL;
+        fresh->shift = (uint32_t)__builtin_ctz(b);
+        if (weft_atomic_cas_strong_acq_rel_acquire(&u->keys, &t, fresh))
+            t = fresh;
+        else
+            free(fresh);
+    }
+    uint32_t q = id >> t->shift;
+    if (q == 0)
+        return &t->slot[id];
+    struct key_dir *d = weft_atomic_load_acquire(&t->dir);
+    if (!d) {
+        struct key_dir *fresh = calloc(1, sizeof(*fresh));
+        if (!fresh)
+            return NULL;
+        if (weft_atomic_cas_strong_acq_rel_acquire(&t->dir, &d, fresh))
+            d = fresh;
+        else
+            free(fresh);
+    }
+    uint32_t c = chunk_of(q);
+    uint64_t first = chunk_first(t, c);
+    struct key_slot *ch = weft_atomic_load_acquire(&d->chunk[c]);
+    if (!ch) {
+        struct key_slot *fresh = NULL;
+        if (first <= SIZE_MAX / sizeof(struct key_slot))
+            fresh = calloc((size_t)first, sizeof(struct key_slot));
+        if (!fresh)
+            return NULL;
+        if (weft_atomic_cas_strong_acq_rel_acquire(&d->chunk[c], &ch, fresh))
+            ch = fresh;
+        else
+            free(fresh);
+    }
+    return &ch[id - first];
 }
 
 int weft_key_set(weft_unit *u, ABT_key key, void *value)
@@ -148,9 +160,13 @@ int weft_key_set(weft_unit *u, ABT_key key, void *value)
     struct weft_key *k = key_from(key);
     if (!k)
         return ABT_ERR_INV_KEY;
-    struct key_slot *sl = find_slot(u, k->id, value != NULL);
-    if (!sl) /* NULL for a slot never made: unset is already the state */
-        return value ? ABT_ERR_MEM : ABT_SUCCESS;
+    struct key_slot *sl = find_slot(u, k->id);
+    if (WEFT_UNLIKELY(!sl)) {
+        if (!value) /* a slot never made: unset is already the state */
+            return ABT_SUCCESS;
+        if (!(sl = grow(u, k->id)))
+            return ABT_ERR_MEM;
+    }
     weft_atomic_store_relaxed(&sl->dtor, k->dtor);
     weft_atomic_store_release(&sl->value, value);
     return ABT_SUCCESS;
@@ -163,7 +179,7 @@ int weft_key_get(weft_unit *u, ABT_key key, void **value)
         return ABT_ERR_INV_KEY;
     if (!value)
         return ABT_ERR_INV_ARG;
-    struct key_slot *sl = find_slot(u, k->id, false);
+    struct key_slot *sl = find_slot(u, k->id);
     *value = sl ? weft_atomic_load_acquire(&sl->value) : NULL;
     return ABT_SUCCESS;
 }
@@ -190,7 +206,7 @@ void weft_unit_run_key_dtors(weft_unit *u)
         for (uint32_t c = 1; c < KEY_CHUNKS; c++) {
             struct key_slot *ch = weft_atomic_load_acquire(&d->chunk[c]);
             if (ch) {
-                run_slots(ch, (uint64_t)1 << (t->shift + c - 1));
+                run_slots(ch, chunk_first(t, c));
                 free(ch);
             }
         }
