@@ -23,7 +23,7 @@
  * built); its destructor is stored before it (relaxed: every setter of one id stores the
  * same one) and read only by the destruction, which is quiescent.
  * The owner's common path: one acquire load of u->keys, a compare with B, one access to
- * the slot - as cheap as the old realloc'ed array. */
+ * the slot (ids >= B: two more acquire loads and a bit scan); making blocks is `grow`. */
 #include <stdlib.h>
 #include <string.h>
 
