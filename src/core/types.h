@@ -104,8 +104,7 @@ struct weft_unit {
     size_t stack_size;              /* usable stack size */
     void *user_stack;               /* base of a user-supplied stack (WEFT_STACK_USER) */
     _Atomic uint64_t id;            /* 0 until first asked for (no atomic on create) */
-    void **keys;                    /* work-unit-local values, `nkeys` slots, lazily made */
-    uint32_t nkeys;
+    _Atomic(struct weft_ktab *) keys; /* work-unit-local values, lazily made (key.c) */
     _Atomic uint32_t request;       /* WEFT_REQ_* bits: set by others, or after a switch */
     _Atomic(weft_pool *) migr_to;   /* pending migration target, applied at the next push */
     void (*migr_cb)(ABT_thread, void *);

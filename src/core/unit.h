@@ -110,7 +110,7 @@ static inline weft_unit *weft_unit_new(weft_xstream *xs, weft_pool *p, void (*fn
 static inline void weft_unit_recycle(weft_xstream *xs, weft_unit *u)
 {
     weft_tool_event(u, ABT_TOOL_EVENT_THREAD_FREE);
-    if (WEFT_UNLIKELY(u->keys != NULL))
+    if (WEFT_UNLIKELY(weft_atomic_load_relaxed(&u->keys) != NULL))
         weft_unit_run_key_dtors(u);
     u->flags = 0;                  /* marks a free descriptor (stack dumps skip it) */
     u->prio = 0;
