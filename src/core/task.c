@@ -4,16 +4,10 @@
 #include "core/unit.h"
 #include "core/xstream.h"
 
-WEFT_INTERNAL uint64_t weft_unit_id(weft_unit *u);
 
 /* The ABT_task_* routines that mirror an ABT_thread_* one call it and report a bad
  * handle with the tasklet code, as Argobots 1.2 does. */
 static inline int as_task_err(int r) { return r == ABT_ERR_INV_THREAD ? ABT_ERR_INV_TASK : r; }
-
-#define GET_TASK(h)                                                                            \
-    weft_unit *u = weft_unit_from(h);                                                          \
-    if (!u)                                                                                    \
-        return ABT_ERR_INV_TASK
 
 WEFT_API int ABT_task_create(ABT_pool pool, void (*task_func)(void *), void *arg,
                              ABT_task *newtask)
@@ -69,14 +63,18 @@ WEFT_API int ABT_task_free(ABT_task *task)
 
 WEFT_API int ABT_task_join(ABT_task task)
 {
-    GET_TASK(task);
+    weft_unit *u = weft_unit_from(task);
+    if (!u)
+        return ABT_ERR_INV_TASK;
     int r = weft_unit_join(u);
     return r == ABT_ERR_INV_THREAD ? ABT_ERR_INV_TASK : r;
 }
 
 WEFT_API int ABT_task_cancel(ABT_task task)
 {
-    GET_TASK(task);
+    weft_unit *u = weft_unit_from(task);
+    if (!u)
+        return ABT_ERR_INV_TASK;
     int r = ABT_thread_cancel(task);
     return r == ABT_ERR_INV_THREAD ? ABT_ERR_INV_TASK : r;
 }
@@ -120,10 +118,12 @@ WEFT_API int ABT_task_get_xstream(ABT_task task, ABT_xstream *xstream)
 
 WEFT_API int ABT_task_get_state(ABT_task task, ABT_task_state *state)
 {
-    GET_TASK(task);
+    weft_unit *u = weft_unit_from(task);
+    if (!u)
+        return ABT_ERR_INV_TASK;
     if (!state)
         return ABT_ERR_INV_ARG;
-    switch (atomic_load_explicit(&u->state, memory_order_acquire)) {
+    switch (weft_atomic_load_acquire(&u->state)) {
     case WEFT_READY: *state = ABT_TASK_STATE_READY; break;
     case WEFT_TERMINATED: *state = ABT_TASK_STATE_TERMINATED; break;
     default: *state = ABT_TASK_STATE_RUNNING; break;

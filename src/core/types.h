@@ -34,24 +34,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arch/atomic.h"
+#include "arch/compiler.h"
 #include "arch/context.h"
 #include "arch/cpu.h"
-
-#define WEFT_API __attribute__((visibility("default")))
-#define WEFT_INTERNAL __attribute__((visibility("hidden")))
-#define WEFT_COLD __attribute__((cold, noinline))
-#define WEFT_WUR __attribute__((warn_unused_result))
-
-/* Build-time toggles as constants, so both variants always compile (STYLE 5). */
-#ifndef WEFT_TSAN
-#define WEFT_TSAN 0
-#endif
-#ifndef WEFT_ASAN
-#define WEFT_ASAN 0
-#endif
-#ifndef WEFT_USE_VALGRIND
-#define WEFT_USE_VALGRIND 0
-#endif
+#include "arch/spinlock.h"
+#include "mem/mem.h"
 
 typedef struct weft_unit weft_unit;
 typedef struct weft_waiter weft_waiter;
@@ -59,33 +47,6 @@ typedef struct weft_pool weft_pool;
 typedef struct weft_pool_ops weft_pool_ops;
 typedef struct weft_sched weft_sched;
 typedef struct weft_xstream weft_xstream;
-typedef struct weft_stack weft_stack;
-
-/* ---- spinlock: short critical sections only (pool queues, waiter lists) ---- */
-typedef struct {
-    _Atomic uint32_t v;
-} weft_spinlock;
-
-static inline void weft_spin_lock(weft_spinlock *l)
-{
-    for (;;) {
-        if (!atomic_exchange_explicit(&l->v, 1, memory_order_acquire))
-            return;
-        while (atomic_load_explicit(&l->v, memory_order_relaxed))
-            weft_cpu_relax();
-    }
-}
-
-static inline bool weft_spin_trylock(weft_spinlock *l)
-{
-    return !atomic_load_explicit(&l->v, memory_order_relaxed) &&
-           !atomic_exchange_explicit(&l->v, 1, memory_order_acquire);
-}
-
-static inline void weft_spin_unlock(weft_spinlock *l)
-{
-    atomic_store_explicit(&l->v, 0, memory_order_release);
-}
 
 /* ---- work units ---- */
 enum weft_unit_state {
@@ -151,7 +112,7 @@ struct weft_unit {
     weft_sched *sched;              /* for WEFT_U_SCHED units: the scheduler it runs */
     void *tsan_fiber;               /* ThreadSanitizer fiber (TSan builds only) */
     void *asan_fake_stack;          /* AddressSanitizer fake-stack cookie (ASan builds) */
-    uint8_t prio;                   /* priority pools (pool_prio.c): level + 1, 0 = none */
+    uint8_t prio;                   /* priority pools (pool/prio.c): level + 1, 0 = none */
 } __attribute__((aligned(WEFT_CACHE_LINE)));
 
 /* A blocked waiter.  For a ULT, `ult` is set and waking means making it ready.  For a
@@ -237,11 +198,6 @@ struct weft_sched {
 };
 
 /* ---- streams ---- */
-struct weft_mem_cache {
-    weft_unit *descs;              /* free descriptors, linked through `next` */
-    weft_stack *stacks;            /* free default-size stacks */
-    uint32_t num_descs, num_stacks;
-};
 
 typedef enum {
     WEFT_XS_CREATED = 0,           /* ABT_xstream_create returned; thread starting */

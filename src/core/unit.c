@@ -6,7 +6,7 @@
 #include "core/sanitizer.h"
 #include "core/unit.h"
 #include "core/xstream.h"
-#include "mem/overflow.h"
+#include "core/overflow.h"
 
 /* ---------------------------------------------------------------- stacks and bounds */
 
@@ -52,9 +52,10 @@ static inline const void *sched_stack_lo(weft_xstream *xs, weft_sched *s, size_t
  * committed to, so a failure can still be handled (the unit is retried later). */
 static inline bool ensure_stack(weft_xstream *xs, weft_unit *u)
 {
+    WEFT_ASSERT(xs != NULL && u->ctx == NULL);
     if (u->stack || u->stack_kind == WEFT_STACK_USER)
         return true;
-    weft_stack *s = weft_stack_alloc(xs, u->stack_size);
+    weft_stack *s = weft_stack_alloc(&xs->cache, u->stack_size);
     if (WEFT_UNLIKELY(!s))
         return false;
     u->stack = s;
@@ -63,15 +64,18 @@ static inline bool ensure_stack(weft_xstream *xs, weft_unit *u)
     return true;
 }
 
+/* The unit has left its stack for good (a post action, or a unit that never ran): only
+ * the stream `xs` running this touches its caches. */
 static inline void release_stack(weft_xstream *xs, weft_unit *u)
 {
+    WEFT_ASSERT(xs != NULL);
     if (WEFT_ASAN && u->stack_kind != WEFT_STACK_NONE && u->stack_kind != WEFT_STACK_OS) {
         size_t sz;
         const void *lo = unit_stack_lo(u, &sz);
         weft_asan_unpoison_stack(lo, sz);
     }
     if (u->stack_kind == WEFT_STACK_CACHED || u->stack_kind == WEFT_STACK_OWNED) {
-        weft_stack_free(xs, u->stack);
+        weft_stack_free(&xs->cache, u->stack);
         u->stack = NULL;
         u->stack_kind = WEFT_STACK_NONE;
     }
@@ -127,7 +131,7 @@ static inline __attribute__((always_inline)) void prep_run(weft_xstream *xs, wef
     weft_tool_event(u, ABT_TOOL_EVENT_THREAD_RUN);
     u->xs = xs;
     xs->cur = u;
-    atomic_store_explicit(&u->state, WEFT_RUNNING, memory_order_relaxed);
+    weft_atomic_store_relaxed(&u->state, WEFT_RUNNING);
 }
 
 /* The calling ULT `self` switches to its stream's current scheduler (post already set).
@@ -173,8 +177,8 @@ static void unit_finish(weft_xstream *xs, weft_unit *u)
         weft_unit_recycle(xs, u);
         return;
     }
-    atomic_store_explicit(&u->state, WEFT_TERMINATED, memory_order_release);
-    weft_waiter *w = atomic_exchange_explicit(&u->joiner, WEFT_JOIN_DONE, memory_order_acq_rel);
+    weft_atomic_store_release(&u->state, WEFT_TERMINATED);
+    weft_waiter *w = weft_atomic_exchange_acq_rel(&u->joiner, WEFT_JOIN_DONE);
     /* u may be freed by its joiner from here on */
     if (w)
         weft_waiter_wake(w);
@@ -188,19 +192,19 @@ static void post_finish_handoff(weft_xstream *xs, void *arg)
     weft_unit *u = arg;
     weft_tool_event(u, ABT_TOOL_EVENT_THREAD_FINISH);
     release_stack(xs, u);
-    atomic_store_explicit(&u->state, WEFT_TERMINATED, memory_order_release);
+    weft_atomic_store_release(&u->state, WEFT_TERMINATED);
     /* The joiner registered before the hand-off and is the one running this: nobody
      * else writes the field any more, so a store does (no atomic read-modify-write). */
-    weft_waiter *w = atomic_load_explicit(&u->joiner, memory_order_relaxed);
+    weft_waiter *w = weft_atomic_load_relaxed(&u->joiner);
     if (w->counted_blocked)
-        atomic_fetch_sub_explicit(&w->ult->pool->num_blocked, 1, memory_order_relaxed);
-    atomic_store_explicit(&u->joiner, WEFT_JOIN_DONE, memory_order_release);
+        weft_atomic_fetch_sub_relaxed(&w->ult->pool->num_blocked, 1);
+    weft_atomic_store_release(&u->joiner, WEFT_JOIN_DONE);
 }
 
 void weft_ult_exit(weft_xstream *xs, weft_unit *self)
 {
     weft_canary_check(self);       /* (helper) mem/overflow.h: ABT_STACK_OVERFLOW_CHECK */
-    weft_waiter *w = atomic_load_explicit(&self->joiner, memory_order_acquire);
+    weft_waiter *w = weft_atomic_load_acquire(&self->joiner);
     if (w && w != WEFT_JOIN_DONE && w->ult && w->ult->xs == xs &&
         (self->flags & WEFT_U_NAMED)) {
         /* Hand-off: resume the joiner directly, no scheduler, no pool. */
@@ -279,7 +283,7 @@ void weft_unit_cancel_now(weft_xstream *xs, weft_unit *u)
 
 void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u)
 {
-    if (WEFT_UNLIKELY(atomic_load_explicit(&u->request, memory_order_acquire) &
+    if (WEFT_UNLIKELY(weft_atomic_load_acquire(&u->request) &
                       WEFT_REQ_CANCEL)) {
         weft_unit_cancel_now(xs, u);
         return;
@@ -288,7 +292,7 @@ void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u)
         /* The primary ULT runs on the primary stream unless the program moved it to
          * another stream's pool: popped from a shared pool elsewhere, it is sent home. */
         weft_xstream *home = weft_g.primary;
-        atomic_store_explicit(&home->main_handoff, u, memory_order_release);
+        weft_atomic_store_release(&home->main_handoff, u);
         weft_pool_wake_all(home->main_sched->pools[0]);
         return;
     }
@@ -344,7 +348,7 @@ int weft_unit_create(weft_pool *p, void (*fn)(void *), void *arg,
  * put into a pool. */
 static void apply_migration(weft_unit *u)
 {
-    weft_pool *to = atomic_exchange_explicit(&u->migr_to, NULL, memory_order_acq_rel);
+    weft_pool *to = weft_atomic_exchange_acq_rel(&u->migr_to, NULL);
     if (to) {
         u->pool = to;
         if (u->migr_cb)
@@ -371,7 +375,7 @@ static void post_push_fifo(weft_xstream *xs, void *arg)
 static void post_push(weft_xstream *xs, void *arg)
 {
     weft_unit *u = arg;
-    if (WEFT_UNLIKELY(atomic_load_explicit(&u->migr_to, memory_order_relaxed)))
+    if (WEFT_UNLIKELY(weft_atomic_load_relaxed(&u->migr_to)))
         apply_migration(u);
     weft_pool_push_ctx(u->pool, u, ABT_POOL_CONTEXT_OP_THREAD_YIELD);
 }
@@ -388,23 +392,23 @@ static inline bool yield_bypass(weft_xstream *xs, weft_unit *self)
     weft_pool *p = s->bypass_pool;
     /* a registered tool takes the normal path, where every event is reported */
     if (!p || self->pool != p || --xs->yield_budget <= 0 ||
-        atomic_load_explicit(&self->migr_to, memory_order_relaxed) ||
-        (WEFT_TOOL && atomic_load_explicit(&weft_tool_g.mask, memory_order_relaxed)))
+        weft_atomic_load_relaxed(&self->migr_to) ||
+        (WEFT_TOOL && weft_atomic_load_relaxed(&weft_tool_g.mask)))
         return false;
     weft_unit *next = weft_pool_pop(p);
     if (!next)
         return true;               /* nobody else to run: keep going */
     if ((next->flags & (WEFT_U_ULT | WEFT_U_MAIN)) != WEFT_U_ULT ||
-        (atomic_load_explicit(&next->request, memory_order_relaxed) & WEFT_REQ_CANCEL) ||
+        (weft_atomic_load_relaxed(&next->request) & WEFT_REQ_CANCEL) ||
         (!next->ctx && !ensure_stack(xs, next))) {
         weft_pool_push_head(p, next);
         return false;
     }
-    atomic_store_explicit(&self->state, WEFT_READY, memory_order_relaxed);
+    weft_atomic_store_relaxed(&self->state, WEFT_READY);
     weft_set_post(xs, post_push_fifo, self);
     next->xs = xs;                 /* prep_run without its tool hook (no tool here) */
     xs->cur = next;
-    atomic_store_explicit(&next->state, WEFT_RUNNING, memory_order_relaxed);
+    weft_atomic_store_relaxed(&next->state, WEFT_RUNNING);
     ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, next));
     return true;
 }
@@ -416,7 +420,7 @@ static bool park_bypass(weft_xstream *xs, weft_unit *self)
 {
     weft_sched *s = xs->sched;
     weft_pool *p = s->bypass_pool;
-    if (!p || (WEFT_TOOL && atomic_load_explicit(&weft_tool_g.mask, memory_order_relaxed)))
+    if (!p || (WEFT_TOOL && weft_atomic_load_relaxed(&weft_tool_g.mask)))
         return false;
     if (--xs->yield_budget <= 0) { /* the scheduler's turn: it runs next */
         xs->yield_budget = (int32_t)s->event_freq;
@@ -426,14 +430,14 @@ static bool park_bypass(weft_xstream *xs, weft_unit *self)
     if (!next)
         return false;
     if ((next->flags & (WEFT_U_ULT | WEFT_U_MAIN)) != WEFT_U_ULT ||
-        (atomic_load_explicit(&next->request, memory_order_relaxed) & WEFT_REQ_CANCEL) ||
+        (weft_atomic_load_relaxed(&next->request) & WEFT_REQ_CANCEL) ||
         (!next->ctx && !ensure_stack(xs, next))) {
         weft_pool_push_head(p, next);
         return false;
     }
     next->xs = xs;                 /* prep_run without its tool hook (no tool here) */
     xs->cur = next;
-    atomic_store_explicit(&next->state, WEFT_RUNNING, memory_order_relaxed);
+    weft_atomic_store_relaxed(&next->state, WEFT_RUNNING);
     ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, next));
     return true;
 }
@@ -445,7 +449,7 @@ static inline __attribute__((always_inline)) void ult_yield(weft_xstream *xs, we
         return;
     weft_tool_event(self, ABT_TOOL_EVENT_THREAD_YIELD);
     xs->yield_budget = (int32_t)xs->sched->event_freq;
-    atomic_store_explicit(&self->state, WEFT_READY, memory_order_relaxed);
+    weft_atomic_store_relaxed(&self->state, WEFT_READY);
     weft_set_post(xs, post_push, self);
     switch_to_sched(xs, self);
 }
@@ -472,7 +476,7 @@ int weft_ult_yield_to(weft_xstream *xs, weft_unit *self, weft_unit *to)
         weft_pool_push(to->pool, to);
         return ABT_ERR_MEM;
     }
-    atomic_store_explicit(&self->state, WEFT_READY, memory_order_relaxed);
+    weft_atomic_store_relaxed(&self->state, WEFT_READY);
     weft_set_post(xs, post_push, self);
     prep_run(xs, to);
     ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, to));
@@ -481,8 +485,8 @@ int weft_ult_yield_to(weft_xstream *xs, weft_unit *self, weft_unit *to)
 
 static void make_ready_after_suspend(weft_unit *u)
 {
-    atomic_fetch_sub_explicit(&u->pool->num_blocked, 1, memory_order_relaxed);
-    atomic_store_explicit(&u->state, WEFT_READY, memory_order_relaxed);
+    weft_atomic_fetch_sub_relaxed(&u->pool->num_blocked, 1);
+    weft_atomic_store_relaxed(&u->state, WEFT_READY);
     weft_tool_event(u, ABT_TOOL_EVENT_THREAD_RESUME);
     weft_pool_push_ctx(u->pool, u, ABT_POOL_CONTEXT_OP_THREAD_RESUME);
 }
@@ -490,15 +494,13 @@ static void make_ready_after_suspend(weft_unit *u)
 void weft_post_suspend(weft_xstream *xs, void *arg)
 {
     weft_unit *u = arg;
-    uint32_t old = atomic_load_explicit(&u->request, memory_order_acquire), nw;
+    uint32_t old = weft_atomic_load_acquire(&u->request), nw;
     do {
         if (old & WEFT_REQ_RESUME_PENDING)
             nw = old & ~(WEFT_REQ_SUSPENDING | WEFT_REQ_RESUME_PENDING);
         else
             nw = (old & ~WEFT_REQ_SUSPENDING) | WEFT_REQ_SUSPENDED;
-    } while (!atomic_compare_exchange_weak_explicit(&u->request, &old, nw,
-                                                    memory_order_acq_rel,
-                                                    memory_order_acquire));
+    } while (!weft_atomic_cas_weak_acq_rel_acquire(&u->request, &old, nw));
     if (old & WEFT_REQ_RESUME_PENDING)
         make_ready_after_suspend(u);
 }
@@ -506,35 +508,34 @@ void weft_post_suspend(weft_xstream *xs, void *arg)
 void weft_unit_suspend_self(weft_xstream *xs, weft_unit *self)
 {
     /* counted before the BLOCKED state becomes visible (park stores it with release) */
-    atomic_fetch_add_explicit(&self->pool->num_blocked, 1, memory_order_relaxed);
-    atomic_fetch_or_explicit(&self->request, WEFT_REQ_SUSPENDING, memory_order_relaxed);
+    weft_atomic_fetch_add_relaxed(&self->pool->num_blocked, 1);
+    weft_atomic_fetch_or_relaxed(&self->request, WEFT_REQ_SUSPENDING);
     weft_ult_park(xs, self, weft_post_suspend, self);
 }
 
 int weft_unit_resume(weft_unit *u, bool claim)
 {
-    uint32_t old = atomic_load_explicit(&u->request, memory_order_acquire), nw;
+    uint32_t old = weft_atomic_load_acquire(&u->request), nw;
     for (;;) {
         if (old & WEFT_REQ_SUSPENDED) {
             nw = old & ~WEFT_REQ_SUSPENDED;
         } else if ((old & WEFT_REQ_SUSPENDING) && !(old & WEFT_REQ_RESUME_PENDING)) {
             if (claim) {           /* wait until it is off its stack */
                 weft_cpu_relax();
-                old = atomic_load_explicit(&u->request, memory_order_acquire);
+                old = weft_atomic_load_acquire(&u->request);
                 continue;
             }
             nw = old | WEFT_REQ_RESUME_PENDING;
         } else {
             return ABT_ERR_THREAD;
         }
-        if (atomic_compare_exchange_weak_explicit(&u->request, &old, nw, memory_order_acq_rel,
-                                                  memory_order_acquire))
+        if (weft_atomic_cas_weak_acq_rel_acquire(&u->request, &old, nw))
             break;
     }
     if (nw & WEFT_REQ_RESUME_PENDING)
         return ABT_SUCCESS;        /* its post action makes it ready */
     if (claim)
-        atomic_fetch_sub_explicit(&u->pool->num_blocked, 1, memory_order_relaxed);
+        weft_atomic_fetch_sub_relaxed(&u->pool->num_blocked, 1);
     else
         make_ready_after_suspend(u);
     return ABT_SUCCESS;
@@ -549,11 +550,11 @@ int weft_ult_switch_to(weft_xstream *xs, weft_unit *self, weft_unit *to, int sel
     } else if (!weft_pool_remove_ready(to->pool, to)) {
         /* Argobots expects the caller to have popped the target already: accept a ready
          * unit that is in no pool (a queued one is taken out above, as an extension) */
-        if (to->in_pool || atomic_load_explicit(&to->state, memory_order_acquire) != WEFT_READY)
+        if (to->in_pool || weft_atomic_load_acquire(&to->state) != WEFT_READY)
             return ABT_ERR_THREAD;
     }
     if (!to->ctx && !ensure_stack(xs, to)) {
-        atomic_store_explicit(&to->state, WEFT_READY, memory_order_relaxed);
+        weft_atomic_store_relaxed(&to->state, WEFT_READY);
         weft_pool_push(to->pool, to);
         return ABT_ERR_MEM;
     }
@@ -574,12 +575,12 @@ int weft_ult_switch_to(weft_xstream *xs, weft_unit *self, weft_unit *to, int sel
         __builtin_unreachable();
     }
     if (self_mode == WEFT_TO_SUSPEND) {
-        atomic_fetch_add_explicit(&self->pool->num_blocked, 1, memory_order_relaxed);
-        atomic_fetch_or_explicit(&self->request, WEFT_REQ_SUSPENDING, memory_order_relaxed);
-        atomic_store_explicit(&self->state, WEFT_BLOCKED, memory_order_release);
+        weft_atomic_fetch_add_relaxed(&self->pool->num_blocked, 1);
+        weft_atomic_fetch_or_relaxed(&self->request, WEFT_REQ_SUSPENDING);
+        weft_atomic_store_release(&self->state, WEFT_BLOCKED);
         weft_set_post(xs, weft_post_suspend, self);
     } else {
-        atomic_store_explicit(&self->state, WEFT_READY, memory_order_relaxed);
+        weft_atomic_store_relaxed(&self->state, WEFT_READY);
         weft_set_post(xs, post_push, self);
     }
     prep_run(xs, to);
@@ -621,7 +622,7 @@ int weft_ult_run_popped(weft_xstream *xs, weft_unit *self, weft_unit *u)
         weft_pool_push(u->pool, u);
         return ABT_ERR_MEM;
     }
-    atomic_store_explicit(&self->state, WEFT_READY, memory_order_relaxed);
+    weft_atomic_store_relaxed(&self->state, WEFT_READY);
     weft_set_post(xs, post_push, self);
     prep_run(xs, u);
     ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, u));
@@ -634,7 +635,7 @@ void weft_ult_park(weft_xstream *xs, weft_unit *self, void (*post)(weft_xstream 
     weft_canary_check(self);       /* (helper) mem/overflow.h */
     weft_tool_event(self, ABT_TOOL_EVENT_THREAD_SUSPEND);
     /* release: whoever sees BLOCKED also sees the blocked count taken before */
-    atomic_store_explicit(&self->state, WEFT_BLOCKED, memory_order_release);
+    weft_atomic_store_release(&self->state, WEFT_BLOCKED);
     weft_set_post(xs, post, arg);
     if (park_bypass(xs, self))
         return;
@@ -646,7 +647,7 @@ void weft_waiter_init(weft_waiter *w)
     weft_unit *self = weft_self_unit();
     w->next = NULL;
     w->ult = (self && (self->flags & WEFT_U_ULT)) ? self : NULL;
-    atomic_store_explicit(&w->futex, 0, memory_order_relaxed);
+    weft_atomic_store_relaxed(&w->futex, 0);
     w->counted_blocked = 0;
     w->data = NULL;
 }
@@ -658,7 +659,7 @@ static void wait_block(weft_waiter *w, weft_spinlock *lock, bool count)
     if (w->ult) {
         weft_xstream *xs = weft_xs_self();
         if (count) {
-            atomic_fetch_add_explicit(&w->ult->pool->num_blocked, 1, memory_order_relaxed);
+            weft_atomic_fetch_add_relaxed(&w->ult->pool->num_blocked, 1);
             w->counted_blocked = 1;
         }
         weft_ult_park(xs, w->ult, post_unlock, lock);
@@ -677,7 +678,7 @@ void weft_wait_block_uncounted(weft_waiter *w, weft_spinlock *lock)
 
 void weft_waiter_wait_os(weft_waiter *w)
 {
-    while (atomic_load_explicit(&w->futex, memory_order_acquire) == 0)
+    while (weft_atomic_load_acquire(&w->futex) == 0)
         weft_futex_wait(&w->futex, 0, 0);
 }
 
@@ -687,15 +688,15 @@ void weft_waiter_wake(weft_waiter *w)
     if (u) {
         /* read everything from w before the push: the woken ULT may return at once */
         if (w->counted_blocked)
-            atomic_fetch_sub_explicit(&u->pool->num_blocked, 1, memory_order_relaxed);
-        atomic_store_explicit(&u->state, WEFT_READY, memory_order_relaxed);
-        if (WEFT_UNLIKELY(atomic_load_explicit(&u->migr_to, memory_order_relaxed)))
+            weft_atomic_fetch_sub_relaxed(&u->pool->num_blocked, 1);
+        weft_atomic_store_relaxed(&u->state, WEFT_READY);
+        if (WEFT_UNLIKELY(weft_atomic_load_relaxed(&u->migr_to)))
             apply_migration(u);
         weft_tool_event(u, ABT_TOOL_EVENT_THREAD_RESUME);
         weft_pool_push_ctx(u->pool, u, ABT_POOL_CONTEXT_OP_THREAD_RESUME);
         return;
     }
-    atomic_store_explicit(&w->futex, 1, memory_order_release);
+    weft_atomic_store_release(&w->futex, 1);
     weft_futex_wake(&w->futex, 1);
 }
 
@@ -708,8 +709,7 @@ static void post_join_register(weft_xstream *xs, void *arg)
     weft_waiter *w = arg;
     weft_unit *t = w->data;
     weft_waiter *expected = NULL;
-    if (!atomic_compare_exchange_strong_explicit(&t->joiner, &expected, w,
-                                                 memory_order_acq_rel, memory_order_acquire))
+    if (!weft_atomic_cas_strong_acq_rel_acquire(&t->joiner, &expected, w))
         weft_waiter_wake(w);       /* already done */
 }
 
@@ -728,7 +728,7 @@ void weft_unit_join_slow(weft_xstream *xs, weft_unit *self, weft_unit *t)
     weft_waiter w;
     w.next = NULL;
     w.ult = (self && (self->flags & WEFT_U_ULT)) ? self : NULL;
-    atomic_store_explicit(&w.futex, 0, memory_order_relaxed);
+    weft_atomic_store_relaxed(&w.futex, 0);
     w.counted_blocked = 0;
     w.data = NULL;
     if (w.ult) {
@@ -737,8 +737,8 @@ void weft_unit_join_slow(weft_xstream *xs, weft_unit *self, weft_unit *t)
         if (pool_is_local(xs, t->pool) && weft_pool_take_fresh(t->pool, t)) {
             if (t->flags & WEFT_U_ULT) {
                 if (ensure_stack(xs, t)) {
-                    atomic_store_explicit(&t->joiner, &w, memory_order_relaxed);
-                    atomic_store_explicit(&self->state, WEFT_BLOCKED, memory_order_relaxed);
+                    weft_atomic_store_relaxed(&t->joiner, &w);
+                    weft_atomic_store_relaxed(&self->state, WEFT_BLOCKED);
                     prep_run(xs, t);
                     /* resumed by t's hand-off, or woken after t deviated */
                     ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, t));
@@ -753,22 +753,21 @@ void weft_unit_join_slow(weft_xstream *xs, weft_unit *self, weft_unit *t)
                 t->fn(t->arg);
                 xs->cur = self;
                 weft_tool_event(t, ABT_TOOL_EVENT_THREAD_FINISH);
-                atomic_store_explicit(&t->state, WEFT_TERMINATED, memory_order_relaxed);
-                atomic_store_explicit(&t->joiner, WEFT_JOIN_DONE, memory_order_release);
+                weft_atomic_store_relaxed(&t->state, WEFT_TERMINATED);
+                weft_atomic_store_release(&t->joiner, WEFT_JOIN_DONE);
                 return;
             } else {
                 weft_pool_push(t->pool, t);
             }
         }
         w.data = t;
-        atomic_fetch_add_explicit(&self->pool->num_blocked, 1, memory_order_relaxed);
+        weft_atomic_fetch_add_relaxed(&self->pool->num_blocked, 1);
         w.counted_blocked = 1;
         weft_ult_park(xs, self, post_join_register, &w);
         return;
     }
     /* tasklet or external thread: sleep on the waiter's futex */
     weft_waiter *expected = NULL;
-    if (atomic_compare_exchange_strong_explicit(&t->joiner, &expected, &w, memory_order_acq_rel,
-                                                memory_order_acquire))
+    if (weft_atomic_cas_strong_acq_rel_acquire(&t->joiner, &expected, &w))
         weft_waiter_wait_os(&w);
 }

@@ -1,4 +1,4 @@
-/* src/core/sched_prio.c - the predefined PRIO scheduler: strict priority by pool index.
+/* src/core/sched/prio.c - the predefined PRIO scheduler: strict priority by pool index.
  *
  * Pool 0 has the highest priority.  Every pick starts again from pool 0, so a unit pushed
  * into a higher-priority pool (by the running unit, by another stream) runs before any
@@ -10,7 +10,7 @@
  * its core away with sched_yield (as BASIC does). */
 #include <sched.h>
 
-#include "core/sched.h"
+#include "core/sched/sched.h"
 #include "core/unit.h"
 
 #define IDLE_SPINS 256

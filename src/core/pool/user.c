@@ -1,4 +1,4 @@
-/* src/core/pool_user.c - user-defined pools: the 1.0/1.1 `struct ABT_pool_def` and the
+/* src/core/pool/user.c - user-defined pools: the 1.0/1.1 `struct ABT_pool_def` and the
  * 1.2 ABT_pool_user_def object, both run behind one weft_pool_ops table, so schedulers,
  * yield, wake-up and every ABT_pool_* routine treat them like any other pool.
  *
@@ -45,7 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/pool.h"
+#include "core/pool/pool.h"
 #include "core/unit.h"
 
 #define DEF_MAGIC 0x77656674u      /* "weft" */
@@ -173,7 +173,7 @@ static void slot_delete(struct map_shard *s, struct map_entry *e)
     }
 done:
     s->n--;
-    atomic_fetch_sub_explicit(&map_live, 1, memory_order_relaxed);
+    weft_atomic_fetch_sub_relaxed(&map_live, 1);
 }
 
 static void map_insert(ABT_unit k, weft_unit *t, weft_pool *p)
@@ -190,7 +190,7 @@ static void map_insert(ABT_unit k, weft_unit *t, weft_pool *p)
         struct map_entry x = { k, t, p };
         slot_put(s->e, s->mask, &x);
         s->n++;
-        atomic_fetch_add_explicit(&map_live, 1, memory_order_relaxed);
+        weft_atomic_fetch_add_relaxed(&map_live, 1);
     } else {
         /* A unit value reused by the user before we freed the old one cannot happen
          * (units are unique while alive); an entry left by a detached unit of the same
@@ -204,7 +204,7 @@ static void map_insert(ABT_unit k, weft_unit *t, weft_pool *p)
 /* Look `k` up; with `remove`, also take the entry out.  False if absent. */
 static bool map_get(ABT_unit k, bool remove, struct map_entry *out)
 {
-    if (atomic_load_explicit(&map_live, memory_order_relaxed) == 0)
+    if (weft_atomic_load_relaxed(&map_live) == 0)
         return false;
     uint64_t h = map_hash(k);
     struct map_shard *s = shard_of(h);
@@ -528,7 +528,7 @@ int weft_pool_user_push_threads(weft_pool *p, const ABT_thread *threads, size_t 
         if (!t)
             continue;                           /* ABT_THREAD_NULL: skipped, as in pool.c */
         t->pool = p;
-        atomic_store_explicit(&t->state, WEFT_READY, memory_order_relaxed);
+        weft_atomic_store_relaxed(&t->state, WEFT_READY);
         if (q->old)
             op_push(p, t, ctx);
         else
@@ -600,7 +600,7 @@ WEFT_API int ABT_pool_create(ABT_pool_user_def def, ABT_pool_config config, ABT_
     int automatic = 0;
     weft_pool_config_automatic(config, &automatic);
     p->automatic = automatic != 0;
-    p->id = atomic_fetch_add_explicit(&weft_g.next_pool_id, 1, memory_order_relaxed);
+    p->id = weft_atomic_fetch_add_relaxed(&weft_g.next_pool_id, 1);
     ABT_pool_user_init_fn init = q->old ? q->o.p_init : q->n.init;
     if (init && (r = init(handle(p), config)) != ABT_SUCCESS)
         goto fail;                 /* p_free is not called for a pool whose init failed */

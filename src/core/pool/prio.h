@@ -1,9 +1,9 @@
-/* src/core/pool_prio.h - the priority FIFO pool (weft_pool_create_prio, include/weft.h).
- * Implementation and design notes in pool_prio.c. */
+/* src/core/pool/prio.h - the priority FIFO pool (weft_pool_create_prio, include/weft.h).
+ * Implementation and design notes in pool/prio.c. */
 #ifndef WEFT_CORE_POOL_PRIO_H
 #define WEFT_CORE_POOL_PRIO_H
 
-#include "core/pool.h"
+#include "core/pool/pool.h"
 
 #define WEFT_PRIO_MAX_LEVELS 64
 

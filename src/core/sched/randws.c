@@ -1,4 +1,4 @@
-/* src/core/sched_randws.c - the predefined RANDWS scheduler: random work stealing.
+/* src/core/sched/randws.c - the predefined RANDWS scheduler: random work stealing.
  *
  * Pool 0 is the scheduler's own: it pops it as the owner (ABT_POOL_CONTEXT_OWNER_PRIMARY).
  * When pool 0 is empty it picks one of the other pools at random and pops it as a thief
@@ -9,7 +9,7 @@
  * in BASIC.  The random source is a xorshift per run (no shared state between streams). */
 #include <sched.h>
 
-#include "core/sched.h"
+#include "core/sched/sched.h"
 #include "core/unit.h"
 
 #define IDLE_SPINS 256

@@ -1,4 +1,4 @@
-/* src/core/sched.c - scheduler objects, the predefined BASIC / BASIC_WAIT loops, and the
+/* src/core/sched/sched.c - scheduler objects, the predefined BASIC / BASIC_WAIT loops, and the
  * ABT_sched_* entry points.
  *
  * BASIC pops its pools in index order and runs the first unit found; with nothing to run
@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/sched.h"
+#include "core/sched/sched.h"
 #include "core/stack_dump.h"
 #include "core/unit.h"
-#include "sync/timerq.h"
+#include "core/timer_hook.h"
 
 /* An idle BASIC loop spins this many times (~0.1 ms) before a sched_yield: long enough
  * that a wake-up from another stream is seen within a microsecond under normal load,
@@ -27,15 +27,17 @@ size_t weft_sched_total_size(weft_sched *s)
     return n;
 }
 
+const struct weft_timer_hook *_Atomic weft_timer_hook;
+
 bool weft_sched_has_to_stop(weft_sched *s)
 {
-    /* sync/timerq.h: every scheduler loop (predefined or user) checks this when idle and
-     * every event_freq units, so that is where the due timed waits of this stream fire */
+    /* core/timer_hook.h: every scheduler loop (predefined or user) checks this when idle
+     * and every event_freq units, so that is where the due timed waits of this stream fire */
     weft_timers_poll();
     weft_dump_check();             /* (helper) stack_dump.h: stop for a stack dump */
-    if (WEFT_UNLIKELY(s->use == WEFT_SCHED_IN_POOL))   /* stacked: sched_stack.c */
+    if (WEFT_UNLIKELY(s->use == WEFT_SCHED_IN_POOL))   /* stacked: sched/stacked.c */
         return weft_sched_stacked_has_to_stop(s);
-    uint32_t r = atomic_load_explicit(&s->request, memory_order_acquire);
+    uint32_t r = weft_atomic_load_acquire(&s->request);
     if (WEFT_LIKELY(r == WEFT_SCHED_REQ_NONE))
         return false;
     if (r == WEFT_SCHED_REQ_EXIT)
@@ -45,8 +47,8 @@ bool weft_sched_has_to_stop(weft_sched *s)
 
 void weft_sched_request(weft_sched *s, uint32_t req)
 {
-    uint32_t cur = atomic_load(&s->request);
-    while (cur < req && !atomic_compare_exchange_weak(&s->request, &cur, req))
+    uint32_t cur = weft_atomic_load_seq_cst(&s->request);
+    while (cur < req && !weft_atomic_cas_weak_seq_cst(&s->request, &cur, req))
         ;
     for (int i = 0; i < s->num_pools; i++)
         weft_pool_wake_all(s->pools[i]);
@@ -54,7 +56,7 @@ void weft_sched_request(weft_sched *s, uint32_t req)
 
 void weft_sched_take_main_slow(weft_xstream *xs, weft_sched *s)
 {
-    weft_unit *m = atomic_exchange_explicit(&xs->main_handoff, NULL, memory_order_acquire);
+    weft_unit *m = weft_atomic_exchange_acquire(&xs->main_handoff, NULL);
     if (m)
         weft_sched_run_unit(xs, s, m);
 }
@@ -128,7 +130,7 @@ static int sched_alloc(int num_pools, ABT_pool *pools, bool need_pools, ABT_pool
             free(s);
             return ABT_ERR_INV_POOL;
         }
-        atomic_fetch_add(&p->num_scheds, 1);
+        weft_atomic_fetch_add_seq_cst(&p->num_scheds, 1);
         s->pools[i] = p;
     }
     s->event_freq = weft_g.cfg.sched_event_freq;
@@ -147,8 +149,8 @@ int weft_sched_create_predef(ABT_sched_predef predef, int num_pools, ABT_pool *p
     case ABT_SCHED_BASIC_WAIT:
         kind = ABT_POOL_FIFO_WAIT;
         break;
-    case ABT_SCHED_PRIO:           /* sched_prio.c */
-    case ABT_SCHED_RANDWS:         /* sched_randws.c */
+    case ABT_SCHED_PRIO:           /* sched/prio.c */
+    case ABT_SCHED_RANDWS:         /* sched/randws.c */
         break;
     default:
         return ABT_ERR_INV_SCHED_PREDEF;

@@ -1,17 +1,17 @@
-/* src/core/pool.c - built-in pools (FIFO, FIFO_WAIT) and the ABT_pool_* entry points.
+/* src/core/pool/pool.c - built-in pools (FIFO, FIFO_WAIT) and the ABT_pool_* entry points.
  * The push/pop fast paths are inline in pool.h; this file has creation, removal,
  * waiting, and everything the public API needs. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/pool.h"
-#include "core/pool_prio.h"
+#include "core/pool/pool.h"
+#include "core/pool/prio.h"
 #include "core/unit.h"
 
 void weft_pool_signal(weft_pool *p)
 {
-    atomic_fetch_add_explicit(&p->seq, 1, memory_order_seq_cst);
-    if (atomic_load_explicit(&p->nsleepers, memory_order_seq_cst))
+    weft_atomic_fetch_add_seq_cst(&p->seq, 1);
+    if (weft_atomic_load_seq_cst(&p->nsleepers))
         weft_futex_wake(&p->seq, 1);
 }
 
@@ -19,7 +19,7 @@ void weft_pool_wake_all(weft_pool *p)
 {
     if (p->builtin_fifo) {
         if (p->waitable) {
-            atomic_fetch_add_explicit(&p->seq, 1, memory_order_seq_cst);
+            weft_atomic_fetch_add_seq_cst(&p->seq, 1);
             weft_futex_wake(&p->seq, 1 << 30);
         }
     } else if (p->ops->wake) {
@@ -43,7 +43,7 @@ bool weft_pool_take_fresh_slow(weft_pool *p, weft_unit *u)
 {
     if (p->ops == &weft_pool_randws_ops)   /* (helper) reads u->ctx under the pool lock */
         return weft_pool_randws_take_fresh(p, u);
-    if (weft_pool_is_prio(p))              /* (helper) the same, pool_prio.c */
+    if (weft_pool_is_prio(p))              /* (helper) the same, pool/prio.c */
         return weft_pool_prio_take_fresh(p, u);
     return p->ops->remove && u->ctx == NULL && p->ops->remove(p, u) == ABT_SUCCESS;
 }
@@ -75,16 +75,16 @@ weft_unit *weft_pool_pop_wait(weft_pool *p, uint64_t timeout_ns, ABT_pool_contex
     } else if (p->waitable) {
         uint64_t deadline = weft_clock_ns() + timeout_ns;
         for (;;) {
-            uint32_t seq = atomic_load_explicit(&p->seq, memory_order_seq_cst);
+            uint32_t seq = weft_atomic_load_seq_cst(&p->seq);
             weft_unit *u = weft_pool_pop_ctx(p, ctx);
             if (u)
                 return u;
             uint64_t now = weft_clock_ns();
             if (now >= deadline)
                 return NULL;
-            atomic_fetch_add_explicit(&p->nsleepers, 1, memory_order_seq_cst);
+            weft_atomic_fetch_add_seq_cst(&p->nsleepers, 1);
             int r = weft_futex_wait(&p->seq, seq, deadline - now);
-            atomic_fetch_sub_explicit(&p->nsleepers, 1, memory_order_seq_cst);
+            weft_atomic_fetch_sub_seq_cst(&p->nsleepers, 1);
             if (r == 0) /* woken: by a push, or by a stop request that wants an answer */
                 return weft_pool_pop_ctx(p, ctx);
         }
@@ -111,13 +111,13 @@ int weft_pool_create_builtin(ABT_pool_kind kind, ABT_pool_access access, bool au
         return ABT_ERR_MEM;
     p->builtin_fifo = kind != ABT_POOL_RANDWS;
     p->waitable = kind == ABT_POOL_FIFO_WAIT;
-    if (kind == ABT_POOL_RANDWS)   /* same list, used as a deque (pool_randws.c) */
+    if (kind == ABT_POOL_RANDWS)   /* same list, used as a deque (pool/randws.c) */
         p->ops = &weft_pool_randws_ops;
     p->locked = access != ABT_POOL_ACCESS_PRIV;
     p->automatic = automatic;
     p->kind = kind;
     p->access = access;
-    p->id = atomic_fetch_add_explicit(&weft_g.next_pool_id, 1, memory_order_relaxed);
+    p->id = weft_atomic_fetch_add_relaxed(&weft_g.next_pool_id, 1);
     pthread_mutex_lock(&weft_g.lock);
     weft_registry_add_pool(p);
     pthread_mutex_unlock(&weft_g.lock);
@@ -137,7 +137,7 @@ void weft_pool_destroy(weft_pool *p)
 
 void weft_pool_release(weft_pool *p)
 {
-    if (atomic_fetch_sub_explicit(&p->num_scheds, 1, memory_order_acq_rel) == 1 && p->automatic)
+    if (weft_atomic_fetch_sub_acq_rel(&p->num_scheds, 1) == 1 && p->automatic)
         weft_pool_destroy(p);
 }
 
@@ -163,7 +163,7 @@ WEFT_API int ABT_pool_free(ABT_pool *pool)
     weft_pool *p = weft_pool_from(*pool);
     if (!p)
         return ABT_ERR_INV_POOL;
-    if (atomic_load(&p->num_scheds) > 0)
+    if (weft_atomic_load_seq_cst(&p->num_scheds) > 0)
         return ABT_ERR_POOL;
     weft_pool_destroy(p);
     *pool = ABT_POOL_NULL;
@@ -245,7 +245,7 @@ WEFT_API int ABT_pool_pop_threads_ex(ABT_pool pool, ABT_thread *threads, size_t 
         return ABT_ERR_INV_POOL;
     if (!num || (len && !threads))
         return ABT_ERR_INV_ARG;
-    if (weft_pool_is_user(p))      /* the user's pop_many (pool_user.c) */
+    if (weft_pool_is_user(p))      /* the user's pop_many (pool/user.c) */
         return weft_pool_user_pop_threads(p, threads, len, num, ctx);
     size_t n = 0;
     while (n < len) {
@@ -270,7 +270,7 @@ static int push_one(weft_pool *p, ABT_thread thread, ABT_pool_context ctx)
     if (!u)
         return ABT_SUCCESS;
     u->pool = p;
-    atomic_store_explicit(&u->state, WEFT_READY, memory_order_relaxed);
+    weft_atomic_store_relaxed(&u->state, WEFT_READY);
     weft_pool_push_ctx(p, u, ctx);
     return ABT_SUCCESS;
 }
@@ -296,7 +296,7 @@ WEFT_API int ABT_pool_push_threads_ex(ABT_pool pool, const ABT_thread *threads, 
         return ABT_ERR_INV_POOL;
     if (num && !threads)
         return ABT_ERR_INV_ARG;
-    if (weft_pool_is_user(p))      /* the user's push_many (pool_user.c) */
+    if (weft_pool_is_user(p))      /* the user's push_many (pool/user.c) */
         return weft_pool_user_push_threads(p, threads, num, ctx);
     for (size_t i = 0; i < num; i++)
         push_one(p, threads[i], ctx);
@@ -345,7 +345,7 @@ WEFT_API int ABT_pool_pop(ABT_pool pool, ABT_unit *unit)
         return ABT_ERR_INV_POOL;
     if (!unit)
         return ABT_ERR_INV_ARG;
-    if (weft_pool_is_user(p))      /* hands out the user's own unit (pool_user.c) */
+    if (weft_pool_is_user(p))      /* hands out the user's own unit (pool/user.c) */
         return weft_pool_user_pop_unit(p, unit, WEFT_POP_NOW, 0);
     weft_unit *u = weft_pool_pop(p);
     *unit = u ? (ABT_unit)u : ABT_UNIT_NULL;
@@ -359,7 +359,7 @@ WEFT_API int ABT_pool_pop_wait(ABT_pool pool, ABT_unit *unit, double time_secs)
         return ABT_ERR_INV_POOL;
     if (!unit)
         return ABT_ERR_INV_ARG;
-    if (weft_pool_is_user(p))      /* pool_user.c */
+    if (weft_pool_is_user(p))      /* pool/user.c */
         return weft_pool_user_pop_unit(p, unit, WEFT_POP_WAIT, time_secs);
     weft_unit *u = weft_pool_pop_wait(p, secs_to_ns(time_secs), ABT_POOL_CONTEXT_OWNER_PRIMARY);
     *unit = u ? (ABT_unit)u : ABT_UNIT_NULL;
@@ -369,7 +369,7 @@ WEFT_API int ABT_pool_pop_wait(ABT_pool pool, ABT_unit *unit, double time_secs)
 WEFT_API int ABT_pool_pop_timedwait(ABT_pool pool, ABT_unit *unit, double abstime_secs)
 {
     weft_pool *p = weft_pool_from(pool);
-    if (p && unit && weft_pool_is_user(p))   /* the old p_pop_timedwait (pool_user.c) */
+    if (p && unit && weft_pool_is_user(p))   /* the old p_pop_timedwait (pool/user.c) */
         return weft_pool_user_pop_unit(p, unit, WEFT_POP_TIMEDWAIT, abstime_secs);
     double rel = abstime_secs - weft_wtime();
     return ABT_pool_pop_wait(pool, unit, rel > 0 ? rel : 0);
@@ -382,7 +382,7 @@ WEFT_API int ABT_pool_remove(ABT_pool pool, ABT_unit unit)
         return ABT_ERR_INV_POOL;
     if (unit == NULL || unit == ABT_UNIT_NULL)
         return ABT_ERR_INV_UNIT;
-    if (weft_pool_is_user(p))      /* the old p_remove (pool_user.c) */
+    if (weft_pool_is_user(p))      /* the old p_remove (pool/user.c) */
         return weft_pool_user_remove_unit(p, unit);
     return weft_pool_remove(p, weft_unit_from_abt_unit(unit));
 }
@@ -473,7 +473,7 @@ WEFT_API int ABT_unit_get_thread(ABT_unit unit, ABT_thread *thread)
         return ABT_ERR_INV_UNIT;
     if (!thread)
         return ABT_ERR_INV_ARG;
-    *thread = (ABT_thread)weft_unit_from_abt_unit(unit);   /* user-made units: pool_user.c */
+    *thread = (ABT_thread)weft_unit_from_abt_unit(unit);   /* user-made units: pool/user.c */
     return ABT_SUCCESS;
 }
 

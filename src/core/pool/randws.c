@@ -1,4 +1,4 @@
-/* src/core/pool_randws.c - the built-in RANDWS pool: a deque for work stealing.
+/* src/core/pool/randws.c - the built-in RANDWS pool: a deque for work stealing.
  *
  * Same intrusive list as the FIFO pools (weft_unit.next/prev, p->head/tail, p->lock
  * unless PRIV, p->size), used from both ends, as Argobots documents it:
@@ -10,7 +10,7 @@
  * oldest.  One spinlock guards both ends: a lock-free Chase-Lev deque would need a single
  * owner, which the pool's access modes (MPMC...) do not promise.
  * pop_wait has no sleep here (NULL op): weft_pool_pop_wait polls, like Argobots' RANDWS. */
-#include "core/pool.h"
+#include "core/pool/pool.h"
 
 #define PUSH_HEAD_OPS                                                                          \
     (ABT_POOL_CONTEXT_OP_THREAD_CREATE | ABT_POOL_CONTEXT_OP_THREAD_CREATE_TO |                \
@@ -41,7 +41,7 @@ static void randws_push(weft_pool *p, weft_unit *u, ABT_pool_context ctx)
 
 static weft_unit *randws_pop(weft_pool *p, ABT_pool_context ctx)
 {
-    if (atomic_load_explicit(&p->size, memory_order_relaxed) == 0)
+    if (weft_atomic_load_relaxed(&p->size) == 0)
         return NULL;
     lock(p);
     weft_unit *u = (ctx & ABT_POOL_CONTEXT_OWNER_SECONDARY) ? p->tail : p->head;
@@ -80,7 +80,7 @@ bool weft_pool_randws_take_fresh(weft_pool *p, weft_unit *u)
 
 static size_t randws_size(weft_pool *p)
 {
-    return atomic_load_explicit(&p->size, memory_order_relaxed);
+    return weft_atomic_load_relaxed(&p->size);
 }
 
 static void randws_print_all(weft_pool *p, void *arg, void (*fn)(void *, ABT_thread))

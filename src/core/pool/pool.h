@@ -1,4 +1,4 @@
-/* src/core/pool.h - pools: the built-in FIFO fast path inline, everything else through
+/* src/core/pool/pool.h - pools: the built-in FIFO fast path inline, everything else through
  * weft_pool_ops.
  *
  * Built-in FIFO / FIFO_WAIT: an intrusive doubly-linked list through weft_unit.next/prev
@@ -31,8 +31,7 @@ static inline void fifo_link_tail(weft_pool *p, weft_unit *u)
         p->head = u;
     p->tail = u;
     u->in_pool = 1;
-    atomic_store_explicit(&p->size, atomic_load_explicit(&p->size, memory_order_relaxed) + 1,
-                          memory_order_relaxed);
+    weft_atomic_store_relaxed(&p->size, weft_atomic_load_relaxed(&p->size) + 1);
 }
 
 static inline void fifo_unlink(weft_pool *p, weft_unit *u)
@@ -46,8 +45,7 @@ static inline void fifo_unlink(weft_pool *p, weft_unit *u)
     else
         p->tail = u->prev;
     u->in_pool = 0;
-    atomic_store_explicit(&p->size, atomic_load_explicit(&p->size, memory_order_relaxed) - 1,
-                          memory_order_relaxed);
+    weft_atomic_store_relaxed(&p->size, weft_atomic_load_relaxed(&p->size) - 1);
 }
 
 /* Put a unit back at the head of a built-in FIFO pool (it was popped by mistake). */
@@ -63,8 +61,7 @@ static inline void weft_pool_push_head(weft_pool *p, weft_unit *u)
         p->tail = u;
     p->head = u;
     u->in_pool = 1;
-    atomic_store_explicit(&p->size, atomic_load_explicit(&p->size, memory_order_relaxed) + 1,
-                          memory_order_relaxed);
+    weft_atomic_store_relaxed(&p->size, weft_atomic_load_relaxed(&p->size) + 1);
     if (p->locked)
         weft_spin_unlock(&p->lock);
 }
@@ -95,7 +92,7 @@ static inline void weft_pool_push(weft_pool *p, weft_unit *u)
 static inline weft_unit *weft_pool_pop_ctx(weft_pool *p, ABT_pool_context ctx)
 {
     if (WEFT_LIKELY(p->builtin_fifo)) {
-        if (atomic_load_explicit(&p->size, memory_order_relaxed) == 0)
+        if (weft_atomic_load_relaxed(&p->size) == 0)
             return NULL;
         if (p->locked)
             weft_spin_lock(&p->lock);
@@ -117,13 +114,13 @@ static inline weft_unit *weft_pool_pop(weft_pool *p)
 static inline size_t weft_pool_size(weft_pool *p)
 {
     if (WEFT_LIKELY(p->builtin_fifo))
-        return atomic_load_explicit(&p->size, memory_order_relaxed);
+        return weft_atomic_load_relaxed(&p->size);
     return p->ops->size(p);
 }
 
 static inline size_t weft_pool_total_size(weft_pool *p)
 {
-    long b = atomic_load_explicit(&p->num_blocked, memory_order_relaxed);
+    long b = weft_atomic_load_relaxed(&p->num_blocked);
     return weft_pool_size(p) + (size_t)(b > 0 ? b : 0);
 }
 
@@ -162,8 +159,8 @@ WEFT_INTERNAL void weft_pool_release(weft_pool *p);
 WEFT_INTERNAL void weft_pool_destroy(weft_pool *p);
 
 /* ---- pools behind an ops table (helper's addition for the scheduler framework) ----
- * RANDWS (pool_randws.c): the FIFO list used as a deque; impl == NULL.
- * User-defined pools (pool_user.c): the user's callbacks behind a per-pool ops table whose
+ * RANDWS (pool/randws.c): the FIFO list used as a deque; impl == NULL.
+ * User-defined pools (pool/user.c): the user's callbacks behind a per-pool ops table whose
  * entries are NULL where the definition lacks the callback; impl != NULL.  While a unit
  * sits in a user pool, its `prev` link holds the user's ABT_unit for it (the pool owns
  * the links, types.h).  ABT_unit values the user created are mapped back to their unit

@@ -1,4 +1,4 @@
-/* src/mem/overflow.c - reporting ULT stack overflows (see overflow.h for the modes).
+/* src/core/overflow.c - reporting ULT stack overflows (see overflow.h for the modes).
  *
  * mprotect: the SIGSEGV handler runs on the faulting thread's alternate signal stack (the
  * ULT's own stack is exhausted).  It finds the ULT through the thread's stream (TLS
@@ -22,7 +22,8 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#include "mem/overflow.h"
+#include "core/overflow.h"
+#include "core/unit.h"
 
 #if WEFT_USE_VALGRIND
 #include <valgrind/valgrind.h>
@@ -33,7 +34,6 @@
 
 #define ALTSTACK_SIZE (64u << 10)
 
-WEFT_INTERNAL uint64_t weft_unit_id(weft_unit *u);
 
 bool weft_canary_on;
 
