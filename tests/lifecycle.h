@@ -62,6 +62,7 @@ static struct {
     struct lc_unit *bucket[LC_BUCKETS];
     atomic_int violations;
     int on;                        /* registered for the current runtime */
+    int trace;                     /* WEFT_TEST_LIFECYCLE_TRACE=1: print every event */
     int hooked;                    /* atexit and atfork handlers installed */
 } lc_g = { .stripe = { [0 ... LC_STRIPES - 1] = PTHREAD_MUTEX_INITIALIZER } };
 
@@ -237,6 +238,9 @@ static void lc_callback(ABT_thread h, ABT_xstream xs, uint64_t ev, ABT_tool_cont
             break;
         }
     }
+    if (lc_g.trace)
+        fprintf(stderr, "lifecycle: %p %s xs%d (state %s)\n", (void *)h, lc_evname(ev),
+                lc_rank(xs), lc_statename(u ? u->state : 0));
     if (!bad && xs != self)
         bad = "the xstream argument is not the stream that reports the event";
     if (bad) {
@@ -316,6 +320,7 @@ static inline int lc_init(int argc, char **argv)
         pthread_atfork(lc_fork_prepare, lc_fork_done, lc_fork_done);
     }
     lc_clear();
+    lc_g.trace = getenv("WEFT_TEST_LIFECYCLE_TRACE") != NULL;
     ABT_thread primary;
     ABT_xstream xs;
     if (ABT_thread_self(&primary) == ABT_SUCCESS && ABT_xstream_self(&xs) == ABT_SUCCESS) {
