@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/pool/prio.h"
 #include "core/thread_attr.h"
 #include "core/tool.h"
 #include "core/unit.h"
@@ -107,14 +106,11 @@ static const char *state_name(uint32_t s)
 
 static void print_pool(FILE *fp, weft_pool *p)
 {
-    static const char *kinds[] = { "FIFO", "FIFO_WAIT", "RANDWS" };
     static const char *acc[] = { "PRIV", "SPSC", "MPSC", "SPMC", "MPMC" };
     fprintf(fp, "== pool (%p) ==\n id: %d\n kind: %s\n access: %s\n automatic: %s\n"
                 " size: %zu\n total size: %zu\n num schedulers: %d\n data: %p\n",
             (void *)p, p->id,
-            weft_pool_is_prio(p)                               ? "PRIO_FIFO (weft)"
-            : !weft_pool_is_user(p) && (unsigned)p->kind < 3 ? kinds[p->kind]
-                                                             : "USER",
+            p->ops->name,
             (unsigned)p->access < 5 ? acc[p->access] : "?", p->automatic ? "TRUE" : "FALSE",
             weft_pool_size(p), weft_pool_total_size(p), weft_atomic_load_seq_cst(&p->num_scheds), p->data);
 }

@@ -118,7 +118,7 @@ WEFT_API int ABT_sched_config_create(ABT_sched_config *config, ...)
 {
     if (!config)
         return ABT_ERR_INV_ARG;
-    *config = ABT_SCHED_CONFIG_NULL;
+    /* on error *config stays untouched, as in Argobots 1.x */
     struct weft_kv *kv = calloc(1, sizeof(*kv));
     if (!kv)
         return ABT_ERR_MEM;
@@ -217,10 +217,8 @@ WEFT_API int ABT_pool_config_create(ABT_pool_config *config)
     if (!config)
         return ABT_ERR_INV_ARG;
     struct weft_kv *kv = calloc(1, sizeof(*kv));
-    if (!kv) {
-        *config = ABT_POOL_CONFIG_NULL;
-        return ABT_ERR_MEM;
-    }
+    if (!kv)
+        return ABT_ERR_MEM;        /* *config untouched, as in Argobots 1.x */
     *config = (ABT_pool_config)kv;
     return ABT_SUCCESS;
 }

@@ -209,9 +209,8 @@ void weft_overflow_thread_init(void)
     stack_t cur;
     if (sigaltstack(NULL, &cur) == 0 && !(cur.ss_flags & SS_DISABLE))
         return;                    /* the thread has one already: keep it */
-    void *m = mmap(NULL, ALTSTACK_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                   -1, 0);
-    if (m == MAP_FAILED)
+    void *m = weft_map_anon(ALTSTACK_SIZE, 0);
+    if (!m)
         return;                    /* no report then, only the crash */
     stack_t ss = { .ss_sp = m, .ss_size = ALTSTACK_SIZE, .ss_flags = 0 };
     if (sigaltstack(&ss, NULL) != 0) {

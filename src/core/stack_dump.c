@@ -374,7 +374,7 @@ WEFT_API int ABT_info_print_thread_stacks_in_pool(FILE *fp, ABT_pool pool)
         return ABT_ERR_INV_ARG;
     if (!p)
         return ABT_ERR_INV_POOL;
-    if (!p->builtin_fifo && !p->ops->print_all)
+    if (!p->ops->print_all)
         return ABT_ERR_POOL;       /* the pool cannot list its units */
     struct pool_dump d = { .fp = fp };
     maps_load(&d.m);

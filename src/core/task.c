@@ -21,17 +21,7 @@ WEFT_API int ABT_task_create(ABT_pool pool, void (*task_func)(void *), void *arg
         return p ? ABT_ERR_INV_ARG : ABT_ERR_INV_POOL;
     }
     uint16_t flags = (uint16_t)((newtask ? WEFT_U_NAMED : 0) | WEFT_U_DEFAULT_FLAGS);
-    weft_unit *u = weft_unit_new(weft_xs_self(), p, task_func, arg, flags);
-    if (WEFT_UNLIKELY(!u)) {
-        if (newtask)
-            *newtask = ABT_TASK_NULL;
-        return ABT_ERR_MEM;
-    }
-    if (newtask)
-        *newtask = (ABT_task)u;
-    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_CREATE);
-    weft_pool_push_ctx(p, u, ABT_POOL_CONTEXT_OP_THREAD_CREATE);
-    return ABT_SUCCESS;
+    return weft_unit_spawn(p, task_func, arg, NULL, flags, newtask);
 }
 
 WEFT_API int ABT_task_create_on_xstream(ABT_xstream xstream, void (*task_func)(void *),

@@ -27,28 +27,12 @@ WEFT_API int ABT_thread_create(ABT_pool pool, void (*thread_func)(void *), void 
             *newthread = ABT_THREAD_NULL;
         return p ? ABT_ERR_INV_ARG : ABT_ERR_INV_POOL;
     }
+    uint16_t flags = (uint16_t)(WEFT_U_ULT | (newthread ? WEFT_U_NAMED : 0) |
+                                WEFT_U_DEFAULT_FLAGS);
     const struct weft_thread_attr *a = weft_thread_attr_from(attr);
-    if (WEFT_LIKELY(!a)) {
-        /* the common case, inline: descriptor from the stream cache, push, done */
-        uint16_t flags = (uint16_t)(WEFT_U_ULT | (newthread ? WEFT_U_NAMED : 0) |
-                                    WEFT_U_DEFAULT_FLAGS);
-        weft_unit *u = weft_unit_new(weft_xs_self(), p, thread_func, arg, flags);
-        if (WEFT_UNLIKELY(!u)) {
-            if (newthread)
-                *newthread = ABT_THREAD_NULL;
-            return ABT_ERR_MEM;
-        }
-        if (newthread)
-            *newthread = (ABT_thread)u;
-        weft_tool_event(u, ABT_TOOL_EVENT_THREAD_CREATE);
-        weft_pool_push_ctx(p, u, ABT_POOL_CONTEXT_OP_THREAD_CREATE);
-        return ABT_SUCCESS;
-    }
-    weft_unit *u;
-    int r = weft_unit_create(p, thread_func, arg, a, true, newthread ? &u : NULL);
-    if (newthread)
-        *newthread = r == ABT_SUCCESS ? (ABT_thread)u : ABT_THREAD_NULL;
-    return r;
+    if (WEFT_LIKELY(!a))    /* the common case: a spawn specialised for no attribute */
+        return weft_unit_spawn(p, thread_func, arg, NULL, flags, newthread);
+    return weft_unit_spawn(p, thread_func, arg, a, flags, newthread);
 }
 
 WEFT_API int ABT_thread_create_on_xstream(ABT_xstream xstream, void (*thread_func)(void *),

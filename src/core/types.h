@@ -127,16 +127,35 @@ struct weft_waiter {
 };
 
 /* ---- pools ---- */
+/* What a pool kind implements (core/pool/pool.h explains the interface).  Every pool has
+ * a table; entries a kind lacks are NULL and the generic code (pool.c) gives the
+ * documented answer instead (ABT_ERR_POOL, a polling wait, ...).  The thread-level
+ * entries are what schedulers and the runtime use; the unit-level ones exist only for
+ * pools that hand out ABT_unit values of the user's own (user-defined pools). */
 struct weft_pool_ops {
+    const char *name;                           /* ABT_info_print_pool */
     void (*push)(weft_pool *p, weft_unit *u, ABT_pool_context ctx);
     weft_unit *(*pop)(weft_pool *p, ABT_pool_context ctx);
     /* Block up to timeout_ns (0: no limit) for a unit; NULL on time-out or wake-up. */
     weft_unit *(*pop_wait)(weft_pool *p, uint64_t timeout_ns, ABT_pool_context ctx);
     int (*remove)(weft_pool *p, weft_unit *u);  /* ABT_SUCCESS or ABT_ERR_POOL */
+    /* Remove u if it is queued here and never ran (join bypass): true if the caller now
+     * owns it.  NULL: remove() when u never ran. */
+    bool (*take_fresh)(weft_pool *p, weft_unit *u);
     size_t (*size)(weft_pool *p);
+    bool (*is_empty)(weft_pool *p);             /* NULL: size() == 0 */
     void (*wake)(weft_pool *p);                 /* wake blocked pop_wait callers */
     void (*print_all)(weft_pool *p, void *arg, void (*fn)(void *, ABT_thread));
     void (*destroy)(weft_pool *p);
+    /* unit level (ABT_pool_pop/pop_wait/pop_timedwait/remove/print_all and the bulk
+     * thread operations), for pools whose ABT_unit is not the thread itself */
+    int (*pop_unit)(weft_pool *p, ABT_unit *unit, int how, double secs);
+    int (*remove_unit)(weft_pool *p, ABT_unit unit);
+    int (*print_units)(weft_pool *p, void *arg, void (*fn)(void *, ABT_unit));
+    int (*pop_many)(weft_pool *p, ABT_thread *threads, size_t len, size_t *num,
+                    ABT_pool_context ctx);
+    int (*push_many)(weft_pool *p, const ABT_thread *threads, size_t num,
+                     ABT_pool_context ctx);
 };
 
 struct weft_pool {
@@ -145,8 +164,7 @@ struct weft_pool {
     _Atomic size_t size;           /* written under `lock`, read racily for emptiness */
     weft_spinlock lock;            /* taken unless access == PRIV */
     uint8_t locked;                /* access != PRIV */
-    uint8_t builtin_fifo;          /* FIFO or FIFO_WAIT: inline fast path applies */
-    uint8_t waitable;              /* FIFO_WAIT: push signals `seq` */
+    uint8_t caps;                  /* enum weft_pool_cap (core/pool/pool.h) */
     uint8_t automatic;
     _Atomic uint32_t seq;          /* FIFO_WAIT: bumped on every push/wake (futex word) */
     _Atomic uint32_t nsleepers;    /* FIFO_WAIT: callers inside pop_wait */

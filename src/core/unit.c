@@ -1,5 +1,7 @@
 /* src/core/unit.c - switching between units and schedulers, and the unit life cycle.
  * The protocol (post actions, runner, dynamic promotion) is described in unit.h. */
+#include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,6 +50,26 @@ static inline const void *sched_stack_lo(weft_xstream *xs, weft_sched *s, size_t
     return xs->os_stack_lo;
 }
 
+/* No stack for a ULT about to run for the first time.  Nobody can be told (the unit was
+ * created long ago; its scheduler or a bypass is starting it), so the policy is: the
+ * unit stays ready and is tried again later (the caller pushes it back or takes another
+ * path).  Under lasting memory exhaustion that retry would spin without a word, so after
+ * STACK_SHORTAGE_WARN failed attempts in the process one message goes to stderr, once.
+ * docs/architecture.md ("Memory") states the policy. */
+#define STACK_SHORTAGE_WARN 100
+static _Atomic unsigned long stack_shortages;
+
+static WEFT_COLD void stack_shortage(weft_unit *u)
+{
+    unsigned long n = weft_atomic_fetch_add_relaxed(&stack_shortages, 1) + 1;
+    if (n == STACK_SHORTAGE_WARN)
+        fprintf(stderr,
+                "weft: out of memory for ULT stacks: %lu attempts to give a ULT its stack "
+                "(%zu bytes) at its first run have failed; such ULTs stay ready and are "
+                "retried, so the program stalls until memory is freed.\n",
+                n, u->stack_size);
+}
+
 /* Give u a stack before it first runs.  Allocation happens here, before any switch is
  * committed to, so a failure can still be handled (the unit is retried later). */
 static inline bool ensure_stack(weft_xstream *xs, weft_unit *u)
@@ -56,8 +78,10 @@ static inline bool ensure_stack(weft_xstream *xs, weft_unit *u)
     if (u->stack || u->stack_kind == WEFT_STACK_USER)
         return true;
     weft_stack *s = weft_stack_alloc(&xs->cache, u->stack_size);
-    if (WEFT_UNLIKELY(!s))
+    if (WEFT_UNLIKELY(!s)) {
+        stack_shortage(u);
         return false;
+    }
     u->stack = s;
     u->stack_kind = u->stack_size == weft_g.cfg.thread_stacksize ? WEFT_STACK_CACHED
                                                                  : WEFT_STACK_OWNED;
@@ -102,6 +126,8 @@ static inline weft_xstream *ult_landed(weft_unit *self, void *resumed_by)
 {
     weft_san_landed(self->asan_fake_stack);
     weft_xstream *xs = resumed_by;
+    /* hand-over: whoever resumed us passed its stream, which is now ours; we run again */
+    WEFT_ASSERT(xs != NULL && xs == weft_tls_xs && xs->cur == self);
     weft_land(xs);
     return xs;
 }
@@ -317,6 +343,7 @@ void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u)
     if (WEFT_LIKELY(u->flags & WEFT_U_ULT)) {
         if (WEFT_UNLIKELY(!u->ctx && !ensure_stack(xs, u))) {
             weft_pool_push(u->pool, u);    /* out of memory: retry later */
+            sched_yield();                 /* and let whoever may free memory run */
             return;
         }
         prep_run(xs, u);
@@ -335,30 +362,17 @@ void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u)
 
 /* ---------------------------------------------------------------- creation */
 
-int weft_unit_create(weft_pool *p, void (*fn)(void *), void *arg,
-                     const struct weft_thread_attr *attr, bool ult, weft_unit **out)
+void weft_unit_apply_attr(weft_unit *u, const struct weft_thread_attr *attr)
 {
-    uint16_t flags = (uint16_t)((ult ? WEFT_U_ULT : 0) | (out ? WEFT_U_NAMED : 0) |
-                                WEFT_U_DEFAULT_FLAGS);
-    weft_unit *u = weft_unit_new(weft_xs_self(), p, fn, arg, flags);
-    if (WEFT_UNLIKELY(!u))
-        return ABT_ERR_MEM;
-    if (attr) {
-        if (attr->stackaddr) {
-            u->stack_kind = WEFT_STACK_USER;
-            u->user_stack = attr->stackaddr;
-        }
-        u->stack_size = attr->stacksize;
-        if (!attr->migratable)
-            u->flags &= (uint16_t)~WEFT_U_MIGRATABLE;
-        u->migr_cb = attr->cb;
-        u->migr_cb_arg = attr->cb_arg;
+    if (attr->stackaddr) {
+        u->stack_kind = WEFT_STACK_USER;
+        u->user_stack = attr->stackaddr;
     }
-    if (out)
-        *out = u;
-    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_CREATE);
-    weft_pool_push_ctx(p, u, ABT_POOL_CONTEXT_OP_THREAD_CREATE);
-    return ABT_SUCCESS;
+    u->stack_size = attr->stacksize;
+    if (!attr->migratable)
+        u->flags &= (uint16_t)~WEFT_U_MIGRATABLE;
+    u->migr_cb = attr->cb;
+    u->migr_cb_arg = attr->cb_arg;
 }
 
 /* ---------------------------------------------------------------- yield, park, wake */
@@ -375,7 +389,7 @@ static void apply_migration(weft_unit *u)
     }
 }
 
-/* post_push for a yield that bypassed the scheduler: the pool is a built-in FIFO and a
+/* post_push for a yield that bypassed the scheduler: the pool is an inline FIFO and a
  * pending migration was ruled out before the switch (one requested meanwhile applies at
  * the next push). */
 static void post_push_fifo(weft_xstream *xs, void *arg)
@@ -387,7 +401,7 @@ static void post_push_fifo(weft_xstream *xs, void *arg)
     fifo_link_tail(p, u);
     if (p->locked)
         weft_spin_unlock(&p->lock);
-    if (p->waitable)
+    if (p->caps & WEFT_POOL_CAP_SIGNAL)
         weft_pool_signal(p);
 }
 
@@ -397,6 +411,38 @@ static void post_push(weft_xstream *xs, void *arg)
     if (WEFT_UNLIKELY(weft_atomic_load_relaxed(&u->migr_to)))
         apply_migration(u);
     weft_pool_push_ctx(u->pool, u, ABT_POOL_CONTEXT_OP_THREAD_YIELD);
+}
+
+/* The step both scheduler bypasses share: take the next ready unit of the bypass pool `p`
+ * and switch to it directly.  BYPASS_EMPTY: the pool is empty.  BYPASS_DECLINED: the next
+ * unit needs the scheduler (a tasklet, the primary ULT, a cancelled unit, or no stack to
+ * be had) and is back at the head of the pool.  BYPASS_DONE: `self` ran again later and
+ * returns here.  A yielding `self` is made ready and pushed back by the post action; a
+ * parking one has set its post action already (it releases the lock of its waitlist). */
+enum { BYPASS_EMPTY, BYPASS_DECLINED, BYPASS_DONE };
+static inline __attribute__((always_inline)) int
+bypass_run_next(weft_xstream *xs, weft_unit *self, weft_pool *p, bool yielding)
+{
+    WEFT_ASSERT(xs->cur == self && weft_pool_can(p, WEFT_POOL_CAP_INLINE_FIFO));
+    WEFT_ASSERT(!yielding || xs->post_fn == NULL);   /* a parking unit may have one */
+    weft_unit *next = weft_pool_pop(p);
+    if (!next)
+        return BYPASS_EMPTY;
+    if ((next->flags & (WEFT_U_ULT | WEFT_U_MAIN)) != WEFT_U_ULT ||
+        (weft_atomic_load_relaxed(&next->request) & WEFT_REQ_CANCEL) ||
+        (!next->ctx && !ensure_stack(xs, next))) {
+        weft_pool_push_head(p, next);
+        return BYPASS_DECLINED;
+    }
+    if (yielding) {
+        weft_atomic_store_relaxed(&self->state, WEFT_READY);
+        weft_set_post(xs, post_push_fifo, self);
+    }
+    next->xs = xs;                 /* prep_run without its tool hook (no tool here) */
+    xs->cur = next;
+    weft_atomic_store_relaxed(&next->state, WEFT_RUNNING);
+    ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, next));
+    return BYPASS_DONE;
 }
 
 /* Scheduler bypass on yield.  When the running scheduler is a predefined BASIC one with a
@@ -414,22 +460,8 @@ static inline bool yield_bypass(weft_xstream *xs, weft_unit *self)
         weft_atomic_load_relaxed(&self->migr_to) ||
         (WEFT_TOOL && weft_atomic_load_relaxed(&weft_tool_g.mask)))
         return false;
-    weft_unit *next = weft_pool_pop(p);
-    if (!next)
-        return true;               /* nobody else to run: keep going */
-    if ((next->flags & (WEFT_U_ULT | WEFT_U_MAIN)) != WEFT_U_ULT ||
-        (weft_atomic_load_relaxed(&next->request) & WEFT_REQ_CANCEL) ||
-        (!next->ctx && !ensure_stack(xs, next))) {
-        weft_pool_push_head(p, next);
-        return false;
-    }
-    weft_atomic_store_relaxed(&self->state, WEFT_READY);
-    weft_set_post(xs, post_push_fifo, self);
-    next->xs = xs;                 /* prep_run without its tool hook (no tool here) */
-    xs->cur = next;
-    weft_atomic_store_relaxed(&next->state, WEFT_RUNNING);
-    ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, next));
-    return true;
+    /* nobody else to run (BYPASS_EMPTY): keep going */
+    return bypass_run_next(xs, self, p, true) != BYPASS_DECLINED;
 }
 
 /* Scheduler bypass on park, the twin of yield_bypass: a ULT that blocks (its post action
@@ -445,20 +477,7 @@ static bool park_bypass(weft_xstream *xs, weft_unit *self)
         xs->yield_budget = (int32_t)s->event_freq;
         return false;
     }
-    weft_unit *next = weft_pool_pop(p);
-    if (!next)
-        return false;
-    if ((next->flags & (WEFT_U_ULT | WEFT_U_MAIN)) != WEFT_U_ULT ||
-        (weft_atomic_load_relaxed(&next->request) & WEFT_REQ_CANCEL) ||
-        (!next->ctx && !ensure_stack(xs, next))) {
-        weft_pool_push_head(p, next);
-        return false;
-    }
-    next->xs = xs;                 /* prep_run without its tool hook (no tool here) */
-    xs->cur = next;
-    weft_atomic_store_relaxed(&next->state, WEFT_RUNNING);
-    ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, next));
-    return true;
+    return bypass_run_next(xs, self, p, false) == BYPASS_DONE;
 }
 
 static inline __attribute__((always_inline)) void ult_yield(weft_xstream *xs, weft_unit *self)
@@ -518,6 +537,8 @@ void weft_post_suspend(weft_xstream *xs, void *arg)
 {
     weft_unit *u = arg;
     uint32_t old = weft_atomic_load_acquire(&u->request), nw;
+    /* suspend handshake: only the post action of the suspending unit ends SUSPENDING */
+    WEFT_ASSERT((old & WEFT_REQ_SUSPENDING) && !(old & WEFT_REQ_SUSPENDED));
     do {
         if (old & WEFT_REQ_RESUME_PENDING)
             nw = old & ~(WEFT_REQ_SUSPENDING | WEFT_REQ_RESUME_PENDING);
@@ -760,7 +781,7 @@ static inline bool pool_is_local(weft_xstream *xs, weft_pool *p)
     return false;
 }
 
-void weft_unit_join_slow(weft_xstream *xs, weft_unit *self, weft_unit *t)
+void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t)
 {
     weft_waiter w;
     w.next = NULL;

@@ -46,6 +46,8 @@ static inline void weft_land(weft_xstream *xs)
 
 static inline void weft_set_post(weft_xstream *xs, void (*fn)(weft_xstream *, void *), void *arg)
 {
+    /* one post action per switch: the previous one has run (weft_land) */
+    WEFT_ASSERT(xs->post_fn == NULL);
     xs->post_fn = fn;
     xs->post_arg = arg;
 }
@@ -106,9 +108,34 @@ static inline void weft_unit_recycle(weft_xstream *xs, weft_unit *u)
 
 #define WEFT_U_DEFAULT_FLAGS WEFT_U_MIGRATABLE
 
-WEFT_INTERNAL WEFT_WUR int weft_unit_create(weft_pool *p, void (*fn)(void *), void *arg,
-                                            const struct weft_thread_attr *attr, bool ult,
-                                            weft_unit **out);
+/* What a thread attribute changes in a new unit (unit.c; only with an attribute). */
+WEFT_INTERNAL void weft_unit_apply_attr(weft_unit *u, const struct weft_thread_attr *attr);
+
+/* The one creation path of every ULT and tasklet (ABT_thread_create*, ABT_task_create*,
+ * revive): a descriptor from the calling stream's cache, the attribute if any, the CREATE
+ * event, then the push that publishes the unit (after which another stream may run it, so
+ * nothing is written to it here after the push).  The handle (ABT_thread and ABT_task are
+ * one type), when asked for, is set before the push; on failure to ABT_THREAD_NULL, or
+ * ABT_TASK_NULL for a tasklet, as Argobots 1.x does.
+ * ABT_ERR_MEM when no descriptor can be had (nothing to undo). */
+static inline WEFT_WUR int weft_unit_spawn(weft_pool *p, void (*fn)(void *), void *arg,
+                                           const struct weft_thread_attr *attr, uint16_t flags,
+                                           ABT_thread *handle)
+{
+    weft_unit *u = weft_unit_new(weft_xs_self(), p, fn, arg, flags);
+    if (WEFT_UNLIKELY(!u)) {
+        if (handle)
+            *handle = (flags & WEFT_U_ULT) ? ABT_THREAD_NULL : (ABT_thread)ABT_TASK_NULL;
+        return ABT_ERR_MEM;
+    }
+    if (WEFT_UNLIKELY(attr != NULL))
+        weft_unit_apply_attr(u, attr);
+    if (handle)
+        *handle = (ABT_thread)u;
+    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_CREATE);
+    weft_pool_push_ctx(p, u, ABT_POOL_CONTEXT_OP_THREAD_CREATE);
+    return ABT_SUCCESS;
+}
 /* Scheduler side: run a popped unit to its next switch-back. */
 WEFT_INTERNAL void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u);
 
@@ -144,9 +171,9 @@ WEFT_INTERNAL int weft_ult_run_popped(weft_xstream *xs, weft_unit *self, weft_un
 WEFT_INTERNAL __attribute__((noreturn)) void weft_ult_exit(weft_xstream *xs, weft_unit *self);
 
 /* ---- join / free ----
- * weft_unit_join_slow: the target has not finished yet; the caller runs as `self` on
+ * weft_unit_join_wait: the target has not finished yet; the caller runs as `self` on
  * `xs` (either may be NULL for an external thread) and self != t. */
-WEFT_INTERNAL void weft_unit_join_slow(weft_xstream *xs, weft_unit *self, weft_unit *t);
+WEFT_INTERNAL void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t);
 
 static inline bool weft_unit_done(weft_unit *t)
 {
@@ -160,7 +187,7 @@ static inline int weft_unit_join(weft_unit *t)
     if (WEFT_UNLIKELY(t == self || (t->flags & WEFT_U_MAIN)))
         return ABT_ERR_INV_THREAD;
     if (!weft_unit_done(t))
-        weft_unit_join_slow(xs, self, t);
+        weft_unit_join_wait(xs, self, t);
     weft_tool_event(t, ABT_TOOL_EVENT_THREAD_JOIN);
     return ABT_SUCCESS;
 }
@@ -173,7 +200,7 @@ static inline int weft_unit_free(weft_unit *t)
     if (WEFT_UNLIKELY(t == self || (t->flags & WEFT_U_MAIN)))
         return ABT_ERR_INV_THREAD;
     if (!weft_unit_done(t)) {
-        weft_unit_join_slow(xs, self, t);
+        weft_unit_join_wait(xs, self, t);
         /* a ULT may come back on another stream; its unit says which */
         xs = self ? self->xs : xs;
     }

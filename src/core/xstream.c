@@ -160,7 +160,7 @@ static int xstream_create(weft_sched *s, int rank, weft_xstream **out)
         s->xs = NULL;
         pthread_mutex_unlock(&weft_g.lock);
         free(xs);
-        return e == EAGAIN ? ABT_ERR_MEM : ABT_ERR_SYS;
+        return ABT_ERR_SYS;       /* as Argobots: any refusal of pthread_create */
     }
     xs->thread_started = true;
     pthread_mutex_unlock(&weft_g.lock);

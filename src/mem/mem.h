@@ -86,6 +86,9 @@ static inline void *weft_stack_lo(weft_stack *s) { return (char *)s - s->usable;
 WEFT_INTERNAL void weft_mem_init(const struct weft_mem_config *cfg);
 WEFT_INTERNAL void *weft_desc_alloc_slow(struct weft_mem_cache *c);
 WEFT_INTERNAL void weft_desc_free_slow(struct weft_mem_cache *c, void *d);
+/* mmap of anonymous private memory (flags added to MAP_PRIVATE | MAP_ANONYMOUS);
+ * NULL, never MAP_FAILED, on failure. */
+WEFT_INTERNAL void *weft_map_anon(size_t len, int flags);
 WEFT_INTERNAL weft_stack *weft_stack_alloc_slow(struct weft_mem_cache *c, size_t usable);
 WEFT_INTERNAL void weft_stack_free_slow(struct weft_mem_cache *c, weft_stack *s);
 /* Give a stream's caches back to the depot (stream ends). */

@@ -31,6 +31,15 @@
 #define HEADER_SIZE ((sizeof(weft_stack) + 63) & ~(size_t)63)
 
 
+/* Anonymous private mapping, NULL on failure.  A NULL from mmap is taken as a failure
+ * too: weft never asks for address 0, and interposed allocators (Argobots' resource
+ * tracer among them) report failure that way. */
+void *weft_map_anon(size_t len, int flags)
+{
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
 static pthread_mutex_t depot_lock = PTHREAD_MUTEX_INITIALIZER;
 static weft_stack *depot;          /* default-size stacks, protected by depot_lock */
 static size_t depot_num;
@@ -102,24 +111,21 @@ static weft_stack *arena_refill(size_t usable)
     struct arena *a = malloc(sizeof(*a));
     if (!a)
         return NULL;
-    void *base = MAP_FAILED;
+    void *base = NULL;
     if (lp == WEFT_LP_MMAP_HP_RP || lp == WEFT_LP_MMAP_HP_THP)
         /* no MAP_NORESERVE: without reserved huge pages the mapping must fail here
          * (and fall back), not succeed and raise SIGBUS on first touch */
-        base = mmap(NULL, size, PROT_READ | PROT_WRITE,
-                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
-    if (base == MAP_FAILED && !huge) {
-        base = mmap(NULL, size, PROT_READ | PROT_WRITE,
-                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-        if (base == MAP_FAILED) {
+        base = weft_map_anon(size, MAP_HUGETLB);
+    if (!base && !huge) {
+        base = weft_map_anon(size, MAP_NORESERVE | MAP_STACK);
+        if (!base) {
             free(a);
             return NULL;
         }
-    } else if (base == MAP_FAILED) {
+    } else if (!base) {
         /* over-map to align to the huge page size, then trim */
-        char *raw = mmap(NULL, size + hp, PROT_READ | PROT_WRITE,
-                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (raw == MAP_FAILED) {
+        char *raw = weft_map_anon(size + hp, MAP_NORESERVE);
+        if (!raw) {
             free(a);
             return NULL;
         }
@@ -179,9 +185,8 @@ weft_stack *weft_stack_alloc_slow(struct weft_mem_cache *c, size_t usable)
             return s;
     }
     size_t size = map_size_for(usable);
-    void *base = mmap(NULL, size, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-    if (base == MAP_FAILED)
+    void *base = weft_map_anon(size, MAP_NORESERVE | MAP_STACK);
+    if (!base)
         return NULL;
     weft_stack *s = stack_init(base, size, usable, want_guard(), false);
     if (!s) {

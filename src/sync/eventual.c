@@ -47,7 +47,7 @@ WEFT_API int ABT_eventual_create(int nbytes, ABT_eventual *neweventual)
 {
     if (!neweventual)
         return ABT_ERR_INV_ARG;
-    *neweventual = ABT_EVENTUAL_NULL;
+    /* on error *neweventual stays untouched, as in Argobots 1.x */
     if (nbytes < 0)
         return ABT_ERR_INV_ARG;
     void *h = weft_obj_alloc((size_t)nbytes);

@@ -32,7 +32,7 @@ WEFT_API int ABT_future_create(uint32_t num_compartments, void (*cb_func)(void *
 {
     if (!newfuture)
         return ABT_ERR_INV_ARG;
-    *newfuture = ABT_FUTURE_NULL;
+    /* on error *newfuture stays untouched, as in Argobots 1.x */
     uint64_t bytes = (uint64_t)num_compartments * sizeof(void *); /* 32-bit size_t */
     if (bytes > SIZE_MAX - WEFT_OBJ_MEM_SIZE)
         return ABT_ERR_MEM;

@@ -25,10 +25,8 @@ int weft_mutex_attr_recursive(ABT_mutex_attr attr, bool *recursive)
 int weft_mutex_attr_make(bool recursive, ABT_mutex_attr *attr)
 {
     struct weft_mutex_attr *a = malloc(sizeof(*a));
-    if (!a) {
-        *attr = ABT_MUTEX_ATTR_NULL;
-        return ABT_ERR_MEM;
-    }
+    if (!a)
+        return ABT_ERR_MEM;        /* *attr untouched, as in Argobots 1.x */
     a->recursive = recursive;
     *attr = (ABT_mutex_attr)a;
     return ABT_SUCCESS;

@@ -175,7 +175,7 @@ static int prio_remove(weft_pool *p, weft_unit *u)
     return r;
 }
 
-bool weft_pool_prio_take_fresh(weft_pool *p, weft_unit *u)
+static bool prio_take_fresh(weft_pool *p, weft_unit *u)
 {
     bool ok = false;
     lock(p);
@@ -209,10 +209,12 @@ static void prio_print_all(weft_pool *p, void *arg, void (*fn)(void *, ABT_threa
 }
 
 const weft_pool_ops weft_pool_prio_ops = {
+    .name = "PRIO_FIFO (weft)",
     .push = prio_push,
     .pop = prio_pop,
     .pop_wait = prio_pop_wait,
     .remove = prio_remove,
+    .take_fresh = prio_take_fresh,
     .size = prio_size,
     .wake = prio_wake,
     .print_all = prio_print_all,
@@ -233,24 +235,18 @@ WEFT_API int weft_pool_create_prio(ABT_pool_access access, int num_levels, ABT_b
         return ABT_ERR_INV_ARG;
     if ((unsigned)access > ABT_POOL_ACCESS_MPMC)
         return ABT_ERR_INV_POOL_ACCESS;
-    struct prio_pool *q =
-        calloc(1, sizeof(*q) + (size_t)num_levels * sizeof(struct level));
-    if (!q)
-        return ABT_ERR_MEM;
+    weft_pool *p;
+    int r = weft_pool_alloc(&weft_pool_prio_ops,
+                            WEFT_POOL_CAP_SIZE | WEFT_POOL_CAP_POP_WAIT, /* signals in prio_push */
+                            (ABT_pool_kind)-2 /* not an Argobots kind */, access,
+                            automatic != ABT_FALSE,
+                            sizeof(struct prio_pool) + (size_t)num_levels * sizeof(struct level),
+                            &p);
+    if (r != ABT_SUCCESS)
+        return r;
+    struct prio_pool *q = pp(p);
     q->nlevels = num_levels;
     q->dflt = num_levels / 2;
-    weft_pool *p = &q->base;
-    p->builtin_fifo = 0;
-    p->waitable = 1;
-    p->ops = &weft_pool_prio_ops;
-    p->locked = access != ABT_POOL_ACCESS_PRIV;
-    p->automatic = automatic != ABT_FALSE;
-    p->kind = (ABT_pool_kind)-2;   /* not an Argobots kind (info.c prints PRIO_FIFO) */
-    p->access = access;
-    p->id = weft_atomic_fetch_add_relaxed(&weft_g.next_pool_id, 1);
-    pthread_mutex_lock(&weft_g.lock);
-    weft_registry_add_pool(p);
-    pthread_mutex_unlock(&weft_g.lock);
     *newpool = WEFT_POOL_HANDLE(p);
     return ABT_SUCCESS;
 }

@@ -11,7 +11,5 @@ extern WEFT_INTERNAL const weft_pool_ops weft_pool_prio_ops;
 
 static inline bool weft_pool_is_prio(const weft_pool *p) { return p->ops == &weft_pool_prio_ops; }
 
-/* weft_pool_take_fresh for a priority pool: queued here and never ran, under its lock. */
-WEFT_INTERNAL bool weft_pool_prio_take_fresh(weft_pool *p, weft_unit *u);
 
 #endif

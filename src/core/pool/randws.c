@@ -51,53 +51,14 @@ static weft_unit *randws_pop(weft_pool *p, ABT_pool_context ctx)
     return u;
 }
 
-static int randws_remove(weft_pool *p, weft_unit *u)
-{
-    int r = ABT_ERR_POOL;
-    lock(p);
-    if (u->in_pool && u->pool == p) {
-        fifo_unlink(p, u);
-        r = ABT_SUCCESS;
-    }
-    unlock(p);
-    return r;
-}
-
-/* Join bypass and cancellation: take `u` out only if it is queued here and never ran.
- * u->ctx is read under the lock, after in_pool, like the FIFO version in pool.h: a unit
- * that is not queued may be running on another stream, which writes its ctx. */
-bool weft_pool_randws_take_fresh(weft_pool *p, weft_unit *u)
-{
-    bool ok = false;
-    lock(p);
-    if (u->in_pool && u->pool == p && u->ctx == NULL) {
-        fifo_unlink(p, u);
-        ok = true;
-    }
-    unlock(p);
-    return ok;
-}
-
-static size_t randws_size(weft_pool *p)
-{
-    return weft_atomic_load_relaxed(&p->size);
-}
-
-static void randws_print_all(weft_pool *p, void *arg, void (*fn)(void *, ABT_thread))
-{
-    lock(p);
-    for (weft_unit *u = p->head; u; u = u->next)
-        fn(arg, (ABT_thread)u);
-    unlock(p);
-}
-
+/* remove, take_fresh, size and print_all are the list's own (fifo.c). */
 const weft_pool_ops weft_pool_randws_ops = {
+    .name = "RANDWS",
     .push = randws_push,
     .pop = randws_pop,
-    .pop_wait = NULL,
-    .remove = randws_remove,
-    .size = randws_size,
-    .wake = NULL,
-    .print_all = randws_print_all,
-    .destroy = NULL,
+    .pop_wait = NULL,              /* polled (pool.c), as Argobots' RANDWS */
+    .remove = weft_fifo_remove,
+    .take_fresh = weft_fifo_take_fresh,
+    .size = weft_fifo_size,
+    .print_all = weft_fifo_print_all,
 };

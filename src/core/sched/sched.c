@@ -1,10 +1,7 @@
-/* src/core/sched/sched.c - scheduler objects, the predefined BASIC / BASIC_WAIT loops, and the
- * ABT_sched_* entry points.
- *
- * BASIC pops its pools in index order and runs the first unit found; with nothing to run
- * it spins with cpu_relax and, after a while, sched_yield, so a busy peer keeps its core.
- * BASIC_WAIT does the same but sleeps in pop_wait on its first pool when idle: an idle
- * stream then uses no CPU; pushes and stop requests wake it. */
+/* src/core/sched/sched.c - scheduler objects and the ABT_sched_* entry points: creation
+ * (predefined and user-defined), stop requests, the event check every loop makes.  The
+ * predefined run loops are loop.h with a pick policy each (basic.c, prio.c, randws.c);
+ * stacked schedulers are in stacked.c. */
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,11 +10,6 @@
 #include "core/stack_dump.h"
 #include "core/unit.h"
 #include "core/timer_hook.h"
-
-/* An idle BASIC loop spins this many times (~0.1 ms) before a sched_yield: long enough
- * that a wake-up from another stream is seen within a microsecond under normal load,
- * short enough that an oversubscribed machine still gets its core back. */
-#define DEFAULT_IDLE_SPINS 4096
 
 size_t weft_sched_total_size(weft_sched *s)
 {
@@ -59,47 +51,6 @@ void weft_sched_take_main_slow(weft_xstream *xs, weft_sched *s)
     weft_unit *m = weft_atomic_exchange_acquire(&xs->main_handoff, NULL);
     if (m)
         weft_sched_run_unit(xs, s, m);
-}
-
-static void basic_run(ABT_sched sched)
-{
-    weft_sched *s = (weft_sched *)sched;
-    weft_xstream *xs = weft_xs_self();
-    uint32_t n = 0, idle = 0;
-    bool wait = s->predef == ABT_SCHED_BASIC_WAIT;
-    for (;;) {
-        weft_unit *u = NULL;
-        weft_sched_take_main(xs, s);
-        for (int i = 0; i < s->num_pools; i++) {
-            if ((u = weft_pool_pop_ctx(s->pools[i], ABT_POOL_CONTEXT_OWNER_PRIMARY))) {
-                weft_sched_run_unit(xs, s, u);
-                break;
-            }
-        }
-        if (u) {
-            idle = 0;
-            if (++n < s->event_freq)
-                continue;
-        }
-        n = 0;
-        if (weft_sched_has_to_stop(s))
-            break;
-        if (u)
-            continue;
-        if (wait) {
-            /* one pool: sleep until a push or a stop request; several: nap briefly */
-            uint64_t t = s->num_pools == 1 ? 1000000000u : 1000000u;
-            t = weft_timers_cap(t, weft_timers_next()); /* wake for the next timed wait */
-            u = weft_pool_pop_wait(s->pools[0], t, ABT_POOL_CONTEXT_OWNER_PRIMARY);
-            if (u)
-                weft_sched_run_unit(xs, s, u);
-        } else if (++idle < DEFAULT_IDLE_SPINS) {
-            weft_cpu_relax();
-        } else {
-            idle = 0;
-            sched_yield();
-        }
-    }
 }
 
 static int sched_alloc(int num_pools, ABT_pool *pools, bool need_pools, ABT_pool_kind dflt_kind,
@@ -173,12 +124,13 @@ int weft_sched_create_predef(ABT_sched_predef predef, int num_pools, ABT_pool *p
     s->predef = predef == ABT_SCHED_DEFAULT ? ABT_SCHED_BASIC : predef;
     /* a BASIC loop over one built-in FIFO pool: yields may skip it (unit.c) */
     if ((s->predef == ABT_SCHED_BASIC || s->predef == ABT_SCHED_BASIC_WAIT) &&
-        s->num_pools == 1 && s->pools[0]->builtin_fifo)
+        s->num_pools == 1 && weft_pool_can(s->pools[0], WEFT_POOL_CAP_INLINE_FIFO))
         s->bypass_pool = s->pools[0];
     s->def.type = ABT_SCHED_TYPE_ULT;
-    s->def.run = predef == ABT_SCHED_PRIO     ? weft_sched_prio_run
-                 : predef == ABT_SCHED_RANDWS ? weft_sched_randws_run
-                                              : basic_run;
+    s->def.run = predef == ABT_SCHED_PRIO        ? weft_sched_prio_run
+                 : predef == ABT_SCHED_RANDWS    ? weft_sched_randws_run
+                 : predef == ABT_SCHED_BASIC_WAIT ? weft_sched_basic_wait_run
+                                                 : weft_sched_basic_run;
     pthread_mutex_lock(&weft_g.lock);
     weft_registry_add_sched(s);
     pthread_mutex_unlock(&weft_g.lock);

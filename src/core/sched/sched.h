@@ -36,9 +36,12 @@ static inline void weft_sched_take_main(weft_xstream *xs, weft_sched *s)
         weft_sched_take_main_slow(xs, s);
 }
 
-/* Predefined PRIO (sched/prio.c) and RANDWS (sched/randws.c) run loops; a scheduler
+/* The predefined run loops (loop.h): BASIC and BASIC_WAIT (sched/basic.c), PRIO
+ * (sched/prio.c) and RANDWS (sched/randws.c); a scheduler
  * pushed into a pool by ABT_pool_add_sched (sched/stacked.c) stops when its pools are empty. */
 #define WEFT_SCHED_NUM_PRIO 3      /* pools of a PRIO scheduler created without a list */
+WEFT_INTERNAL void weft_sched_basic_run(ABT_sched sched);
+WEFT_INTERNAL void weft_sched_basic_wait_run(ABT_sched sched);
 WEFT_INTERNAL void weft_sched_prio_run(ABT_sched sched);
 WEFT_INTERNAL void weft_sched_randws_run(ABT_sched sched);
 WEFT_INTERNAL bool weft_sched_stacked_has_to_stop(weft_sched *s);

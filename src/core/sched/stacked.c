@@ -70,7 +70,9 @@ WEFT_API int ABT_pool_add_sched(ABT_pool pool, ABT_sched sched)
         .cb = NULL,
         .cb_arg = NULL,
     };
-    int r = weft_unit_create(p, stacked_main, s, &attr, true, NULL);
+    /* unnamed: it frees itself when the scheduler returns */
+    int r = weft_unit_spawn(p, stacked_main, s, &attr,
+                            (uint16_t)(WEFT_U_ULT | WEFT_U_DEFAULT_FLAGS), NULL);
     if (r != ABT_SUCCESS)
         s->use = WEFT_SCHED_UNUSED;
     return r;
