@@ -81,7 +81,6 @@ enum weft_stack_kind {
 #define WEFT_REQ_SUSPENDING 4u      /* suspending, still on its stack (see weft_unit_resume) */
 #define WEFT_REQ_RESUME_PENDING 8u  /* resumed while SUSPENDING: the post wakes it at once */
 #define WEFT_REQ_CANCEL 16u         /* ABT_thread_cancel: terminate instead of running next */
-#define WEFT_REQ_JOIN_SEEN 2u       /* the tool has been told of its join (free joins again) */
 
 /* joiner sentinel: the unit has terminated and no joiner can register any more */
 #define WEFT_JOIN_DONE ((weft_waiter *)(uintptr_t)1)
