@@ -18,7 +18,7 @@ static int migrate_to_pool(weft_unit *u, weft_pool *p)
     if (from && weft_pool_remove(from, u) == ABT_SUCCESS) {
         u->pool = p;
         if (u->migr_cb)
-            u->migr_cb((ABT_thread)u, u->migr_cb_arg);
+            u->migr_cb(weft_unit_handle(u), u->migr_cb_arg);
         weft_pool_push_ctx(p, u, ABT_POOL_CONTEXT_OP_THREAD_MIGRATE);
         return ABT_SUCCESS;
     }

@@ -230,6 +230,7 @@ static int runtime_init(void)
         goto fail_alloc;
     weft_mem_init(&(struct weft_mem_config){
         .desc_size = sizeof(weft_unit),
+        .desc_init = weft_unit_handle_init,
         .thread_stacksize = weft_g.cfg.thread_stacksize,
         .max_descs = weft_g.cfg.mem_max_descs,
         .max_stacks = weft_g.cfg.mem_max_stacks,
@@ -250,6 +251,7 @@ static int runtime_init(void)
         goto fail_sched;
     }
     memset(m, 0, sizeof(*m));
+    weft_unit_handle_init(m);
     m->flags = WEFT_U_ULT | WEFT_U_MAIN | WEFT_U_NAMED;
     m->stack_kind = WEFT_STACK_OS;
     m->pool = s->pools[0];

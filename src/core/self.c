@@ -37,7 +37,7 @@ WEFT_API int ABT_self_get_thread(ABT_thread *thread)
         return ABT_ERR_INV_ARG;
     int err = ABT_SUCCESS;
     weft_unit *u = self_or(&err);
-    *thread = u ? (ABT_thread)u : ABT_THREAD_NULL;
+    *thread = u ? weft_unit_handle(u) : ABT_THREAD_NULL;
     return err;
 }
 
@@ -211,7 +211,7 @@ WEFT_API int ABT_self_get_unit(ABT_unit *unit)
     weft_unit *u = self_or(&err);
     if (!u)
         return err;
-    *unit = (ABT_unit)u;
+    *unit = (ABT_unit)weft_unit_handle(u);
     return ABT_SUCCESS;
 }
 

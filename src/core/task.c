@@ -45,7 +45,7 @@ WEFT_API int ABT_task_free(ABT_task *task)
     weft_unit *u = weft_unit_from(*task);
     if (!u)
         return ABT_ERR_INV_TASK;
-    int r = weft_unit_free(u);
+    int r = weft_unit_free(u, *task);
     if (r == ABT_SUCCESS)
         *task = ABT_TASK_NULL;
     return r == ABT_ERR_INV_THREAD ? ABT_ERR_INV_TASK : r;
@@ -82,7 +82,7 @@ WEFT_API int ABT_task_self(ABT_task *task)
         *task = ABT_TASK_NULL;
         return u ? ABT_ERR_INV_TASK : ABT_ERR_INV_XSTREAM;
     }
-    *task = (ABT_task)u;
+    *task = weft_unit_handle(u);
     return ABT_SUCCESS;
 }
 

@@ -70,7 +70,7 @@ WEFT_API int ABT_thread_create_to(ABT_pool pool, void (*thread_func)(void *), vo
             *newthread = ABT_THREAD_NULL;
         return r;
     }
-    weft_unit *u = (weft_unit *)t;
+    weft_unit *u = weft_unit_from(t);
     if (!newthread)
         u->flags &= (uint16_t)~WEFT_U_NAMED;   /* unnamed: freed when it finishes */
     else
@@ -173,7 +173,7 @@ WEFT_API int ABT_thread_free(ABT_thread *thread)
     weft_unit *u = weft_unit_from(*thread);
     if (WEFT_UNLIKELY(!u))
         return ABT_ERR_INV_THREAD;
-    int r = weft_unit_free(u);
+    int r = weft_unit_free(u, *thread);
     if (r == ABT_SUCCESS)
         *thread = ABT_THREAD_NULL;
     return r;
@@ -252,7 +252,7 @@ WEFT_API int ABT_thread_self(ABT_thread *thread)
         *thread = ABT_THREAD_NULL;
         return u ? ABT_ERR_INV_THREAD : ABT_ERR_INV_XSTREAM;
     }
-    *thread = (ABT_thread)u;
+    *thread = weft_unit_handle(u);
     return ABT_SUCCESS;
 }
 
@@ -446,7 +446,8 @@ WEFT_API int ABT_thread_equal(ABT_thread thread1, ABT_thread thread2, ABT_bool *
 {
     if (!result)
         return ABT_ERR_INV_ARG;
-    *result = weft_unit_from(thread1) == weft_unit_from(thread2) ? ABT_TRUE : ABT_FALSE;
+    /* a pure comparison of values: a stale handle equals itself only */
+    *result = weft_handle_equal(thread1, thread2) ? ABT_TRUE : ABT_FALSE;
     return ABT_SUCCESS;
 }
 

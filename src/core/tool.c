@@ -1,4 +1,5 @@
 /* src/core/tool.c - ABT_tool_register_thread_callback and ABT_tool_query_thread. */
+#include "core/handle.h"
 #include "core/tool.h"
 #include "core/runtime.h"
 
@@ -25,7 +26,7 @@ void weft_tool_dispatch(weft_unit *u, uint64_t ev)
     /* every join reports JOIN, as in Argobots (ABT_thread_free joins again after
      * ABT_thread_join; a revived unit is joined afresh) */
     struct weft_tool_ctx ctx = { u, caller, caller != NULL, ABT_SYNC_EVENT_TYPE_UNKNOWN, NULL };
-    cb((ABT_thread)u, xs ? (ABT_xstream)xs : ABT_XSTREAM_NULL, ev, (ABT_tool_context)&ctx,
+    cb(weft_unit_handle(u), xs ? (ABT_xstream)xs : ABT_XSTREAM_NULL, ev, (ABT_tool_context)&ctx,
        weft_tool_g.arg);
 }
 
@@ -71,7 +72,7 @@ WEFT_API int ABT_tool_query_thread(ABT_tool_context context, uint64_t event,
             c->caller_is_unit ? ABT_EXEC_ENTITY_TYPE_THREAD : ABT_EXEC_ENTITY_TYPE_EXT;
         return ABT_SUCCESS;
     case ABT_TOOL_QUERY_KIND_CALLER_HANDLE:
-        *(ABT_thread *)val = c->caller ? (ABT_thread)c->caller : ABT_THREAD_NULL;
+        *(ABT_thread *)val = c->caller ? weft_unit_handle(c->caller) : ABT_THREAD_NULL;
         return ABT_SUCCESS;
     case ABT_TOOL_QUERY_KIND_SYNC_OBJECT_TYPE:
         *(ABT_sync_event_type *)val = (ABT_sync_event_type)c->sync_type;

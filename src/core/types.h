@@ -3,7 +3,8 @@
  * Map (one line each; details at each struct):
  *   weft_unit     a work unit: a ULT (has or will have a stack) or a tasklet (runs on the
  *                 scheduler's stack).  ABT_thread, ABT_task and, for built-in pools,
- *                 ABT_unit handles all point at one.
+ *                 ABT_unit handles all name one: its address and a generation tag
+ *                 (core/handle.h is the only converter).
  *   weft_waiter   one blocked waiter (a parked ULT, or a futex word for a tasklet or an
  *                 external thread); lives on the waiter's stack.
  *   weft_pool     a queue of ready units with a kind (FIFO, FIFO_WAIT, ...) and an access
@@ -101,13 +102,15 @@ struct weft_unit {
     weft_xstream *xs;               /* stream that ran it last (NULL before the first run) */
     _Atomic(weft_waiter *) joiner;  /* NULL, a waiter blocked in join, or WEFT_JOIN_DONE */
     size_t stack_size;              /* usable stack size */
-    void *user_stack;               /* base of a user-supplied stack (WEFT_STACK_USER) */
+    /* this life's handle: address | generation << 48 (core/handle.h); bumped when freed */
+    _Atomic uintptr_t handle;
     _Atomic uint64_t id;            /* 0 until first asked for (no atomic on create) */
     _Atomic(struct weft_ktab *) keys; /* work-unit-local values, lazily made (key.c) */
     _Atomic uint32_t request;       /* WEFT_REQ_* bits: set by others, or after a switch */
     _Atomic(weft_pool *) migr_to;   /* pending migration target, applied at the next push */
     void (*migr_cb)(ABT_thread, void *);
     void *migr_cb_arg;
+    void *user_stack;               /* base of a user-supplied stack (WEFT_STACK_USER) */
     weft_sched *sched;              /* for WEFT_U_SCHED units: the scheduler it runs */
     void *tsan_fiber;               /* ThreadSanitizer fiber (TSan builds only) */
     void *asan_fake_stack;          /* AddressSanitizer fake-stack cookie (ASan builds) */

@@ -57,6 +57,19 @@ static inline const void *sched_stack_lo(weft_xstream *xs, weft_sched *s, size_t
  * STACK_SHORTAGE_WARN failed attempts in the process one message goes to stderr, once.
  * docs/architecture.md ("Memory") states the policy. */
 #define STACK_SHORTAGE_WARN 100
+/* core/handle.h: generation 0 of a new descriptor.  Its address must leave the tag bits
+ * free (heap pointer tagging, e.g. AArch64 MTE in malloc, or a heap mapped above 2^48
+ * would not): stop with a message rather than hand out handles that do not work. */
+void weft_unit_handle_init(void *desc)
+{
+    uintptr_t a = (uintptr_t)desc;
+    if (WEFT_UNLIKELY((a & WEFT_HANDLE_ADDR_MASK) != a))
+        weft_fatal("work-unit descriptor at %p does not fit a handle (address above 2^48 or "
+                   "tagged by the allocator); see docs/architecture.md, \"Stale handles\"",
+                   desc);
+    weft_atomic_store_relaxed(&((weft_unit *)desc)->handle, a);
+}
+
 static _Atomic unsigned long stack_shortages;
 
 static WEFT_COLD void stack_shortage(weft_unit *u)
@@ -385,7 +398,7 @@ static void apply_migration(weft_unit *u)
     if (to) {
         u->pool = to;
         if (u->migr_cb)
-            u->migr_cb((ABT_thread)u, u->migr_cb_arg);
+            u->migr_cb(weft_unit_handle(u), u->migr_cb_arg);
     }
 }
 

@@ -21,16 +21,12 @@
 #ifndef WEFT_CORE_UNIT_H
 #define WEFT_CORE_UNIT_H
 
+#include "core/handle.h"
 #include "core/pool/pool.h"
 #include "core/runtime.h"
 #include "core/tool.h"
 #include "core/wait.h"
 #include "mem/mem.h"
-
-static inline weft_unit *weft_unit_from(ABT_thread h)
-{
-    return (h == NULL || h == ABT_THREAD_NULL || h == ABT_TASK_NULL) ? NULL : (weft_unit *)h;
-}
 
 static inline bool weft_unit_is_ult(const weft_unit *u) { return u->flags & WEFT_U_ULT; }
 
@@ -107,9 +103,11 @@ static inline weft_unit *weft_unit_new(weft_xstream *xs, weft_pool *p, void (*fn
     return u;
 }
 
-static inline void weft_unit_recycle(weft_xstream *xs, weft_unit *u)
+/* The descriptor back to the cache, after the FREE event.  `handle` is the unit's handle
+ * (u->handle; a caller that just checked one passes it, saving a load): its copies are
+ * stale from here on (core/handle.h). */
+static inline void weft_unit_release(weft_xstream *xs, weft_unit *u, uintptr_t handle)
 {
-    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_FREE);
     if (WEFT_UNLIKELY(weft_atomic_load_relaxed(&u->keys) != NULL))
         weft_unit_run_key_dtors(u);
     u->flags = 0;                  /* marks a free descriptor (stack dumps skip it) */
@@ -120,7 +118,14 @@ static inline void weft_unit_recycle(weft_xstream *xs, weft_unit *u)
     weft_atomic_store_relaxed(&u->request, 0);
     u->sched = NULL;
     u->asan_fake_stack = NULL;
+    weft_atomic_store_relaxed(&u->handle, handle + WEFT_HANDLE_GEN_STEP);
     weft_desc_free(weft_xs_cache(xs), u);
+}
+
+static inline void weft_unit_recycle(weft_xstream *xs, weft_unit *u)
+{
+    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_FREE);
+    weft_unit_release(xs, u, weft_atomic_load_relaxed(&u->handle));
 }
 
 #define WEFT_U_DEFAULT_FLAGS WEFT_U_MIGRATABLE
@@ -148,7 +153,7 @@ static inline WEFT_WUR int weft_unit_spawn(weft_pool *p, void (*fn)(void *), voi
     if (WEFT_UNLIKELY(attr != NULL))
         weft_unit_apply_attr(u, attr);
     if (handle)
-        *handle = (ABT_thread)u;
+        *handle = weft_unit_handle(u);
     weft_tool_event(u, ABT_TOOL_EVENT_THREAD_CREATE);
     weft_pool_push_ctx(p, u, ABT_POOL_CONTEXT_OP_THREAD_CREATE);
     return ABT_SUCCESS;
@@ -209,8 +214,9 @@ static inline int weft_unit_join(weft_unit *t)
     return ABT_SUCCESS;
 }
 
-/* Join and free a named unit (the caller checked the handle). */
-static inline int weft_unit_free(weft_unit *t)
+/* Join and free a named unit; `h` is its handle, which the caller checked
+ * (t == weft_unit_from(h)). */
+static inline int weft_unit_free(weft_unit *t, ABT_thread h)
 {
     weft_xstream *xs = weft_xs_self();
     weft_unit *self = xs ? xs->cur : NULL;
@@ -221,8 +227,11 @@ static inline int weft_unit_free(weft_unit *t)
         /* a ULT may come back on another stream; its unit says which */
         xs = self ? self->xs : xs;
     }
-    weft_tool_event(t, ABT_TOOL_EVENT_THREAD_JOIN);
-    weft_unit_recycle(xs, t);
+    if (weft_tool_wants(ABT_TOOL_EVENT_THREAD_JOIN | ABT_TOOL_EVENT_THREAD_FREE)) {
+        weft_tool_dispatch(t, ABT_TOOL_EVENT_THREAD_JOIN);   /* one test for both events */
+        weft_tool_dispatch(t, ABT_TOOL_EVENT_THREAD_FREE);
+    }
+    weft_unit_release(xs, t, (uintptr_t)h);
     return ABT_SUCCESS;
 }
 

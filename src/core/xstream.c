@@ -647,6 +647,8 @@ WEFT_API int ABT_xstream_run_unit(ABT_unit unit, ABT_pool pool)
     if (!xs)
         return ABT_ERR_INV_XSTREAM;
     weft_unit *u = weft_unit_claim_abt_unit(unit);  /* user-made units: pool/user.c */
+    if (!u)
+        return ABT_ERR_INV_UNIT;   /* a stale handle */
     if (u->pool != p)   /* no store when unchanged; a joiner may read u->pool (unit.c) */
         weft_atomic_store_relaxed_plain(&u->pool, p);
     weft_unit *self = xs->cur;

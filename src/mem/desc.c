@@ -50,6 +50,9 @@ static void *new_slab(void)
         return NULL;
     }
     memset(units, 0, SLAB_UNITS * dsz);
+    if (weft_mem_cfg.desc_init)
+        for (int i = 0; i < SLAB_UNITS; i++)
+            weft_mem_cfg.desc_init(units + (size_t)i * dsz);
     sl->units = units;
     sl->next = slabs;
     slabs = sl;

@@ -48,6 +48,7 @@ struct weft_mem_cache {
  * read-only afterwards. */
 struct weft_mem_config {
     size_t desc_size;              /* bytes per descriptor (a multiple of WEFT_CACHE_LINE) */
+    void (*desc_init)(void *desc); /* called once on each zeroed descriptor of a new slab */
     size_t thread_stacksize;       /* the default, cached stack size */
     uint32_t max_descs;            /* per-stream descriptor cache bound */
     uint32_t max_stacks;           /* per-stream stack cache bound */

@@ -11,6 +11,7 @@
  * sleeper announces itself (nsleepers++) and re-checks `seq` inside futex_wait; the pusher
  * bumps `seq` and then reads `nsleepers` (weft_pool_signal), so a push never misses a
  * sleeper and costs no syscall when nobody sleeps. */
+#include "core/handle.h"
 #include "core/pool/pool.h"
 
 static inline void lock(weft_pool *p)
@@ -71,7 +72,7 @@ void weft_fifo_print_all(weft_pool *p, void *arg, void (*fn)(void *, ABT_thread)
 {
     lock(p);
     for (weft_unit *u = p->head; u; u = u->next)
-        fn(arg, (ABT_thread)u);
+        fn(arg, weft_unit_handle(u));
     unlock(p);
 }
 

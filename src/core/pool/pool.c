@@ -192,7 +192,7 @@ WEFT_API int ABT_pool_pop_thread_ex(ABT_pool pool, ABT_thread *thread, ABT_pool_
     if (!thread)
         return ABT_ERR_INV_ARG;
     weft_unit *u = weft_pool_pop_ctx(p, ctx);
-    *thread = u ? (ABT_thread)u : ABT_THREAD_NULL;
+    *thread = u ? weft_unit_handle(u) : ABT_THREAD_NULL;
     return ABT_SUCCESS;
 }
 
@@ -216,7 +216,7 @@ WEFT_API int ABT_pool_pop_threads_ex(ABT_pool pool, ABT_thread *threads, size_t 
         weft_unit *u = weft_pool_pop_ctx(p, ctx);
         if (!u)
             break;
-        threads[n++] = (ABT_thread)u;
+        threads[n++] = weft_unit_handle(u);
     }
     *num = n;
     return ABT_SUCCESS;
@@ -292,7 +292,7 @@ WEFT_API int ABT_pool_pop_wait_thread_ex(ABT_pool pool, ABT_thread *thread, doub
     if (!weft_pool_can(p, WEFT_POOL_CAP_POP_WAIT))   /* a user pool without pop_wait */
         return ABT_ERR_POOL;
     weft_unit *u = weft_pool_pop_wait(p, secs_to_ns(time_secs), ctx);
-    *thread = u ? (ABT_thread)u : ABT_THREAD_NULL;
+    *thread = u ? weft_unit_handle(u) : ABT_THREAD_NULL;
     return ABT_SUCCESS;
 }
 
@@ -312,7 +312,7 @@ WEFT_API int ABT_pool_pop(ABT_pool pool, ABT_unit *unit)
     if (p->ops->pop_unit)          /* hands out the user's own unit (pool/user.c) */
         return p->ops->pop_unit(p, unit, WEFT_POP_NOW, 0);
     weft_unit *u = weft_pool_pop(p);
-    *unit = u ? (ABT_unit)u : ABT_UNIT_NULL;
+    *unit = u ? (ABT_unit)weft_unit_handle(u) : ABT_UNIT_NULL;
     return ABT_SUCCESS;
 }
 
@@ -326,7 +326,7 @@ WEFT_API int ABT_pool_pop_wait(ABT_pool pool, ABT_unit *unit, double time_secs)
     if (p->ops->pop_unit)          /* pool/user.c */
         return p->ops->pop_unit(p, unit, WEFT_POP_WAIT, time_secs);
     weft_unit *u = weft_pool_pop_wait(p, secs_to_ns(time_secs), ABT_POOL_CONTEXT_OP_POOL_OTHER);
-    *unit = u ? (ABT_unit)u : ABT_UNIT_NULL;
+    *unit = u ? (ABT_unit)weft_unit_handle(u) : ABT_UNIT_NULL;
     return ABT_SUCCESS;
 }
 
@@ -350,7 +350,10 @@ WEFT_API int ABT_pool_remove(ABT_pool pool, ABT_unit unit)
         return p->ops->remove_unit(p, unit);
     if (unit == NULL || unit == ABT_UNIT_NULL)
         return ABT_ERR_INV_UNIT;
-    return weft_pool_remove(p, weft_unit_from_abt_unit(unit));
+    weft_unit *u = weft_unit_from_abt_unit(unit);
+    if (!u)
+        return ABT_ERR_INV_UNIT;   /* a stale handle */
+    return weft_pool_remove(p, u);
 }
 
 WEFT_API int ABT_pool_push(ABT_pool pool, ABT_unit unit)
@@ -361,7 +364,10 @@ WEFT_API int ABT_pool_push(ABT_pool pool, ABT_unit unit)
     if (unit == NULL || unit == ABT_UNIT_NULL)
         return ABT_ERR_INV_UNIT;
     /* a unit popped from a user pool may be the user's: translate and release it */
-    return push_one(p, (ABT_thread)weft_unit_claim_abt_unit(unit), ABT_POOL_CONTEXT_OP_POOL_OTHER);
+    weft_unit *u = weft_unit_claim_abt_unit(unit);
+    if (!u)
+        return ABT_ERR_INV_UNIT;   /* a stale handle */
+    return push_one(p, weft_unit_handle(u), ABT_POOL_CONTEXT_OP_POOL_OTHER);
 }
 
 WEFT_API int ABT_pool_print_all_threads(ABT_pool pool, void *arg,
@@ -433,7 +439,10 @@ WEFT_API int ABT_unit_get_thread(ABT_unit unit, ABT_thread *thread)
         return ABT_ERR_INV_UNIT;
     if (!thread)
         return ABT_ERR_INV_ARG;
-    *thread = (ABT_thread)weft_unit_from_abt_unit(unit);   /* user-made units: pool/user.c */
+    weft_unit *u = weft_unit_from_abt_unit(unit);   /* user-made units: pool/user.c */
+    if (!u)
+        return ABT_ERR_INV_UNIT;   /* a stale handle */
+    *thread = weft_unit_handle(u);
     return ABT_SUCCESS;
 }
 

@@ -239,7 +239,8 @@ WEFT_INTERNAL WEFT_WUR int weft_pool_alloc(const weft_pool_ops *ops, unsigned ca
                                            ABT_pool_kind kind, ABT_pool_access access,
                                            bool automatic, size_t size, weft_pool **out);
 
-/* ABT_unit -> unit: a user-made unit through the table, anything else as a pointer. */
+/* ABT_unit -> unit: a user-made unit through the table, anything else as a unit handle
+ * (core/handle.h); NULL for a stale handle. */
 WEFT_INTERNAL weft_unit *weft_unit_from_abt_unit(ABT_unit unit);
 /* Same, for a caller that takes the unit over (runs or re-pushes it): a user-made unit
  * popped through ABT_pool_pop is released (unmapped and given to the pool's free_unit). */

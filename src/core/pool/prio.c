@@ -204,7 +204,7 @@ static void prio_print_all(weft_pool *p, void *arg, void (*fn)(void *, ABT_threa
     lock(p);
     for (int l = 0; l < q->nlevels; l++)
         for (weft_unit *u = q->lv[l].head; u; u = u->next)
-            fn(arg, (ABT_thread)u);
+            fn(arg, weft_unit_handle(u));
     unlock(p);
 }
 

@@ -270,8 +270,8 @@ static void map_sweep(weft_pool *p)
 static ABT_unit unit_make(weft_pool *p, weft_unit *t)
 {
     struct user_pool *q = upool(p);
-    ABT_unit u = q->old ? q->o.u_create_from_thread((ABT_thread)t)
-                        : q->n.create_unit(handle(p), (ABT_thread)t);
+    ABT_unit u = q->old ? q->o.u_create_from_thread(weft_unit_handle(t))
+                        : q->n.create_unit(handle(p), weft_unit_handle(t));
     if (unit_is_null(u))
         weft_fatal("user-defined pool %d: create_unit returned ABT_UNIT_NULL", p->id);
     map_insert(u, t, p);
@@ -373,7 +373,7 @@ static void print_unit_as_thread(void *arg, ABT_unit u)
 {
     struct print_arg *a = arg;
     struct map_entry e;
-    a->thread_fn(a->arg, map_get(u, false, &e) ? (ABT_thread)e.thread : (ABT_thread)u);
+    a->thread_fn(a->arg, map_get(u, false, &e) ? weft_unit_handle(e.thread) : (ABT_thread)u);
 }
 
 static void print_thread_as_unit(void *arg, ABT_thread th)
@@ -413,14 +413,14 @@ static void op_destroy(weft_pool *p)
 weft_unit *weft_unit_from_abt_unit(ABT_unit unit)
 {
     struct map_entry e;
-    return map_get(unit, false, &e) ? e.thread : (weft_unit *)unit;
+    return map_get(unit, false, &e) ? e.thread : weft_unit_from((ABT_thread)unit);
 }
 
 weft_unit *weft_unit_claim_abt_unit(ABT_unit unit)
 {
     struct map_entry e;
     if (!map_get(unit, true, &e))
-        return (weft_unit *)unit;
+        return weft_unit_from((ABT_thread)unit);
     unit_release(e.pool, unit);
     return e.thread;
 }
@@ -468,7 +468,9 @@ static int op_remove_unit(weft_pool *p, ABT_unit unit)
     /* the user's own unit, or a thread handle (ABT_thread_get_unit) of a queued thread */
     struct map_entry e;
     if (!map_get(unit, false, &e)) {
-        weft_unit *t = (weft_unit *)unit;
+        weft_unit *t = weft_unit_from((ABT_thread)unit);
+        if (!t)
+            return ABT_ERR_INV_UNIT;
         if (t->pool != p)
             return ABT_ERR_POOL;
         unit = (ABT_unit)(void *)t->prev;
@@ -510,14 +512,18 @@ static int op_pop_many(weft_pool *p, ABT_thread *threads, size_t len, size_t *nu
     if (q->old) {                               /* old definitions: one p_pop at a time */
         weft_unit *t;
         while (n < len && (t = op_pop(p, ctx)))
-            threads[n++] = (ABT_thread)t;
+            threads[n++] = weft_unit_handle(t);
     } else {
         if (!q->n.pop_many)
             return ABT_ERR_POOL;
         if (len > 0)
             q->n.pop_many(handle(p), threads, len, &n, ctx);
-        for (size_t i = 0; i < n; i++)
-            drop_unit_of(p, (weft_unit *)threads[i]);
+        for (size_t i = 0; i < n; i++) {
+            weft_unit *t = weft_unit_from(threads[i]);
+            if (!t)
+                weft_fatal("user-defined pool %d: pop_many returned an invalid thread", p->id);
+            drop_unit_of(p, t);
+        }
     }
     *num = n;
     return ABT_SUCCESS;

@@ -80,6 +80,7 @@ static weft_unit *sched_self_unit_new(weft_sched *s)
     if (!u)
         return NULL;
     memset(u, 0, sizeof(*u));
+    weft_unit_handle_init(u);
     u->flags = WEFT_U_ULT | WEFT_U_NAMED | WEFT_U_MAIN_SCHED;
     u->stack_kind = WEFT_STACK_NONE;
     u->sched = s;
