@@ -30,12 +30,14 @@ _Static_assert(sizeof(weft_eventual) <= WEFT_OBJ_BODY_MAX,
 
 static inline weft_eventual *ev_from(ABT_eventual h)
 {
-    return (h == NULL || h == ABT_EVENTUAL_NULL) ? NULL : weft_obj_body(h);
+    void *base = weft_obj_from(h);
+    return base ? weft_obj_body(base) : NULL;
 }
 
-static inline void *ev_value(ABT_eventual h, weft_eventual *e)
+/* the value buffer: only heap eventuals have one (nbytes > 0) */
+static inline void *ev_value(weft_eventual *e)
 {
-    return e->nbytes > 0 ? weft_obj_extra(h) : NULL;
+    return e->nbytes > 0 ? weft_obj_extra_of_body(e) : NULL;
 }
 
 static inline bool ev_ready(weft_eventual *e)
@@ -56,7 +58,7 @@ WEFT_API int ABT_eventual_create(int nbytes, ABT_eventual *neweventual)
     weft_eventual *e = weft_obj_body(h);
     e->nbytes = nbytes;
     e->allocated = 1;
-    *neweventual = (ABT_eventual)h;
+    *neweventual = (ABT_eventual)weft_obj_handle(h);
     return ABT_SUCCESS;
 }
 
@@ -68,7 +70,7 @@ WEFT_API int ABT_eventual_free(ABT_eventual *eventual)
     if (!e || !e->allocated)
         return ABT_ERR_INV_EVENTUAL;
     weft_spin_lock(&e->lock); /* a setter may still be leaving its critical section */
-    free(*eventual);
+    weft_obj_free(weft_obj_from(*eventual), (size_t)e->nbytes);
     *eventual = ABT_EVENTUAL_NULL;
     return ABT_SUCCESS;
 }
@@ -106,7 +108,7 @@ static int ev_wait(ABT_eventual h, weft_eventual *e, void **value,
         }
     }
     if (value)
-        *value = ev_value(h, e);
+        *value = ev_value(e);
     return ABT_SUCCESS;
 }
 
@@ -142,7 +144,7 @@ WEFT_API int ABT_eventual_test(ABT_eventual eventual, void **value, ABT_bool *is
         return ABT_ERR_INV_ARG;
     if (ev_ready(e)) {
         if (value)
-            *value = ev_value(eventual, e);
+            *value = ev_value(e);
         *is_ready = ABT_TRUE;
     } else {
         *is_ready = ABT_FALSE;
@@ -165,7 +167,7 @@ WEFT_API int ABT_eventual_set(ABT_eventual eventual, void *value, int nbytes)
         return ABT_ERR_EVENTUAL;
     }
     if (nbytes > 0 && value)
-        memcpy(weft_obj_extra(eventual), value, (size_t)nbytes);
+        memcpy(weft_obj_extra_of_body(e), value, (size_t)nbytes);
     weft_atomic_store_release(&e->ready, 1);
     weft_wl_waiter *chain = weft_wl_take_all(&e->wl);
     weft_spin_unlock(&e->lock);
@@ -205,7 +207,7 @@ static int wait_any(size_t count, const ABT_eventual *eventuals, size_t *index, 
         if (ev_ready(e)) {
             *index = i;
             if (value)
-                *value = ev_value(eventuals[i], e);
+                *value = ev_value(e);
             return ABT_SUCCESS;
         }
     }
@@ -268,7 +270,7 @@ static int wait_any(size_t count, const ABT_eventual *eventuals, size_t *index, 
     size_t w = (size_t)ww.winner;
     *index = w;
     if (value)
-        *value = ev_value(eventuals[w], ev_from(eventuals[w]));
+        *value = ev_value(ev_from(eventuals[w]));
     return ABT_SUCCESS;
 }
 

@@ -206,7 +206,7 @@ static int create(bool recursive, ABT_mutex *newmutex)
     }
     *(int *)h = recursive;
     ((weft_mutex *)weft_obj_body(h))->allocated = 1;
-    *newmutex = (ABT_mutex)h;
+    *newmutex = (ABT_mutex)weft_obj_handle(h);
     return ABT_SUCCESS;
 }
 
@@ -236,22 +236,22 @@ WEFT_API int ABT_mutex_free(ABT_mutex *mutex)
 {
     if (!mutex)
         return ABT_ERR_INV_ARG;
-    ABT_mutex h = *mutex;
-    if (!weft_mutex_valid(h))
+    ABT_mutex h = weft_mutex_from(*mutex);
+    if (!h)
         return ABT_ERR_INV_MUTEX;
     weft_mutex *m = weft_mutex_body(h);
     if (!m->allocated) /* ABT_mutex_memory: not ours to free */
         return ABT_ERR_INV_MUTEX;
     /* let an unlocker still inside its critical section leave it (Argobots does too) */
     weft_spin_lock(&m->lock);
-    free(h);
+    weft_obj_free(h, 0);
     *mutex = ABT_MUTEX_NULL;
     return ABT_SUCCESS;
 }
 
 WEFT_API int ABT_mutex_lock(ABT_mutex mutex)
 {
-    if (WEFT_UNLIKELY(!weft_mutex_valid(mutex)))
+    if (WEFT_UNLIKELY(!(mutex = weft_mutex_from(mutex))))
         return ABT_ERR_INV_MUTEX;
     lock_any(mutex, 0);
     return ABT_SUCCESS;
@@ -259,7 +259,7 @@ WEFT_API int ABT_mutex_lock(ABT_mutex mutex)
 
 WEFT_API int ABT_mutex_lock_high(ABT_mutex mutex)
 {
-    if (WEFT_UNLIKELY(!weft_mutex_valid(mutex)))
+    if (WEFT_UNLIKELY(!(mutex = weft_mutex_from(mutex))))
         return ABT_ERR_INV_MUTEX;
     lock_any(mutex, 0);
     return ABT_SUCCESS;
@@ -267,7 +267,7 @@ WEFT_API int ABT_mutex_lock_high(ABT_mutex mutex)
 
 WEFT_API int ABT_mutex_lock_low(ABT_mutex mutex)
 {
-    if (WEFT_UNLIKELY(!weft_mutex_valid(mutex)))
+    if (WEFT_UNLIKELY(!(mutex = weft_mutex_from(mutex))))
         return ABT_ERR_INV_MUTEX;
     lock_any(mutex, 1);
     return ABT_SUCCESS;
@@ -275,7 +275,7 @@ WEFT_API int ABT_mutex_lock_low(ABT_mutex mutex)
 
 WEFT_API int ABT_mutex_trylock(ABT_mutex mutex)
 {
-    if (WEFT_UNLIKELY(!weft_mutex_valid(mutex)))
+    if (WEFT_UNLIKELY(!(mutex = weft_mutex_from(mutex))))
         return ABT_ERR_INV_MUTEX;
     weft_mutex *m = weft_mutex_body(mutex);
     if (WEFT_UNLIKELY(weft_mutex_recursive(mutex))) {
@@ -297,7 +297,7 @@ WEFT_API int ABT_mutex_trylock(ABT_mutex mutex)
  * after a while so that a preempted holder on the same core can finish. */
 WEFT_API int ABT_mutex_spinlock(ABT_mutex mutex)
 {
-    if (WEFT_UNLIKELY(!weft_mutex_valid(mutex)))
+    if (WEFT_UNLIKELY(!(mutex = weft_mutex_from(mutex))))
         return ABT_ERR_INV_MUTEX;
     weft_mutex *m = weft_mutex_body(mutex);
     void *me = NULL;
@@ -327,7 +327,7 @@ WEFT_API int ABT_mutex_spinlock(ABT_mutex mutex)
 
 WEFT_API int ABT_mutex_unlock(ABT_mutex mutex)
 {
-    if (WEFT_UNLIKELY(!weft_mutex_valid(mutex)))
+    if (WEFT_UNLIKELY(!(mutex = weft_mutex_from(mutex))))
         return ABT_ERR_INV_MUTEX;
     unlock_any(mutex, UNLOCK_PLAIN);
     return ABT_SUCCESS;
@@ -335,7 +335,7 @@ WEFT_API int ABT_mutex_unlock(ABT_mutex mutex)
 
 WEFT_API int ABT_mutex_unlock_se(ABT_mutex mutex)
 {
-    if (WEFT_UNLIKELY(!weft_mutex_valid(mutex)))
+    if (WEFT_UNLIKELY(!(mutex = weft_mutex_from(mutex))))
         return ABT_ERR_INV_MUTEX;
     unlock_any(mutex, UNLOCK_SE);
     return ABT_SUCCESS;
@@ -343,7 +343,7 @@ WEFT_API int ABT_mutex_unlock_se(ABT_mutex mutex)
 
 WEFT_API int ABT_mutex_unlock_de(ABT_mutex mutex)
 {
-    if (WEFT_UNLIKELY(!weft_mutex_valid(mutex)))
+    if (WEFT_UNLIKELY(!(mutex = weft_mutex_from(mutex))))
         return ABT_ERR_INV_MUTEX;
     unlock_any(mutex, UNLOCK_DE);
     return ABT_SUCCESS;
@@ -363,7 +363,7 @@ WEFT_API int ABT_mutex_get_attr(ABT_mutex mutex, ABT_mutex_attr *attr)
 {
     if (!attr)
         return ABT_ERR_INV_ARG;
-    if (!weft_mutex_valid(mutex))
+    if (!(mutex = weft_mutex_from(mutex)))
         return ABT_ERR_INV_MUTEX;
     return weft_mutex_attr_make(weft_mutex_recursive(mutex), attr);
 }

@@ -41,7 +41,9 @@ typedef struct {
 
 _Static_assert(sizeof(weft_mutex) <= WEFT_OBJ_BODY_MAX, "weft_mutex must fit ABT_mutex_memory");
 
-static inline bool weft_mutex_valid(ABT_mutex h) { return h != NULL && h != ABT_MUTEX_NULL; }
+/* The mutex memory a handle names as an untagged handle (objmem.h: what the routines
+ * below and the cond take), or NULL for a NULL, ABT_MUTEX_NULL or stale handle. */
+static inline ABT_mutex weft_mutex_from(ABT_mutex h) { return (ABT_mutex)weft_obj_from(h); }
 static inline bool weft_mutex_recursive(ABT_mutex h) { return *(const int *)h != 0; }
 static inline weft_mutex *weft_mutex_body(ABT_mutex h) { return weft_obj_body(h); }
 

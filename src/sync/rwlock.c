@@ -35,7 +35,8 @@ _Static_assert(sizeof(weft_rwlock_memory) == WEFT_OBJ_MEM_SIZE, "weft_rwlock_mem
 
 static inline weft_rwlock *rw_from(ABT_rwlock h)
 {
-    return (h == NULL || h == ABT_RWLOCK_NULL) ? NULL : weft_obj_body(h);
+    void *base = weft_obj_from(h);
+    return base ? weft_obj_body(base) : NULL;
 }
 
 WEFT_API int ABT_rwlock_create(ABT_rwlock *newrwlock)
@@ -48,7 +49,7 @@ WEFT_API int ABT_rwlock_create(ABT_rwlock *newrwlock)
         return ABT_ERR_MEM;
     }
     ((weft_rwlock *)weft_obj_body(h))->allocated = 1;
-    *newrwlock = (ABT_rwlock)h;
+    *newrwlock = (ABT_rwlock)weft_obj_handle(h);
     return ABT_SUCCESS;
 }
 
@@ -60,7 +61,7 @@ WEFT_API int ABT_rwlock_free(ABT_rwlock *rwlock)
     if (!l || !l->allocated)
         return ABT_ERR_INV_RWLOCK;
     weft_spin_lock(&l->lock);
-    free(*rwlock);
+    weft_obj_free(weft_obj_from(*rwlock), 0);
     *rwlock = ABT_RWLOCK_NULL;
     return ABT_SUCCESS;
 }
