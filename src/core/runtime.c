@@ -213,6 +213,29 @@ void weft_registry_del_sched(weft_sched *s) { REGISTRY_DEL(weft_g.scheds, s); }
 
 /* ---------------------------------------------------------------- init / finalize */
 
+static void (*at_finalize[WEFT_MAX_AT_FINALIZE])(void);   /* written under at_fin_lock */
+static _Atomic int num_at_finalize;
+static pthread_mutex_t at_fin_lock = PTHREAD_MUTEX_INITIALIZER;
+
+bool weft_at_finalize(void (*fn)(void))
+{
+    bool ok = true;
+    pthread_mutex_lock(&at_fin_lock);
+    int n = weft_atomic_load_relaxed(&num_at_finalize), i = 0;
+    while (i < n && at_finalize[i] != fn)
+        i++;
+    if (i == n) {
+        if (n < WEFT_MAX_AT_FINALIZE) {
+            at_finalize[n] = fn;
+            weft_atomic_store_release(&num_at_finalize, n + 1);
+        } else {
+            ok = false;
+        }
+    }
+    pthread_mutex_unlock(&at_fin_lock);
+    return ok;
+}
+
 static void free_config(void)
 {
     weft_affinity_config_free(&weft_g.cfg);
@@ -332,6 +355,8 @@ static void runtime_free(void)
         weft_pool_destroy(weft_g.pools);
     weft_mem_flush(&xs->cache);
     weft_mem_finalize();
+    for (int i = 0; i < weft_atomic_load_acquire(&num_at_finalize); i++)
+        at_finalize[i]();
     weft_overflow_finalize();      /* (helper) mem/overflow.c */
     weft_affinity_finalize();      /* (helper) affinity.c: the primary thread's CPUs back */
     weft_atomic_store_seq_cst(&weft_dump_pending, 0);   /* (helper) a stack dump nobody stopped for */

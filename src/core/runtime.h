@@ -90,6 +90,12 @@ WEFT_INTERNAL void weft_registry_del_pool(weft_pool *p);
 WEFT_INTERNAL void weft_registry_add_sched(weft_sched *s);
 WEFT_INTERNAL void weft_registry_del_sched(weft_sched *s);
 
+/* A higher layer's clean-up, run by the last ABT_finalize after every stream is gone
+ * (sync/objmem.c frees the blocks it kept).  Idempotent per function; at most
+ * WEFT_MAX_AT_FINALIZE functions, registered once per process (false when full). */
+#define WEFT_MAX_AT_FINALIZE 4
+WEFT_INTERNAL bool weft_at_finalize(void (*fn)(void));
+
 /* Abort with a message: only for what cannot be reported (OS failures, corrupted state). */
 WEFT_INTERNAL __attribute__((noreturn, format(printf, 1, 2))) void weft_fatal(const char *fmt, ...);
 

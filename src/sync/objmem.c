@@ -2,10 +2,10 @@
  * generation word after the object is freed, so stale handles can be refused.
  *
  * A freed block goes to a LIFO list of its size (in cache lines) and serves the next
- * object of that size.  Blocks are kept, up to KEEP_BYTES in all, for the life of the
- * process (not only of a runtime session: stale handles stay refused across ABT_finalize
- * and ABT_init); beyond that they go back to malloc, and a stale handle to such a block
- * is undefined, as in Argobots.  One mutex guards the lists; it is taken once per create
+ * object of that size.  Blocks are kept, up to KEEP_BYTES in all, until the last
+ * ABT_finalize, which gives them back to malloc (so weft leaves nothing allocated);
+ * beyond the limit, and after ABT_finalize, a stale handle to a block that went back to
+ * malloc is undefined, as in Argobots.  One mutex guards the lists; it is taken once per create
  * and free, never by the lock, wait or signal paths. */
 #include <pthread.h>
 
@@ -23,11 +23,7 @@ static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct kept *lists[NUM_CLASSES + 1];  /* guarded by kept_lock; [0] unused */
 static struct kept *big;                     /* exact-size matches, guarded by kept_lock */
 static size_t kept_bytes;                    /* guarded by kept_lock */
-static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
-
-static void before_fork(void) { pthread_mutex_lock(&kept_lock); }
-static void after_fork(void) { pthread_mutex_unlock(&kept_lock); }
-static void register_atfork(void) { pthread_atfork(before_fork, after_fork, after_fork); }
+static pthread_once_t hooks_once = PTHREAD_ONCE_INIT;
 
 static inline struct kept *kept_of(void *base)
 {
@@ -35,6 +31,33 @@ static inline struct kept *kept_of(void *base)
 }
 
 static inline void *base_of(struct kept *k) { return (char *)k - 8; }
+
+static void before_fork(void) { pthread_mutex_lock(&kept_lock); }
+static void after_fork(void) { pthread_mutex_unlock(&kept_lock); }
+
+/* The last ABT_finalize: every kept block back to malloc (weft leaves nothing behind). */
+static void free_kept(void)
+{
+    pthread_mutex_lock(&kept_lock);
+    for (int c = 0; c <= NUM_CLASSES + 1; c++) {
+        struct kept **pp = c <= NUM_CLASSES ? &lists[c] : &big;
+        while (*pp) {
+            struct kept *k = *pp;
+            *pp = k->next;
+            free(base_of(k));
+        }
+    }
+    kept_bytes = 0;
+    pthread_mutex_unlock(&kept_lock);
+}
+
+static void register_hooks(void)
+{
+    pthread_atfork(before_fork, after_fork, after_fork);
+    if (!weft_at_finalize(free_kept))
+        weft_fatal("sync: no room for the finalize hook");
+}
+
 
 static size_t block_size(size_t extra)
 {
@@ -66,7 +89,7 @@ void *weft_obj_alloc(size_t extra)
     size_t size = block_size(extra);
     if (!size)
         return NULL;
-    pthread_once(&atfork_once, register_atfork);
+    pthread_once(&hooks_once, register_hooks);
     pthread_mutex_lock(&kept_lock);
     void *base = take_kept(size);
     pthread_mutex_unlock(&kept_lock);
