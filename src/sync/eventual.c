@@ -75,8 +75,7 @@ WEFT_API int ABT_eventual_free(ABT_eventual *eventual)
     return ABT_SUCCESS;
 }
 
-static int ev_wait(ABT_eventual h, weft_eventual *e, void **value,
-                   const struct timespec *abstime)
+static int ev_wait(weft_eventual *e, void **value, const struct timespec *abstime)
 {
     if (!ev_ready(e)) {
         weft_wl_waiter ww;
@@ -119,7 +118,7 @@ WEFT_API int ABT_eventual_wait(ABT_eventual eventual, void **value)
         return ABT_ERR_INV_EVENTUAL;
     if (weft_self_is_tasklet())
         return ABT_ERR_EVENTUAL;
-    return ev_wait(eventual, e, value, NULL);
+    return ev_wait(e, value, NULL);
 }
 
 WEFT_API int ABT_eventual_timedwait(ABT_eventual eventual, void **value,
@@ -132,7 +131,7 @@ WEFT_API int ABT_eventual_timedwait(ABT_eventual eventual, void **value,
         return ABT_ERR_EVENTUAL;
     if (!abstime)
         return ABT_ERR_INV_ARG;
-    return ev_wait(eventual, e, value, abstime);
+    return ev_wait(e, value, abstime);
 }
 
 WEFT_API int ABT_eventual_test(ABT_eventual eventual, void **value, ABT_bool *is_ready)
