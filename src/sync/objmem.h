@@ -59,15 +59,18 @@ static inline _Atomic uint32_t *weft_obj_gen(void *base)
 static inline void *weft_obj_from(const void *h)
 {
     uintptr_t v = (uintptr_t)h;
-    uintptr_t a = v & WEFT_OBJ_ADDR_MASK;
-    if (WEFT_UNLIKELY(a < WEFT_OBJ_MIN_ADDR))
-        return NULL;
 #if WEFT_OBJ_TAG_SHIFT
     uint32_t tag = (uint32_t)(v >> WEFT_OBJ_TAG_SHIFT);
-    if (tag != 0 && WEFT_UNLIKELY(weft_atomic_load_relaxed(weft_obj_gen((void *)a)) != tag))
-        return NULL;
+    void *a = (void *)(v & WEFT_OBJ_ADDR_MASK);
+    if (WEFT_LIKELY(tag != 0)) {       /* a heap object: its generation must match */
+        if (WEFT_UNLIKELY(weft_atomic_load_relaxed(weft_obj_gen(a)) != tag))
+            return NULL;
+        if (a == NULL)                 /* it was just read: tells the caller's NULL test */
+            __builtin_unreachable();
+        return a;
+    }
 #endif
-    return (void *)a;
+    return WEFT_UNLIKELY(v < WEFT_OBJ_MIN_ADDR) ? NULL : (void *)v;
 }
 
 /* The handle of a heap object made by weft_obj_alloc. */
