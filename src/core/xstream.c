@@ -253,6 +253,9 @@ static int set_main_sched(weft_xstream *xs, weft_sched *s)
     weft_unit *self = me ? me->cur : NULL;
     if (me != xs || !self || !weft_unit_is_ult(self) || xs->sched != old)
         return ABT_ERR_XSTREAM_STATE;
+    int r = weft_pool_bind(s->pools[0], self);  /* the caller moves there (user pool: may fail) */
+    if (r != ABT_SUCCESS)
+        return r;
     s->use = WEFT_SCHED_MAIN;
     s->xs = xs;
     if (xs->primary) {
@@ -618,9 +621,13 @@ WEFT_API int ABT_xstream_run_unit(ABT_unit unit, ABT_pool pool)
     weft_xstream *xs = weft_xs_self();
     if (!xs)
         return ABT_ERR_INV_XSTREAM;
-    weft_unit *u = weft_unit_claim_abt_unit(unit);  /* user-made units: pool/user.c */
-    if (u->pool != p)   /* (helper) no store when unchanged: a joiner may read u->pool */
+    weft_unit *u = weft_unit_from_abt_unit(unit);  /* user-made units: pool/user.c */
+    if (u->pool != p) { /* (helper) no store when unchanged: a joiner may read u->pool */
+        int r = weft_pool_bind(p, u);
+        if (r != ABT_SUCCESS)
+            return r;
         u->pool = p;
+    }
     weft_unit *self = xs->cur;
     if (self == xs->sched->unit) {      /* called by a scheduler: the normal case */
         weft_sched_run_unit(xs, xs->sched, u);
