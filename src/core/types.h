@@ -41,6 +41,10 @@
 #include "arch/spinlock.h"
 #include "mem/mem.h"
 
+#if WEFT_ASAN && WEFT_TSAN
+#error "ASan and TSan cannot be combined (weft_unit shares one slot between them)"
+#endif
+
 typedef struct weft_unit weft_unit;
 typedef struct weft_waiter weft_waiter;
 typedef struct weft_pool weft_pool;
@@ -110,8 +114,10 @@ struct weft_unit {
     void (*migr_cb)(ABT_thread, void *);
     void *migr_cb_arg;
     weft_sched *sched;              /* for WEFT_U_SCHED units: the scheduler it runs */
-    void *tsan_fiber;               /* ThreadSanitizer fiber (TSan builds only) */
-    void *asan_fake_stack;          /* AddressSanitizer fake-stack cookie (ASan builds) */
+    union {                         /* ASan and TSan never share a build (see below) */
+        void *tsan_fiber;           /* ThreadSanitizer fiber (TSan builds only) */
+        void *asan_fake_stack;      /* AddressSanitizer fake-stack cookie (ASan builds) */
+    };
     uint8_t prio;                   /* priority pools (pool/prio.c): level + 1, 0 = none */
     /* user-defined pools (pool/user.c): the ABT_unit that the user's pool `upool` made
      * for this unit, NULL when none, and the chain link of its entry in the unit table.

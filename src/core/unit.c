@@ -356,11 +356,20 @@ void weft_unit_apply_attr(weft_unit *u, const struct weft_thread_attr *attr)
     u->migr_cb_arg = attr->cb_arg;
 }
 
+void weft_unit_release_extras(weft_unit *u)
+{
+    if (u->keys != NULL)
+        weft_unit_run_key_dtors(u);
+    if (weft_atomic_load_relaxed(&u->uunit) != NULL)
+        weft_user_unit_drop(u);
+}
+
 /* weft_unit_spawn into a pool without the inline FIFO (unit.h). */
-int weft_unit_spawn_other(weft_pool *p, weft_unit *u, uint16_t flags, ABT_thread *handle)
+int weft_unit_spawn_other(weft_pool *p, weft_unit *u, ABT_thread *handle)
 {
     int r = weft_pool_bind(p, u);
     if (WEFT_UNLIKELY(r != ABT_SUCCESS)) {
+        uint16_t flags = u->flags;
         /* nothing was published: no event, the descriptor goes back as it came */
         weft_unit_recycle_quiet(weft_xs_self(), u);
         if (handle)

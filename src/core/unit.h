@@ -62,6 +62,8 @@ struct weft_thread_attr {
 };
 
 WEFT_INTERNAL void weft_unit_run_key_dtors(weft_unit *u);
+/* Recycling: run the key destructors and give a user pool's unit back, if any (unit.c). */
+WEFT_INTERNAL void weft_unit_release_extras(weft_unit *u);
 /* The unit's id (ABT_thread_get_id), given on first request (thread.c). */
 WEFT_INTERNAL uint64_t weft_unit_id(weft_unit *u);
 /* Work-unit-local values (key.c): ABT_ERR_INV_KEY, ABT_ERR_MEM or ABT_SUCCESS. */
@@ -94,10 +96,10 @@ static inline weft_unit *weft_unit_new(weft_xstream *xs, weft_pool *p, void (*fn
 /* Back to the cache without telling the tool (a unit whose creation failed). */
 static inline void weft_unit_recycle_quiet(weft_xstream *xs, weft_unit *u)
 {
-    if (WEFT_UNLIKELY(u->keys != NULL))
-        weft_unit_run_key_dtors(u);
-    if (WEFT_UNLIKELY(weft_atomic_load_relaxed(&u->uunit) != NULL))
-        weft_user_unit_drop(u);    /* the unit of a user-defined pool (pool/user.c) */
+    /* keys, or the unit of a user-defined pool (pool/user.c): one test for both */
+    if (WEFT_UNLIKELY(((uintptr_t)u->keys |
+                       (uintptr_t)weft_atomic_load_relaxed(&u->uunit)) != 0))
+        weft_unit_release_extras(u);
     u->flags = 0;                  /* marks a free descriptor (stack dumps skip it) */
     u->prio = 0;
     u->stack_kind = WEFT_STACK_NONE;
@@ -130,8 +132,7 @@ WEFT_INTERNAL void weft_unit_apply_attr(weft_unit *u, const struct weft_thread_a
  * ABT_TASK_NULL for a tasklet, as Argobots 1.x does.
  * ABT_ERR_MEM when no descriptor can be had; into a user-defined pool, also the error of
  * its bind (ABT_ERR_OTHER: the user's create_unit failed), with nothing left behind. */
-WEFT_INTERNAL WEFT_WUR int weft_unit_spawn_other(weft_pool *p, weft_unit *u, uint16_t flags,
-                                                 ABT_thread *handle);
+WEFT_INTERNAL WEFT_WUR int weft_unit_spawn_other(weft_pool *p, weft_unit *u, ABT_thread *handle);
 static inline WEFT_WUR int weft_unit_spawn(weft_pool *p, void (*fn)(void *), void *arg,
                                            const struct weft_thread_attr *attr, uint16_t flags,
                                            ABT_thread *handle)
@@ -145,7 +146,7 @@ static inline WEFT_WUR int weft_unit_spawn(weft_pool *p, void (*fn)(void *), voi
     if (WEFT_UNLIKELY(attr != NULL))
         weft_unit_apply_attr(u, attr);
     if (WEFT_UNLIKELY(!(p->caps & WEFT_POOL_CAP_INLINE_FIFO)))
-        return weft_unit_spawn_other(p, u, flags, handle);
+        return weft_unit_spawn_other(p, u, handle);
     if (handle)
         *handle = (ABT_thread)u;
     weft_tool_event(u, ABT_TOOL_EVENT_THREAD_CREATE);
