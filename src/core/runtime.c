@@ -328,8 +328,7 @@ static void runtime_free(void)
 {
     weft_xstream *xs = weft_g.primary;
     weft_unit *m = xs->main_unit;
-    if (m->keys)
-        weft_unit_run_key_dtors(m);
+    weft_unit_run_key_dtors(m);
     weft_sched *s = xs->main_sched;
     s->use = WEFT_SCHED_UNUSED;
     weft_tsan_fiber_destroy(s->tsan_fiber);

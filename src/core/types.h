@@ -84,7 +84,6 @@ enum weft_stack_kind {
 #define WEFT_REQ_SUSPENDING 4u      /* suspending, still on its stack (see weft_unit_resume) */
 #define WEFT_REQ_RESUME_PENDING 8u  /* resumed while SUSPENDING: the post wakes it at once */
 #define WEFT_REQ_CANCEL 16u         /* ABT_thread_cancel: terminate instead of running next */
-#define WEFT_REQ_JOIN_SEEN 2u       /* the tool has been told of its join (free joins again) */
 
 /* joiner sentinel: the unit has terminated and no joiner can register any more */
 #define WEFT_JOIN_DONE ((weft_waiter *)(uintptr_t)1)
@@ -107,14 +106,13 @@ struct weft_unit {
     size_t stack_size;              /* usable stack size */
     void *user_stack;               /* base of a user-supplied stack (WEFT_STACK_USER) */
     _Atomic uint64_t id;            /* 0 until first asked for (no atomic on create) */
-    void **keys;                    /* work-unit-local values, `nkeys` slots, lazily made */
-    uint32_t nkeys;
+    _Atomic(struct weft_ktab *) keys; /* work-unit-local values, lazily made (key.c) */
     _Atomic uint32_t request;       /* WEFT_REQ_* bits: set by others, or after a switch */
     _Atomic(weft_pool *) migr_to;   /* pending migration target, applied at the next push */
     void (*migr_cb)(ABT_thread, void *);
     void *migr_cb_arg;
     weft_sched *sched;              /* for WEFT_U_SCHED units: the scheduler it runs */
-    union {                         /* ASan and TSan never share a build (see below) */
+    union {                         /* ASan and TSan never share a build (#error above) */
         void *tsan_fiber;           /* ThreadSanitizer fiber (TSan builds only) */
         void *asan_fake_stack;      /* AddressSanitizer fake-stack cookie (ASan builds) */
     };

@@ -97,7 +97,7 @@ static inline weft_unit *weft_unit_new(weft_xstream *xs, weft_pool *p, void (*fn
 static inline void weft_unit_recycle_quiet(weft_xstream *xs, weft_unit *u)
 {
     /* keys, or the unit of a user-defined pool (pool/user.c): one test for both */
-    if (WEFT_UNLIKELY(((uintptr_t)u->keys |
+    if (WEFT_UNLIKELY(((uintptr_t)weft_atomic_load_relaxed(&u->keys) |
                        (uintptr_t)weft_atomic_load_relaxed(&u->uunit)) != 0))
         weft_unit_release_extras(u);
     u->flags = 0;                  /* marks a free descriptor (stack dumps skip it) */
