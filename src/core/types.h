@@ -69,6 +69,7 @@ enum weft_unit_flags {
     WEFT_U_MIGRATABLE = 1u << 3, /* may be migrated to another pool */
     WEFT_U_SCHED = 1u << 4,      /* runs a stacked scheduler */
     WEFT_U_CANCELLED = 1u << 5,  /* cancel requested before it started */
+    WEFT_U_MAIN_SCHED = 1u << 6, /* stands for a main scheduler's ULT (weft_sched.self_unit) */
 };
 
 enum weft_stack_kind {
@@ -211,6 +212,9 @@ struct weft_sched {
     weft_ctx ctx;                  /* where units switch back to (saved when it runs one) */
     weft_pool **pools;
     int num_pools;
+    /* the first num_join_pools pools may hand a fresh target to its joiner (join bypass,
+     * unit.c): num_pools for a predefined scheduler, 0 for a user-defined one */
+    int num_join_pools;
     uint32_t event_freq;           /* check events every this many pops */
     weft_pool *bypass_pool;        /* its only pool, when yields may bypass it (unit.c) */
     _Atomic uint32_t request;      /* enum weft_sched_request */
@@ -222,6 +226,10 @@ struct weft_sched {
     weft_xstream *xs;              /* stream running it (main schedulers) */
     weft_stack *stack;             /* own stack when it does not run on an OS stack */
     weft_unit *unit;               /* stacked scheduler: the ULT that runs it */
+    /* What Argobots programs see as the scheduler's ULT while it runs as a main scheduler
+     * (xs->cur is NULL then): ABT_self_get_thread & co. answer with it.  Never runs, is
+     * in no pool and no slab; made with the scheduler, freed with it. */
+    weft_unit *self_unit;
     weft_sched *parent;            /* the scheduler it returns to when stacked */
     void *tsan_fiber;
     void *asan_fake_stack;

@@ -692,37 +692,13 @@ void weft_ult_run_as_parent(weft_xstream *xs, weft_unit *self, weft_unit *u)
     parent.parent = xs->sched;
     parent.xs = xs;
     parent.tsan_fiber = self->tsan_fiber;
-    weft_sched *outer = xs->sched;
     xs->sched = &parent;
     weft_sched_run_unit(xs, &parent, u);
-    /* back on the caller's stack, on the same stream (the record never migrates) */
-    xs->sched = outer;
+    /* back on the caller's stack, on the same stream (the record never migrates); the
+     * scheduler to return to is read again: ABT_xstream_set_main_sched may have
+     * replaced a main scheduler that had not started */
+    xs->sched = parent.parent;
     xs->cur = self;
-}
-
-int weft_ult_run_popped(weft_xstream *xs, weft_unit *self, weft_unit *u)
-{
-    if (!(u->flags & WEFT_U_ULT)) {
-        prep_run(xs, u);
-        u->fn(u->arg);
-        weft_tool_event(u, ABT_TOOL_EVENT_THREAD_FINISH);
-        xs->cur = self;
-        unit_finish(xs, u);
-        return ABT_SUCCESS;
-    }
-    if (!u->ctx && !ensure_stack(xs, u)) {
-        weft_pool_push(u->pool, u);
-        return ABT_ERR_MEM;
-    }
-    if (weft_tool_wants(ABT_TOOL_EVENT_THREAD_YIELD | ABT_TOOL_EVENT_THREAD_RUN)) {
-        weft_tool_dispatch(self, ABT_TOOL_EVENT_THREAD_YIELD);   /* back to its pool */
-        weft_tool_dispatch(u, ABT_TOOL_EVENT_THREAD_RUN);
-    }
-    weft_atomic_store_relaxed(&self->state, WEFT_READY);
-    weft_set_post(xs, post_push, self);
-    prep_run_quiet(xs, u);
-    ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, u));
-    return ABT_SUCCESS;
 }
 
 void weft_ult_park(weft_xstream *xs, weft_unit *self, void (*post)(weft_xstream *, void *),
@@ -809,11 +785,16 @@ static void post_join_register(weft_xstream *xs, void *arg)
         weft_waiter_wake(w);       /* already done */
 }
 
-/* Is `p` one of the pools the stream's running scheduler takes work from? */
-static inline bool pool_is_local(weft_xstream *xs, weft_pool *p)
+/* May the joiner run its fresh target, associated with pool `p`, itself?  Only when `p`
+ * is one of the pools the stream's running scheduler takes work from and that scheduler
+ * is a predefined one: a user-defined scheduler decides what runs next and how (it may
+ * associate the unit with another pool through ABT_self_schedule), so the join waits for
+ * it, as in Argobots.  The caller reads t->pool once, relaxed: the scheduler of another
+ * stream may be re-associating t (ABT_self_schedule, ABT_xstream_run_unit). */
+static inline bool join_may_bypass(weft_xstream *xs, weft_pool *p)
 {
     weft_sched *s = xs->sched;
-    for (int i = 0; i < s->num_pools; i++)
+    for (int i = 0; i < s->num_join_pools; i++)   /* 0 for user-defined schedulers */
         if (s->pools[i] == p)
             return true;
     return false;
@@ -830,7 +811,8 @@ void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t)
     if (w.ult) {
         /* Join bypass: a target that never ran and waits in one of our pools is run
          * here and now, by the joiner itself. */
-        if (pool_is_local(xs, t->pool) && weft_pool_take_fresh(t->pool, t)) {
+        weft_pool *tp = weft_atomic_load_relaxed_plain(&t->pool);
+        if (join_may_bypass(xs, tp) && weft_pool_take_fresh(tp, t)) {
             if (t->flags & WEFT_U_ULT) {
                 if (ensure_stack(xs, t)) {
                     weft_atomic_store_relaxed(&t->joiner, &w);

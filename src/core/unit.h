@@ -34,6 +34,23 @@ static inline weft_unit *weft_unit_from(ABT_thread h)
 
 static inline bool weft_unit_is_ult(const weft_unit *u) { return u->flags & WEFT_U_ULT; }
 
+/* The calling work unit as Argobots programs see it (the ABT_self_* and *_self routines):
+ * the running unit, or, inside a main scheduler (xs->cur == NULL), that scheduler's ULT
+ * handle (types.h, weft_sched.self_unit).  NULL for an external thread.  Waiting and
+ * switching keep using xs->cur: a main scheduler does not park. */
+static inline weft_unit *weft_self_seen(weft_xstream *xs)
+{
+    if (!xs)
+        return NULL;
+    if (xs->cur)
+        return xs->cur;
+    return xs->sched ? xs->sched->self_unit : NULL;
+}
+
+/* Units that are no ordinary ULT or tasklet: the primary ULT and a main scheduler's
+ * handle cannot be joined, freed, cancelled, migrated, yielded to or scheduled. */
+#define WEFT_U_SPECIAL (WEFT_U_MAIN | WEFT_U_MAIN_SCHED)
+
 /* Run the pending post action of this stream, if any.  Call right after every switch. */
 static inline void weft_land(weft_xstream *xs)
 {
@@ -181,10 +198,10 @@ WEFT_INTERNAL int weft_unit_resume(weft_unit *u, bool claim);
 enum { WEFT_TO_YIELD, WEFT_TO_SUSPEND, WEFT_TO_EXIT };
 WEFT_INTERNAL int weft_ult_switch_to(weft_xstream *xs, weft_unit *self, weft_unit *to,
                                      int self_mode, bool resume);
+/* ABT_self_schedule / ABT_xstream_run_unit from a ULT that is not a scheduler: `u`
+ * (taken out of its pool) runs as the caller's child; the caller continues when u
+ * finishes, yields or blocks.  A tasklet runs inline. */
 WEFT_INTERNAL void weft_ult_run_as_parent(weft_xstream *xs, weft_unit *self, weft_unit *u);
-/* Run a unit already taken out of its pool, from a ULT (ABT_xstream_run_unit): a tasklet
- * runs inline; a ULT is switched to, the caller going back to its pool. */
-WEFT_INTERNAL int weft_ult_run_popped(weft_xstream *xs, weft_unit *self, weft_unit *u);
 WEFT_INTERNAL __attribute__((noreturn)) void weft_ult_exit(weft_xstream *xs, weft_unit *self);
 
 /* ---- join / free ----
@@ -201,7 +218,7 @@ static inline int weft_unit_join(weft_unit *t)
 {
     weft_xstream *xs = weft_xs_self();
     weft_unit *self = xs ? xs->cur : NULL;
-    if (WEFT_UNLIKELY(t == self || (t->flags & WEFT_U_MAIN)))
+    if (WEFT_UNLIKELY(t == self || (t->flags & WEFT_U_SPECIAL)))
         return ABT_ERR_INV_THREAD;
     if (!weft_unit_done(t))
         weft_unit_join_wait(xs, self, t);
@@ -214,7 +231,7 @@ static inline int weft_unit_free(weft_unit *t)
 {
     weft_xstream *xs = weft_xs_self();
     weft_unit *self = xs ? xs->cur : NULL;
-    if (WEFT_UNLIKELY(t == self || (t->flags & WEFT_U_MAIN)))
+    if (WEFT_UNLIKELY(t == self || (t->flags & WEFT_U_SPECIAL)))
         return ABT_ERR_INV_THREAD;
     if (!weft_unit_done(t)) {
         weft_unit_join_wait(xs, self, t);

@@ -172,6 +172,20 @@ static inline size_t weft_pool_size(weft_pool *p)
     return p->ops->size(p);
 }
 
+/* Emptiness as Argobots asks it: a 1.2 user pool's is_empty callback, else size == 0. */
+static inline bool weft_pool_is_empty(weft_pool *p)
+{
+    if (WEFT_LIKELY(p->caps & WEFT_POOL_CAP_INLINE_FIFO))
+        return weft_atomic_load_relaxed(&p->size) == 0;
+    return p->ops->is_empty ? p->ops->is_empty(p) : p->ops->size(p) == 0;
+}
+
+/* Does the pool hold a unit, ready or blocked (the stop checks of schedulers)? */
+static inline bool weft_pool_has_unit(weft_pool *p)
+{
+    return !weft_pool_is_empty(p) || weft_atomic_load_relaxed(&p->num_blocked) > 0;
+}
+
 static inline size_t weft_pool_total_size(weft_pool *p)
 {
     long b = weft_atomic_load_relaxed(&p->num_blocked);

@@ -49,6 +49,20 @@
  * the OS thread in between, with one message on stderr; a pending migration whose target
  * cannot make a unit is abandoned with a message (core/unit.c).
  *
+ * Which callback answers what (Argobots 1.2, audited routine by routine):
+ *   emptiness (ABT_pool_is_empty, every scheduler's stop check): a 1.2 pool's is_empty,
+ *     an old pool's p_get_size() == 0; get_size / p_get_size only for ABT_pool_get_size,
+ *     _get_total_size and ABT_sched_get_size / _get_total_size (ABT_ERR_POOL without it);
+ *   pop_wait (ABT_pool_pop_wait_thread, ABT_pool_pop_wait): 1.2 only, else ABT_ERR_POOL;
+ *   pop_many / push_many (ABT_pool_pop_threads / push_threads): the 1.2 callbacks, else
+ *     ABT_ERR_POOL; an old pool loops over p_pop / p_push;
+ *   p_pop_timedwait (ABT_pool_pop_timedwait) and p_remove (ABT_pool_remove): old pools
+ *     only, else ABT_ERR_POOL; ABT_pool_remove returns what p_remove returns;
+ *   print_all / p_print_all: ABT_pool_print_all(_threads), else ABT_ERR_POOL;
+ *   init at ABT_pool_create (its error is returned, free is then not called), free at
+ *     ABT_pool_free.
+ * The thread routines without _ex pass ABT_POOL_CONTEXT_OP_POOL_OTHER to the callbacks.
+ *
  * Not called from the runtime's internal paths: p_remove.  Its contract says the caller
  * guarantees the unit is in the pool, which join bypass, cancellation, yield_to and
  * migration cannot guarantee against a concurrent pop; so the ops table has no remove and
@@ -378,6 +392,12 @@ static weft_unit *op_pop_wait(weft_pool *p, uint64_t timeout_ns, ABT_pool_contex
     return weft_unit_from(q->n.pop_wait(handle(p), secs, ctx));
 }
 
+/* 1.2 definitions: emptiness is the user's is_empty (old ones: p_get_size() == 0). */
+static bool op_is_empty(weft_pool *p)
+{
+    return upool(p)->n.is_empty(handle(p)) != ABT_FALSE;
+}
+
 static size_t op_size(weft_pool *p)
 {
     struct user_pool *q = upool(p);
@@ -486,6 +506,8 @@ static int op_remove_unit(weft_pool *p, ABT_unit unit)
     struct user_pool *q = upool(p);
     if (!q->old || !q->o.p_remove)
         return ABT_ERR_POOL;
+    if (unit_is_null(unit))
+        return ABT_ERR_INV_UNIT;
     /* the user's own unit, or a thread handle (ABT_thread_get_unit) of a queued thread */
     weft_pool *owner = NULL;
     weft_unit *t = map_find(unit, &owner);
@@ -499,8 +521,9 @@ static int op_remove_unit(weft_pool *p, ABT_unit unit)
     }
     if (owner != p)
         return ABT_ERR_POOL;
-    q->o.p_remove(handle(p), unit);             /* return value ignored, as documented */
-    return ABT_SUCCESS;                         /* the unit stays bound to its thread */
+    /* p_remove's answer is ours (Argobots); refused, the unit stays the pool's.  Removed,
+     * it stays bound to its thread, which the caller now holds. */
+    return q->o.p_remove(handle(p), unit);
 }
 
 static int op_print_units(weft_pool *p, void *arg, void (*fn)(void *, ABT_unit))
@@ -626,6 +649,8 @@ WEFT_API int ABT_pool_create(ABT_pool_user_def def, ABT_pool_config config, ABT_
     q->ops.bind = op_bind;
     q->ops.pop = op_pop;
     q->ops.size = op_size;
+    if (!q->old)
+        q->ops.is_empty = op_is_empty;
     q->ops.destroy = op_destroy;
     if (q->old ? q->o.p_pop_timedwait != NULL : q->n.pop_wait != NULL)
         q->ops.pop_wait = op_pop_wait;
