@@ -261,7 +261,9 @@ struct weft_xstream {
     bool thread_started;
     bool joined;
     _Atomic bool cancelled;        /* ABT_xstream_cancel / ABT_xstream_exit */
-    weft_waiter *joiner;           /* protected by the global lock */
+    weft_waiter *joiner;           /* protected by join_lock */
+    weft_spinlock join_lock;       /* joiner + the TERMINATED transition; a parking joiner
+                                    * releases it only once off its stack (post action) */
     int cpubind;                   /* -1 when not bound */
     int *affinity;
     int num_affinity;

@@ -109,11 +109,13 @@ static void *xstream_thread(void *arg)
         weft_sched_retire(s);
     }
     weft_mem_flush(&xs->cache);
-    pthread_mutex_lock(&weft_g.lock);
+    /* Under join_lock: a joining ULT holds it until it is off its stack, so the wake below
+     * never sees a joiner that still runs (the post-action rule of core/unit.h). */
+    weft_spin_lock(&xs->join_lock);
     weft_atomic_store_release(&xs->state, WEFT_XS_TERMINATED);
     weft_waiter *w = xs->joiner;
     xs->joiner = NULL;
-    pthread_mutex_unlock(&weft_g.lock);
+    weft_spin_unlock(&xs->join_lock);
     if (w)
         weft_waiter_wake(w);
     weft_overflow_thread_fini();
@@ -175,15 +177,12 @@ int weft_xstream_join(weft_xstream *xs)
     weft_sched_request(xs->main_sched, WEFT_SCHED_REQ_FINISH);
     weft_waiter w;
     weft_waiter_init(&w);
-    weft_spinlock l = { 0 };       /* weft_wait_block wants a lock to release */
-    pthread_mutex_lock(&weft_g.lock);
+    weft_spin_lock(&xs->join_lock);
     if (weft_atomic_load_acquire(&xs->state) != WEFT_XS_TERMINATED) {
         xs->joiner = &w;
-        weft_spin_lock(&l);
-        pthread_mutex_unlock(&weft_g.lock);
-        weft_wait_block_uncounted(&w, &l);
+        weft_wait_block_uncounted(&w, &xs->join_lock);   /* releases join_lock */
     } else {
-        pthread_mutex_unlock(&weft_g.lock);
+        weft_spin_unlock(&xs->join_lock);
     }
     if (!xs->joined)               /* (helper) a fork() child marks lost streams joined */
         pthread_join(xs->thread, NULL);
