@@ -11,9 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "arch/compiler.h"
+
 #define WEFT_CACHE_LINE 64
-#define WEFT_LIKELY(x) __builtin_expect(!!(x), 1)
-#define WEFT_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 static inline void weft_cpu_relax(void)
 {

@@ -23,7 +23,7 @@
 #define _XOPEN_SOURCE 700 /* macOS hides the (deprecated) ucontext API without it */
 #endif
 
-#include "context.h"
+#include "arch/context.h"
 
 #include <stdint.h>
 #include <stdlib.h>

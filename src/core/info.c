@@ -3,13 +3,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/pool_prio.h"
 #include "core/thread_attr.h"
 #include "core/tool.h"
 #include "core/unit.h"
 #include "core/xstream.h"
 
-WEFT_INTERNAL uint64_t weft_unit_id(weft_unit *u);
 
 WEFT_API int ABT_info_query_config(ABT_info_query_kind query_kind, void *val)
 {
@@ -108,16 +106,13 @@ static const char *state_name(uint32_t s)
 
 static void print_pool(FILE *fp, weft_pool *p)
 {
-    static const char *kinds[] = { "FIFO", "FIFO_WAIT", "RANDWS" };
     static const char *acc[] = { "PRIV", "SPSC", "MPSC", "SPMC", "MPMC" };
     fprintf(fp, "== pool (%p) ==\n id: %d\n kind: %s\n access: %s\n automatic: %s\n"
                 " size: %zu\n total size: %zu\n num schedulers: %d\n data: %p\n",
             (void *)p, p->id,
-            weft_pool_is_prio(p)                               ? "PRIO_FIFO (weft)"
-            : !weft_pool_is_user(p) && (unsigned)p->kind < 3 ? kinds[p->kind]
-                                                             : "USER",
+            p->ops->name,
             (unsigned)p->access < 5 ? acc[p->access] : "?", p->automatic ? "TRUE" : "FALSE",
-            weft_pool_size(p), weft_pool_total_size(p), atomic_load(&p->num_scheds), p->data);
+            weft_pool_size(p), weft_pool_total_size(p), weft_atomic_load_seq_cst(&p->num_scheds), p->data);
 }
 
 static void print_sched(FILE *fp, weft_sched *s)
@@ -126,7 +121,7 @@ static void print_sched(FILE *fp, weft_sched *s)
     fprintf(fp, "== scheduler (%p) ==\n kind: %s\n automatic: %s\n request: %u\n"
                 " num pools: %d\n event frequency: %u\n data: %p\n",
             (void *)s, s->predef >= 0 && s->predef < 5 ? pre[s->predef] : "USER",
-            s->automatic ? "TRUE" : "FALSE", atomic_load(&s->request), s->num_pools,
+            s->automatic ? "TRUE" : "FALSE", weft_atomic_load_seq_cst(&s->request), s->num_pools,
             s->event_freq, s->data);
     for (int i = 0; i < s->num_pools; i++)
         print_pool(fp, s->pools[i]);
@@ -137,7 +132,7 @@ static void print_xstream(FILE *fp, weft_xstream *xs)
     fprintf(fp, "== execution stream (%p) ==\n rank: %d\n type: %s\n state: %s\n"
                 " running unit: %p\n cpu binding: %d\n",
             (void *)xs, xs->rank, xs->primary ? "PRIMARY" : "SECONDARY",
-            atomic_load(&xs->state) == WEFT_XS_TERMINATED ? "TERMINATED" : "RUNNING",
+            weft_atomic_load_seq_cst(&xs->state) == WEFT_XS_TERMINATED ? "TERMINATED" : "RUNNING",
             (void *)xs->cur, xs->cpubind);
     print_sched(fp, xs->main_sched);
 }
@@ -200,7 +195,7 @@ static void print_unit(FILE *fp, weft_unit *u)
                 " last execution stream rank: %d\n last pool id: %d\n migratable: %s\n"
                 " stack size: %zu\n function: %p\n argument: %p\n",
             (u->flags & WEFT_U_ULT) ? "ULT" : "tasklet", (void *)u,
-            (unsigned long long)weft_unit_id(u), state_name(atomic_load(&u->state)),
+            (unsigned long long)weft_unit_id(u), state_name(weft_atomic_load_seq_cst(&u->state)),
             (u->flags & WEFT_U_MAIN) ? "TRUE" : "FALSE",
             (u->flags & WEFT_U_NAMED) ? "TRUE" : "FALSE", u->xs ? u->xs->rank : -1,
             u->pool ? u->pool->id : -1, (u->flags & WEFT_U_MIGRATABLE) ? "TRUE" : "FALSE",

@@ -29,11 +29,9 @@ WEFT_API int ABT_key_create(void (*destructor)(void *value), ABT_key *newkey)
     if (!newkey)
         return ABT_ERR_INV_ARG;
     struct weft_key *k = malloc(sizeof(*k));
-    if (!k) {
-        *newkey = ABT_KEY_NULL;
-        return ABT_ERR_MEM;
-    }
-    k->id = atomic_fetch_add(&weft_g.next_key_id, 1);
+    if (!k)
+        return ABT_ERR_MEM;        /* *newkey untouched, as in Argobots 1.x */
+    k->id = weft_atomic_fetch_add_seq_cst(&weft_g.next_key_id, 1);
     k->dtor = destructor;
     *newkey = (ABT_key)k;
     return ABT_SUCCESS;

@@ -10,7 +10,7 @@
 static int migrate_to_pool(weft_unit *u, weft_pool *p)
 {
     if ((u->flags & WEFT_U_MAIN) || !(u->flags & WEFT_U_MIGRATABLE) ||
-        atomic_load_explicit(&u->joiner, memory_order_acquire) == WEFT_JOIN_DONE)
+        weft_atomic_load_acquire(&u->joiner) == WEFT_JOIN_DONE)
         return ABT_ERR_INV_THREAD;
     if (u->pool == p)
         return ABT_ERR_MIGRATION_TARGET;
@@ -22,7 +22,7 @@ static int migrate_to_pool(weft_unit *u, weft_pool *p)
         weft_pool_push_ctx(p, u, ABT_POOL_CONTEXT_OP_THREAD_MIGRATE);
         return ABT_SUCCESS;
     }
-    atomic_store_explicit(&u->migr_to, p, memory_order_release);
+    weft_atomic_store_release(&u->migr_to, p);
     return ABT_SUCCESS;
 }
 
@@ -58,7 +58,7 @@ WEFT_API int ABT_thread_migrate_to_xstream(ABT_thread thread, ABT_xstream xstrea
     weft_xstream *xs = weft_xstream_from(xstream);
     if (!xs)
         return ABT_ERR_INV_XSTREAM;
-    if (atomic_load(&xs->state) == WEFT_XS_TERMINATED)
+    if (weft_atomic_load_seq_cst(&xs->state) == WEFT_XS_TERMINATED)
         return ABT_ERR_INV_XSTREAM;
     return migrate_to_pool(u, xs->main_sched->pools[0]);
 }
@@ -75,7 +75,7 @@ WEFT_API int ABT_thread_migrate(ABT_thread thread)
     int start = u->xs ? u->xs->rank : 0;
     for (int i = 1; i <= max && !target; i++) {
         weft_xstream *xs = weft_g.by_rank[(start + i) % max];
-        if (xs && atomic_load(&xs->state) != WEFT_XS_TERMINATED &&
+        if (xs && weft_atomic_load_seq_cst(&xs->state) != WEFT_XS_TERMINATED &&
             xs->main_sched->pools[0] != u->pool)
             target = xs->main_sched->pools[0];
     }

@@ -15,12 +15,12 @@
 #include <strings.h>
 
 #include "core/affinity.h"
-#include "core/fork.h"
+#include "core/atfork.h"
 #include "core/sanitizer.h"
 #include "core/stack_dump.h"
 #include "core/unit.h"
 #include "core/xstream.h"
-#include "mem/overflow.h"
+#include "core/overflow.h"
 
 struct weft_global weft_g = { .lock = PTHREAD_MUTEX_INITIALIZER, .next_unit_id = 1 };
 __thread weft_xstream *weft_tls_xs __attribute__((tls_model("initial-exec")));
@@ -228,7 +228,18 @@ static int runtime_init(void)
     weft_unit *m = aligned_alloc(WEFT_CACHE_LINE, sizeof(weft_unit));
     if (!weft_g.by_rank || !xs || !m)
         goto fail_alloc;
-    weft_mem_init();
+    weft_mem_init(&(struct weft_mem_config){
+        .desc_size = sizeof(weft_unit),
+        .thread_stacksize = weft_g.cfg.thread_stacksize,
+        .max_descs = weft_g.cfg.mem_max_descs,
+        .max_stacks = weft_g.cfg.mem_max_stacks,
+        .lp_alloc = weft_g.cfg.lp_alloc,
+        .huge_page_size = weft_g.cfg.huge_page_size,
+        .sys_page_size = weft_g.cfg.sys_page_size,
+        .stack_page_size = weft_g.cfg.mem_stack_page_size,
+        .guard = weft_g.cfg.stack_overflow_check == 3 ? 2 : weft_g.cfg.stack_overflow_check == 2,
+        .canary = weft_g.cfg.stack_overflow_check == 1,
+    });
     weft_sched *s;
     if ((r = weft_sched_create_predef(ABT_SCHED_BASIC, 0, NULL, ABT_SCHED_CONFIG_NULL, true,
                                       &s)) != ABT_SUCCESS)
@@ -244,14 +255,14 @@ static int runtime_init(void)
     m->pool = s->pools[0];
     m->xs = xs;
     m->fn = NULL;
-    atomic_store(&m->state, WEFT_RUNNING);
+    weft_atomic_store_seq_cst(&m->state, WEFT_RUNNING);
     m->tsan_fiber = weft_tsan_fiber_current();
 
     xs->primary = true;
     xs->rank = 0;
     xs->cpubind = -1;
     xs->thread = pthread_self();
-    atomic_store(&xs->state, WEFT_XS_RUNNING);
+    weft_atomic_store_seq_cst(&xs->state, WEFT_XS_RUNNING);
     xs->main_sched = s;
     xs->sched = s;
     xs->main_unit = m;
@@ -268,7 +279,7 @@ static int runtime_init(void)
     if (weft_g.cfg.set_affinity)
         weft_xstream_apply_affinity(xs);
     weft_overflow_init();          /* (helper) mem/overflow.c: ABT_STACK_OVERFLOW_CHECK */
-    weft_fork_init();              /* (helper) core/fork.c: pthread_atfork handlers */
+    weft_fork_init();              /* (helper) core/atfork.c: pthread_atfork handlers */
     return ABT_SUCCESS;
 
 fail_sched:
@@ -286,12 +297,12 @@ WEFT_API int ABT_init(int argc, char **argv)
 {
     (void)argc, (void)argv;
     pthread_mutex_lock(&init_lock);
-    int n = atomic_load(&weft_g.init_count);
+    int n = weft_atomic_load_seq_cst(&weft_g.init_count);
     int r = ABT_SUCCESS;
     if (n == 0)
         r = runtime_init();
     if (r == ABT_SUCCESS)
-        atomic_store_explicit(&weft_g.init_count, n + 1, memory_order_release);
+        weft_atomic_store_release(&weft_g.init_count, n + 1);
     pthread_mutex_unlock(&init_lock);
     if (r == ABT_SUCCESS && n == 0 && weft_g.cfg.print_config)
         weft_config_print(stdout, &weft_g.cfg);
@@ -318,11 +329,11 @@ static void runtime_free(void)
         weft_sched_destroy(weft_g.scheds);
     while (weft_g.pools)
         weft_pool_destroy(weft_g.pools);
-    weft_mem_flush(xs);
+    weft_mem_flush(&xs->cache);
     weft_mem_finalize();
     weft_overflow_finalize();      /* (helper) mem/overflow.c */
     weft_affinity_finalize();      /* (helper) affinity.c: the primary thread's CPUs back */
-    atomic_store(&weft_dump_pending, 0);   /* (helper) a stack dump nobody stopped for */
+    weft_atomic_store_seq_cst(&weft_dump_pending, 0);   /* (helper) a stack dump nobody stopped for */
     free(m);
     free(xs);
     free(weft_g.by_rank);
@@ -336,13 +347,13 @@ static void runtime_free(void)
 WEFT_API int ABT_finalize(void)
 {
     pthread_mutex_lock(&init_lock);
-    int n = atomic_load(&weft_g.init_count);
+    int n = weft_atomic_load_seq_cst(&weft_g.init_count);
     if (n == 0) {
         pthread_mutex_unlock(&init_lock);
         return ABT_ERR_UNINITIALIZED;
     }
     if (n > 1) {
-        atomic_store(&weft_g.init_count, n - 1);
+        weft_atomic_store_seq_cst(&weft_g.init_count, n - 1);
         pthread_mutex_unlock(&init_lock);
         return ABT_SUCCESS;
     }
@@ -368,13 +379,13 @@ WEFT_API int ABT_finalize(void)
     }
     /* 2. the primary scheduler runs until its pools are empty, then returns here */
     weft_sched *s = xs->main_sched;
-    atomic_store(&s->request, WEFT_SCHED_REQ_FINISH);
+    weft_atomic_store_seq_cst(&s->request, WEFT_SCHED_REQ_FINISH);
     weft_ult_park(xs, xs->main_unit, NULL, NULL);
     xs = weft_xs_reload();
     /* 3. free everything */
     pthread_mutex_lock(&init_lock);
     runtime_free();
-    atomic_store_explicit(&weft_g.init_count, 0, memory_order_release);
+    weft_atomic_store_release(&weft_g.init_count, 0);
     pthread_mutex_unlock(&init_lock);
     return ABT_SUCCESS;
 }

@@ -35,13 +35,6 @@ struct weft_config {
     uint32_t mutex_max_wakeups;    /* ABT_MUTEX_MAX_WAKEUPS */
 };
 
-enum weft_lp_alloc {
-    WEFT_LP_MALLOC = 0,            /* plain pages */
-    WEFT_LP_MMAP_RP,               /* mmap of regular pages */
-    WEFT_LP_MMAP_HP_RP,            /* explicit huge pages, falling back to regular pages */
-    WEFT_LP_MMAP_HP_THP,           /* explicit huge pages, falling back to THP */
-    WEFT_LP_THP,                   /* transparent huge pages (madvise) */
-};
 
 struct weft_global {
     _Atomic int init_count;        /* ABT_init nesting depth; 0 = not initialized */
@@ -66,16 +59,22 @@ extern WEFT_INTERNAL struct weft_global weft_g;
 extern WEFT_INTERNAL __thread weft_xstream *weft_tls_xs __attribute__((tls_model("initial-exec")));
 
 static inline weft_xstream *weft_xs_self(void) { return weft_tls_xs; }
+
+/* The memory caches of a stream, NULL for "no stream" (an external thread). */
+static inline struct weft_mem_cache *weft_xs_cache(weft_xstream *xs)
+{
+    return xs ? &xs->cache : NULL;
+}
 WEFT_INTERNAL weft_xstream *weft_xs_reload(void);
 
 static inline bool weft_initialized(void)
 {
-    return atomic_load_explicit(&weft_g.init_count, memory_order_acquire) > 0;
+    return weft_atomic_load_acquire(&weft_g.init_count) > 0;
 }
 
 static inline uint64_t weft_new_unit_id(void)
 {
-    return atomic_fetch_add_explicit(&weft_g.next_unit_id, 1, memory_order_relaxed);
+    return weft_atomic_fetch_add_relaxed(&weft_g.next_unit_id, 1);
 }
 
 /* Make by_rank hold index `rank` (weft_g.lock held).  False when out of memory. */

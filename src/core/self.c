@@ -4,9 +4,6 @@
 #include "core/unit.h"
 #include "core/xstream.h"
 
-WEFT_INTERNAL uint64_t weft_unit_id(weft_unit *u);
-WEFT_INTERNAL int weft_key_set(weft_unit *u, ABT_key key, void *value);
-WEFT_INTERNAL int weft_key_get(weft_unit *u, ABT_key key, void **value);
 
 /* The calling unit, or an error code through *err. */
 static inline weft_unit *self_or(int *err)
@@ -22,12 +19,6 @@ static inline weft_unit *self_or(int *err)
     }
     return xs->cur;
 }
-
-#define SELF(u)                                                                                \
-    int err_ = ABT_SUCCESS;                                                                    \
-    weft_unit *u = self_or(&err_);                                                             \
-    if (!u)                                                                                    \
-        return err_
 
 WEFT_API int ABT_self_get_xstream(ABT_xstream *xstream)
 {
@@ -53,32 +44,47 @@ WEFT_API int ABT_self_get_thread_id(ABT_unit_id *id)
 {
     if (!id)
         return ABT_ERR_INV_ARG;
-    SELF(u);
+    int err = ABT_SUCCESS;
+    weft_unit *u = self_or(&err);
+    if (!u)
+        return err;
     *id = weft_unit_id(u);
     return ABT_SUCCESS;
 }
 
 WEFT_API int ABT_self_set_specific(ABT_key key, void *value)
 {
-    SELF(u);
+    int err = ABT_SUCCESS;
+    weft_unit *u = self_or(&err);
+    if (!u)
+        return err;
     return weft_key_set(u, key, value);
 }
 
 WEFT_API int ABT_self_get_specific(ABT_key key, void **value)
 {
-    SELF(u);
+    int err = ABT_SUCCESS;
+    weft_unit *u = self_or(&err);
+    if (!u)
+        return err;
     return weft_key_get(u, key, value);
 }
 
 WEFT_API int ABT_key_set(ABT_key key, void *value)
 {
-    SELF(u);
+    int err = ABT_SUCCESS;
+    weft_unit *u = self_or(&err);
+    if (!u)
+        return err;
     return weft_key_set(u, key, value);
 }
 
 WEFT_API int ABT_key_get(ABT_key key, void **value)
 {
-    SELF(u);
+    int err = ABT_SUCCESS;
+    weft_unit *u = self_or(&err);
+    if (!u)
+        return err;
     return weft_key_get(u, key, value);
 }
 
@@ -120,7 +126,10 @@ WEFT_API int ABT_self_is_primary(ABT_bool *is_primary)
     if (!is_primary)
         return ABT_ERR_INV_ARG;
     *is_primary = ABT_FALSE;
-    SELF(u);
+    int err = ABT_SUCCESS;
+    weft_unit *u = self_or(&err);
+    if (!u)
+        return err;
     if (!weft_unit_is_ult(u))
         return ABT_ERR_INV_THREAD;
     *is_primary = (u->flags & WEFT_U_MAIN) ? ABT_TRUE : ABT_FALSE;
@@ -132,7 +141,10 @@ WEFT_API int ABT_self_on_primary_xstream(ABT_bool *on_primary)
     if (!on_primary)
         return ABT_ERR_INV_ARG;
     *on_primary = ABT_FALSE;
-    SELF(u);
+    int err = ABT_SUCCESS;
+    weft_unit *u = self_or(&err);
+    if (!u)
+        return err;
     (void)u;
     *on_primary = weft_xs_self()->primary ? ABT_TRUE : ABT_FALSE;
     return ABT_SUCCESS;
@@ -143,7 +155,10 @@ WEFT_API int ABT_self_is_unnamed(ABT_bool *is_unnamed)
     if (!is_unnamed)
         return ABT_ERR_INV_ARG;
     *is_unnamed = ABT_FALSE;
-    SELF(u);
+    int err = ABT_SUCCESS;
+    weft_unit *u = self_or(&err);
+    if (!u)
+        return err;
     *is_unnamed = (u->flags & WEFT_U_NAMED) && !(u->flags & WEFT_U_MAIN) ? ABT_FALSE : ABT_TRUE;
     return ABT_SUCCESS;
 }
@@ -153,7 +168,10 @@ WEFT_API int ABT_self_get_last_pool(ABT_pool *pool)
     if (!pool)
         return ABT_ERR_INV_ARG;
     *pool = ABT_POOL_NULL;
-    SELF(u);
+    int err = ABT_SUCCESS;
+    weft_unit *u = self_or(&err);
+    if (!u)
+        return err;
     *pool = u->pool ? WEFT_POOL_HANDLE(u->pool) : ABT_POOL_NULL;
     return ABT_SUCCESS;
 }
@@ -163,14 +181,20 @@ WEFT_API int ABT_self_get_last_pool_id(int *pool_id)
     if (!pool_id)
         return ABT_ERR_INV_ARG;
     *pool_id = -1;
-    SELF(u);
+    int err = ABT_SUCCESS;
+    weft_unit *u = self_or(&err);
+    if (!u)
+        return err;
     *pool_id = u->pool ? u->pool->id : -1;
     return ABT_SUCCESS;
 }
 
 WEFT_API int ABT_self_set_associated_pool(ABT_pool pool)
 {
-    SELF(u);
+    int err = ABT_SUCCESS;
+    weft_unit *u = self_or(&err);
+    if (!u)
+        return err;
     weft_pool *p = weft_pool_from(pool);
     if (!p)
         return ABT_ERR_INV_POOL;
@@ -182,14 +206,20 @@ WEFT_API int ABT_self_get_unit(ABT_unit *unit)
 {
     if (!unit)
         return ABT_ERR_INV_ARG;
-    SELF(u);
+    int err = ABT_SUCCESS;
+    weft_unit *u = self_or(&err);
+    if (!u)
+        return err;
     *unit = (ABT_unit)u;
     return ABT_SUCCESS;
 }
 
 WEFT_API int ABT_self_yield(void)
 {
-    SELF(u);
+    int err = ABT_SUCCESS;
+    weft_unit *u = self_or(&err);
+    if (!u)
+        return err;
     if (!weft_unit_is_ult(u))
         return ABT_ERR_INV_THREAD;
     weft_ult_yield(weft_xs_self(), u);
@@ -198,7 +228,10 @@ WEFT_API int ABT_self_yield(void)
 
 WEFT_API int ABT_self_exit(void)
 {
-    SELF(u);
+    int err = ABT_SUCCESS;
+    weft_unit *u = self_or(&err);
+    if (!u)
+        return err;
     if (!weft_unit_is_ult(u) || (u->flags & WEFT_U_MAIN))
         return ABT_ERR_INV_THREAD;
     weft_ult_exit(weft_xs_self(), u);
@@ -206,7 +239,10 @@ WEFT_API int ABT_self_exit(void)
 
 WEFT_API int ABT_self_suspend(void)
 {
-    SELF(u);
+    int err = ABT_SUCCESS;
+    weft_unit *u = self_or(&err);
+    if (!u)
+        return err;
     if (!weft_unit_is_ult(u))
         return ABT_ERR_INV_THREAD;
     weft_unit_suspend_self(weft_xs_self(), u);
@@ -218,7 +254,10 @@ WEFT_API int ABT_self_suspend(void)
  * target, the others take a ready target out of its pool. */
 static int to_common(ABT_thread thread, int self_mode, bool resume)
 {
-    SELF(u);
+    int err = ABT_SUCCESS;
+    weft_unit *u = self_or(&err);
+    if (!u)
+        return err;
     if (!weft_unit_is_ult(u))
         return ABT_ERR_INV_THREAD;
     weft_unit *to = weft_unit_from(thread);
@@ -266,7 +305,10 @@ WEFT_API int ABT_self_schedule(ABT_thread thread, ABT_pool pool)
     weft_unit *t = weft_unit_from(thread);
     if (!t)
         return ABT_ERR_INV_THREAD;
-    SELF(u);
+    int err = ABT_SUCCESS;
+    weft_unit *u = self_or(&err);
+    if (!u)
+        return err;
     if (t == u || !weft_unit_is_ult(u))
         return ABT_ERR_INV_THREAD;
     /* validated: now take the target out of its current pool, then re-associate it */
@@ -286,7 +328,10 @@ WEFT_API int ABT_self_schedule(ABT_thread thread, ABT_pool pool)
 
 WEFT_API int ABT_self_set_arg(void *arg)
 {
-    SELF(u);
+    int err = ABT_SUCCESS;
+    weft_unit *u = self_or(&err);
+    if (!u)
+        return err;
     u->arg = arg;
     return ABT_SUCCESS;
 }
@@ -296,7 +341,10 @@ WEFT_API int ABT_self_get_arg(void **arg)
     if (!arg)
         return ABT_ERR_INV_ARG;
     *arg = NULL;
-    SELF(u);
+    int err = ABT_SUCCESS;
+    weft_unit *u = self_or(&err);
+    if (!u)
+        return err;
     *arg = u->arg;
     return ABT_SUCCESS;
 }
@@ -306,7 +354,10 @@ WEFT_API int ABT_self_get_thread_func(void (**thread_func)(void *))
     if (!thread_func)
         return ABT_ERR_INV_ARG;
     *thread_func = NULL;
-    SELF(u);
+    int err = ABT_SUCCESS;
+    weft_unit *u = self_or(&err);
+    if (!u)
+        return err;
     *thread_func = u->fn;
     return ABT_SUCCESS;
 }

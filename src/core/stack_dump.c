@@ -35,7 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/pool.h"
+#include "core/pool/pool.h"
 #include "core/stack_dump.h"
 #include "core/unit.h"
 #include "core/xstream.h"
@@ -50,7 +50,6 @@
 
 #define MAX_DUMP_BYTES (64u << 10)   /* per ULT; deeper stacks are cut */
 
-WEFT_INTERNAL uint64_t weft_unit_id(weft_unit *u);
 extern void *__libc_stack_end __attribute__((weak));   /* glibc: top of main()'s frames */
 
 _Atomic uint32_t weft_dump_pending;
@@ -271,12 +270,12 @@ static bool unit_stack(weft_unit *u, const struct maps *m, uintptr_t sp, uintptr
 static void dump_unit(FILE *fp, const struct maps *m, weft_unit *u)
 {
     bool ult = u->flags & WEFT_U_ULT;
-    uint32_t st = atomic_load_explicit(&u->state, memory_order_acquire);
+    uint32_t st = weft_atomic_load_acquire(&u->state);
     weft_xstream *me = weft_xs_self();
     fprintf(fp, "=== %s (%p) ===\n", ult ? "ULT" : "tasklet", (void *)u);
     fprintf(fp, "id        : %" PRIu64 "\n", weft_unit_id(u));
     fprintf(fp, "state     : %s%s%s%s\n", state_name(st),
-            (atomic_load_explicit(&u->request, memory_order_relaxed) & WEFT_REQ_SUSPENDED)
+            (weft_atomic_load_relaxed(&u->request) & WEFT_REQ_SUSPENDED)
                 ? " (suspended)"
                 : "",
             (u->flags & WEFT_U_MAIN) ? " (primary ULT)" : "",
@@ -375,7 +374,7 @@ WEFT_API int ABT_info_print_thread_stacks_in_pool(FILE *fp, ABT_pool pool)
         return ABT_ERR_INV_ARG;
     if (!p)
         return ABT_ERR_INV_POOL;
-    if (!p->builtin_fifo && !p->ops->print_all)
+    if (!p->ops->print_all)
         return ABT_ERR_POOL;       /* the pool cannot list its units */
     struct pool_dump d = { .fp = fp };
     maps_load(&d.m);
@@ -418,7 +417,7 @@ static uint32_t live_streams(void)
     pthread_mutex_lock(&weft_g.lock);
     for (int i = 0; i < weft_g.rank_cap; i++) {
         weft_xstream *x = weft_g.by_rank[i];
-        if (x && atomic_load_explicit(&x->state, memory_order_acquire) != WEFT_XS_TERMINATED)
+        if (x && weft_atomic_load_acquire(&x->state) != WEFT_XS_TERMINATED)
             n++;
     }
     pthread_mutex_unlock(&weft_g.lock);
@@ -430,7 +429,7 @@ static void wake_streams_locked(void)
 {
     for (int i = 0; i < weft_g.rank_cap; i++) {
         weft_xstream *x = weft_g.by_rank[i];
-        if (!x || atomic_load_explicit(&x->state, memory_order_acquire) == WEFT_XS_TERMINATED)
+        if (!x || weft_atomic_load_acquire(&x->state) == WEFT_XS_TERMINATED)
             continue;
         weft_sched *s = x->main_sched;
         for (int j = 0; s && j < s->num_pools; j++)
@@ -438,8 +437,9 @@ static void wake_streams_locked(void)
     }
 }
 
-static void dump_ult_cb(weft_unit *u, void *arg)
+static void dump_ult_cb(void *desc, void *arg)
 {
+    weft_unit *u = desc;
     struct pool_dump *d = arg;
     if (u->flags & WEFT_U_ULT)     /* free descriptors have flags == 0 */
         dump_unit(d->fp, &d->m, u);
@@ -464,7 +464,7 @@ static void print_all(FILE *fp, uint32_t nstopped, uint32_t nlive)
             continue;
         fprintf(fp, "= xstream[%d] (%p) =\n%s, %s\nmain_sched : %p\n", x->rank, (void *)x,
                 x->primary ? "primary" : "secondary",
-                atomic_load(&x->state) == WEFT_XS_TERMINATED ? "terminated" : "running",
+                weft_atomic_load_seq_cst(&x->state) == WEFT_XS_TERMINATED ? "terminated" : "running",
                 (void *)x->main_sched);
         weft_sched *s = x->main_sched;
         for (int j = 0; s && j < s->num_pools; j++)
@@ -489,7 +489,7 @@ void weft_dump_stop(void)
         return;                    /* only a scheduler is at a safe point */
     pthread_once(&stop_once, stop_init);
     pthread_mutex_lock(&stop_lock);
-    if (!atomic_load_explicit(&weft_dump_pending, memory_order_acquire)) {
+    if (!weft_atomic_load_acquire(&weft_dump_pending)) {
         pthread_mutex_unlock(&stop_lock);
         return;
     }
@@ -502,14 +502,14 @@ void weft_dump_stop(void)
     }
     while (round_done == my_round) {
         uint32_t live = live_streams();
-        uint64_t to = atomic_load_explicit(&req_timeout_ns, memory_order_relaxed);
+        uint64_t to = weft_atomic_load_relaxed(&req_timeout_ns);
         bool all = stopped >= live;
         if (all || (to != UINT64_MAX && weft_clock_ns() - first_ns >= to)) {
             /* this stream prints; a trigger from now on starts a new round */
-            atomic_store_explicit(&weft_dump_pending, 0, memory_order_relaxed);
-            FILE *fp = atomic_load_explicit(&req_fp, memory_order_relaxed);
-            void (*cb)(ABT_bool, void *) = atomic_load_explicit(&req_cb, memory_order_relaxed);
-            void *arg = atomic_load_explicit(&req_arg, memory_order_relaxed);
+            weft_atomic_store_relaxed(&weft_dump_pending, 0);
+            FILE *fp = weft_atomic_load_relaxed(&req_fp);
+            void (*cb)(ABT_bool, void *) = weft_atomic_load_relaxed(&req_cb);
+            void *arg = weft_atomic_load_relaxed(&req_arg);
             if (fp)
                 print_all(fp, stopped, live);
             if (cb)
@@ -540,11 +540,11 @@ WEFT_API int ABT_info_trigger_print_all_thread_stacks(FILE *fp, double timeout,
     uint64_t to = UINT64_MAX;
     if (timeout >= 0)
         to = timeout > 1.0e9 ? UINT64_MAX - 1 : (uint64_t)(timeout * 1.0e9);
-    atomic_store_explicit(&req_fp, fp, memory_order_relaxed);
-    atomic_store_explicit(&req_timeout_ns, to, memory_order_relaxed);
-    atomic_store_explicit(&req_cb, cb_func, memory_order_relaxed);
-    atomic_store_explicit(&req_arg, arg, memory_order_relaxed);
-    atomic_store_explicit(&weft_dump_pending, 1, memory_order_release);
+    weft_atomic_store_relaxed(&req_fp, fp);
+    weft_atomic_store_relaxed(&req_timeout_ns, to);
+    weft_atomic_store_relaxed(&req_cb, cb_func);
+    weft_atomic_store_relaxed(&req_arg, arg);
+    weft_atomic_store_release(&weft_dump_pending, 1);
     /* best effort, without blocking (signal handlers call this): wake sleeping streams */
     if (pthread_mutex_trylock(&weft_g.lock) == 0) {
         wake_streams_locked();
@@ -553,13 +553,12 @@ WEFT_API int ABT_info_trigger_print_all_thread_stacks(FILE *fp, double timeout,
     return ABT_SUCCESS;
 }
 
-/* fork() child (fork.c): a stream of the parent may have held the stop lock. */
-WEFT_INTERNAL void weft_dump_atfork_child(void);
+/* fork() child (atfork.c): a stream of the parent may have held the stop lock. */
 void weft_dump_atfork_child(void)
 {
     pthread_mutex_init(&stop_lock, NULL);
     if (stop_ready)
         stop_init();
     stopped = 0;
-    atomic_store_explicit(&weft_dump_pending, 0, memory_order_relaxed);
+    weft_atomic_store_relaxed(&weft_dump_pending, 0);
 }

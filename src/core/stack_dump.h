@@ -21,11 +21,13 @@ WEFT_INTERNAL WEFT_COLD void weft_dump_stop(void);
 
 static inline void weft_dump_check(void)
 {
-    if (WEFT_UNLIKELY(atomic_load_explicit(&weft_dump_pending, memory_order_relaxed)))
+    if (WEFT_UNLIKELY(weft_atomic_load_relaxed(&weft_dump_pending)))
         weft_dump_stop();
 }
 
 /* Print the stack of one unit (ABT_info_print_thread_stack without the checks). */
 WEFT_INTERNAL void weft_dump_unit_stack(FILE *fp, weft_unit *u);
+/* fork() child (atfork.c): a stream of the parent may have held the stop lock. */
+WEFT_INTERNAL void weft_dump_atfork_child(void);
 
 #endif

@@ -4,16 +4,10 @@
 #include "core/unit.h"
 #include "core/xstream.h"
 
-WEFT_INTERNAL uint64_t weft_unit_id(weft_unit *u);
 
 /* The ABT_task_* routines that mirror an ABT_thread_* one call it and report a bad
  * handle with the tasklet code, as Argobots 1.2 does. */
 static inline int as_task_err(int r) { return r == ABT_ERR_INV_THREAD ? ABT_ERR_INV_TASK : r; }
-
-#define GET_TASK(h)                                                                            \
-    weft_unit *u = weft_unit_from(h);                                                          \
-    if (!u)                                                                                    \
-        return ABT_ERR_INV_TASK
 
 WEFT_API int ABT_task_create(ABT_pool pool, void (*task_func)(void *), void *arg,
                              ABT_task *newtask)
@@ -27,17 +21,7 @@ WEFT_API int ABT_task_create(ABT_pool pool, void (*task_func)(void *), void *arg
         return p ? ABT_ERR_INV_ARG : ABT_ERR_INV_POOL;
     }
     uint16_t flags = (uint16_t)((newtask ? WEFT_U_NAMED : 0) | WEFT_U_DEFAULT_FLAGS);
-    weft_unit *u = weft_unit_new(weft_xs_self(), p, task_func, arg, flags);
-    if (WEFT_UNLIKELY(!u)) {
-        if (newtask)
-            *newtask = ABT_TASK_NULL;
-        return ABT_ERR_MEM;
-    }
-    if (newtask)
-        *newtask = (ABT_task)u;
-    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_CREATE);
-    weft_pool_push_ctx(p, u, ABT_POOL_CONTEXT_OP_THREAD_CREATE);
-    return ABT_SUCCESS;
+    return weft_unit_spawn(p, task_func, arg, NULL, flags, newtask);
 }
 
 WEFT_API int ABT_task_create_on_xstream(ABT_xstream xstream, void (*task_func)(void *),
@@ -69,14 +53,18 @@ WEFT_API int ABT_task_free(ABT_task *task)
 
 WEFT_API int ABT_task_join(ABT_task task)
 {
-    GET_TASK(task);
+    weft_unit *u = weft_unit_from(task);
+    if (!u)
+        return ABT_ERR_INV_TASK;
     int r = weft_unit_join(u);
     return r == ABT_ERR_INV_THREAD ? ABT_ERR_INV_TASK : r;
 }
 
 WEFT_API int ABT_task_cancel(ABT_task task)
 {
-    GET_TASK(task);
+    weft_unit *u = weft_unit_from(task);
+    if (!u)
+        return ABT_ERR_INV_TASK;
     int r = ABT_thread_cancel(task);
     return r == ABT_ERR_INV_THREAD ? ABT_ERR_INV_TASK : r;
 }
@@ -120,10 +108,12 @@ WEFT_API int ABT_task_get_xstream(ABT_task task, ABT_xstream *xstream)
 
 WEFT_API int ABT_task_get_state(ABT_task task, ABT_task_state *state)
 {
-    GET_TASK(task);
+    weft_unit *u = weft_unit_from(task);
+    if (!u)
+        return ABT_ERR_INV_TASK;
     if (!state)
         return ABT_ERR_INV_ARG;
-    switch (atomic_load_explicit(&u->state, memory_order_acquire)) {
+    switch (weft_atomic_load_acquire(&u->state)) {
     case WEFT_READY: *state = ABT_TASK_STATE_READY; break;
     case WEFT_TERMINATED: *state = ABT_TASK_STATE_TERMINATED; break;
     default: *state = ABT_TASK_STATE_RUNNING; break;

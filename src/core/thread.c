@@ -27,28 +27,12 @@ WEFT_API int ABT_thread_create(ABT_pool pool, void (*thread_func)(void *), void 
             *newthread = ABT_THREAD_NULL;
         return p ? ABT_ERR_INV_ARG : ABT_ERR_INV_POOL;
     }
+    uint16_t flags = (uint16_t)(WEFT_U_ULT | (newthread ? WEFT_U_NAMED : 0) |
+                                WEFT_U_DEFAULT_FLAGS);
     const struct weft_thread_attr *a = weft_thread_attr_from(attr);
-    if (WEFT_LIKELY(!a)) {
-        /* the common case, inline: descriptor from the stream cache, push, done */
-        uint16_t flags = (uint16_t)(WEFT_U_ULT | (newthread ? WEFT_U_NAMED : 0) |
-                                    WEFT_U_DEFAULT_FLAGS);
-        weft_unit *u = weft_unit_new(weft_xs_self(), p, thread_func, arg, flags);
-        if (WEFT_UNLIKELY(!u)) {
-            if (newthread)
-                *newthread = ABT_THREAD_NULL;
-            return ABT_ERR_MEM;
-        }
-        if (newthread)
-            *newthread = (ABT_thread)u;
-        weft_tool_event(u, ABT_TOOL_EVENT_THREAD_CREATE);
-        weft_pool_push_ctx(p, u, ABT_POOL_CONTEXT_OP_THREAD_CREATE);
-        return ABT_SUCCESS;
-    }
-    weft_unit *u;
-    int r = weft_unit_create(p, thread_func, arg, a, true, newthread ? &u : NULL);
-    if (newthread)
-        *newthread = r == ABT_SUCCESS ? (ABT_thread)u : ABT_THREAD_NULL;
-    return r;
+    if (WEFT_LIKELY(!a))    /* the common case: a spawn specialised for no attribute */
+        return weft_unit_spawn(p, thread_func, arg, NULL, flags, newthread);
+    return weft_unit_spawn(p, thread_func, arg, a, flags, newthread);
 }
 
 WEFT_API int ABT_thread_create_on_xstream(ABT_xstream xstream, void (*thread_func)(void *),
@@ -132,7 +116,7 @@ static int revive(ABT_pool pool, void (*fn)(void *), void *arg, ABT_thread *thre
         return ABT_ERR_INV_POOL;
     if (!fn)
         return ABT_ERR_INV_ARG;
-    if (atomic_load_explicit(&u->joiner, memory_order_acquire) != WEFT_JOIN_DONE)
+    if (weft_atomic_load_acquire(&u->joiner) != WEFT_JOIN_DONE)
         return ult ? ABT_ERR_INV_THREAD : ABT_ERR_INV_TASK;
     if (!ult && weft_unit_is_ult(u))
         return ABT_ERR_INV_TASK;   /* ABT_thread_revive accepts both kinds */
@@ -143,8 +127,8 @@ static int revive(ABT_pool pool, void (*fn)(void *), void *arg, ABT_thread *thre
     u->arg = arg;
     u->pool = p;
     u->ctx = NULL;
-    atomic_store_explicit(&u->joiner, NULL, memory_order_relaxed);
-    atomic_store_explicit(&u->state, WEFT_READY, memory_order_relaxed);
+    weft_atomic_store_relaxed(&u->joiner, NULL);
+    weft_atomic_store_relaxed(&u->state, WEFT_READY);
     weft_xstream *xs = weft_xs_self();
     weft_unit *self = xs ? xs->cur : NULL;
     weft_tool_event(u, ABT_TOOL_EVENT_THREAD_REVIVE);
@@ -251,7 +235,7 @@ WEFT_API int ABT_thread_cancel(ABT_thread thread)
         weft_unit_cancel_now(weft_xs_self(), u);
         return ABT_SUCCESS;
     }
-    atomic_fetch_or_explicit(&u->request, WEFT_REQ_CANCEL, memory_order_release);
+    weft_atomic_fetch_or_release(&u->request, WEFT_REQ_CANCEL);
     return ABT_SUCCESS;
 }
 
@@ -274,10 +258,10 @@ WEFT_API int ABT_thread_self(ABT_thread *thread)
 
 static uint64_t unit_id(weft_unit *u)
 {
-    uint64_t id = atomic_load_explicit(&u->id, memory_order_relaxed);
+    uint64_t id = weft_atomic_load_relaxed(&u->id);
     if (id == 0) {
         uint64_t fresh = weft_new_unit_id();
-        if (atomic_compare_exchange_strong(&u->id, &id, fresh))
+        if (weft_atomic_cas_strong_seq_cst(&u->id, &id, fresh))
             id = fresh;
     }
     return id - 1;   /* ids are handed out from 0 */
@@ -300,14 +284,11 @@ WEFT_API int ABT_thread_self_id(ABT_unit_id *id)
     return ABT_SUCCESS;
 }
 
-#define GET_UNIT(h)                                                                            \
-    weft_unit *u = weft_unit_from(h);                                                          \
-    if (!u)                                                                                    \
-        return ABT_ERR_INV_THREAD
-
 WEFT_API int ABT_thread_get_last_xstream(ABT_thread thread, ABT_xstream *xstream)
 {
-    GET_UNIT(thread);
+    weft_unit *u = weft_unit_from(thread);
+    if (!u)
+        return ABT_ERR_INV_THREAD;
     if (!xstream)
         return ABT_ERR_INV_ARG;
     *xstream = u->xs ? (ABT_xstream)u->xs : ABT_XSTREAM_NULL;
@@ -316,16 +297,20 @@ WEFT_API int ABT_thread_get_last_xstream(ABT_thread thread, ABT_xstream *xstream
 
 WEFT_API int ABT_thread_get_state(ABT_thread thread, ABT_thread_state *state)
 {
-    GET_UNIT(thread);
+    weft_unit *u = weft_unit_from(thread);
+    if (!u)
+        return ABT_ERR_INV_THREAD;
     if (!state)
         return ABT_ERR_INV_ARG;
-    *state = (ABT_thread_state)atomic_load_explicit(&u->state, memory_order_acquire);
+    *state = (ABT_thread_state)weft_atomic_load_acquire(&u->state);
     return ABT_SUCCESS;
 }
 
 WEFT_API int ABT_thread_get_last_pool(ABT_thread thread, ABT_pool *pool)
 {
-    GET_UNIT(thread);
+    weft_unit *u = weft_unit_from(thread);
+    if (!u)
+        return ABT_ERR_INV_THREAD;
     if (!pool)
         return ABT_ERR_INV_ARG;
     *pool = u->pool ? WEFT_POOL_HANDLE(u->pool) : ABT_POOL_NULL;
@@ -334,7 +319,9 @@ WEFT_API int ABT_thread_get_last_pool(ABT_thread thread, ABT_pool *pool)
 
 WEFT_API int ABT_thread_get_last_pool_id(ABT_thread thread, int *id)
 {
-    GET_UNIT(thread);
+    weft_unit *u = weft_unit_from(thread);
+    if (!u)
+        return ABT_ERR_INV_THREAD;
     if (!id)
         return ABT_ERR_INV_ARG;
     if (!u->pool)
@@ -345,7 +332,9 @@ WEFT_API int ABT_thread_get_last_pool_id(ABT_thread thread, int *id)
 
 WEFT_API int ABT_thread_set_associated_pool(ABT_thread thread, ABT_pool pool)
 {
-    GET_UNIT(thread);
+    weft_unit *u = weft_unit_from(thread);
+    if (!u)
+        return ABT_ERR_INV_THREAD;
     weft_pool *p = weft_pool_from(pool);
     if (!p)
         return ABT_ERR_INV_POOL;
@@ -384,7 +373,9 @@ WEFT_API int ABT_thread_yield_to(ABT_thread thread)
 
 WEFT_API int ABT_thread_resume(ABT_thread thread)
 {
-    GET_UNIT(thread);
+    weft_unit *u = weft_unit_from(thread);
+    if (!u)
+        return ABT_ERR_INV_THREAD;
     if (!weft_unit_is_ult(u))
         return ABT_ERR_INV_THREAD;
     /* Only a unit parked by ABT_self_suspend can be resumed (handshake in unit.h). */
@@ -393,7 +384,9 @@ WEFT_API int ABT_thread_resume(ABT_thread thread)
 
 WEFT_API int ABT_thread_set_migratable(ABT_thread thread, ABT_bool migratable)
 {
-    GET_UNIT(thread);
+    weft_unit *u = weft_unit_from(thread);
+    if (!u)
+        return ABT_ERR_INV_THREAD;
     if (u->flags & WEFT_U_MAIN)
         return ABT_SUCCESS;   /* the primary ULT never migrates */
     if (migratable)
@@ -405,7 +398,9 @@ WEFT_API int ABT_thread_set_migratable(ABT_thread thread, ABT_bool migratable)
 
 WEFT_API int ABT_thread_is_migratable(ABT_thread thread, ABT_bool *is_migratable)
 {
-    GET_UNIT(thread);
+    weft_unit *u = weft_unit_from(thread);
+    if (!u)
+        return ABT_ERR_INV_THREAD;
     if (!is_migratable)
         return ABT_ERR_INV_ARG;
     *is_migratable = (u->flags & WEFT_U_MIGRATABLE) && !(u->flags & WEFT_U_MAIN);
@@ -415,7 +410,9 @@ WEFT_API int ABT_thread_is_migratable(ABT_thread thread, ABT_bool *is_migratable
 WEFT_API int ABT_thread_set_callback(ABT_thread thread, void (*cb_func)(ABT_thread, void *),
                                      void *cb_arg)
 {
-    GET_UNIT(thread);
+    weft_unit *u = weft_unit_from(thread);
+    if (!u)
+        return ABT_ERR_INV_THREAD;
     u->migr_cb = cb_func;
     u->migr_cb_arg = cb_arg;
     return ABT_SUCCESS;
@@ -423,7 +420,9 @@ WEFT_API int ABT_thread_set_callback(ABT_thread thread, void (*cb_func)(ABT_thre
 
 WEFT_API int ABT_thread_is_primary(ABT_thread thread, ABT_bool *is_primary)
 {
-    GET_UNIT(thread);
+    weft_unit *u = weft_unit_from(thread);
+    if (!u)
+        return ABT_ERR_INV_THREAD;
     if (!is_primary)
         return ABT_ERR_INV_ARG;
     *is_primary = (u->flags & WEFT_U_MAIN) ? ABT_TRUE : ABT_FALSE;
@@ -432,7 +431,9 @@ WEFT_API int ABT_thread_is_primary(ABT_thread thread, ABT_bool *is_primary)
 
 WEFT_API int ABT_thread_is_unnamed(ABT_thread thread, ABT_bool *is_unnamed)
 {
-    GET_UNIT(thread);
+    weft_unit *u = weft_unit_from(thread);
+    if (!u)
+        return ABT_ERR_INV_THREAD;
     if (!is_unnamed)
         return ABT_ERR_INV_ARG;
     /* Argobots 1.2 reports the primary ULT as unnamed: nobody can free it */
@@ -450,7 +451,9 @@ WEFT_API int ABT_thread_equal(ABT_thread thread1, ABT_thread thread2, ABT_bool *
 
 WEFT_API int ABT_thread_get_stacksize(ABT_thread thread, size_t *stacksize)
 {
-    GET_UNIT(thread);
+    weft_unit *u = weft_unit_from(thread);
+    if (!u)
+        return ABT_ERR_INV_THREAD;
     if (!stacksize)
         return ABT_ERR_INV_ARG;
     /* only fields fixed at creation: the unit may be starting on another stream (which
@@ -461,7 +464,9 @@ WEFT_API int ABT_thread_get_stacksize(ABT_thread thread, size_t *stacksize)
 
 WEFT_API int ABT_thread_get_stack(ABT_thread thread, void **stackaddr, size_t *stacksize)
 {
-    GET_UNIT(thread);
+    weft_unit *u = weft_unit_from(thread);
+    if (!u)
+        return ABT_ERR_INV_THREAD;
     size_t dummy_size;
     void *dummy_addr;
     if (!stacksize)
@@ -492,7 +497,9 @@ WEFT_API int ABT_thread_get_stack(ABT_thread thread, void **stackaddr, size_t *s
 
 WEFT_API int ABT_thread_get_id(ABT_thread thread, ABT_unit_id *thread_id)
 {
-    GET_UNIT(thread);
+    weft_unit *u = weft_unit_from(thread);
+    if (!u)
+        return ABT_ERR_INV_THREAD;
     if (!thread_id)
         return ABT_ERR_INV_ARG;
     *thread_id = unit_id(u);
@@ -501,14 +508,18 @@ WEFT_API int ABT_thread_get_id(ABT_thread thread, ABT_unit_id *thread_id)
 
 WEFT_API int ABT_thread_set_arg(ABT_thread thread, void *arg)
 {
-    GET_UNIT(thread);
+    weft_unit *u = weft_unit_from(thread);
+    if (!u)
+        return ABT_ERR_INV_THREAD;
     u->arg = arg;
     return ABT_SUCCESS;
 }
 
 WEFT_API int ABT_thread_get_arg(ABT_thread thread, void **arg)
 {
-    GET_UNIT(thread);
+    weft_unit *u = weft_unit_from(thread);
+    if (!u)
+        return ABT_ERR_INV_THREAD;
     if (!arg)
         return ABT_ERR_INV_ARG;
     *arg = u->arg;
@@ -517,7 +528,9 @@ WEFT_API int ABT_thread_get_arg(ABT_thread thread, void **arg)
 
 WEFT_API int ABT_thread_get_thread_func(ABT_thread thread, void (**thread_func)(void *))
 {
-    GET_UNIT(thread);
+    weft_unit *u = weft_unit_from(thread);
+    if (!u)
+        return ABT_ERR_INV_THREAD;
     if (!thread_func)
         return ABT_ERR_INV_ARG;
     *thread_func = u->fn;
@@ -526,7 +539,9 @@ WEFT_API int ABT_thread_get_thread_func(ABT_thread thread, void (**thread_func)(
 
 WEFT_API int ABT_thread_get_attr(ABT_thread thread, ABT_thread_attr *attr)
 {
-    GET_UNIT(thread);
+    weft_unit *u = weft_unit_from(thread);
+    if (!u)
+        return ABT_ERR_INV_THREAD;
     if (!attr)
         return ABT_ERR_INV_ARG;
     if (!weft_unit_is_ult(u))

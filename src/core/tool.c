@@ -24,7 +24,7 @@ void weft_tool_dispatch(weft_unit *u, uint64_t ev)
     struct weft_tool_ctx ctx = { u, caller, caller != NULL, ABT_SYNC_EVENT_TYPE_UNKNOWN, NULL };
     if (ev == ABT_TOOL_EVENT_THREAD_JOIN) {
         /* once per unit, although ABT_thread_free joins again after ABT_thread_join */
-        if (atomic_fetch_or(&u->request, WEFT_REQ_JOIN_SEEN) & WEFT_REQ_JOIN_SEEN)
+        if (weft_atomic_fetch_or_seq_cst(&u->request, WEFT_REQ_JOIN_SEEN) & WEFT_REQ_JOIN_SEEN)
             return;
         ctx.sync_type = ABT_SYNC_EVENT_TYPE_THREAD_JOIN;
         ctx.sync_obj = u;
@@ -41,13 +41,12 @@ WEFT_API int ABT_tool_register_thread_callback(ABT_tool_thread_callback_fn cb_fu
     if (!WEFT_TOOL)
         return ABT_ERR_FEATURE_NA;
     /* disable first, so a callback never sees a half-updated (cb, arg) pair */
-    atomic_store_explicit(&weft_tool_g.mask, 0, memory_order_seq_cst);
+    weft_atomic_store_seq_cst(&weft_tool_g.mask, 0);
     if (!cb_func || !(event_mask & ABT_TOOL_EVENT_THREAD_ALL))
         return ABT_SUCCESS;
     weft_tool_g.cb = cb_func;
     weft_tool_g.arg = user_arg;
-    atomic_store_explicit(&weft_tool_g.mask, event_mask & ABT_TOOL_EVENT_THREAD_ALL,
-                          memory_order_seq_cst);
+    weft_atomic_store_seq_cst(&weft_tool_g.mask, event_mask & ABT_TOOL_EVENT_THREAD_ALL);
     return ABT_SUCCESS;
 }
 

@@ -29,7 +29,7 @@ WEFT_INTERNAL WEFT_COLD void weft_tool_dispatch(weft_unit *u, uint64_t ev);
 static inline void weft_tool_event(weft_unit *u, uint64_t ev)
 {
     if (WEFT_TOOL &&
-        WEFT_UNLIKELY(atomic_load_explicit(&weft_tool_g.mask, memory_order_relaxed) & ev))
+        WEFT_UNLIKELY(weft_atomic_load_relaxed(&weft_tool_g.mask) & ev))
         weft_tool_dispatch(u, ev);
 }
 

@@ -34,24 +34,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arch/atomic.h"
+#include "arch/compiler.h"
 #include "arch/context.h"
 #include "arch/cpu.h"
-
-#define WEFT_API __attribute__((visibility("default")))
-#define WEFT_INTERNAL __attribute__((visibility("hidden")))
-#define WEFT_COLD __attribute__((cold, noinline))
-#define WEFT_WUR __attribute__((warn_unused_result))
-
-/* Build-time toggles as constants, so both variants always compile (STYLE 5). */
-#ifndef WEFT_TSAN
-#define WEFT_TSAN 0
-#endif
-#ifndef WEFT_ASAN
-#define WEFT_ASAN 0
-#endif
-#ifndef WEFT_USE_VALGRIND
-#define WEFT_USE_VALGRIND 0
-#endif
+#include "arch/spinlock.h"
+#include "mem/mem.h"
 
 typedef struct weft_unit weft_unit;
 typedef struct weft_waiter weft_waiter;
@@ -59,33 +47,6 @@ typedef struct weft_pool weft_pool;
 typedef struct weft_pool_ops weft_pool_ops;
 typedef struct weft_sched weft_sched;
 typedef struct weft_xstream weft_xstream;
-typedef struct weft_stack weft_stack;
-
-/* ---- spinlock: short critical sections only (pool queues, waiter lists) ---- */
-typedef struct {
-    _Atomic uint32_t v;
-} weft_spinlock;
-
-static inline void weft_spin_lock(weft_spinlock *l)
-{
-    for (;;) {
-        if (!atomic_exchange_explicit(&l->v, 1, memory_order_acquire))
-            return;
-        while (atomic_load_explicit(&l->v, memory_order_relaxed))
-            weft_cpu_relax();
-    }
-}
-
-static inline bool weft_spin_trylock(weft_spinlock *l)
-{
-    return !atomic_load_explicit(&l->v, memory_order_relaxed) &&
-           !atomic_exchange_explicit(&l->v, 1, memory_order_acquire);
-}
-
-static inline void weft_spin_unlock(weft_spinlock *l)
-{
-    atomic_store_explicit(&l->v, 0, memory_order_release);
-}
 
 /* ---- work units ---- */
 enum weft_unit_state {
@@ -151,7 +112,7 @@ struct weft_unit {
     weft_sched *sched;              /* for WEFT_U_SCHED units: the scheduler it runs */
     void *tsan_fiber;               /* ThreadSanitizer fiber (TSan builds only) */
     void *asan_fake_stack;          /* AddressSanitizer fake-stack cookie (ASan builds) */
-    uint8_t prio;                   /* priority pools (pool_prio.c): level + 1, 0 = none */
+    uint8_t prio;                   /* priority pools (pool/prio.c): level + 1, 0 = none */
 } __attribute__((aligned(WEFT_CACHE_LINE)));
 
 /* A blocked waiter.  For a ULT, `ult` is set and waking means making it ready.  For a
@@ -167,16 +128,35 @@ struct weft_waiter {
 };
 
 /* ---- pools ---- */
+/* What a pool kind implements (core/pool/pool.h explains the interface).  Every pool has
+ * a table; entries a kind lacks are NULL and the generic code (pool.c) gives the
+ * documented answer instead (ABT_ERR_POOL, a polling wait, ...).  The thread-level
+ * entries are what schedulers and the runtime use; the unit-level ones exist only for
+ * pools that hand out ABT_unit values of the user's own (user-defined pools). */
 struct weft_pool_ops {
+    const char *name;                           /* ABT_info_print_pool */
     void (*push)(weft_pool *p, weft_unit *u, ABT_pool_context ctx);
     weft_unit *(*pop)(weft_pool *p, ABT_pool_context ctx);
     /* Block up to timeout_ns (0: no limit) for a unit; NULL on time-out or wake-up. */
     weft_unit *(*pop_wait)(weft_pool *p, uint64_t timeout_ns, ABT_pool_context ctx);
     int (*remove)(weft_pool *p, weft_unit *u);  /* ABT_SUCCESS or ABT_ERR_POOL */
+    /* Remove u if it is queued here and never ran (join bypass): true if the caller now
+     * owns it.  NULL: remove() when u never ran. */
+    bool (*take_fresh)(weft_pool *p, weft_unit *u);
     size_t (*size)(weft_pool *p);
+    bool (*is_empty)(weft_pool *p);             /* NULL: size() == 0 */
     void (*wake)(weft_pool *p);                 /* wake blocked pop_wait callers */
     void (*print_all)(weft_pool *p, void *arg, void (*fn)(void *, ABT_thread));
     void (*destroy)(weft_pool *p);
+    /* unit level (ABT_pool_pop/pop_wait/pop_timedwait/remove/print_all and the bulk
+     * thread operations), for pools whose ABT_unit is not the thread itself */
+    int (*pop_unit)(weft_pool *p, ABT_unit *unit, int how, double secs);
+    int (*remove_unit)(weft_pool *p, ABT_unit unit);
+    int (*print_units)(weft_pool *p, void *arg, void (*fn)(void *, ABT_unit));
+    int (*pop_many)(weft_pool *p, ABT_thread *threads, size_t len, size_t *num,
+                    ABT_pool_context ctx);
+    int (*push_many)(weft_pool *p, const ABT_thread *threads, size_t num,
+                     ABT_pool_context ctx);
 };
 
 struct weft_pool {
@@ -185,8 +165,7 @@ struct weft_pool {
     _Atomic size_t size;           /* written under `lock`, read racily for emptiness */
     weft_spinlock lock;            /* taken unless access == PRIV */
     uint8_t locked;                /* access != PRIV */
-    uint8_t builtin_fifo;          /* FIFO or FIFO_WAIT: inline fast path applies */
-    uint8_t waitable;              /* FIFO_WAIT: push signals `seq` */
+    uint8_t caps;                  /* enum weft_pool_cap (core/pool/pool.h) */
     uint8_t automatic;
     _Atomic uint32_t seq;          /* FIFO_WAIT: bumped on every push/wake (futex word) */
     _Atomic uint32_t nsleepers;    /* FIFO_WAIT: callers inside pop_wait */
@@ -237,11 +216,6 @@ struct weft_sched {
 };
 
 /* ---- streams ---- */
-struct weft_mem_cache {
-    weft_unit *descs;              /* free descriptors, linked through `next` */
-    weft_stack *stacks;            /* free default-size stacks */
-    uint32_t num_descs, num_stacks;
-};
 
 typedef enum {
     WEFT_XS_CREATED = 0,           /* ABT_xstream_create returned; thread starting */

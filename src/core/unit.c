@@ -1,12 +1,14 @@
 /* src/core/unit.c - switching between units and schedulers, and the unit life cycle.
  * The protocol (post actions, runner, dynamic promotion) is described in unit.h. */
+#include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/sanitizer.h"
 #include "core/unit.h"
 #include "core/xstream.h"
-#include "mem/overflow.h"
+#include "core/overflow.h"
 
 /* ---------------------------------------------------------------- stacks and bounds */
 
@@ -48,30 +50,56 @@ static inline const void *sched_stack_lo(weft_xstream *xs, weft_sched *s, size_t
     return xs->os_stack_lo;
 }
 
+/* No stack for a ULT about to run for the first time.  Nobody can be told (the unit was
+ * created long ago; its scheduler or a bypass is starting it), so the policy is: the
+ * unit stays ready and is tried again later (the caller pushes it back or takes another
+ * path).  Under lasting memory exhaustion that retry would spin without a word, so after
+ * STACK_SHORTAGE_WARN failed attempts in the process one message goes to stderr, once.
+ * docs/architecture.md ("Memory") states the policy. */
+#define STACK_SHORTAGE_WARN 100
+static _Atomic unsigned long stack_shortages;
+
+static WEFT_COLD void stack_shortage(weft_unit *u)
+{
+    unsigned long n = weft_atomic_fetch_add_relaxed(&stack_shortages, 1) + 1;
+    if (n == STACK_SHORTAGE_WARN)
+        fprintf(stderr,
+                "weft: out of memory for ULT stacks: %lu attempts to give a ULT its stack "
+                "(%zu bytes) at its first run have failed; such ULTs stay ready and are "
+                "retried, so the program stalls until memory is freed.\n",
+                n, u->stack_size);
+}
+
 /* Give u a stack before it first runs.  Allocation happens here, before any switch is
  * committed to, so a failure can still be handled (the unit is retried later). */
 static inline bool ensure_stack(weft_xstream *xs, weft_unit *u)
 {
+    WEFT_ASSERT(xs != NULL && u->ctx == NULL);
     if (u->stack || u->stack_kind == WEFT_STACK_USER)
         return true;
-    weft_stack *s = weft_stack_alloc(xs, u->stack_size);
-    if (WEFT_UNLIKELY(!s))
+    weft_stack *s = weft_stack_alloc(&xs->cache, u->stack_size);
+    if (WEFT_UNLIKELY(!s)) {
+        stack_shortage(u);
         return false;
+    }
     u->stack = s;
     u->stack_kind = u->stack_size == weft_g.cfg.thread_stacksize ? WEFT_STACK_CACHED
                                                                  : WEFT_STACK_OWNED;
     return true;
 }
 
+/* The unit has left its stack for good (a post action, or a unit that never ran): only
+ * the stream `xs` running this touches its caches. */
 static inline void release_stack(weft_xstream *xs, weft_unit *u)
 {
+    WEFT_ASSERT(xs != NULL);
     if (WEFT_ASAN && u->stack_kind != WEFT_STACK_NONE && u->stack_kind != WEFT_STACK_OS) {
         size_t sz;
         const void *lo = unit_stack_lo(u, &sz);
         weft_asan_unpoison_stack(lo, sz);
     }
     if (u->stack_kind == WEFT_STACK_CACHED || u->stack_kind == WEFT_STACK_OWNED) {
-        weft_stack_free(xs, u->stack);
+        weft_stack_free(&xs->cache, u->stack);
         u->stack = NULL;
         u->stack_kind = WEFT_STACK_NONE;
     }
@@ -98,6 +126,8 @@ static inline weft_xstream *ult_landed(weft_unit *self, void *resumed_by)
 {
     weft_san_landed(self->asan_fake_stack);
     weft_xstream *xs = resumed_by;
+    /* hand-over: whoever resumed us passed its stream, which is now ours; we run again */
+    WEFT_ASSERT(xs != NULL && xs == weft_tls_xs && xs->cur == self);
     weft_land(xs);
     return xs;
 }
@@ -127,7 +157,7 @@ static inline __attribute__((always_inline)) void prep_run(weft_xstream *xs, wef
     weft_tool_event(u, ABT_TOOL_EVENT_THREAD_RUN);
     u->xs = xs;
     xs->cur = u;
-    atomic_store_explicit(&u->state, WEFT_RUNNING, memory_order_relaxed);
+    weft_atomic_store_relaxed(&u->state, WEFT_RUNNING);
 }
 
 /* The calling ULT `self` switches to its stream's current scheduler (post already set).
@@ -173,8 +203,8 @@ static void unit_finish(weft_xstream *xs, weft_unit *u)
         weft_unit_recycle(xs, u);
         return;
     }
-    atomic_store_explicit(&u->state, WEFT_TERMINATED, memory_order_release);
-    weft_waiter *w = atomic_exchange_explicit(&u->joiner, WEFT_JOIN_DONE, memory_order_acq_rel);
+    weft_atomic_store_release(&u->state, WEFT_TERMINATED);
+    weft_waiter *w = weft_atomic_exchange_acq_rel(&u->joiner, WEFT_JOIN_DONE);
     /* u may be freed by its joiner from here on */
     if (w)
         weft_waiter_wake(w);
@@ -188,19 +218,19 @@ static void post_finish_handoff(weft_xstream *xs, void *arg)
     weft_unit *u = arg;
     weft_tool_event(u, ABT_TOOL_EVENT_THREAD_FINISH);
     release_stack(xs, u);
-    atomic_store_explicit(&u->state, WEFT_TERMINATED, memory_order_release);
+    weft_atomic_store_release(&u->state, WEFT_TERMINATED);
     /* The joiner registered before the hand-off and is the one running this: nobody
      * else writes the field any more, so a store does (no atomic read-modify-write). */
-    weft_waiter *w = atomic_load_explicit(&u->joiner, memory_order_relaxed);
+    weft_waiter *w = weft_atomic_load_relaxed(&u->joiner);
     if (w->counted_blocked)
-        atomic_fetch_sub_explicit(&w->ult->pool->num_blocked, 1, memory_order_relaxed);
-    atomic_store_explicit(&u->joiner, WEFT_JOIN_DONE, memory_order_release);
+        weft_atomic_fetch_sub_relaxed(&w->ult->pool->num_blocked, 1);
+    weft_atomic_store_release(&u->joiner, WEFT_JOIN_DONE);
 }
 
 void weft_ult_exit(weft_xstream *xs, weft_unit *self)
 {
     weft_canary_check(self);       /* (helper) mem/overflow.h: ABT_STACK_OVERFLOW_CHECK */
-    weft_waiter *w = atomic_load_explicit(&self->joiner, memory_order_acquire);
+    weft_waiter *w = weft_atomic_load_acquire(&self->joiner);
     if (w && w != WEFT_JOIN_DONE && w->ult && w->ult->xs == xs &&
         (self->flags & WEFT_U_NAMED)) {
         /* Hand-off: resume the joiner directly, no scheduler, no pool. */
@@ -279,7 +309,7 @@ void weft_unit_cancel_now(weft_xstream *xs, weft_unit *u)
 
 void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u)
 {
-    if (WEFT_UNLIKELY(atomic_load_explicit(&u->request, memory_order_acquire) &
+    if (WEFT_UNLIKELY(weft_atomic_load_acquire(&u->request) &
                       WEFT_REQ_CANCEL)) {
         weft_unit_cancel_now(xs, u);
         return;
@@ -288,13 +318,14 @@ void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u)
         /* The primary ULT runs on the primary stream unless the program moved it to
          * another stream's pool: popped from a shared pool elsewhere, it is sent home. */
         weft_xstream *home = weft_g.primary;
-        atomic_store_explicit(&home->main_handoff, u, memory_order_release);
+        weft_atomic_store_release(&home->main_handoff, u);
         weft_pool_wake_all(home->main_sched->pools[0]);
         return;
     }
     if (WEFT_LIKELY(u->flags & WEFT_U_ULT)) {
         if (WEFT_UNLIKELY(!u->ctx && !ensure_stack(xs, u))) {
             weft_pool_push(u->pool, u);    /* out of memory: retry later */
+            sched_yield();                 /* and let whoever may free memory run */
             return;
         }
         prep_run(xs, u);
@@ -312,30 +343,17 @@ void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u)
 
 /* ---------------------------------------------------------------- creation */
 
-int weft_unit_create(weft_pool *p, void (*fn)(void *), void *arg,
-                     const struct weft_thread_attr *attr, bool ult, weft_unit **out)
+void weft_unit_apply_attr(weft_unit *u, const struct weft_thread_attr *attr)
 {
-    uint16_t flags = (uint16_t)((ult ? WEFT_U_ULT : 0) | (out ? WEFT_U_NAMED : 0) |
-                                WEFT_U_DEFAULT_FLAGS);
-    weft_unit *u = weft_unit_new(weft_xs_self(), p, fn, arg, flags);
-    if (WEFT_UNLIKELY(!u))
-        return ABT_ERR_MEM;
-    if (attr) {
-        if (attr->stackaddr) {
-            u->stack_kind = WEFT_STACK_USER;
-            u->user_stack = attr->stackaddr;
-        }
-        u->stack_size = attr->stacksize;
-        if (!attr->migratable)
-            u->flags &= (uint16_t)~WEFT_U_MIGRATABLE;
-        u->migr_cb = attr->cb;
-        u->migr_cb_arg = attr->cb_arg;
+    if (attr->stackaddr) {
+        u->stack_kind = WEFT_STACK_USER;
+        u->user_stack = attr->stackaddr;
     }
-    if (out)
-        *out = u;
-    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_CREATE);
-    weft_pool_push_ctx(p, u, ABT_POOL_CONTEXT_OP_THREAD_CREATE);
-    return ABT_SUCCESS;
+    u->stack_size = attr->stacksize;
+    if (!attr->migratable)
+        u->flags &= (uint16_t)~WEFT_U_MIGRATABLE;
+    u->migr_cb = attr->cb;
+    u->migr_cb_arg = attr->cb_arg;
 }
 
 /* ---------------------------------------------------------------- yield, park, wake */
@@ -344,7 +362,7 @@ int weft_unit_create(weft_pool *p, void (*fn)(void *), void *arg,
  * put into a pool. */
 static void apply_migration(weft_unit *u)
 {
-    weft_pool *to = atomic_exchange_explicit(&u->migr_to, NULL, memory_order_acq_rel);
+    weft_pool *to = weft_atomic_exchange_acq_rel(&u->migr_to, NULL);
     if (to) {
         u->pool = to;
         if (u->migr_cb)
@@ -352,7 +370,7 @@ static void apply_migration(weft_unit *u)
     }
 }
 
-/* post_push for a yield that bypassed the scheduler: the pool is a built-in FIFO and a
+/* post_push for a yield that bypassed the scheduler: the pool is an inline FIFO and a
  * pending migration was ruled out before the switch (one requested meanwhile applies at
  * the next push). */
 static void post_push_fifo(weft_xstream *xs, void *arg)
@@ -364,16 +382,48 @@ static void post_push_fifo(weft_xstream *xs, void *arg)
     fifo_link_tail(p, u);
     if (p->locked)
         weft_spin_unlock(&p->lock);
-    if (p->waitable)
+    if (p->caps & WEFT_POOL_CAP_SIGNAL)
         weft_pool_signal(p);
 }
 
 static void post_push(weft_xstream *xs, void *arg)
 {
     weft_unit *u = arg;
-    if (WEFT_UNLIKELY(atomic_load_explicit(&u->migr_to, memory_order_relaxed)))
+    if (WEFT_UNLIKELY(weft_atomic_load_relaxed(&u->migr_to)))
         apply_migration(u);
     weft_pool_push_ctx(u->pool, u, ABT_POOL_CONTEXT_OP_THREAD_YIELD);
+}
+
+/* The step both scheduler bypasses share: take the next ready unit of the bypass pool `p`
+ * and switch to it directly.  BYPASS_EMPTY: the pool is empty.  BYPASS_DECLINED: the next
+ * unit needs the scheduler (a tasklet, the primary ULT, a cancelled unit, or no stack to
+ * be had) and is back at the head of the pool.  BYPASS_DONE: `self` ran again later and
+ * returns here.  A yielding `self` is made ready and pushed back by the post action; a
+ * parking one has set its post action already (it releases the lock of its waitlist). */
+enum { BYPASS_EMPTY, BYPASS_DECLINED, BYPASS_DONE };
+static inline __attribute__((always_inline)) int
+bypass_run_next(weft_xstream *xs, weft_unit *self, weft_pool *p, bool yielding)
+{
+    WEFT_ASSERT(xs->cur == self && weft_pool_can(p, WEFT_POOL_CAP_INLINE_FIFO));
+    WEFT_ASSERT(!yielding || xs->post_fn == NULL);   /* a parking unit may have one */
+    weft_unit *next = weft_pool_pop(p);
+    if (!next)
+        return BYPASS_EMPTY;
+    if ((next->flags & (WEFT_U_ULT | WEFT_U_MAIN)) != WEFT_U_ULT ||
+        (weft_atomic_load_relaxed(&next->request) & WEFT_REQ_CANCEL) ||
+        (!next->ctx && !ensure_stack(xs, next))) {
+        weft_pool_push_head(p, next);
+        return BYPASS_DECLINED;
+    }
+    if (yielding) {
+        weft_atomic_store_relaxed(&self->state, WEFT_READY);
+        weft_set_post(xs, post_push_fifo, self);
+    }
+    next->xs = xs;                 /* prep_run without its tool hook (no tool here) */
+    xs->cur = next;
+    weft_atomic_store_relaxed(&next->state, WEFT_RUNNING);
+    ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, next));
+    return BYPASS_DONE;
 }
 
 /* Scheduler bypass on yield.  When the running scheduler is a predefined BASIC one with a
@@ -388,25 +438,11 @@ static inline bool yield_bypass(weft_xstream *xs, weft_unit *self)
     weft_pool *p = s->bypass_pool;
     /* a registered tool takes the normal path, where every event is reported */
     if (!p || self->pool != p || --xs->yield_budget <= 0 ||
-        atomic_load_explicit(&self->migr_to, memory_order_relaxed) ||
-        (WEFT_TOOL && atomic_load_explicit(&weft_tool_g.mask, memory_order_relaxed)))
+        weft_atomic_load_relaxed(&self->migr_to) ||
+        (WEFT_TOOL && weft_atomic_load_relaxed(&weft_tool_g.mask)))
         return false;
-    weft_unit *next = weft_pool_pop(p);
-    if (!next)
-        return true;               /* nobody else to run: keep going */
-    if ((next->flags & (WEFT_U_ULT | WEFT_U_MAIN)) != WEFT_U_ULT ||
-        (atomic_load_explicit(&next->request, memory_order_relaxed) & WEFT_REQ_CANCEL) ||
-        (!next->ctx && !ensure_stack(xs, next))) {
-        weft_pool_push_head(p, next);
-        return false;
-    }
-    atomic_store_explicit(&self->state, WEFT_READY, memory_order_relaxed);
-    weft_set_post(xs, post_push_fifo, self);
-    next->xs = xs;                 /* prep_run without its tool hook (no tool here) */
-    xs->cur = next;
-    atomic_store_explicit(&next->state, WEFT_RUNNING, memory_order_relaxed);
-    ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, next));
-    return true;
+    /* nobody else to run (BYPASS_EMPTY): keep going */
+    return bypass_run_next(xs, self, p, true) != BYPASS_DECLINED;
 }
 
 /* Scheduler bypass on park, the twin of yield_bypass: a ULT that blocks (its post action
@@ -416,26 +452,13 @@ static bool park_bypass(weft_xstream *xs, weft_unit *self)
 {
     weft_sched *s = xs->sched;
     weft_pool *p = s->bypass_pool;
-    if (!p || (WEFT_TOOL && atomic_load_explicit(&weft_tool_g.mask, memory_order_relaxed)))
+    if (!p || (WEFT_TOOL && weft_atomic_load_relaxed(&weft_tool_g.mask)))
         return false;
     if (--xs->yield_budget <= 0) { /* the scheduler's turn: it runs next */
         xs->yield_budget = (int32_t)s->event_freq;
         return false;
     }
-    weft_unit *next = weft_pool_pop(p);
-    if (!next)
-        return false;
-    if ((next->flags & (WEFT_U_ULT | WEFT_U_MAIN)) != WEFT_U_ULT ||
-        (atomic_load_explicit(&next->request, memory_order_relaxed) & WEFT_REQ_CANCEL) ||
-        (!next->ctx && !ensure_stack(xs, next))) {
-        weft_pool_push_head(p, next);
-        return false;
-    }
-    next->xs = xs;                 /* prep_run without its tool hook (no tool here) */
-    xs->cur = next;
-    atomic_store_explicit(&next->state, WEFT_RUNNING, memory_order_relaxed);
-    ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, next));
-    return true;
+    return bypass_run_next(xs, self, p, false) == BYPASS_DONE;
 }
 
 static inline __attribute__((always_inline)) void ult_yield(weft_xstream *xs, weft_unit *self)
@@ -445,7 +468,7 @@ static inline __attribute__((always_inline)) void ult_yield(weft_xstream *xs, we
         return;
     weft_tool_event(self, ABT_TOOL_EVENT_THREAD_YIELD);
     xs->yield_budget = (int32_t)xs->sched->event_freq;
-    atomic_store_explicit(&self->state, WEFT_READY, memory_order_relaxed);
+    weft_atomic_store_relaxed(&self->state, WEFT_READY);
     weft_set_post(xs, post_push, self);
     switch_to_sched(xs, self);
 }
@@ -472,7 +495,7 @@ int weft_ult_yield_to(weft_xstream *xs, weft_unit *self, weft_unit *to)
         weft_pool_push(to->pool, to);
         return ABT_ERR_MEM;
     }
-    atomic_store_explicit(&self->state, WEFT_READY, memory_order_relaxed);
+    weft_atomic_store_relaxed(&self->state, WEFT_READY);
     weft_set_post(xs, post_push, self);
     prep_run(xs, to);
     ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, to));
@@ -481,8 +504,8 @@ int weft_ult_yield_to(weft_xstream *xs, weft_unit *self, weft_unit *to)
 
 static void make_ready_after_suspend(weft_unit *u)
 {
-    atomic_fetch_sub_explicit(&u->pool->num_blocked, 1, memory_order_relaxed);
-    atomic_store_explicit(&u->state, WEFT_READY, memory_order_relaxed);
+    weft_atomic_fetch_sub_relaxed(&u->pool->num_blocked, 1);
+    weft_atomic_store_relaxed(&u->state, WEFT_READY);
     weft_tool_event(u, ABT_TOOL_EVENT_THREAD_RESUME);
     weft_pool_push_ctx(u->pool, u, ABT_POOL_CONTEXT_OP_THREAD_RESUME);
 }
@@ -490,15 +513,15 @@ static void make_ready_after_suspend(weft_unit *u)
 void weft_post_suspend(weft_xstream *xs, void *arg)
 {
     weft_unit *u = arg;
-    uint32_t old = atomic_load_explicit(&u->request, memory_order_acquire), nw;
+    uint32_t old = weft_atomic_load_acquire(&u->request), nw;
+    /* suspend handshake: only the post action of the suspending unit ends SUSPENDING */
+    WEFT_ASSERT((old & WEFT_REQ_SUSPENDING) && !(old & WEFT_REQ_SUSPENDED));
     do {
         if (old & WEFT_REQ_RESUME_PENDING)
             nw = old & ~(WEFT_REQ_SUSPENDING | WEFT_REQ_RESUME_PENDING);
         else
             nw = (old & ~WEFT_REQ_SUSPENDING) | WEFT_REQ_SUSPENDED;
-    } while (!atomic_compare_exchange_weak_explicit(&u->request, &old, nw,
-                                                    memory_order_acq_rel,
-                                                    memory_order_acquire));
+    } while (!weft_atomic_cas_weak_acq_rel_acquire(&u->request, &old, nw));
     if (old & WEFT_REQ_RESUME_PENDING)
         make_ready_after_suspend(u);
 }
@@ -506,35 +529,34 @@ void weft_post_suspend(weft_xstream *xs, void *arg)
 void weft_unit_suspend_self(weft_xstream *xs, weft_unit *self)
 {
     /* counted before the BLOCKED state becomes visible (park stores it with release) */
-    atomic_fetch_add_explicit(&self->pool->num_blocked, 1, memory_order_relaxed);
-    atomic_fetch_or_explicit(&self->request, WEFT_REQ_SUSPENDING, memory_order_relaxed);
+    weft_atomic_fetch_add_relaxed(&self->pool->num_blocked, 1);
+    weft_atomic_fetch_or_relaxed(&self->request, WEFT_REQ_SUSPENDING);
     weft_ult_park(xs, self, weft_post_suspend, self);
 }
 
 int weft_unit_resume(weft_unit *u, bool claim)
 {
-    uint32_t old = atomic_load_explicit(&u->request, memory_order_acquire), nw;
+    uint32_t old = weft_atomic_load_acquire(&u->request), nw;
     for (;;) {
         if (old & WEFT_REQ_SUSPENDED) {
             nw = old & ~WEFT_REQ_SUSPENDED;
         } else if ((old & WEFT_REQ_SUSPENDING) && !(old & WEFT_REQ_RESUME_PENDING)) {
             if (claim) {           /* wait until it is off its stack */
                 weft_cpu_relax();
-                old = atomic_load_explicit(&u->request, memory_order_acquire);
+                old = weft_atomic_load_acquire(&u->request);
                 continue;
             }
             nw = old | WEFT_REQ_RESUME_PENDING;
         } else {
             return ABT_ERR_THREAD;
         }
-        if (atomic_compare_exchange_weak_explicit(&u->request, &old, nw, memory_order_acq_rel,
-                                                  memory_order_acquire))
+        if (weft_atomic_cas_weak_acq_rel_acquire(&u->request, &old, nw))
             break;
     }
     if (nw & WEFT_REQ_RESUME_PENDING)
         return ABT_SUCCESS;        /* its post action makes it ready */
     if (claim)
-        atomic_fetch_sub_explicit(&u->pool->num_blocked, 1, memory_order_relaxed);
+        weft_atomic_fetch_sub_relaxed(&u->pool->num_blocked, 1);
     else
         make_ready_after_suspend(u);
     return ABT_SUCCESS;
@@ -549,11 +571,11 @@ int weft_ult_switch_to(weft_xstream *xs, weft_unit *self, weft_unit *to, int sel
     } else if (!weft_pool_remove_ready(to->pool, to)) {
         /* Argobots expects the caller to have popped the target already: accept a ready
          * unit that is in no pool (a queued one is taken out above, as an extension) */
-        if (to->in_pool || atomic_load_explicit(&to->state, memory_order_acquire) != WEFT_READY)
+        if (to->in_pool || weft_atomic_load_acquire(&to->state) != WEFT_READY)
             return ABT_ERR_THREAD;
     }
     if (!to->ctx && !ensure_stack(xs, to)) {
-        atomic_store_explicit(&to->state, WEFT_READY, memory_order_relaxed);
+        weft_atomic_store_relaxed(&to->state, WEFT_READY);
         weft_pool_push(to->pool, to);
         return ABT_ERR_MEM;
     }
@@ -574,12 +596,12 @@ int weft_ult_switch_to(weft_xstream *xs, weft_unit *self, weft_unit *to, int sel
         __builtin_unreachable();
     }
     if (self_mode == WEFT_TO_SUSPEND) {
-        atomic_fetch_add_explicit(&self->pool->num_blocked, 1, memory_order_relaxed);
-        atomic_fetch_or_explicit(&self->request, WEFT_REQ_SUSPENDING, memory_order_relaxed);
-        atomic_store_explicit(&self->state, WEFT_BLOCKED, memory_order_release);
+        weft_atomic_fetch_add_relaxed(&self->pool->num_blocked, 1);
+        weft_atomic_fetch_or_relaxed(&self->request, WEFT_REQ_SUSPENDING);
+        weft_atomic_store_release(&self->state, WEFT_BLOCKED);
         weft_set_post(xs, weft_post_suspend, self);
     } else {
-        atomic_store_explicit(&self->state, WEFT_READY, memory_order_relaxed);
+        weft_atomic_store_relaxed(&self->state, WEFT_READY);
         weft_set_post(xs, post_push, self);
     }
     prep_run(xs, to);
@@ -621,7 +643,7 @@ int weft_ult_run_popped(weft_xstream *xs, weft_unit *self, weft_unit *u)
         weft_pool_push(u->pool, u);
         return ABT_ERR_MEM;
     }
-    atomic_store_explicit(&self->state, WEFT_READY, memory_order_relaxed);
+    weft_atomic_store_relaxed(&self->state, WEFT_READY);
     weft_set_post(xs, post_push, self);
     prep_run(xs, u);
     ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, u));
@@ -634,7 +656,7 @@ void weft_ult_park(weft_xstream *xs, weft_unit *self, void (*post)(weft_xstream 
     weft_canary_check(self);       /* (helper) mem/overflow.h */
     weft_tool_event(self, ABT_TOOL_EVENT_THREAD_SUSPEND);
     /* release: whoever sees BLOCKED also sees the blocked count taken before */
-    atomic_store_explicit(&self->state, WEFT_BLOCKED, memory_order_release);
+    weft_atomic_store_release(&self->state, WEFT_BLOCKED);
     weft_set_post(xs, post, arg);
     if (park_bypass(xs, self))
         return;
@@ -646,7 +668,7 @@ void weft_waiter_init(weft_waiter *w)
     weft_unit *self = weft_self_unit();
     w->next = NULL;
     w->ult = (self && (self->flags & WEFT_U_ULT)) ? self : NULL;
-    atomic_store_explicit(&w->futex, 0, memory_order_relaxed);
+    weft_atomic_store_relaxed(&w->futex, 0);
     w->counted_blocked = 0;
     w->data = NULL;
 }
@@ -658,7 +680,7 @@ static void wait_block(weft_waiter *w, weft_spinlock *lock, bool count)
     if (w->ult) {
         weft_xstream *xs = weft_xs_self();
         if (count) {
-            atomic_fetch_add_explicit(&w->ult->pool->num_blocked, 1, memory_order_relaxed);
+            weft_atomic_fetch_add_relaxed(&w->ult->pool->num_blocked, 1);
             w->counted_blocked = 1;
         }
         weft_ult_park(xs, w->ult, post_unlock, lock);
@@ -677,7 +699,7 @@ void weft_wait_block_uncounted(weft_waiter *w, weft_spinlock *lock)
 
 void weft_waiter_wait_os(weft_waiter *w)
 {
-    while (atomic_load_explicit(&w->futex, memory_order_acquire) == 0)
+    while (weft_atomic_load_acquire(&w->futex) == 0)
         weft_futex_wait(&w->futex, 0, 0);
 }
 
@@ -687,15 +709,15 @@ void weft_waiter_wake(weft_waiter *w)
     if (u) {
         /* read everything from w before the push: the woken ULT may return at once */
         if (w->counted_blocked)
-            atomic_fetch_sub_explicit(&u->pool->num_blocked, 1, memory_order_relaxed);
-        atomic_store_explicit(&u->state, WEFT_READY, memory_order_relaxed);
-        if (WEFT_UNLIKELY(atomic_load_explicit(&u->migr_to, memory_order_relaxed)))
+            weft_atomic_fetch_sub_relaxed(&u->pool->num_blocked, 1);
+        weft_atomic_store_relaxed(&u->state, WEFT_READY);
+        if (WEFT_UNLIKELY(weft_atomic_load_relaxed(&u->migr_to)))
             apply_migration(u);
         weft_tool_event(u, ABT_TOOL_EVENT_THREAD_RESUME);
         weft_pool_push_ctx(u->pool, u, ABT_POOL_CONTEXT_OP_THREAD_RESUME);
         return;
     }
-    atomic_store_explicit(&w->futex, 1, memory_order_release);
+    weft_atomic_store_release(&w->futex, 1);
     weft_futex_wake(&w->futex, 1);
 }
 
@@ -708,8 +730,7 @@ static void post_join_register(weft_xstream *xs, void *arg)
     weft_waiter *w = arg;
     weft_unit *t = w->data;
     weft_waiter *expected = NULL;
-    if (!atomic_compare_exchange_strong_explicit(&t->joiner, &expected, w,
-                                                 memory_order_acq_rel, memory_order_acquire))
+    if (!weft_atomic_cas_strong_acq_rel_acquire(&t->joiner, &expected, w))
         weft_waiter_wake(w);       /* already done */
 }
 
@@ -723,12 +744,12 @@ static inline bool pool_is_local(weft_xstream *xs, weft_pool *p)
     return false;
 }
 
-void weft_unit_join_slow(weft_xstream *xs, weft_unit *self, weft_unit *t)
+void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t)
 {
     weft_waiter w;
     w.next = NULL;
     w.ult = (self && (self->flags & WEFT_U_ULT)) ? self : NULL;
-    atomic_store_explicit(&w.futex, 0, memory_order_relaxed);
+    weft_atomic_store_relaxed(&w.futex, 0);
     w.counted_blocked = 0;
     w.data = NULL;
     if (w.ult) {
@@ -737,8 +758,8 @@ void weft_unit_join_slow(weft_xstream *xs, weft_unit *self, weft_unit *t)
         if (pool_is_local(xs, t->pool) && weft_pool_take_fresh(t->pool, t)) {
             if (t->flags & WEFT_U_ULT) {
                 if (ensure_stack(xs, t)) {
-                    atomic_store_explicit(&t->joiner, &w, memory_order_relaxed);
-                    atomic_store_explicit(&self->state, WEFT_BLOCKED, memory_order_relaxed);
+                    weft_atomic_store_relaxed(&t->joiner, &w);
+                    weft_atomic_store_relaxed(&self->state, WEFT_BLOCKED);
                     prep_run(xs, t);
                     /* resumed by t's hand-off, or woken after t deviated */
                     ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, t));
@@ -753,22 +774,21 @@ void weft_unit_join_slow(weft_xstream *xs, weft_unit *self, weft_unit *t)
                 t->fn(t->arg);
                 xs->cur = self;
                 weft_tool_event(t, ABT_TOOL_EVENT_THREAD_FINISH);
-                atomic_store_explicit(&t->state, WEFT_TERMINATED, memory_order_relaxed);
-                atomic_store_explicit(&t->joiner, WEFT_JOIN_DONE, memory_order_release);
+                weft_atomic_store_relaxed(&t->state, WEFT_TERMINATED);
+                weft_atomic_store_release(&t->joiner, WEFT_JOIN_DONE);
                 return;
             } else {
                 weft_pool_push(t->pool, t);
             }
         }
         w.data = t;
-        atomic_fetch_add_explicit(&self->pool->num_blocked, 1, memory_order_relaxed);
+        weft_atomic_fetch_add_relaxed(&self->pool->num_blocked, 1);
         w.counted_blocked = 1;
         weft_ult_park(xs, self, post_join_register, &w);
         return;
     }
     /* tasklet or external thread: sleep on the waiter's futex */
     weft_waiter *expected = NULL;
-    if (atomic_compare_exchange_strong_explicit(&t->joiner, &expected, &w, memory_order_acq_rel,
-                                                memory_order_acquire))
+    if (weft_atomic_cas_strong_acq_rel_acquire(&t->joiner, &expected, &w))
         weft_waiter_wait_os(&w);
 }

@@ -21,9 +21,10 @@
 #ifndef WEFT_CORE_UNIT_H
 #define WEFT_CORE_UNIT_H
 
-#include "core/pool.h"
+#include "core/pool/pool.h"
 #include "core/runtime.h"
 #include "core/tool.h"
+#include "core/wait.h"
 #include "mem/mem.h"
 
 static inline weft_unit *weft_unit_from(ABT_thread h)
@@ -45,15 +46,10 @@ static inline void weft_land(weft_xstream *xs)
 
 static inline void weft_set_post(weft_xstream *xs, void (*fn)(weft_xstream *, void *), void *arg)
 {
+    /* one post action per switch: the previous one has run (weft_land) */
+    WEFT_ASSERT(xs->post_fn == NULL);
     xs->post_fn = fn;
     xs->post_arg = arg;
-}
-
-/* The unit the caller runs as: NULL for an external thread or a scheduler. */
-static inline weft_unit *weft_self_unit(void)
-{
-    weft_xstream *xs = weft_xs_self();
-    return xs ? xs->cur : NULL;
 }
 
 /* ---- creation ---- */
@@ -66,6 +62,11 @@ struct weft_thread_attr {
 };
 
 WEFT_INTERNAL void weft_unit_run_key_dtors(weft_unit *u);
+/* The unit's id (ABT_thread_get_id), given on first request (thread.c). */
+WEFT_INTERNAL uint64_t weft_unit_id(weft_unit *u);
+/* Work-unit-local values (key.c): ABT_ERR_INV_KEY, ABT_ERR_MEM or ABT_SUCCESS. */
+WEFT_INTERNAL WEFT_WUR int weft_key_set(weft_unit *u, ABT_key key, void *value);
+WEFT_INTERNAL int weft_key_get(weft_unit *u, ABT_key key, void **value);
 
 /* A descriptor in a cache is "recycled": ctx, stack, keys, migration fields, request,
  * sched and sanitizer cookies are NULL/0, stack_kind is NONE and in_pool is 0.  Fresh
@@ -74,18 +75,18 @@ WEFT_INTERNAL void weft_unit_run_key_dtors(weft_unit *u);
 static inline weft_unit *weft_unit_new(weft_xstream *xs, weft_pool *p, void (*fn)(void *),
                                        void *arg, uint16_t flags)
 {
-    weft_unit *u = weft_desc_alloc(xs);
+    weft_unit *u = weft_desc_alloc(weft_xs_cache(xs));
     if (WEFT_UNLIKELY(!u))
         return NULL;
     u->pool = p;
     u->fn = fn;
     u->arg = arg;
     u->flags = flags;
-    atomic_store_explicit(&u->state, WEFT_READY, memory_order_relaxed);
+    weft_atomic_store_relaxed(&u->state, WEFT_READY);
     u->xs = NULL;
-    atomic_store_explicit(&u->joiner, NULL, memory_order_relaxed);
+    weft_atomic_store_relaxed(&u->joiner, NULL);
     u->stack_size = weft_g.cfg.thread_stacksize;
-    atomic_store_explicit(&u->id, 0, memory_order_relaxed);
+    weft_atomic_store_relaxed(&u->id, 0);
     return u;
 }
 
@@ -98,23 +99,47 @@ static inline void weft_unit_recycle(weft_xstream *xs, weft_unit *u)
     u->prio = 0;
     u->stack_kind = WEFT_STACK_NONE;
     u->migr_cb = NULL;
-    atomic_store_explicit(&u->migr_to, NULL, memory_order_relaxed);
-    atomic_store_explicit(&u->request, 0, memory_order_relaxed);
+    weft_atomic_store_relaxed(&u->migr_to, NULL);
+    weft_atomic_store_relaxed(&u->request, 0);
     u->sched = NULL;
     u->asan_fake_stack = NULL;
-    weft_desc_free(xs, u);
+    weft_desc_free(weft_xs_cache(xs), u);
 }
 
 #define WEFT_U_DEFAULT_FLAGS WEFT_U_MIGRATABLE
 
-WEFT_INTERNAL WEFT_WUR int weft_unit_create(weft_pool *p, void (*fn)(void *), void *arg,
-                                            const struct weft_thread_attr *attr, bool ult,
-                                            weft_unit **out);
+/* What a thread attribute changes in a new unit (unit.c; only with an attribute). */
+WEFT_INTERNAL void weft_unit_apply_attr(weft_unit *u, const struct weft_thread_attr *attr);
+
+/* The one creation path of every ULT and tasklet (ABT_thread_create*, ABT_task_create*,
+ * revive): a descriptor from the calling stream's cache, the attribute if any, the CREATE
+ * event, then the push that publishes the unit (after which another stream may run it, so
+ * nothing is written to it here after the push).  The handle (ABT_thread and ABT_task are
+ * one type), when asked for, is set before the push; on failure to ABT_THREAD_NULL, or
+ * ABT_TASK_NULL for a tasklet, as Argobots 1.x does.
+ * ABT_ERR_MEM when no descriptor can be had (nothing to undo). */
+static inline WEFT_WUR int weft_unit_spawn(weft_pool *p, void (*fn)(void *), void *arg,
+                                           const struct weft_thread_attr *attr, uint16_t flags,
+                                           ABT_thread *handle)
+{
+    weft_unit *u = weft_unit_new(weft_xs_self(), p, fn, arg, flags);
+    if (WEFT_UNLIKELY(!u)) {
+        if (handle)
+            *handle = (flags & WEFT_U_ULT) ? ABT_THREAD_NULL : (ABT_thread)ABT_TASK_NULL;
+        return ABT_ERR_MEM;
+    }
+    if (WEFT_UNLIKELY(attr != NULL))
+        weft_unit_apply_attr(u, attr);
+    if (handle)
+        *handle = (ABT_thread)u;
+    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_CREATE);
+    weft_pool_push_ctx(p, u, ABT_POOL_CONTEXT_OP_THREAD_CREATE);
+    return ABT_SUCCESS;
+}
 /* Scheduler side: run a popped unit to its next switch-back. */
 WEFT_INTERNAL void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u);
 
-/* ---- the calling ULT gives up the CPU ---- */
-WEFT_INTERNAL void weft_ult_yield(weft_xstream *xs, weft_unit *self);
+/* ---- the calling ULT gives up the CPU (yield and park: core/wait.h) ---- */
 /* Yield to a specific ready unit (ABT_thread_yield_to). */
 WEFT_INTERNAL int weft_ult_yield_to(weft_xstream *xs, weft_unit *self, weft_unit *to);
 /* Terminate a unit the caller owns (taken from its pool) without running it further. */
@@ -143,36 +168,16 @@ WEFT_INTERNAL void weft_ult_run_as_parent(weft_xstream *xs, weft_unit *self, wef
 /* Run a unit already taken out of its pool, from a ULT (ABT_xstream_run_unit): a tasklet
  * runs inline; a ULT is switched to, the caller going back to its pool. */
 WEFT_INTERNAL int weft_ult_run_popped(weft_xstream *xs, weft_unit *self, weft_unit *u);
-/* Park the calling ULT; `post(xs, arg)` runs once it has left its stack (typically it
- * releases the lock of the list the waiter is on).  Returns when woken. */
-WEFT_INTERNAL void weft_ult_park(weft_xstream *xs, weft_unit *self,
-                                 void (*post)(weft_xstream *, void *), void *arg);
 WEFT_INTERNAL __attribute__((noreturn)) void weft_ult_exit(weft_xstream *xs, weft_unit *self);
 
-/* ---- waiting, for every blocking object (join, sync module) ----
- * weft_wait_block: block the caller on `w` (already linked wherever the waker will find
- * it).  A ULT parks and `lock` is released after it has left its stack; a tasklet or an
- * external thread releases `lock` and sleeps on w->futex.  weft_waiter_wake: make the
- * waiter runnable again; must not be called twice for one wait. */
-WEFT_INTERNAL void weft_waiter_init(weft_waiter *w);
-WEFT_INTERNAL void weft_wait_block(weft_waiter *w, weft_spinlock *lock);
-/* The same, without counting the ULT in its pool's blocked units: for waits that must not
- * keep a scheduler alive (a stream join waits for that very scheduler to finish). */
-WEFT_INTERNAL void weft_wait_block_uncounted(weft_waiter *w, weft_spinlock *lock);
-/* Timed waits (a deadline, the wake vs. time-out race) are built on these in the sync
- * module: weft_wl_wait in sync/waitlist.h, timers in sync/timerq.h.  Returns false on
- * time-out there, and the caller unlinks itself under the lock if still linked. */
-WEFT_INTERNAL void weft_waiter_wake(weft_waiter *w);
-WEFT_INTERNAL void weft_waiter_wait_os(weft_waiter *w);
-
 /* ---- join / free ----
- * weft_unit_join_slow: the target has not finished yet; the caller runs as `self` on
+ * weft_unit_join_wait: the target has not finished yet; the caller runs as `self` on
  * `xs` (either may be NULL for an external thread) and self != t. */
-WEFT_INTERNAL void weft_unit_join_slow(weft_xstream *xs, weft_unit *self, weft_unit *t);
+WEFT_INTERNAL void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t);
 
 static inline bool weft_unit_done(weft_unit *t)
 {
-    return atomic_load_explicit(&t->joiner, memory_order_acquire) == WEFT_JOIN_DONE;
+    return weft_atomic_load_acquire(&t->joiner) == WEFT_JOIN_DONE;
 }
 
 static inline int weft_unit_join(weft_unit *t)
@@ -182,7 +187,7 @@ static inline int weft_unit_join(weft_unit *t)
     if (WEFT_UNLIKELY(t == self || (t->flags & WEFT_U_MAIN)))
         return ABT_ERR_INV_THREAD;
     if (!weft_unit_done(t))
-        weft_unit_join_slow(xs, self, t);
+        weft_unit_join_wait(xs, self, t);
     weft_tool_event(t, ABT_TOOL_EVENT_THREAD_JOIN);
     return ABT_SUCCESS;
 }
@@ -195,7 +200,7 @@ static inline int weft_unit_free(weft_unit *t)
     if (WEFT_UNLIKELY(t == self || (t->flags & WEFT_U_MAIN)))
         return ABT_ERR_INV_THREAD;
     if (!weft_unit_done(t)) {
-        weft_unit_join_slow(xs, self, t);
+        weft_unit_join_wait(xs, self, t);
         /* a ULT may come back on another stream; its unit says which */
         xs = self ? self->xs : xs;
     }

@@ -15,8 +15,8 @@
 #include "core/stack_dump.h"
 #include "core/unit.h"
 #include "core/xstream.h"
-#include "sync/timerq.h"
-#include "mem/overflow.h"
+#include "core/timer_hook.h"
+#include "core/overflow.h"
 
 void weft_xstream_note_os_stack(weft_xstream *xs)
 {
@@ -108,9 +108,9 @@ static void *xstream_thread(void *arg)
         /* ABT_xstream_set_main_sched replaced it: release the old one, run the new */
         weft_sched_retire(s);
     }
-    weft_mem_flush(xs);
+    weft_mem_flush(&xs->cache);
     pthread_mutex_lock(&weft_g.lock);
-    atomic_store_explicit(&xs->state, WEFT_XS_TERMINATED, memory_order_release);
+    weft_atomic_store_release(&xs->state, WEFT_XS_TERMINATED);
     weft_waiter *w = xs->joiner;
     xs->joiner = NULL;
     pthread_mutex_unlock(&weft_g.lock);
@@ -148,10 +148,10 @@ static int xstream_create(weft_sched *s, int rank, weft_xstream **out)
     xs->sched = s;
     s->use = WEFT_SCHED_MAIN;
     s->xs = xs;
-    atomic_store(&s->request, WEFT_SCHED_REQ_NONE);
+    weft_atomic_store_seq_cst(&s->request, WEFT_SCHED_REQ_NONE);
     weft_g.by_rank[rank] = xs;
     weft_g.num_xstreams++;
-    atomic_store(&xs->state, WEFT_XS_RUNNING);
+    weft_atomic_store_seq_cst(&xs->state, WEFT_XS_RUNNING);
     int e = pthread_create(&xs->thread, NULL, xstream_thread, xs);
     if (e) {
         weft_g.by_rank[rank] = NULL;
@@ -160,7 +160,7 @@ static int xstream_create(weft_sched *s, int rank, weft_xstream **out)
         s->xs = NULL;
         pthread_mutex_unlock(&weft_g.lock);
         free(xs);
-        return e == EAGAIN ? ABT_ERR_MEM : ABT_ERR_SYS;
+        return ABT_ERR_SYS;       /* as Argobots: any refusal of pthread_create */
     }
     xs->thread_started = true;
     pthread_mutex_unlock(&weft_g.lock);
@@ -177,7 +177,7 @@ int weft_xstream_join(weft_xstream *xs)
     weft_waiter_init(&w);
     weft_spinlock l = { 0 };       /* weft_wait_block wants a lock to release */
     pthread_mutex_lock(&weft_g.lock);
-    if (atomic_load_explicit(&xs->state, memory_order_acquire) != WEFT_XS_TERMINATED) {
+    if (weft_atomic_load_acquire(&xs->state) != WEFT_XS_TERMINATED) {
         xs->joiner = &w;
         weft_spin_lock(&l);
         pthread_mutex_unlock(&weft_g.lock);
@@ -203,21 +203,21 @@ void weft_xstream_destroy(weft_xstream *xs)
     s->xs = NULL;
     if (s->automatic)
         weft_sched_destroy(s);
-    weft_mem_flush(xs);
+    weft_mem_flush(&xs->cache);
     free(xs->affinity);
     free(xs);
 }
 
 bool weft_xstream_should_stop(weft_xstream *xs, weft_sched *s)
 {
-    if (atomic_load(&xs->cancelled))
+    if (weft_atomic_load_seq_cst(&xs->cancelled))
         return true;
-    uint32_t req = atomic_load(&s->request);
+    uint32_t req = weft_atomic_load_seq_cst(&s->request);
     if (req == WEFT_SCHED_REQ_FINISH && weft_sched_total_size(s) == 0)
         return true;
     if (req == WEFT_SCHED_REQ_EXIT) {
         uint32_t e = WEFT_SCHED_REQ_EXIT;   /* an exit only ends this run() */
-        atomic_compare_exchange_strong(&s->request, &e, WEFT_SCHED_REQ_NONE);
+        weft_atomic_cas_strong_seq_cst(&s->request, &e, WEFT_SCHED_REQ_NONE);
     }
     return false;
 }
@@ -226,7 +226,7 @@ void weft_sched_retire(weft_sched *s)
 {
     s->use = WEFT_SCHED_UNUSED;
     s->xs = NULL;
-    atomic_store(&s->request, WEFT_SCHED_REQ_NONE);
+    weft_atomic_store_seq_cst(&s->request, WEFT_SCHED_REQ_NONE);
     if (s->automatic)
         weft_sched_destroy(s);
 }
@@ -241,7 +241,7 @@ static int set_main_sched(weft_xstream *xs, weft_sched *s)
     if (s->use != WEFT_SCHED_UNUSED || s->num_pools < 1)
         return ABT_ERR_INV_SCHED;
     weft_sched *old = xs->main_sched;
-    if (atomic_load(&xs->state) == WEFT_XS_TERMINATED && !xs->primary) {
+    if (weft_atomic_load_seq_cst(&xs->state) == WEFT_XS_TERMINATED && !xs->primary) {
         s->use = WEFT_SCHED_MAIN;
         s->xs = xs;
         xs->main_sched = s;
@@ -434,14 +434,14 @@ WEFT_API int ABT_xstream_revive(ABT_xstream xstream)
         return ABT_ERR_INV_XSTREAM;
     if (xs->primary || !xs->joined)
         return ABT_ERR_XSTREAM;
-    atomic_store(&xs->main_sched->request, WEFT_SCHED_REQ_NONE);
-    atomic_store(&xs->cancelled, false);
+    weft_atomic_store_seq_cst(&xs->main_sched->request, WEFT_SCHED_REQ_NONE);
+    weft_atomic_store_seq_cst(&xs->cancelled, false);
     xs->joined = false;
-    atomic_store(&xs->state, WEFT_XS_RUNNING);
+    weft_atomic_store_seq_cst(&xs->state, WEFT_XS_RUNNING);
     int e = pthread_create(&xs->thread, NULL, xstream_thread, xs);
     if (e) {
         xs->joined = true;
-        atomic_store(&xs->state, WEFT_XS_TERMINATED);
+        weft_atomic_store_seq_cst(&xs->state, WEFT_XS_TERMINATED);
         return ABT_ERR_SYS;
     }
     return ABT_SUCCESS;
@@ -457,7 +457,7 @@ WEFT_API int ABT_xstream_exit(void)
     weft_unit *self = xs->cur;
     if (xs->primary || !self || !(self->flags & WEFT_U_ULT) || (self->flags & WEFT_U_MAIN))
         return ABT_ERR_INV_XSTREAM;
-    atomic_store(&xs->cancelled, true);
+    weft_atomic_store_seq_cst(&xs->cancelled, true);
     weft_sched_request(xs->main_sched, WEFT_SCHED_REQ_EXIT);
     weft_ult_exit(xs, self);
 }
@@ -469,7 +469,7 @@ WEFT_API int ABT_xstream_cancel(ABT_xstream xstream)
         return ABT_ERR_INV_XSTREAM;
     if (xs->primary)
         return ABT_ERR_INV_XSTREAM;
-    atomic_store(&xs->cancelled, true);
+    weft_atomic_store_seq_cst(&xs->cancelled, true);
     weft_sched_request(xs->main_sched, WEFT_SCHED_REQ_EXIT);
     return ABT_SUCCESS;
 }
@@ -572,7 +572,7 @@ WEFT_API int ABT_xstream_get_state(ABT_xstream xstream, ABT_xstream_state *state
         return ABT_ERR_INV_XSTREAM;
     if (!state)
         return ABT_ERR_INV_ARG;
-    *state = atomic_load(&xs->state) == WEFT_XS_TERMINATED ? ABT_XSTREAM_STATE_TERMINATED
+    *state = weft_atomic_load_seq_cst(&xs->state) == WEFT_XS_TERMINATED ? ABT_XSTREAM_STATE_TERMINATED
                                                            : ABT_XSTREAM_STATE_RUNNING;
     return ABT_SUCCESS;
 }
@@ -618,7 +618,7 @@ WEFT_API int ABT_xstream_run_unit(ABT_unit unit, ABT_pool pool)
     weft_xstream *xs = weft_xs_self();
     if (!xs)
         return ABT_ERR_INV_XSTREAM;
-    weft_unit *u = weft_unit_claim_abt_unit(unit);  /* user-made units: pool_user.c */
+    weft_unit *u = weft_unit_claim_abt_unit(unit);  /* user-made units: pool/user.c */
     if (u->pool != p)   /* (helper) no store when unchanged: a joiner may read u->pool */
         u->pool = p;
     weft_unit *self = xs->cur;
@@ -648,7 +648,7 @@ WEFT_API int ABT_xstream_check_events(ABT_sched sched)
      * primary ULT handed back to the primary stream (weft_sched_run_unit). */
     weft_sched_take_main(xs, s);
     weft_dump_check();             /* (helper) stack_dump.h: stop for a stack dump */
-    weft_timers_poll();            /* timed waits of this stream (sync/timerq.h) */
+    weft_timers_poll();            /* timed waits of this stream (core/timer_hook.h) */
     return ABT_SUCCESS;
 }
 
@@ -657,7 +657,7 @@ WEFT_API int ABT_xstream_check_events(ABT_sched sched)
 static bool thread_alive(weft_xstream *xs)
 {
     return xs->primary || (!xs->joined &&
-                           atomic_load_explicit(&xs->state, memory_order_acquire) !=
+                           weft_atomic_load_acquire(&xs->state) !=
                                WEFT_XS_TERMINATED);
 }
 

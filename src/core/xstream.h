@@ -3,7 +3,7 @@
 #ifndef WEFT_CORE_XSTREAM_H
 #define WEFT_CORE_XSTREAM_H
 
-#include "core/sched.h"
+#include "core/sched/sched.h"
 
 static inline weft_xstream *weft_xstream_from(ABT_xstream h)
 {

@@ -17,72 +17,83 @@
 
 struct slab {
     struct slab *next;
-    weft_unit *units;
+    char *units;                   /* SLAB_UNITS descriptors of weft_mem_cfg.desc_size */
 };
 
+struct weft_mem_config weft_mem_cfg;
+
 static pthread_mutex_t depot_lock = PTHREAD_MUTEX_INITIALIZER;
-static weft_unit *depot_descs;     /* protected by depot_lock */
+static struct weft_mem_node *depot_descs;     /* protected by depot_lock */
 static struct slab *slabs;         /* protected by depot_lock */
 
 /* Take up to `n` descriptors from the depot into the stream cache.  Lock held. */
-static void refill_cache(weft_xstream *xs, int n)
+static void refill_cache(struct weft_mem_cache *c, int n)
 {
-    for (int i = 0; xs && i < n && depot_descs; i++) {
-        weft_unit *v = depot_descs;
+    for (int i = 0; c && i < n && depot_descs; i++) {
+        struct weft_mem_node *v = depot_descs;
         depot_descs = v->next;
-        v->next = xs->cache.descs;
-        xs->cache.descs = v;
-        xs->cache.num_descs++;
+        v->next = c->descs;
+        c->descs = v;
+        c->num_descs++;
     }
 }
 
 /* A new zeroed slab: one descriptor for the caller, the rest to the depot.  Lock held. */
-static weft_unit *new_slab(void)
+static void *new_slab(void)
 {
+    size_t dsz = weft_mem_cfg.desc_size;
     struct slab *sl = malloc(sizeof(*sl));
-    weft_unit *units = aligned_alloc(WEFT_CACHE_LINE, SLAB_UNITS * sizeof(weft_unit));
+    char *units = aligned_alloc(WEFT_CACHE_LINE, SLAB_UNITS * dsz);
     if (!sl || !units) {
         free(sl);
         free(units);
         return NULL;
     }
-    memset(units, 0, SLAB_UNITS * sizeof(weft_unit));
+    memset(units, 0, SLAB_UNITS * dsz);
     sl->units = units;
     sl->next = slabs;
     slabs = sl;
     for (int i = SLAB_UNITS - 1; i >= 1; i--) {
-        units[i].next = depot_descs;
-        depot_descs = &units[i];
+        struct weft_mem_node *v = (struct weft_mem_node *)(units + (size_t)i * dsz);
+        v->next = depot_descs;
+        depot_descs = v;
     }
-    return &units[0];
+    return units;
 }
 
-weft_unit *weft_desc_alloc_slow(weft_xstream *xs)
+void weft_mem_init(const struct weft_mem_config *cfg)
+{
+    WEFT_ASSERT(cfg->desc_size % WEFT_CACHE_LINE == 0);
+    weft_mem_cfg = *cfg;
+}
+
+void *weft_desc_alloc_slow(struct weft_mem_cache *c)
 {
     pthread_mutex_lock(&depot_lock);
-    weft_unit *u = depot_descs;
+    struct weft_mem_node *u = depot_descs;
     if (u)
         depot_descs = u->next;
     else
         u = new_slab();
     if (u)
-        refill_cache(xs, DEPOT_BATCH);
+        refill_cache(c, DEPOT_BATCH);
     pthread_mutex_unlock(&depot_lock);
     return u;
 }
 
-void weft_desc_free_slow(weft_xstream *xs, weft_unit *u)
+void weft_desc_free_slow(struct weft_mem_cache *c, void *desc)
 {
+    struct weft_mem_node *u = desc;
     pthread_mutex_lock(&depot_lock);
     u->next = depot_descs;
     depot_descs = u;
     /* a full stream cache also spills half of itself */
-    if (xs) {
-        uint32_t n = xs->cache.num_descs / 2;
+    if (c) {
+        uint32_t n = c->num_descs / 2;
         while (n--) {
-            weft_unit *v = xs->cache.descs;
-            xs->cache.descs = v->next;
-            xs->cache.num_descs--;
+            struct weft_mem_node *v = c->descs;
+            c->descs = v->next;
+            c->num_descs--;
             v->next = depot_descs;
             depot_descs = v;
         }
@@ -90,16 +101,16 @@ void weft_desc_free_slow(weft_xstream *xs, weft_unit *u)
     pthread_mutex_unlock(&depot_lock);
 }
 
-void weft_desc_flush(weft_xstream *xs)
+void weft_desc_flush(struct weft_mem_cache *c)
 {
     pthread_mutex_lock(&depot_lock);
-    while (xs->cache.descs) {
-        weft_unit *v = xs->cache.descs;
-        xs->cache.descs = v->next;
+    while (c->descs) {
+        struct weft_mem_node *v = c->descs;
+        c->descs = v->next;
         v->next = depot_descs;
         depot_descs = v;
     }
-    xs->cache.num_descs = 0;
+    c->num_descs = 0;
     pthread_mutex_unlock(&depot_lock);
 }
 
@@ -116,18 +127,17 @@ void weft_desc_finalize(void)
     pthread_mutex_unlock(&depot_lock);
 }
 
-/* (helper) Stack dumps: call fn on every descriptor of every slab, under the depot lock.
- * Free descriptors have flags == 0 (weft_unit_recycle clears them; slabs start zeroed). */
-void weft_desc_foreach(void (*fn)(weft_unit *u, void *arg), void *arg)
+/* Stack dumps: call fn on every descriptor of every slab, under the depot lock. */
+void weft_desc_foreach(void (*fn)(void *desc, void *arg), void *arg)
 {
     pthread_mutex_lock(&depot_lock);
     for (struct slab *sl = slabs; sl; sl = sl->next)
         for (int i = 0; i < SLAB_UNITS; i++)
-            fn(&sl->units[i], arg);
+            fn(sl->units + (size_t)i * weft_mem_cfg.desc_size, arg);
     pthread_mutex_unlock(&depot_lock);
 }
 
-/* (helper) fork() (core/fork.c): hold the depot across the fork; in the child, either
+/* (helper) fork() (core/atfork.c): hold the depot across the fork; in the child, either
  * keep it or forget it (the runtime is abandoned, its memory stays reachable from the
  * returned cookie so that leak checkers do not report it). */
 void weft_desc_atfork(int phase, void **forgotten)

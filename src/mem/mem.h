@@ -11,11 +11,63 @@
  *
  * A stack is one mapping with its weft_stack header at the top; the usable stack grows
  * down from just below the header.  With ABT_STACK_OVERFLOW_CHECK=mprotect the lowest page
- * is a PROT_NONE guard.  Valgrind is told about every stack (client requests). */
+ * is a PROT_NONE guard.  Valgrind is told about every stack (client requests).
+ *
+ * Layering: mem sits on arch only.  It does not know what a descriptor holds (core's
+ * weft_unit) nor what a stream is: callers pass their stream's `struct weft_mem_cache`. */
 #ifndef WEFT_MEM_MEM_H
 #define WEFT_MEM_MEM_H
 
-#include "core/runtime.h"
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arch/compiler.h"
+#include "arch/cpu.h"
+
+typedef struct weft_stack weft_stack;
+
+/* A free descriptor, seen by mem: only its first word, the free-list link, is mem's.  The
+ * owner of the descriptor type (core's weft_unit) puts its own `next` link first, so the
+ * two coincide; may_alias tells the compiler that they do. */
+struct __attribute__((may_alias)) weft_mem_node {
+    struct weft_mem_node *next;
+};
+
+/* A stream's caches: owned by that stream's OS thread, no lock, no atomic.  Embedded in
+ * core's stream (weft_xstream.cache); NULL where a function takes one means "no stream"
+ * (an external thread): everything goes through the depot. */
+struct weft_mem_cache {
+    struct weft_mem_node *descs;   /* free descriptors */
+    weft_stack *stacks;            /* free default-size stacks */
+    uint32_t num_descs, num_stacks;
+};
+
+/* What mem needs to know, set by weft_mem_init (ABT_init, before any stream runs) and
+ * read-only afterwards. */
+struct weft_mem_config {
+    size_t desc_size;              /* bytes per descriptor (a multiple of WEFT_CACHE_LINE) */
+    size_t thread_stacksize;       /* the default, cached stack size */
+    uint32_t max_descs;            /* per-stream descriptor cache bound */
+    uint32_t max_stacks;           /* per-stream stack cache bound */
+    int lp_alloc;                  /* enum weft_lp_alloc */
+    size_t huge_page_size;
+    size_t sys_page_size;
+    size_t stack_page_size;        /* arena size for default-size stacks */
+    uint8_t guard;                 /* 0 none, 1 guard page when possible, 2 guard required */
+    uint8_t canary;                /* write a canary at the low end of every stack */
+};
+
+enum weft_lp_alloc {
+    WEFT_LP_MALLOC = 0,            /* plain pages */
+    WEFT_LP_MMAP_RP,               /* mmap of regular pages */
+    WEFT_LP_MMAP_HP_RP,            /* explicit huge pages, falling back to regular pages */
+    WEFT_LP_MMAP_HP_THP,           /* explicit huge pages, falling back to THP */
+    WEFT_LP_THP,                   /* transparent huge pages (madvise) */
+};
+
+extern WEFT_INTERNAL struct weft_mem_config weft_mem_cfg;
 
 struct weft_stack {
     weft_stack *next;              /* cache / depot link */
@@ -31,70 +83,78 @@ struct weft_stack {
 static inline void *weft_stack_top(weft_stack *s) { return (void *)s; }
 static inline void *weft_stack_lo(weft_stack *s) { return (char *)s - s->usable; }
 
-WEFT_INTERNAL weft_unit *weft_desc_alloc_slow(weft_xstream *xs);
-WEFT_INTERNAL void weft_desc_free_slow(weft_xstream *xs, weft_unit *u);
-WEFT_INTERNAL weft_stack *weft_stack_alloc_slow(weft_xstream *xs, size_t usable);
-WEFT_INTERNAL void weft_stack_free_slow(weft_xstream *xs, weft_stack *s);
+WEFT_INTERNAL void weft_mem_init(const struct weft_mem_config *cfg);
+WEFT_INTERNAL void *weft_desc_alloc_slow(struct weft_mem_cache *c);
+WEFT_INTERNAL void weft_desc_free_slow(struct weft_mem_cache *c, void *d);
+/* mmap of anonymous private memory (flags added to MAP_PRIVATE | MAP_ANONYMOUS);
+ * NULL, never MAP_FAILED, on failure. */
+WEFT_INTERNAL void *weft_map_anon(size_t len, int flags);
+WEFT_INTERNAL weft_stack *weft_stack_alloc_slow(struct weft_mem_cache *c, size_t usable);
+WEFT_INTERNAL void weft_stack_free_slow(struct weft_mem_cache *c, weft_stack *s);
 /* Give a stream's caches back to the depot (stream ends). */
-WEFT_INTERNAL void weft_mem_flush(weft_xstream *xs);
+WEFT_INTERNAL void weft_mem_flush(struct weft_mem_cache *c);
 /* Free the depot and every arena (ABT_finalize, after all streams are gone). */
 WEFT_INTERNAL void weft_mem_finalize(void);
-WEFT_INTERNAL void weft_mem_init(void);
-/* (helper) Every descriptor of every slab, live or free (free ones have flags == 0),
- * under the depot lock (core/stack_dump.c). */
-WEFT_INTERNAL void weft_desc_foreach(void (*fn)(weft_unit *u, void *arg), void *arg);
-/* (helper) fork() support (core/fork.c): phase 0 before the fork (locks the depots), 1 in
- * the parent after it, 2 in the child; a child that abandons the runtime passes
- * `forgotten` to get the old lists (kept reachable) and starts with empty depots. */
+/* Within mem (desc.c, for stack.c): a stream's descriptors back to the depot; every slab
+ * freed. */
+WEFT_INTERNAL void weft_desc_flush(struct weft_mem_cache *c);
+WEFT_INTERNAL void weft_desc_finalize(void);
+/* Every descriptor of every slab, live or free, under the depot lock (stack dumps: the
+ * owner of the descriptor type tells live from free; slabs start zeroed). */
+WEFT_INTERNAL void weft_desc_foreach(void (*fn)(void *desc, void *arg), void *arg);
+/* fork() support (core/atfork.c): phase 0 before the fork (locks the depots), 1 in the
+ * parent after it, 2 in the child; a child that abandons the runtime passes `forgotten`
+ * to get the old lists (kept reachable) and starts with empty depots. */
 WEFT_INTERNAL void weft_desc_atfork(int phase, void **forgotten);
 WEFT_INTERNAL void weft_stack_atfork(int phase, void **forgotten);
 
-/* Descriptor allocation: NULL on failure (ABT_ERR_MEM). */
-static inline weft_unit *weft_desc_alloc(weft_xstream *xs)
+/* Descriptor allocation: NULL on failure (ABT_ERR_MEM).  `c` may be NULL. */
+static inline void *weft_desc_alloc(struct weft_mem_cache *c)
 {
-    weft_unit *u;
-    if (WEFT_LIKELY(xs != NULL && (u = xs->cache.descs) != NULL)) {
-        xs->cache.descs = u->next;
-        xs->cache.num_descs--;
-        return u;
+    struct weft_mem_node *d;
+    if (WEFT_LIKELY(c != NULL && (d = c->descs) != NULL)) {
+        c->descs = d->next;
+        c->num_descs--;
+        return d;
     }
-    return weft_desc_alloc_slow(xs);
+    return weft_desc_alloc_slow(c);
 }
 
-static inline void weft_desc_free(weft_xstream *xs, weft_unit *u)
+static inline void weft_desc_free(struct weft_mem_cache *c, void *desc)
 {
-    if (WEFT_LIKELY(xs != NULL && xs->cache.num_descs < weft_g.cfg.mem_max_descs)) {
-        u->next = xs->cache.descs;
-        xs->cache.descs = u;
-        xs->cache.num_descs++;
+    if (WEFT_LIKELY(c != NULL && c->num_descs < weft_mem_cfg.max_descs)) {
+        struct weft_mem_node *d = desc;
+        d->next = c->descs;
+        c->descs = d;
+        c->num_descs++;
         return;
     }
-    weft_desc_free_slow(xs, u);
+    weft_desc_free_slow(c, desc);
 }
 
 /* A stack of `usable` bytes; the default size comes from the stream cache. */
-static inline weft_stack *weft_stack_alloc(weft_xstream *xs, size_t usable)
+static inline weft_stack *weft_stack_alloc(struct weft_mem_cache *c, size_t usable)
 {
     weft_stack *s;
-    if (WEFT_LIKELY(xs != NULL && usable == weft_g.cfg.thread_stacksize &&
-                    (s = xs->cache.stacks) != NULL)) {
-        xs->cache.stacks = s->next;
-        xs->cache.num_stacks--;
+    if (WEFT_LIKELY(c != NULL && usable == weft_mem_cfg.thread_stacksize &&
+                    (s = c->stacks) != NULL)) {
+        c->stacks = s->next;
+        c->num_stacks--;
         return s;
     }
-    return weft_stack_alloc_slow(xs, usable);
+    return weft_stack_alloc_slow(c, usable);
 }
 
-static inline void weft_stack_free(weft_xstream *xs, weft_stack *s)
+static inline void weft_stack_free(struct weft_mem_cache *c, weft_stack *s)
 {
-    if (WEFT_LIKELY(xs != NULL && s->usable == weft_g.cfg.thread_stacksize &&
-                    xs->cache.num_stacks < weft_g.cfg.mem_max_stacks)) {
-        s->next = xs->cache.stacks;
-        xs->cache.stacks = s;
-        xs->cache.num_stacks++;
+    if (WEFT_LIKELY(c != NULL && s->usable == weft_mem_cfg.thread_stacksize &&
+                    c->num_stacks < weft_mem_cfg.max_stacks)) {
+        s->next = c->stacks;
+        c->stacks = s;
+        c->num_stacks++;
         return;
     }
-    weft_stack_free_slow(xs, s);
+    weft_stack_free_slow(c, s);
 }
 
 #endif

@@ -16,7 +16,7 @@
 #include <sys/mman.h>
 
 #include "mem/mem.h"
-#include "mem/overflow.h"
+#include "mem/canary.h"
 
 #if WEFT_USE_VALGRIND
 #include <valgrind/valgrind.h>
@@ -30,8 +30,15 @@
 #define DEPOT_BATCH 16
 #define HEADER_SIZE ((sizeof(weft_stack) + 63) & ~(size_t)63)
 
-WEFT_INTERNAL void weft_desc_flush(weft_xstream *xs);
-WEFT_INTERNAL void weft_desc_finalize(void);
+
+/* Anonymous private mapping, NULL on failure.  A NULL from mmap is taken as a failure
+ * too: weft never asks for address 0, and interposed allocators (Argobots' resource
+ * tracer among them) report failure that way. */
+void *weft_map_anon(size_t len, int flags)
+{
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
 
 static pthread_mutex_t depot_lock = PTHREAD_MUTEX_INITIALIZER;
 static weft_stack *depot;          /* default-size stacks, protected by depot_lock */
@@ -46,12 +53,12 @@ static struct arena *arenas;       /* protected by depot_lock */
 
 static size_t page_size(void)
 {
-    return weft_g.cfg.sys_page_size ? weft_g.cfg.sys_page_size : 4096;
+    return weft_mem_cfg.sys_page_size ? weft_mem_cfg.sys_page_size : 4096;
 }
 
 static size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
-static bool want_guard(void) { return weft_g.cfg.stack_overflow_check >= 2; }
+static bool want_guard(void) { return weft_mem_cfg.guard != 0; }
 
 /* Write the header of a stack whose mapping is [base, base + size).  `usable` is the
  * size the caller asked for: it names the size class (cache lookups compare it), even
@@ -70,11 +77,11 @@ static weft_stack *stack_init(void *base, size_t size, size_t usable, bool guard
     if (guard && size > 2 * pg) {
         if (mprotect(base, pg, PROT_NONE) == 0) {
             s->guarded = 1;
-        } else if (weft_g.cfg.stack_overflow_check == 3) {
+        } else if (weft_mem_cfg.guard == 2) {
             return NULL;
         }
     }
-    if (weft_g.cfg.stack_overflow_check == 1)   /* (helper) mem/overflow.h */
+    if (weft_mem_cfg.canary)
         weft_canary_write((char *)s - s->usable);
     s->vg_id = VG_REGISTER((char *)s - s->usable, (char *)s);
     return s;
@@ -93,35 +100,32 @@ static size_t map_size_for(size_t usable)
 static weft_stack *arena_refill(size_t usable)
 {
     size_t stride = map_size_for(usable);
-    int lp = weft_g.cfg.lp_alloc;
+    int lp = weft_mem_cfg.lp_alloc;
     bool huge = lp >= WEFT_LP_MMAP_HP_RP;
-    size_t hp = weft_g.cfg.huge_page_size ? weft_g.cfg.huge_page_size : (2u << 20);
+    size_t hp = weft_mem_cfg.huge_page_size ? weft_mem_cfg.huge_page_size : (2u << 20);
     /* regular arenas: ABT_MEM_STACK_PAGE_SIZE at a time, page aligned; huge-page
      * arenas: whole huge pages, aligned to them */
-    size_t chunk = huge ? hp : weft_g.cfg.mem_stack_page_size;
+    size_t chunk = huge ? hp : weft_mem_cfg.stack_page_size;
     size_t align = huge ? hp : page_size();
     size_t size = round_up(stride * 8 > chunk ? stride * 8 : chunk, align);
     struct arena *a = malloc(sizeof(*a));
     if (!a)
         return NULL;
-    void *base = MAP_FAILED;
+    void *base = NULL;
     if (lp == WEFT_LP_MMAP_HP_RP || lp == WEFT_LP_MMAP_HP_THP)
         /* no MAP_NORESERVE: without reserved huge pages the mapping must fail here
          * (and fall back), not succeed and raise SIGBUS on first touch */
-        base = mmap(NULL, size, PROT_READ | PROT_WRITE,
-                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
-    if (base == MAP_FAILED && !huge) {
-        base = mmap(NULL, size, PROT_READ | PROT_WRITE,
-                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-        if (base == MAP_FAILED) {
+        base = weft_map_anon(size, MAP_HUGETLB);
+    if (!base && !huge) {
+        base = weft_map_anon(size, MAP_NORESERVE | MAP_STACK);
+        if (!base) {
             free(a);
             return NULL;
         }
-    } else if (base == MAP_FAILED) {
+    } else if (!base) {
         /* over-map to align to the huge page size, then trim */
-        char *raw = mmap(NULL, size + hp, PROT_READ | PROT_WRITE,
-                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (raw == MAP_FAILED) {
+        char *raw = weft_map_anon(size + hp, MAP_NORESERVE);
+        if (!raw) {
             free(a);
             return NULL;
         }
@@ -153,9 +157,9 @@ static weft_stack *arena_refill(size_t usable)
     return first;
 }
 
-weft_stack *weft_stack_alloc_slow(weft_xstream *xs, size_t usable)
+weft_stack *weft_stack_alloc_slow(struct weft_mem_cache *c, size_t usable)
 {
-    bool dflt = usable == weft_g.cfg.thread_stacksize;
+    bool dflt = usable == weft_mem_cfg.thread_stacksize;
     if (dflt) {
         weft_stack *s = NULL;
         pthread_mutex_lock(&depot_lock);
@@ -163,13 +167,13 @@ weft_stack *weft_stack_alloc_slow(weft_xstream *xs, size_t usable)
             s = depot;
             depot = s->next;
             depot_num--;
-            for (int i = 1; xs && i < DEPOT_BATCH && depot; i++) {
+            for (int i = 1; c && i < DEPOT_BATCH && depot; i++) {
                 weft_stack *v = depot;
                 depot = v->next;
                 depot_num--;
-                v->next = xs->cache.stacks;
-                xs->cache.stacks = v;
-                xs->cache.num_stacks++;
+                v->next = c->stacks;
+                c->stacks = v;
+                c->num_stacks++;
             }
         } else {
             /* default-size stacks are carved from arenas (kept until ABT_finalize):
@@ -181,9 +185,8 @@ weft_stack *weft_stack_alloc_slow(weft_xstream *xs, size_t usable)
             return s;
     }
     size_t size = map_size_for(usable);
-    void *base = mmap(NULL, size, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-    if (base == MAP_FAILED)
+    void *base = weft_map_anon(size, MAP_NORESERVE | MAP_STACK);
+    if (!base)
         return NULL;
     weft_stack *s = stack_init(base, size, usable, want_guard(), false);
     if (!s) {
@@ -199,25 +202,25 @@ static void stack_unmap(weft_stack *s)
     munmap(s->map_base, s->map_size);
 }
 
-void weft_stack_free_slow(weft_xstream *xs, weft_stack *s)
+void weft_stack_free_slow(struct weft_mem_cache *c, weft_stack *s)
 {
-    if (s->usable != weft_g.cfg.thread_stacksize && !s->from_arena) {
+    if (s->usable != weft_mem_cfg.thread_stacksize && !s->from_arena) {
         stack_unmap(s);
         return;
     }
-    size_t limit = (size_t)weft_g.cfg.mem_max_stacks * 2 + DEPOT_BATCH;
+    size_t limit = (size_t)weft_mem_cfg.max_stacks * 2 + DEPOT_BATCH;
     pthread_mutex_lock(&depot_lock);
     if (depot_num < limit || s->from_arena) {
         s->next = depot;
         depot = s;
         depot_num++;
         s = NULL;
-        if (xs) {
-            uint32_t n = xs->cache.num_stacks / 2;
+        if (c) {
+            uint32_t n = c->num_stacks / 2;
             while (n-- && depot_num < limit) {
-                weft_stack *v = xs->cache.stacks;
-                xs->cache.stacks = v->next;
-                xs->cache.num_stacks--;
+                weft_stack *v = c->stacks;
+                c->stacks = v->next;
+                c->num_stacks--;
                 v->next = depot;
                 depot = v;
                 depot_num++;
@@ -229,22 +232,22 @@ void weft_stack_free_slow(weft_xstream *xs, weft_stack *s)
         stack_unmap(s);
 }
 
-void weft_mem_flush(weft_xstream *xs)
+void weft_mem_flush(struct weft_mem_cache *c)
 {
-    weft_desc_flush(xs);
+    weft_desc_flush(c);
     pthread_mutex_lock(&depot_lock);
-    while (xs->cache.stacks) {
-        weft_stack *v = xs->cache.stacks;
-        xs->cache.stacks = v->next;
+    while (c->stacks) {
+        weft_stack *v = c->stacks;
+        c->stacks = v->next;
         v->next = depot;
         depot = v;
         depot_num++;
     }
-    xs->cache.num_stacks = 0;
+    c->num_stacks = 0;
     pthread_mutex_unlock(&depot_lock);
 }
 
-void weft_mem_init(void) {}
+
 
 void weft_mem_finalize(void)
 {
@@ -268,7 +271,7 @@ void weft_mem_finalize(void)
     pthread_mutex_unlock(&depot_lock);
 }
 
-/* (helper) fork() (core/fork.c): see weft_desc_atfork in desc.c. */
+/* (helper) fork() (core/atfork.c): see weft_desc_atfork in desc.c. */
 void weft_stack_atfork(int phase, void **forgotten)
 {
     if (phase == 0) {

@@ -5,7 +5,7 @@
  * once the waiter is blocked, so a signal after the mutex is released cannot be lost.
  * Woken, it re-acquires the mutex (at its former recursion depth).  No spurious wake-ups:
  * a waiter returns ABT_SUCCESS only when a signal or broadcast claimed it.
- * timedwait: the same with a deadline (timerq.h); a waiter whose deadline fires first is
+ * timedwait: the same with a deadline (timeout.h); a waiter whose deadline fires first is
  * claimed by its timer, so a later signal skips it and wakes somebody else (claim
  * protocol in waitlist.h).  Tasklets may use timedwait (futex sleep) but not wait, as in
  * Argobots 1.x.  A cond is associated with the mutex of its waiters while it has some;

@@ -40,14 +40,14 @@ static inline void *ev_value(ABT_eventual h, weft_eventual *e)
 
 static inline bool ev_ready(weft_eventual *e)
 {
-    return atomic_load_explicit(&e->ready, memory_order_acquire) != 0;
+    return weft_atomic_load_acquire(&e->ready) != 0;
 }
 
 WEFT_API int ABT_eventual_create(int nbytes, ABT_eventual *neweventual)
 {
     if (!neweventual)
         return ABT_ERR_INV_ARG;
-    *neweventual = ABT_EVENTUAL_NULL;
+    /* on error *neweventual stays untouched, as in Argobots 1.x */
     if (nbytes < 0)
         return ABT_ERR_INV_ARG;
     void *h = weft_obj_alloc((size_t)nbytes);
@@ -88,7 +88,7 @@ static int ev_wait(ABT_eventual h, weft_eventual *e, void **value,
         }
         weft_wl_node_init(&nd, &ww, 0);
         weft_spin_lock(&e->lock);
-        if (!atomic_load_explicit(&e->ready, memory_order_relaxed)) {
+        if (!weft_atomic_load_relaxed(&e->ready)) {
             if (deadline && deadline <= weft_clock_ns()) {
                 weft_spin_unlock(&e->lock);
                 return ABT_ERR_COND_TIMEDOUT;
@@ -160,13 +160,13 @@ WEFT_API int ABT_eventual_set(ABT_eventual eventual, void *value, int nbytes)
     if (nbytes > e->nbytes)
         return ABT_ERR_INV_EVENTUAL;
     weft_spin_lock(&e->lock);
-    if (atomic_load_explicit(&e->ready, memory_order_relaxed)) {
+    if (weft_atomic_load_relaxed(&e->ready)) {
         weft_spin_unlock(&e->lock);
         return ABT_ERR_EVENTUAL;
     }
     if (nbytes > 0 && value)
         memcpy(weft_obj_extra(eventual), value, (size_t)nbytes);
-    atomic_store_explicit(&e->ready, 1, memory_order_release);
+    weft_atomic_store_release(&e->ready, 1);
     weft_wl_waiter *chain = weft_wl_take_all(&e->wl);
     weft_spin_unlock(&e->lock);
     weft_wl_wake_chain(chain);
@@ -179,7 +179,7 @@ WEFT_API int ABT_eventual_reset(ABT_eventual eventual)
     if (!e)
         return ABT_ERR_INV_EVENTUAL;
     weft_spin_lock(&e->lock);
-    atomic_store_explicit(&e->ready, 0, memory_order_relaxed);
+    weft_atomic_store_relaxed(&e->ready, 0);
     weft_spin_unlock(&e->lock);
     return ABT_SUCCESS;
 }
@@ -236,7 +236,7 @@ static int wait_any(size_t count, const ABT_eventual *eventuals, size_t *index, 
         if (!e)
             continue;
         weft_spin_lock(&e->lock);
-        if (atomic_load_explicit(&e->ready, memory_order_relaxed)) {
+        if (weft_atomic_load_relaxed(&e->ready)) {
             weft_spin_unlock(&e->lock);
             if (weft_wl_claim(&ww, WL_WOKEN)) {
                 ww.winner = (int)linked;

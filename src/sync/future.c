@@ -32,7 +32,7 @@ WEFT_API int ABT_future_create(uint32_t num_compartments, void (*cb_func)(void *
 {
     if (!newfuture)
         return ABT_ERR_INV_ARG;
-    *newfuture = ABT_FUTURE_NULL;
+    /* on error *newfuture stays untouched, as in Argobots 1.x */
     uint64_t bytes = (uint64_t)num_compartments * sizeof(void *); /* 32-bit size_t */
     if (bytes > SIZE_MAX - WEFT_OBJ_MEM_SIZE)
         return ABT_ERR_MEM;
@@ -42,7 +42,7 @@ WEFT_API int ABT_future_create(uint32_t num_compartments, void (*cb_func)(void *
     weft_future *f = weft_obj_body(h);
     f->num = num_compartments;
     f->cb = cb_func;
-    atomic_store_explicit(&f->ready, num_compartments == 0, memory_order_relaxed);
+    weft_atomic_store_relaxed(&f->ready, num_compartments == 0);
     *newfuture = (ABT_future)h;
     return ABT_SUCCESS;
 }
@@ -67,14 +67,14 @@ WEFT_API int ABT_future_wait(ABT_future future)
         return ABT_ERR_INV_FUTURE;
     if (weft_self_is_tasklet())
         return ABT_ERR_FUTURE;
-    if (atomic_load_explicit(&f->ready, memory_order_acquire))
+    if (weft_atomic_load_acquire(&f->ready))
         return ABT_SUCCESS;
     weft_wl_waiter ww;
     weft_wl_node nd;
     weft_wl_waiter_init(&ww);
     weft_wl_node_init(&nd, &ww, 0);
     weft_spin_lock(&f->lock);
-    if (atomic_load_explicit(&f->ready, memory_order_relaxed)) {
+    if (weft_atomic_load_relaxed(&f->ready)) {
         weft_spin_unlock(&f->lock);
         return ABT_SUCCESS;
     }
@@ -90,7 +90,7 @@ WEFT_API int ABT_future_test(ABT_future future, ABT_bool *is_ready)
         return ABT_ERR_INV_FUTURE;
     if (!is_ready)
         return ABT_ERR_INV_ARG;
-    *is_ready = atomic_load_explicit(&f->ready, memory_order_acquire) ? ABT_TRUE : ABT_FALSE;
+    *is_ready = weft_atomic_load_acquire(&f->ready) ? ABT_TRUE : ABT_FALSE;
     return ABT_SUCCESS;
 }
 
@@ -114,7 +114,7 @@ WEFT_API int ABT_future_set(ABT_future future, void *value)
     if (f->cb)
         f->cb(values); /* exactly once: only the set that filled the last compartment */
     weft_spin_lock(&f->lock);
-    atomic_store_explicit(&f->ready, 1, memory_order_release);
+    weft_atomic_store_release(&f->ready, 1);
     weft_wl_waiter *chain = weft_wl_take_all(&f->wl);
     weft_spin_unlock(&f->lock);
     weft_wl_wake_chain(chain);
@@ -129,7 +129,7 @@ WEFT_API int ABT_future_reset(ABT_future future)
     weft_spin_lock(&f->lock);
     if (f->num > 0) {
         f->counter = 0;
-        atomic_store_explicit(&f->ready, 0, memory_order_relaxed);
+        weft_atomic_store_relaxed(&f->ready, 0);
     }
     weft_spin_unlock(&f->lock);
     return ABT_SUCCESS;

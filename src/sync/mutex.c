@@ -20,10 +20,7 @@ static __thread char ext_tag __attribute__((tls_model("initial-exec")));
 /* Identity of the caller for recursive mutexes. */
 static inline void *self_id(void)
 {
-    weft_xstream *xs = weft_xs_self();
-    if (!xs)
-        return &ext_tag;
-    return xs->cur ? (void *)xs->cur : (void *)xs;
+    return (void *)weft_self_identity(&ext_tag);
 }
 
 /* ---------------------------------------------------------------- acquire / release */
@@ -35,20 +32,16 @@ static WEFT_COLD void lock_slow(weft_mutex *m, uint32_t low)
     bool first = true;
     for (;;) {
         weft_spin_lock(&m->lock);
-        uint32_t s = atomic_load_explicit(&m->state, memory_order_relaxed);
+        uint32_t s = weft_atomic_load_relaxed(&m->state);
         for (;;) {
             if (!(s & M_LOCKED)) {
-                if (atomic_compare_exchange_weak_explicit(&m->state, &s, s | M_LOCKED,
-                                                          memory_order_acquire,
-                                                          memory_order_relaxed)) {
+                if (weft_atomic_cas_weak_acquire(&m->state, &s, s | M_LOCKED)) {
                     weft_spin_unlock(&m->lock);
                     return;
                 }
             } else if (s & M_WAITERS) {
                 break;
-            } else if (atomic_compare_exchange_weak_explicit(&m->state, &s, s | M_WAITERS,
-                                                             memory_order_relaxed,
-                                                             memory_order_relaxed)) {
+            } else if (weft_atomic_cas_weak_relaxed(&m->state, &s, s | M_WAITERS)) {
                 break;
             }
         }
@@ -73,19 +66,16 @@ static WEFT_COLD void lock_slow(weft_mutex *m, uint32_t low)
 static inline void acquire(weft_mutex *m, uint32_t low)
 {
     uint32_t z = 0;
-    if (WEFT_LIKELY(atomic_compare_exchange_strong_explicit(&m->state, &z, M_LOCKED,
-                                                            memory_order_acquire,
-                                                            memory_order_relaxed)))
+    if (WEFT_LIKELY(weft_atomic_cas_strong_acquire(&m->state, &z, M_LOCKED)))
         return;
     lock_slow(m, low);
 }
 
 static inline bool try_acquire(weft_mutex *m)
 {
-    uint32_t s = atomic_load_explicit(&m->state, memory_order_relaxed);
+    uint32_t s = weft_atomic_load_relaxed(&m->state);
     while (!(s & M_LOCKED)) {
-        if (atomic_compare_exchange_weak_explicit(&m->state, &s, s | M_LOCKED,
-                                                  memory_order_acquire, memory_order_relaxed))
+        if (weft_atomic_cas_weak_acquire(&m->state, &s, s | M_LOCKED))
             return true;
     }
     return false;
@@ -98,7 +88,7 @@ static weft_wl_waiter *take_for_handoff(weft_mutex *m, weft_xstream *xs, int mod
     for (int i = 0; i < 2; i++) {
         for (weft_wl_node *n = lists[i]->head; n; n = n->next) {
             weft_unit *u = n->waiter->w.ult;
-            bool same = xs && u && u->xs == xs;
+            bool same = xs && u && weft_unit_last_on(u, xs);
             if (mode == UNLOCK_SE ? same : !same) {
                 weft_wl_unlink(lists[i], n);
                 weft_wl_claim(n->waiter, WL_WOKEN); /* mutex waiters are never contested */
@@ -120,36 +110,32 @@ static WEFT_COLD void unlock_slow(weft_mutex *m, int mode)
     uint32_t more = weft_wl_empty(&m->high) && weft_wl_empty(&m->low) ? 0 : M_WAITERS;
     if (ww) {
         /* still held: ownership moves to ww; the lock/wake below order its accesses */
-        atomic_store_explicit(&m->state, M_LOCKED | more, memory_order_relaxed);
+        weft_atomic_store_relaxed(&m->state, M_LOCKED | more);
     } else {
         ww = weft_wl_take_one(&m->high);
         if (!ww)
             ww = weft_wl_take_one(&m->low);
         more = weft_wl_empty(&m->high) && weft_wl_empty(&m->low) ? 0 : M_WAITERS;
-        atomic_store_explicit(&m->state, more, memory_order_release);
+        weft_atomic_store_release(&m->state, more);
     }
     weft_spin_unlock(&m->lock);
     if (!ww)
         return;
-    bool yield = mode == UNLOCK_SE && ww->result == RESULT_HANDOFF && xs && xs->cur &&
-                 (xs->cur->flags & WEFT_U_ULT);
+    weft_unit *self = mode == UNLOCK_SE && ww->result == RESULT_HANDOFF ? weft_self_ult() : NULL;
     weft_wl_wake(ww); /* ww may be gone from here on */
-    if (yield) /* the new owner was pushed first: it runs before we do */
-        weft_ult_yield(xs, xs->cur);
+    if (self) /* the new owner was pushed first: it runs before we do */
+        weft_ult_yield(xs, self);
 }
 
 static inline void release(weft_mutex *m, int mode)
 {
     if (mode == UNLOCK_PLAIN) {
         uint32_t l = M_LOCKED;
-        if (WEFT_LIKELY(atomic_compare_exchange_strong_explicit(&m->state, &l, 0,
-                                                                memory_order_release,
-                                                                memory_order_relaxed)))
+        if (WEFT_LIKELY(weft_atomic_cas_strong_release(&m->state, &l, 0)))
             return;
-    } else if (!(atomic_load_explicit(&m->state, memory_order_relaxed) & M_WAITERS)) {
+    } else if (!(weft_atomic_load_relaxed(&m->state) & M_WAITERS)) {
         uint32_t l = M_LOCKED;
-        if (atomic_compare_exchange_strong_explicit(&m->state, &l, 0, memory_order_release,
-                                                    memory_order_relaxed))
+        if (weft_atomic_cas_strong_release(&m->state, &l, 0))
             return;
     }
     unlock_slow(m, mode);
@@ -161,12 +147,12 @@ static inline void release(weft_mutex *m, int mode)
 static __attribute__((noinline)) void lock_recursive(weft_mutex *m, uint32_t low)
 {
     void *me = self_id();
-    if (atomic_load_explicit(&m->owner, memory_order_relaxed) == me) {
+    if (weft_atomic_load_relaxed(&m->owner) == me) {
         m->nest++;
         return;
     }
     acquire(m, low);
-    atomic_store_explicit(&m->owner, me, memory_order_relaxed);
+    weft_atomic_store_relaxed(&m->owner, me);
     m->nest = 0;
 }
 
@@ -187,7 +173,7 @@ static inline void unlock_any(ABT_mutex h, int mode)
             m->nest--;
             return;
         }
-        atomic_store_explicit(&m->owner, NULL, memory_order_relaxed);
+        weft_atomic_store_relaxed(&m->owner, NULL);
     }
     release(m, mode);
 }
@@ -199,7 +185,7 @@ uint32_t weft_mutex_unlock_all(ABT_mutex h)
     if (weft_mutex_recursive(h)) {
         nest = m->nest;
         m->nest = 0;
-        atomic_store_explicit(&m->owner, NULL, memory_order_relaxed);
+        weft_atomic_store_relaxed(&m->owner, NULL);
     }
     release(m, UNLOCK_PLAIN);
     return nest;
@@ -210,7 +196,7 @@ void weft_mutex_relock(ABT_mutex h, uint32_t nest)
     weft_mutex *m = weft_mutex_body(h);
     acquire(m, 0);
     if (weft_mutex_recursive(h)) {
-        atomic_store_explicit(&m->owner, self_id(), memory_order_relaxed);
+        weft_atomic_store_relaxed(&m->owner, self_id());
         m->nest = nest;
     }
 }
@@ -238,7 +224,6 @@ WEFT_API int ABT_mutex_create(ABT_mutex *newmutex)
 }
 
 /* weft_mutex_attr_recursive: mutex_attr.c */
-WEFT_INTERNAL int weft_mutex_attr_recursive(ABT_mutex_attr attr, bool *recursive);
 
 WEFT_API int ABT_mutex_create_with_attr(ABT_mutex_attr attr, ABT_mutex *newmutex)
 {
@@ -301,13 +286,13 @@ WEFT_API int ABT_mutex_trylock(ABT_mutex mutex)
     weft_mutex *m = weft_mutex_body(mutex);
     if (WEFT_UNLIKELY(weft_mutex_recursive(mutex))) {
         void *me = self_id();
-        if (atomic_load_explicit(&m->owner, memory_order_relaxed) == me) {
+        if (weft_atomic_load_relaxed(&m->owner) == me) {
             m->nest++;
             return ABT_SUCCESS;
         }
         if (!try_acquire(m))
             return ABT_ERR_MUTEX_LOCKED;
-        atomic_store_explicit(&m->owner, me, memory_order_relaxed);
+        weft_atomic_store_relaxed(&m->owner, me);
         m->nest = 0;
         return ABT_SUCCESS;
     }
@@ -324,13 +309,13 @@ WEFT_API int ABT_mutex_spinlock(ABT_mutex mutex)
     void *me = NULL;
     if (weft_mutex_recursive(mutex)) {
         me = self_id();
-        if (atomic_load_explicit(&m->owner, memory_order_relaxed) == me) {
+        if (weft_atomic_load_relaxed(&m->owner) == me) {
             m->nest++;
             return ABT_SUCCESS;
         }
     }
     for (uint32_t spins = 0; !try_acquire(m);) {
-        while (atomic_load_explicit(&m->state, memory_order_relaxed) & M_LOCKED) {
+        while (weft_atomic_load_relaxed(&m->state) & M_LOCKED) {
             if (++spins < 1024) {
                 weft_cpu_relax();
             } else {
@@ -340,7 +325,7 @@ WEFT_API int ABT_mutex_spinlock(ABT_mutex mutex)
         }
     }
     if (me) {
-        atomic_store_explicit(&m->owner, me, memory_order_relaxed);
+        weft_atomic_store_relaxed(&m->owner, me);
         m->nest = 0;
     }
     return ABT_SUCCESS;
@@ -379,7 +364,6 @@ WEFT_API int ABT_mutex_equal(ABT_mutex mutex1, ABT_mutex mutex2, ABT_bool *resul
 }
 
 /* mutex_attr.c */
-WEFT_INTERNAL int weft_mutex_attr_make(bool recursive, ABT_mutex_attr *attr);
 
 WEFT_API int ABT_mutex_get_attr(ABT_mutex mutex, ABT_mutex_attr *attr)
 {

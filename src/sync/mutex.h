@@ -45,4 +45,9 @@ static inline weft_mutex *weft_mutex_body(ABT_mutex h) { return weft_obj_body(h)
 WEFT_INTERNAL uint32_t weft_mutex_unlock_all(ABT_mutex h);
 WEFT_INTERNAL void weft_mutex_relock(ABT_mutex h, uint32_t nest);
 
+/* mutex_attr.c: whether an attribute asks for a recursive mutex (ABT_ERR_INV_MUTEX_ATTR
+ * on a bad handle), and a fresh attribute with that property. */
+WEFT_INTERNAL int weft_mutex_attr_recursive(ABT_mutex_attr attr, bool *recursive);
+WEFT_INTERNAL int weft_mutex_attr_make(bool recursive, ABT_mutex_attr *attr);
+
 #endif

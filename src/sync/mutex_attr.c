@@ -3,7 +3,7 @@
  * read (ABT_mutex_create_with_attr, as in Argobots >= 1.1). */
 #include <stdlib.h>
 
-#include "core/runtime.h"
+#include "sync/mutex.h"
 
 struct weft_mutex_attr {
     bool recursive;
@@ -14,8 +14,6 @@ static inline struct weft_mutex_attr *attr_from(ABT_mutex_attr h)
     return (h == NULL || h == ABT_MUTEX_ATTR_NULL) ? NULL : (struct weft_mutex_attr *)h;
 }
 
-WEFT_INTERNAL int weft_mutex_attr_recursive(ABT_mutex_attr attr, bool *recursive);
-WEFT_INTERNAL int weft_mutex_attr_make(bool recursive, ABT_mutex_attr *attr);
 
 int weft_mutex_attr_recursive(ABT_mutex_attr attr, bool *recursive)
 {
@@ -27,10 +25,8 @@ int weft_mutex_attr_recursive(ABT_mutex_attr attr, bool *recursive)
 int weft_mutex_attr_make(bool recursive, ABT_mutex_attr *attr)
 {
     struct weft_mutex_attr *a = malloc(sizeof(*a));
-    if (!a) {
-        *attr = ABT_MUTEX_ATTR_NULL;
-        return ABT_ERR_MEM;
-    }
+    if (!a)
+        return ABT_ERR_MEM;        /* *attr untouched, as in Argobots 1.x */
     a->recursive = recursive;
     *attr = (ABT_mutex_attr)a;
     return ABT_SUCCESS;

@@ -68,21 +68,18 @@ WEFT_API int ABT_rwlock_free(ABT_rwlock *rwlock)
 static WEFT_COLD void lock_slow(weft_rwlock *l, uint32_t mode)
 {
     weft_spin_lock(&l->lock);
-    uint32_t s = atomic_load_explicit(&l->state, memory_order_relaxed);
+    uint32_t s = weft_atomic_load_relaxed(&l->state);
     for (;;) {
         bool free_for_me = mode == MODE_READ ? !(s & (RW_WRITER | RW_WAITERS)) : s == 0;
         if (free_for_me) {
             uint32_t n = mode == MODE_READ ? s + RW_READER : RW_WRITER;
-            if (atomic_compare_exchange_weak_explicit(&l->state, &s, n, memory_order_acquire,
-                                                      memory_order_relaxed)) {
+            if (weft_atomic_cas_weak_acquire(&l->state, &s, n)) {
                 weft_spin_unlock(&l->lock);
                 return;
             }
         } else if (s & RW_WAITERS) {
             break;
-        } else if (atomic_compare_exchange_weak_explicit(&l->state, &s, s | RW_WAITERS,
-                                                         memory_order_relaxed,
-                                                         memory_order_relaxed)) {
+        } else if (weft_atomic_cas_weak_relaxed(&l->state, &s, s | RW_WAITERS)) {
             break;
         }
     }
@@ -120,7 +117,7 @@ static weft_wl_waiter *grant(weft_rwlock *l)
     }
     uint32_t more = weft_wl_empty(&l->wl) ? 0 : RW_WAITERS;
     /* release: fast-path lockers that read this state see the leaving writer's writes */
-    atomic_store_explicit(&l->state, held | more, memory_order_release);
+    weft_atomic_store_release(&l->state, held | more);
     return first;
 }
 
@@ -130,11 +127,11 @@ static WEFT_COLD void unlock_slow(weft_rwlock *l)
     weft_wl_waiter *chain = NULL;
     /* acquire: our fetch_sub continued the release sequence of the readers that left
      * before us; this load makes their reads happen before the writer we grant to */
-    uint32_t s = atomic_load_explicit(&l->state, memory_order_acquire);
+    uint32_t s = weft_atomic_load_acquire(&l->state);
     if (s == (RW_WRITER | RW_WAITERS) || s == RW_WAITERS)
         chain = grant(l);
     else if (s == RW_WRITER) /* cannot happen: WAITERS is only cleared under this lock */
-        atomic_store_explicit(&l->state, 0, memory_order_release);
+        weft_atomic_store_release(&l->state, 0);
     weft_spin_unlock(&l->lock);
     weft_wl_wake_chain(chain);
 }
@@ -146,10 +143,9 @@ WEFT_API int ABT_rwlock_rdlock(ABT_rwlock rwlock)
         return ABT_ERR_INV_RWLOCK;
     if (weft_self_is_tasklet())
         return ABT_ERR_RWLOCK;
-    uint32_t s = atomic_load_explicit(&l->state, memory_order_relaxed);
+    uint32_t s = weft_atomic_load_relaxed(&l->state);
     while (!(s & (RW_WRITER | RW_WAITERS))) {
-        if (atomic_compare_exchange_weak_explicit(&l->state, &s, s + RW_READER,
-                                                  memory_order_acquire, memory_order_relaxed))
+        if (weft_atomic_cas_weak_acquire(&l->state, &s, s + RW_READER))
             return ABT_SUCCESS;
     }
     lock_slow(l, MODE_READ);
@@ -164,8 +160,7 @@ WEFT_API int ABT_rwlock_wrlock(ABT_rwlock rwlock)
     if (weft_self_is_tasklet())
         return ABT_ERR_RWLOCK;
     uint32_t z = 0;
-    if (!atomic_compare_exchange_strong_explicit(&l->state, &z, RW_WRITER, memory_order_acquire,
-                                                 memory_order_relaxed))
+    if (!weft_atomic_cas_strong_acquire(&l->state, &z, RW_WRITER))
         lock_slow(l, MODE_WRITE);
     return ABT_SUCCESS;
 }
@@ -175,16 +170,15 @@ WEFT_API int ABT_rwlock_unlock(ABT_rwlock rwlock)
     weft_rwlock *l = rw_from(rwlock);
     if (!l)
         return ABT_ERR_INV_RWLOCK;
-    uint32_t s = atomic_load_explicit(&l->state, memory_order_relaxed);
+    uint32_t s = weft_atomic_load_relaxed(&l->state);
     if (s & RW_WRITER) {
         uint32_t w = RW_WRITER;
-        if (atomic_compare_exchange_strong_explicit(&l->state, &w, 0, memory_order_release,
-                                                    memory_order_relaxed))
+        if (weft_atomic_cas_strong_release(&l->state, &w, 0))
             return ABT_SUCCESS;
         unlock_slow(l); /* WAITERS set: grant under the lock */
         return ABT_SUCCESS;
     }
-    uint32_t prev = atomic_fetch_sub_explicit(&l->state, RW_READER, memory_order_release);
+    uint32_t prev = weft_atomic_fetch_sub_release(&l->state, RW_READER);
     if (prev - RW_READER == RW_WAITERS)
         unlock_slow(l); /* the last reader out, with a queue */
     return ABT_SUCCESS;

@@ -26,8 +26,8 @@ WEFT_API int weft_thread_sleep(double seconds)
     /* about 292 years at most: keep the deadline representable */
     double ns = seconds * 1.0e9;
     uint64_t span = ns >= 9.0e18 ? (uint64_t)9e18 : (uint64_t)ns;
-    weft_unit *self = weft_self_unit();
-    if (!self || !(self->flags & WEFT_U_ULT)) {
+    weft_unit *self = weft_self_ult();
+    if (!self) {
         if (span)
             os_sleep_until(weft_clock_ns() + span);
         return ABT_SUCCESS;

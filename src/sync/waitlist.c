@@ -13,7 +13,7 @@ static void post_gate(weft_xstream *xs, void *arg)
 {
     (void)xs;
     weft_wl_waiter *ww = arg;
-    if (atomic_exchange_explicit(&ww->gate, 1, memory_order_acq_rel) != 0)
+    if (weft_atomic_exchange_acq_rel(&ww->gate, 1) != 0)
         weft_waiter_wake(&ww->w);
 }
 
@@ -28,13 +28,13 @@ static bool park(weft_wl_waiter *ww, void (*post)(weft_xstream *, void *), void 
         weft_tq_add(&ww->tm);
     }
     /* counted like weft_wait_block does, so FINISH does not stop a stream under it */
-    atomic_fetch_add_explicit(&self->pool->num_blocked, 1, memory_order_relaxed);
+    weft_unit_count_blocked(self);
     ww->w.counted_blocked = 1;
     weft_ult_park(xs, self, post, arg);
     /* woken: by the claim winner; rule 4 of waitlist.h */
     if (deadline)
         weft_tq_cancel(&ww->tm);
-    return atomic_load_explicit(&ww->claim, memory_order_acquire) != WL_TIMEDOUT;
+    return weft_atomic_load_acquire(&ww->claim) != WL_TIMEDOUT;
 }
 
 /* A tasklet or an external thread: the futex of the core waiter, with a deadline. */
@@ -45,7 +45,7 @@ static bool os_wait(weft_wl_waiter *ww, uint64_t deadline)
         return true;
     }
     for (;;) {
-        if (atomic_load_explicit(&ww->w.futex, memory_order_acquire))
+        if (weft_atomic_load_acquire(&ww->w.futex))
             return true;
         uint64_t now = weft_clock_ns();
         if (now >= deadline) {

@@ -21,7 +21,7 @@
  *   1. A waker touches a node only under the lock of the list it is on, and does its CAS
  *      under that lock.  A waker whose CAS fails drops the node (it is already unlinked:
  *      `linked` = 0) and never touches the waiter again.
- *   2. The timer does its CAS under its queue lock (timerq.h); the entry is removed from
+ *   2. The timer does its CAS under its queue lock (timeout.h); the entry is removed from
  *      the queue in the same critical section.
  *   3. The winner may wake after releasing its lock: the waiter cannot return before it
  *      is woken, so its memory stays valid.  Fields the winner wants to read afterwards
@@ -39,8 +39,8 @@
 #ifndef WEFT_SYNC_WAITLIST_H
 #define WEFT_SYNC_WAITLIST_H
 
-#include "core/unit.h"
-#include "sync/timerq.h"
+#include "core/wait.h"
+#include "sync/timeout.h"
 
 enum {
     WL_WAITING = 0,
@@ -80,10 +80,10 @@ typedef struct {
 static inline void weft_wl_waiter_init(weft_wl_waiter *ww)
 {
     weft_waiter_init(&ww->w);
-    atomic_store_explicit(&ww->claim, WL_WAITING, memory_order_relaxed);
+    weft_atomic_store_relaxed(&ww->claim, WL_WAITING);
     ww->contested = 0;
     ww->gated = 0;
-    atomic_store_explicit(&ww->gate, 0, memory_order_relaxed);
+    weft_atomic_store_relaxed(&ww->gate, 0);
     ww->result = 0;
     ww->winner = -1;
     ww->wake_next = NULL;
@@ -92,10 +92,10 @@ static inline void weft_wl_waiter_init(weft_wl_waiter *ww)
 /* Ready the same waiter for another wait (a mutex waiter that lost the race after a wake). */
 static inline void weft_wl_waiter_rearm(weft_wl_waiter *ww)
 {
-    atomic_store_explicit(&ww->w.futex, 0, memory_order_relaxed);
+    weft_atomic_store_relaxed(&ww->w.futex, 0);
     ww->w.counted_blocked = 0;
-    atomic_store_explicit(&ww->claim, WL_WAITING, memory_order_relaxed);
-    atomic_store_explicit(&ww->gate, 0, memory_order_relaxed);
+    weft_atomic_store_relaxed(&ww->claim, WL_WAITING);
+    weft_atomic_store_relaxed(&ww->gate, 0);
     ww->result = 0;
     ww->winner = -1;
 }
@@ -169,12 +169,11 @@ static inline weft_wl_node *weft_wl_pop(weft_waitlist *l)
 static inline bool weft_wl_claim(weft_wl_waiter *ww, uint32_t how)
 {
     if (!ww->contested) {
-        atomic_store_explicit(&ww->claim, how, memory_order_relaxed);
+        weft_atomic_store_relaxed(&ww->claim, how);
         return true;
     }
     uint32_t exp = WL_WAITING;
-    return atomic_compare_exchange_strong_explicit(&ww->claim, &exp, how, memory_order_acq_rel,
-                                                   memory_order_relaxed);
+    return weft_atomic_cas_strong_acq_rel(&ww->claim, &exp, how);
 }
 
 /* Pop nodes until one whose waiter can be claimed; NULL if none.  The returned waiter
@@ -214,7 +213,7 @@ static inline weft_wl_waiter *weft_wl_take_all(weft_waitlist *l)
 static inline void weft_wl_wake(weft_wl_waiter *ww)
 {
     if (ww->gated &&
-        atomic_exchange_explicit(&ww->gate, 1, memory_order_acq_rel) == 0)
+        weft_atomic_exchange_acq_rel(&ww->gate, 1) == 0)
         return; /* not parked yet: its post action will make it ready */
     weft_waiter_wake(&ww->w);
 }
@@ -238,13 +237,5 @@ WEFT_INTERNAL bool weft_wl_wait(weft_wl_waiter *ww, weft_spinlock *lock, uint64_
 WEFT_INTERNAL bool weft_wl_wait_gated(weft_wl_waiter *ww, uint64_t deadline);
 
 /* ---- caller classification ---- */
-
-/* The calling unit is a tasklet (Argobots 1.x refuses some waits there). */
-static inline bool weft_self_is_tasklet(void)
-{
-    weft_xstream *xs = weft_xs_self();
-    weft_unit *u = xs ? xs->cur : NULL;
-    return u && !(u->flags & WEFT_U_ULT);
-}
 
 #endif

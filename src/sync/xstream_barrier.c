@@ -53,14 +53,14 @@ WEFT_API int ABT_xstream_barrier_wait(ABT_xstream_barrier barrier)
     weft_xbarrier *b = xbar_from(barrier);
     if (!b)
         return ABT_ERR_INV_XSTREAM_BARRIER;
-    uint32_t g = atomic_load_explicit(&b->gen, memory_order_acquire);
-    if (atomic_fetch_add_explicit(&b->count, 1, memory_order_acq_rel) + 1 == b->num) {
-        atomic_store_explicit(&b->count, 0, memory_order_relaxed);
-        atomic_fetch_add_explicit(&b->gen, 1, memory_order_release);
+    uint32_t g = weft_atomic_load_acquire(&b->gen);
+    if (weft_atomic_fetch_add_acq_rel(&b->count, 1) + 1 == b->num) {
+        weft_atomic_store_relaxed(&b->count, 0);
+        weft_atomic_fetch_add_release(&b->gen, 1);
         weft_futex_wake(&b->gen, INT_MAX);
         return ABT_SUCCESS;
     }
-    while (atomic_load_explicit(&b->gen, memory_order_acquire) == g)
+    while (weft_atomic_load_acquire(&b->gen) == g)
         weft_futex_wait(&b->gen, g, 0);
     return ABT_SUCCESS;
 }

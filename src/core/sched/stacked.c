@@ -1,4 +1,4 @@
-/* src/core/sched_stack.c - stacked schedulers: ABT_pool_add_sched.
+/* src/core/sched/stacked.c - stacked schedulers: ABT_pool_add_sched.
  *
  * A scheduler pushed into a pool runs as an ordinary unnamed ULT of that pool, with a
  * scheduler-sized stack, not migratable.  When its parent scheduler runs that ULT, the
@@ -13,12 +13,12 @@
  * Limitation: the run loop must not yield or block by itself (the scheduler ULT would
  * switch back to its own scheduler context); the predefined loops and the documented
  * user loop (pop, ABT_xstream_run_unit, check events, has_to_stop) never do. */
-#include "core/sched.h"
+#include "core/sched/sched.h"
 #include "core/unit.h"
 
 bool weft_sched_stacked_has_to_stop(weft_sched *s)
 {
-    if (atomic_load_explicit(&s->request, memory_order_acquire) == WEFT_SCHED_REQ_EXIT)
+    if (weft_atomic_load_acquire(&s->request) == WEFT_SCHED_REQ_EXIT)
         return true;
     return weft_sched_total_size(s) == 0;
 }
@@ -62,7 +62,7 @@ WEFT_API int ABT_pool_add_sched(ABT_pool pool, ABT_sched sched)
     if (!weft_initialized())
         return ABT_ERR_UNINITIALIZED;
     s->use = WEFT_SCHED_IN_POOL;
-    atomic_store_explicit(&s->request, WEFT_SCHED_REQ_NONE, memory_order_relaxed);
+    weft_atomic_store_relaxed(&s->request, WEFT_SCHED_REQ_NONE);
     struct weft_thread_attr attr = {
         .stacksize = weft_g.cfg.sched_stacksize,
         .stackaddr = NULL,
@@ -70,7 +70,9 @@ WEFT_API int ABT_pool_add_sched(ABT_pool pool, ABT_sched sched)
         .cb = NULL,
         .cb_arg = NULL,
     };
-    int r = weft_unit_create(p, stacked_main, s, &attr, true, NULL);
+    /* unnamed: it frees itself when the scheduler returns */
+    int r = weft_unit_spawn(p, stacked_main, s, &attr,
+                            (uint16_t)(WEFT_U_ULT | WEFT_U_DEFAULT_FLAGS), NULL);
     if (r != ABT_SUCCESS)
         s->use = WEFT_SCHED_UNUSED;
     return r;

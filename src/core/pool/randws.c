@@ -1,4 +1,4 @@
-/* src/core/pool_randws.c - the built-in RANDWS pool: a deque for work stealing.
+/* src/core/pool/randws.c - the built-in RANDWS pool: a deque for work stealing.
  *
  * Same intrusive list as the FIFO pools (weft_unit.next/prev, p->head/tail, p->lock
  * unless PRIV, p->size), used from both ends, as Argobots documents it:
@@ -10,7 +10,7 @@
  * oldest.  One spinlock guards both ends: a lock-free Chase-Lev deque would need a single
  * owner, which the pool's access modes (MPMC...) do not promise.
  * pop_wait has no sleep here (NULL op): weft_pool_pop_wait polls, like Argobots' RANDWS. */
-#include "core/pool.h"
+#include "core/pool/pool.h"
 
 #define PUSH_HEAD_OPS                                                                          \
     (ABT_POOL_CONTEXT_OP_THREAD_CREATE | ABT_POOL_CONTEXT_OP_THREAD_CREATE_TO |                \
@@ -41,7 +41,7 @@ static void randws_push(weft_pool *p, weft_unit *u, ABT_pool_context ctx)
 
 static weft_unit *randws_pop(weft_pool *p, ABT_pool_context ctx)
 {
-    if (atomic_load_explicit(&p->size, memory_order_relaxed) == 0)
+    if (weft_atomic_load_relaxed(&p->size) == 0)
         return NULL;
     lock(p);
     weft_unit *u = (ctx & ABT_POOL_CONTEXT_OWNER_SECONDARY) ? p->tail : p->head;
@@ -51,53 +51,14 @@ static weft_unit *randws_pop(weft_pool *p, ABT_pool_context ctx)
     return u;
 }
 
-static int randws_remove(weft_pool *p, weft_unit *u)
-{
-    int r = ABT_ERR_POOL;
-    lock(p);
-    if (u->in_pool && u->pool == p) {
-        fifo_unlink(p, u);
-        r = ABT_SUCCESS;
-    }
-    unlock(p);
-    return r;
-}
-
-/* Join bypass and cancellation: take `u` out only if it is queued here and never ran.
- * u->ctx is read under the lock, after in_pool, like the FIFO version in pool.h: a unit
- * that is not queued may be running on another stream, which writes its ctx. */
-bool weft_pool_randws_take_fresh(weft_pool *p, weft_unit *u)
-{
-    bool ok = false;
-    lock(p);
-    if (u->in_pool && u->pool == p && u->ctx == NULL) {
-        fifo_unlink(p, u);
-        ok = true;
-    }
-    unlock(p);
-    return ok;
-}
-
-static size_t randws_size(weft_pool *p)
-{
-    return atomic_load_explicit(&p->size, memory_order_relaxed);
-}
-
-static void randws_print_all(weft_pool *p, void *arg, void (*fn)(void *, ABT_thread))
-{
-    lock(p);
-    for (weft_unit *u = p->head; u; u = u->next)
-        fn(arg, (ABT_thread)u);
-    unlock(p);
-}
-
+/* remove, take_fresh, size and print_all are the list's own (fifo.c). */
 const weft_pool_ops weft_pool_randws_ops = {
+    .name = "RANDWS",
     .push = randws_push,
     .pop = randws_pop,
-    .pop_wait = NULL,
-    .remove = randws_remove,
-    .size = randws_size,
-    .wake = NULL,
-    .print_all = randws_print_all,
-    .destroy = NULL,
+    .pop_wait = NULL,              /* polled (pool.c), as Argobots' RANDWS */
+    .remove = weft_fifo_remove,
+    .take_fresh = weft_fifo_take_fresh,
+    .size = weft_fifo_size,
+    .print_all = weft_fifo_print_all,
 };

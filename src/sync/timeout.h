@@ -1,14 +1,15 @@
-/* src/sync/timerq.h - deadlines of timed waits: one timer queue per execution stream,
+/* src/sync/timeout.h - deadlines of timed waits: one timer queue per execution stream,
  * driven by that stream's scheduler.
  *
  * Model.  A ULT that waits with a deadline (ABT_cond_timedwait, ABT_eventual_timedwait,
  * weft_thread_sleep, ...) puts a weft_tq_entry - on its own stack, next to its waiter -
  * into the queue of the stream it runs on, then parks.  The scheduler of that stream calls
- * weft_timers_poll() whenever it checks for events and whenever it is idle; due entries
+ * the timer hook (core/timer_hook.h, installed by this module at the first timed wait)
+ * whenever it checks for events and whenever it is idle; due entries
  * are removed and their waiter is woken with the outcome "timed out" (see the claim
  * protocol in waitlist.h: the timer and a regular waker race for one CAS, so exactly one
  * of them wakes the waiter).  A BASIC_WAIT scheduler that sleeps in pop_wait caps its
- * sleep at the earliest deadline (weft_timers_next), so a timed wait costs no CPU while
+ * sleep at the earliest deadline (the hook's `next`), so a timed wait costs no CPU while
  * it waits and nothing polls.  Deadlines are absolute CLOCK_MONOTONIC nanoseconds.
  *
  * Structure.  The queue is a pairing heap threaded through the entries (no allocation:
@@ -29,12 +30,12 @@
  *
  * Lock order: a thread's queue, then the orphan queue.  Object locks (waitlists) are
  * never taken under a queue lock, and queue locks are never held across a switch. */
-#ifndef WEFT_SYNC_TIMERQ_H
-#define WEFT_SYNC_TIMERQ_H
+#ifndef WEFT_SYNC_TIMEOUT_H
+#define WEFT_SYNC_TIMEOUT_H
 
 #include "core/runtime.h"
+#include "core/timer_hook.h"
 
-#define WEFT_NO_DEADLINE UINT64_MAX
 
 struct weft_wl_waiter;
 
@@ -61,37 +62,12 @@ extern WEFT_INTERNAL __thread weft_timerq *weft_tls_tq __attribute__((tls_model(
 extern WEFT_INTERNAL weft_timerq weft_orphan_tq;
 
 /* Earliest pending deadline of the calling thread's stream (and orphans). */
-static inline uint64_t weft_timers_next(void)
+static inline uint64_t weft_tq_next(void)
 {
     weft_timerq *q = weft_tls_tq;
-    uint64_t a = q ? atomic_load_explicit(&q->next, memory_order_relaxed) : WEFT_NO_DEADLINE;
-    uint64_t b = atomic_load_explicit(&weft_orphan_tq.next, memory_order_relaxed);
+    uint64_t a = q ? weft_atomic_load_relaxed(&q->next) : WEFT_NO_DEADLINE;
+    uint64_t b = weft_atomic_load_relaxed(&weft_orphan_tq.next);
     return a < b ? a : b;
-}
-
-WEFT_INTERNAL uint64_t weft_timers_poll_slow(uint64_t next);
-
-/* Scheduler hook: wake every waiter of this stream whose deadline has passed.  Returns the
- * earliest deadline still pending, or WEFT_NO_DEADLINE.  Costs two loads while nothing is
- * pending.  Any context of the stream's OS thread may call it. */
-static inline uint64_t weft_timers_poll(void)
-{
-    uint64_t next = weft_timers_next();
-    if (WEFT_LIKELY(next == WEFT_NO_DEADLINE))
-        return next;
-    return weft_timers_poll_slow(next);
-}
-
-/* How long a scheduler that wants to sleep up to max_ns may sleep given `next` (as
- * returned by weft_timers_poll); at least 1 ns. */
-static inline uint64_t weft_timers_cap(uint64_t max_ns, uint64_t next)
-{
-    if (next == WEFT_NO_DEADLINE)
-        return max_ns;
-    uint64_t now = weft_clock_ns();
-    if (next <= now)
-        return 1;
-    return next - now < max_ns ? next - now : max_ns;
 }
 
 /* Get the calling thread's queue ready; ABT_ERR_MEM if it cannot be made.  Call before

@@ -1,4 +1,4 @@
-/* src/mem/overflow.c - reporting ULT stack overflows (see overflow.h for the modes).
+/* src/core/overflow.c - reporting ULT stack overflows (see overflow.h for the modes).
  *
  * mprotect: the SIGSEGV handler runs on the faulting thread's alternate signal stack (the
  * ULT's own stack is exhausted).  It finds the ULT through the thread's stream (TLS
@@ -22,7 +22,8 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#include "mem/overflow.h"
+#include "core/overflow.h"
+#include "core/unit.h"
 
 #if WEFT_USE_VALGRIND
 #include <valgrind/valgrind.h>
@@ -33,7 +34,6 @@
 
 #define ALTSTACK_SIZE (64u << 10)
 
-WEFT_INTERNAL uint64_t weft_unit_id(weft_unit *u);
 
 bool weft_canary_on;
 
@@ -209,9 +209,8 @@ void weft_overflow_thread_init(void)
     stack_t cur;
     if (sigaltstack(NULL, &cur) == 0 && !(cur.ss_flags & SS_DISABLE))
         return;                    /* the thread has one already: keep it */
-    void *m = mmap(NULL, ALTSTACK_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                   -1, 0);
-    if (m == MAP_FAILED)
+    void *m = weft_map_anon(ALTSTACK_SIZE, 0);
+    if (!m)
         return;                    /* no report then, only the crash */
     stack_t ss = { .ss_sp = m, .ss_size = ALTSTACK_SIZE, .ss_flags = 0 };
     if (sigaltstack(&ss, NULL) != 0) {

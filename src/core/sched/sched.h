@@ -1,4 +1,4 @@
-/* src/core/sched.h - schedulers: creation, the predefined run loops, stop requests.
+/* src/core/sched/sched.h - schedulers: creation, the predefined run loops, stop requests.
  *
  * A scheduler owns a list of pools and a run function.  A main scheduler runs directly
  * on its stream's OS thread (secondary streams) or on a stack of its own (the primary
@@ -9,7 +9,7 @@
 #ifndef WEFT_CORE_SCHED_H
 #define WEFT_CORE_SCHED_H
 
-#include "core/pool.h"
+#include "core/pool/pool.h"
 
 static inline weft_sched *weft_sched_from(ABT_sched h)
 {
@@ -32,18 +32,21 @@ WEFT_INTERNAL size_t weft_sched_total_size(weft_sched *s);
 WEFT_INTERNAL void weft_sched_take_main_slow(weft_xstream *xs, weft_sched *s);
 static inline void weft_sched_take_main(weft_xstream *xs, weft_sched *s)
 {
-    if (WEFT_UNLIKELY(atomic_load_explicit(&xs->main_handoff, memory_order_relaxed) != NULL))
+    if (WEFT_UNLIKELY(weft_atomic_load_relaxed(&xs->main_handoff) != NULL))
         weft_sched_take_main_slow(xs, s);
 }
 
-/* Predefined PRIO (sched_prio.c) and RANDWS (sched_randws.c) run loops; a scheduler
- * pushed into a pool by ABT_pool_add_sched (sched_stack.c) stops when its pools are empty. */
+/* The predefined run loops (loop.h): BASIC and BASIC_WAIT (sched/basic.c), PRIO
+ * (sched/prio.c) and RANDWS (sched/randws.c); a scheduler
+ * pushed into a pool by ABT_pool_add_sched (sched/stacked.c) stops when its pools are empty. */
 #define WEFT_SCHED_NUM_PRIO 3      /* pools of a PRIO scheduler created without a list */
+WEFT_INTERNAL void weft_sched_basic_run(ABT_sched sched);
+WEFT_INTERNAL void weft_sched_basic_wait_run(ABT_sched sched);
 WEFT_INTERNAL void weft_sched_prio_run(ABT_sched sched);
 WEFT_INTERNAL void weft_sched_randws_run(ABT_sched sched);
 WEFT_INTERNAL bool weft_sched_stacked_has_to_stop(weft_sched *s);
 
-/* sched_config.c: read the predefined keys out of a config */
+/* keyval.c: read the predefined keys out of a config */
 WEFT_INTERNAL void weft_sched_config_predef(ABT_sched_config cfg, int *freq, int *automatic);
 
 #endif

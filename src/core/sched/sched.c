@@ -1,23 +1,15 @@
-/* src/core/sched.c - scheduler objects, the predefined BASIC / BASIC_WAIT loops, and the
- * ABT_sched_* entry points.
- *
- * BASIC pops its pools in index order and runs the first unit found; with nothing to run
- * it spins with cpu_relax and, after a while, sched_yield, so a busy peer keeps its core.
- * BASIC_WAIT does the same but sleeps in pop_wait on its first pool when idle: an idle
- * stream then uses no CPU; pushes and stop requests wake it. */
+/* src/core/sched/sched.c - scheduler objects and the ABT_sched_* entry points: creation
+ * (predefined and user-defined), stop requests, the event check every loop makes.  The
+ * predefined run loops are loop.h with a pick policy each (basic.c, prio.c, randws.c);
+ * stacked schedulers are in stacked.c. */
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/sched.h"
+#include "core/sched/sched.h"
 #include "core/stack_dump.h"
 #include "core/unit.h"
-#include "sync/timerq.h"
-
-/* An idle BASIC loop spins this many times (~0.1 ms) before a sched_yield: long enough
- * that a wake-up from another stream is seen within a microsecond under normal load,
- * short enough that an oversubscribed machine still gets its core back. */
-#define DEFAULT_IDLE_SPINS 4096
+#include "core/timer_hook.h"
 
 size_t weft_sched_total_size(weft_sched *s)
 {
@@ -27,15 +19,17 @@ size_t weft_sched_total_size(weft_sched *s)
     return n;
 }
 
+const struct weft_timer_hook *_Atomic weft_timer_hook;
+
 bool weft_sched_has_to_stop(weft_sched *s)
 {
-    /* sync/timerq.h: every scheduler loop (predefined or user) checks this when idle and
-     * every event_freq units, so that is where the due timed waits of this stream fire */
+    /* core/timer_hook.h: every scheduler loop (predefined or user) checks this when idle
+     * and every event_freq units, so that is where the due timed waits of this stream fire */
     weft_timers_poll();
     weft_dump_check();             /* (helper) stack_dump.h: stop for a stack dump */
-    if (WEFT_UNLIKELY(s->use == WEFT_SCHED_IN_POOL))   /* stacked: sched_stack.c */
+    if (WEFT_UNLIKELY(s->use == WEFT_SCHED_IN_POOL))   /* stacked: sched/stacked.c */
         return weft_sched_stacked_has_to_stop(s);
-    uint32_t r = atomic_load_explicit(&s->request, memory_order_acquire);
+    uint32_t r = weft_atomic_load_acquire(&s->request);
     if (WEFT_LIKELY(r == WEFT_SCHED_REQ_NONE))
         return false;
     if (r == WEFT_SCHED_REQ_EXIT)
@@ -45,8 +39,8 @@ bool weft_sched_has_to_stop(weft_sched *s)
 
 void weft_sched_request(weft_sched *s, uint32_t req)
 {
-    uint32_t cur = atomic_load(&s->request);
-    while (cur < req && !atomic_compare_exchange_weak(&s->request, &cur, req))
+    uint32_t cur = weft_atomic_load_seq_cst(&s->request);
+    while (cur < req && !weft_atomic_cas_weak_seq_cst(&s->request, &cur, req))
         ;
     for (int i = 0; i < s->num_pools; i++)
         weft_pool_wake_all(s->pools[i]);
@@ -54,50 +48,9 @@ void weft_sched_request(weft_sched *s, uint32_t req)
 
 void weft_sched_take_main_slow(weft_xstream *xs, weft_sched *s)
 {
-    weft_unit *m = atomic_exchange_explicit(&xs->main_handoff, NULL, memory_order_acquire);
+    weft_unit *m = weft_atomic_exchange_acquire(&xs->main_handoff, NULL);
     if (m)
         weft_sched_run_unit(xs, s, m);
-}
-
-static void basic_run(ABT_sched sched)
-{
-    weft_sched *s = (weft_sched *)sched;
-    weft_xstream *xs = weft_xs_self();
-    uint32_t n = 0, idle = 0;
-    bool wait = s->predef == ABT_SCHED_BASIC_WAIT;
-    for (;;) {
-        weft_unit *u = NULL;
-        weft_sched_take_main(xs, s);
-        for (int i = 0; i < s->num_pools; i++) {
-            if ((u = weft_pool_pop_ctx(s->pools[i], ABT_POOL_CONTEXT_OWNER_PRIMARY))) {
-                weft_sched_run_unit(xs, s, u);
-                break;
-            }
-        }
-        if (u) {
-            idle = 0;
-            if (++n < s->event_freq)
-                continue;
-        }
-        n = 0;
-        if (weft_sched_has_to_stop(s))
-            break;
-        if (u)
-            continue;
-        if (wait) {
-            /* one pool: sleep until a push or a stop request; several: nap briefly */
-            uint64_t t = s->num_pools == 1 ? 1000000000u : 1000000u;
-            t = weft_timers_cap(t, weft_timers_next()); /* wake for the next timed wait */
-            u = weft_pool_pop_wait(s->pools[0], t, ABT_POOL_CONTEXT_OWNER_PRIMARY);
-            if (u)
-                weft_sched_run_unit(xs, s, u);
-        } else if (++idle < DEFAULT_IDLE_SPINS) {
-            weft_cpu_relax();
-        } else {
-            idle = 0;
-            sched_yield();
-        }
-    }
 }
 
 static int sched_alloc(int num_pools, ABT_pool *pools, bool need_pools, ABT_pool_kind dflt_kind,
@@ -128,7 +81,7 @@ static int sched_alloc(int num_pools, ABT_pool *pools, bool need_pools, ABT_pool
             free(s);
             return ABT_ERR_INV_POOL;
         }
-        atomic_fetch_add(&p->num_scheds, 1);
+        weft_atomic_fetch_add_seq_cst(&p->num_scheds, 1);
         s->pools[i] = p;
     }
     s->event_freq = weft_g.cfg.sched_event_freq;
@@ -147,8 +100,8 @@ int weft_sched_create_predef(ABT_sched_predef predef, int num_pools, ABT_pool *p
     case ABT_SCHED_BASIC_WAIT:
         kind = ABT_POOL_FIFO_WAIT;
         break;
-    case ABT_SCHED_PRIO:           /* sched_prio.c */
-    case ABT_SCHED_RANDWS:         /* sched_randws.c */
+    case ABT_SCHED_PRIO:           /* sched/prio.c */
+    case ABT_SCHED_RANDWS:         /* sched/randws.c */
         break;
     default:
         return ABT_ERR_INV_SCHED_PREDEF;
@@ -171,12 +124,13 @@ int weft_sched_create_predef(ABT_sched_predef predef, int num_pools, ABT_pool *p
     s->predef = predef == ABT_SCHED_DEFAULT ? ABT_SCHED_BASIC : predef;
     /* a BASIC loop over one built-in FIFO pool: yields may skip it (unit.c) */
     if ((s->predef == ABT_SCHED_BASIC || s->predef == ABT_SCHED_BASIC_WAIT) &&
-        s->num_pools == 1 && s->pools[0]->builtin_fifo)
+        s->num_pools == 1 && weft_pool_can(s->pools[0], WEFT_POOL_CAP_INLINE_FIFO))
         s->bypass_pool = s->pools[0];
     s->def.type = ABT_SCHED_TYPE_ULT;
-    s->def.run = predef == ABT_SCHED_PRIO     ? weft_sched_prio_run
-                 : predef == ABT_SCHED_RANDWS ? weft_sched_randws_run
-                                              : basic_run;
+    s->def.run = predef == ABT_SCHED_PRIO        ? weft_sched_prio_run
+                 : predef == ABT_SCHED_RANDWS    ? weft_sched_randws_run
+                 : predef == ABT_SCHED_BASIC_WAIT ? weft_sched_basic_wait_run
+                                                 : weft_sched_basic_run;
     pthread_mutex_lock(&weft_g.lock);
     weft_registry_add_sched(s);
     pthread_mutex_unlock(&weft_g.lock);

@@ -1,4 +1,4 @@
-/* src/core/pool_prio.c - a priority FIFO pool (Argobots issue #355 asks for a predefined
+/* src/core/pool/prio.c - a priority FIFO pool (Argobots issue #355 asks for a predefined
  * priority-aware pool): weft_pool_create_prio, weft_thread_create_prio,
  * weft_thread_set_prio / get_prio (include/weft.h).
  *
@@ -26,7 +26,7 @@
  * a BASIC_WAIT scheduler or ABT_pool_pop_wait_thread sleeps until a push. */
 #include <stdlib.h>
 
-#include "core/pool_prio.h"
+#include "core/pool/prio.h"
 #include "core/unit.h"
 #include "weft.h"
 
@@ -61,7 +61,7 @@ static __thread int create_prio;   /* level + 1, 0 = none */
 
 static inline int unit_prio(weft_unit *u)
 {
-    return __atomic_load_n(&u->prio, __ATOMIC_RELAXED);
+    return weft_atomic_load_relaxed_plain(&u->prio);
 }
 
 static int level_for(struct prio_pool *q, weft_unit *u, ABT_pool_context ctx)
@@ -75,7 +75,7 @@ static int level_for(struct prio_pool *q, weft_unit *u, ABT_pool_context ctx)
         (ctx & (ABT_POOL_CONTEXT_OP_THREAD_CREATE | ABT_POOL_CONTEXT_OP_THREAD_CREATE_TO))) {
         pr = create_prio;
         create_prio = 0;
-        __atomic_store_n(&u->prio, (uint8_t)pr, __ATOMIC_RELAXED);
+        weft_atomic_store_relaxed_plain(&u->prio, (uint8_t)pr);
     }
     if (pr == 0)
         return q->dflt;
@@ -95,8 +95,7 @@ static void link_tail(struct prio_pool *q, weft_unit *u, int l)
     u->in_pool = (uint8_t)(l + 1);
     q->nonempty |= (uint64_t)1 << l;
     weft_pool *p = &q->base;
-    atomic_store_explicit(&p->size, atomic_load_explicit(&p->size, memory_order_relaxed) + 1,
-                          memory_order_relaxed);
+    weft_atomic_store_relaxed(&p->size, weft_atomic_load_relaxed(&p->size) + 1);
 }
 
 static void unlink_unit(struct prio_pool *q, weft_unit *u)
@@ -115,8 +114,7 @@ static void unlink_unit(struct prio_pool *q, weft_unit *u)
         q->nonempty &= ~((uint64_t)1 << l);
     u->in_pool = 0;
     weft_pool *p = &q->base;
-    atomic_store_explicit(&p->size, atomic_load_explicit(&p->size, memory_order_relaxed) - 1,
-                          memory_order_relaxed);
+    weft_atomic_store_relaxed(&p->size, weft_atomic_load_relaxed(&p->size) - 1);
 }
 
 static void prio_push(weft_pool *p, weft_unit *u, ABT_pool_context ctx)
@@ -132,7 +130,7 @@ static void prio_push(weft_pool *p, weft_unit *u, ABT_pool_context ctx)
 static weft_unit *prio_pop(weft_pool *p, ABT_pool_context ctx)
 {
     (void)ctx;
-    if (atomic_load_explicit(&p->size, memory_order_relaxed) == 0)
+    if (weft_atomic_load_relaxed(&p->size) == 0)
         return NULL;
     struct prio_pool *q = pp(p);
     weft_unit *u = NULL;
@@ -150,16 +148,16 @@ static weft_unit *prio_pop_wait(weft_pool *p, uint64_t timeout_ns, ABT_pool_cont
 {
     uint64_t deadline = weft_clock_ns() + timeout_ns;
     for (;;) {
-        uint32_t seq = atomic_load_explicit(&p->seq, memory_order_seq_cst);
+        uint32_t seq = weft_atomic_load_seq_cst(&p->seq);
         weft_unit *u = prio_pop(p, ctx);
         if (u)
             return u;
         uint64_t now = weft_clock_ns();
         if (now >= deadline)
             return NULL;
-        atomic_fetch_add_explicit(&p->nsleepers, 1, memory_order_seq_cst);
+        weft_atomic_fetch_add_seq_cst(&p->nsleepers, 1);
         int r = weft_futex_wait(&p->seq, seq, deadline - now);
-        atomic_fetch_sub_explicit(&p->nsleepers, 1, memory_order_seq_cst);
+        weft_atomic_fetch_sub_seq_cst(&p->nsleepers, 1);
         if (r == 0)
             return prio_pop(p, ctx);
     }
@@ -177,7 +175,7 @@ static int prio_remove(weft_pool *p, weft_unit *u)
     return r;
 }
 
-bool weft_pool_prio_take_fresh(weft_pool *p, weft_unit *u)
+static bool prio_take_fresh(weft_pool *p, weft_unit *u)
 {
     bool ok = false;
     lock(p);
@@ -191,12 +189,12 @@ bool weft_pool_prio_take_fresh(weft_pool *p, weft_unit *u)
 
 static size_t prio_size(weft_pool *p)
 {
-    return atomic_load_explicit(&p->size, memory_order_relaxed);
+    return weft_atomic_load_relaxed(&p->size);
 }
 
 static void prio_wake(weft_pool *p)
 {
-    atomic_fetch_add_explicit(&p->seq, 1, memory_order_seq_cst);
+    weft_atomic_fetch_add_seq_cst(&p->seq, 1);
     weft_futex_wake(&p->seq, 1 << 30);
 }
 
@@ -211,10 +209,12 @@ static void prio_print_all(weft_pool *p, void *arg, void (*fn)(void *, ABT_threa
 }
 
 const weft_pool_ops weft_pool_prio_ops = {
+    .name = "PRIO_FIFO (weft)",
     .push = prio_push,
     .pop = prio_pop,
     .pop_wait = prio_pop_wait,
     .remove = prio_remove,
+    .take_fresh = prio_take_fresh,
     .size = prio_size,
     .wake = prio_wake,
     .print_all = prio_print_all,
@@ -235,24 +235,18 @@ WEFT_API int weft_pool_create_prio(ABT_pool_access access, int num_levels, ABT_b
         return ABT_ERR_INV_ARG;
     if ((unsigned)access > ABT_POOL_ACCESS_MPMC)
         return ABT_ERR_INV_POOL_ACCESS;
-    struct prio_pool *q =
-        calloc(1, sizeof(*q) + (size_t)num_levels * sizeof(struct level));
-    if (!q)
-        return ABT_ERR_MEM;
+    weft_pool *p;
+    int r = weft_pool_alloc(&weft_pool_prio_ops,
+                            WEFT_POOL_CAP_SIZE | WEFT_POOL_CAP_POP_WAIT, /* signals in prio_push */
+                            (ABT_pool_kind)-2 /* not an Argobots kind */, access,
+                            automatic != ABT_FALSE,
+                            sizeof(struct prio_pool) + (size_t)num_levels * sizeof(struct level),
+                            &p);
+    if (r != ABT_SUCCESS)
+        return r;
+    struct prio_pool *q = pp(p);
     q->nlevels = num_levels;
     q->dflt = num_levels / 2;
-    weft_pool *p = &q->base;
-    p->builtin_fifo = 0;
-    p->waitable = 1;
-    p->ops = &weft_pool_prio_ops;
-    p->locked = access != ABT_POOL_ACCESS_PRIV;
-    p->automatic = automatic != ABT_FALSE;
-    p->kind = (ABT_pool_kind)-2;   /* not an Argobots kind (info.c prints PRIO_FIFO) */
-    p->access = access;
-    p->id = atomic_fetch_add_explicit(&weft_g.next_pool_id, 1, memory_order_relaxed);
-    pthread_mutex_lock(&weft_g.lock);
-    weft_registry_add_pool(p);
-    pthread_mutex_unlock(&weft_g.lock);
     *newpool = WEFT_POOL_HANDLE(p);
     return ABT_SUCCESS;
 }
@@ -291,7 +285,7 @@ WEFT_API int weft_thread_set_prio(ABT_thread thread, int prio)
         return ABT_ERR_INV_THREAD;
     if (prio < -1 || prio >= WEFT_PRIO_MAX_LEVELS)
         return ABT_ERR_INV_ARG;
-    __atomic_store_n(&u->prio, (uint8_t)(prio + 1), __ATOMIC_RELAXED);
+    weft_atomic_store_relaxed_plain(&u->prio, (uint8_t)(prio + 1));
     return ABT_SUCCESS;
 }
 

@@ -1,4 +1,4 @@
-/* src/core/config.c - ABT_sched_config and ABT_pool_config: small typed key/value lists.
+/* src/core/keyval.c - ABT_sched_config and ABT_pool_config: small typed key/value lists.
  * Both are the same object (struct weft_kv): an array of (key, type, value) entries,
  * searched linearly (configs hold a handful of keys).  Reserved keys are negative:
  * sched: -2 access (ignored), -3 automatic, -4 basic_freq; pool: -2 automatic. */
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/sched.h"
+#include "core/sched/sched.h"
 
 WEFT_API ABT_sched_config_var ABT_sched_config_var_end = { -1, ABT_SCHED_CONFIG_INT };
 WEFT_API ABT_sched_config_var ABT_sched_config_access = { -2, ABT_SCHED_CONFIG_INT };
@@ -118,7 +118,7 @@ WEFT_API int ABT_sched_config_create(ABT_sched_config *config, ...)
 {
     if (!config)
         return ABT_ERR_INV_ARG;
-    *config = ABT_SCHED_CONFIG_NULL;
+    /* on error *config stays untouched, as in Argobots 1.x */
     struct weft_kv *kv = calloc(1, sizeof(*kv));
     if (!kv)
         return ABT_ERR_MEM;
@@ -217,10 +217,8 @@ WEFT_API int ABT_pool_config_create(ABT_pool_config *config)
     if (!config)
         return ABT_ERR_INV_ARG;
     struct weft_kv *kv = calloc(1, sizeof(*kv));
-    if (!kv) {
-        *config = ABT_POOL_CONFIG_NULL;
-        return ABT_ERR_MEM;
-    }
+    if (!kv)
+        return ABT_ERR_MEM;        /* *config untouched, as in Argobots 1.x */
     *config = (ABT_pool_config)kv;
     return ABT_SUCCESS;
 }

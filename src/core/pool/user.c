@@ -1,4 +1,4 @@
-/* src/core/pool_user.c - user-defined pools: the 1.0/1.1 `struct ABT_pool_def` and the
+/* src/core/pool/user.c - user-defined pools: the 1.0/1.1 `struct ABT_pool_def` and the
  * 1.2 ABT_pool_user_def object, both run behind one weft_pool_ops table, so schedulers,
  * yield, wake-up and every ABT_pool_* routine treat them like any other pool.
  *
@@ -45,7 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/pool.h"
+#include "core/pool/pool.h"
 #include "core/unit.h"
 
 #define DEF_MAGIC 0x77656674u      /* "weft" */
@@ -173,7 +173,7 @@ static void slot_delete(struct map_shard *s, struct map_entry *e)
     }
 done:
     s->n--;
-    atomic_fetch_sub_explicit(&map_live, 1, memory_order_relaxed);
+    weft_atomic_fetch_sub_relaxed(&map_live, 1);
 }
 
 static void map_insert(ABT_unit k, weft_unit *t, weft_pool *p)
@@ -190,7 +190,7 @@ static void map_insert(ABT_unit k, weft_unit *t, weft_pool *p)
         struct map_entry x = { k, t, p };
         slot_put(s->e, s->mask, &x);
         s->n++;
-        atomic_fetch_add_explicit(&map_live, 1, memory_order_relaxed);
+        weft_atomic_fetch_add_relaxed(&map_live, 1);
     } else {
         /* A unit value reused by the user before we freed the old one cannot happen
          * (units are unique while alive); an entry left by a detached unit of the same
@@ -204,7 +204,7 @@ static void map_insert(ABT_unit k, weft_unit *t, weft_pool *p)
 /* Look `k` up; with `remove`, also take the entry out.  False if absent. */
 static bool map_get(ABT_unit k, bool remove, struct map_entry *out)
 {
-    if (atomic_load_explicit(&map_live, memory_order_relaxed) == 0)
+    if (weft_atomic_load_relaxed(&map_live) == 0)
         return false;
     uint64_t h = map_hash(k);
     struct map_shard *s = shard_of(h);
@@ -390,20 +390,6 @@ static void op_destroy(weft_pool *p)
 
 /* ---------------------------------------------------------------- for pool.c and others */
 
-bool weft_pool_user_can(weft_pool *p, enum weft_pool_cap cap)
-{
-    struct user_pool *q = upool(p);
-    if (!q)
-        return true;
-    switch (cap) {
-    case WEFT_POOL_CAN_GET_SIZE:
-        return q->old || q->n.get_size;
-    case WEFT_POOL_CAN_POP_WAIT:
-        return !q->old && q->n.pop_wait;  /* an old definition has no relative pop_wait */
-    }
-    return false;
-}
-
 weft_unit *weft_unit_from_abt_unit(ABT_unit unit)
 {
     struct map_entry e;
@@ -419,8 +405,7 @@ weft_unit *weft_unit_claim_abt_unit(ABT_unit unit)
     return e.thread;
 }
 
-int weft_pool_user_pop_unit(weft_pool *p, ABT_unit *unit, enum weft_pool_pop_how how,
-                            double secs)
+static int op_pop_unit(weft_pool *p, ABT_unit *unit, int how, double secs)
 {
     struct user_pool *q = upool(p);
     *unit = ABT_UNIT_NULL;
@@ -453,7 +438,7 @@ int weft_pool_user_pop_unit(weft_pool *p, ABT_unit *unit, enum weft_pool_pop_how
     return ABT_SUCCESS;
 }
 
-int weft_pool_user_remove_unit(weft_pool *p, ABT_unit unit)
+static int op_remove_unit(weft_pool *p, ABT_unit unit)
 {
     struct user_pool *q = upool(p);
     if (!q->old || !q->o.p_remove)
@@ -476,7 +461,7 @@ int weft_pool_user_remove_unit(weft_pool *p, ABT_unit unit)
     return ABT_SUCCESS;
 }
 
-int weft_pool_user_print_units(weft_pool *p, void *arg, void (*fn)(void *, ABT_unit))
+static int op_print_units(weft_pool *p, void *arg, void (*fn)(void *, ABT_unit))
 {
     struct user_pool *q = upool(p);
     if (q->old) {
@@ -492,7 +477,7 @@ int weft_pool_user_print_units(weft_pool *p, void *arg, void (*fn)(void *, ABT_u
     return ABT_SUCCESS;
 }
 
-int weft_pool_user_pop_threads(weft_pool *p, ABT_thread *threads, size_t len, size_t *num,
+static int op_pop_many(weft_pool *p, ABT_thread *threads, size_t len, size_t *num,
                                ABT_pool_context ctx)
 {
     struct user_pool *q = upool(p);
@@ -513,7 +498,7 @@ int weft_pool_user_pop_threads(weft_pool *p, ABT_thread *threads, size_t len, si
     return ABT_SUCCESS;
 }
 
-int weft_pool_user_push_threads(weft_pool *p, const ABT_thread *threads, size_t num,
+static int op_push_many(weft_pool *p, const ABT_thread *threads, size_t num,
                                 ABT_pool_context ctx)
 {
     struct user_pool *q = upool(p);
@@ -528,7 +513,7 @@ int weft_pool_user_push_threads(weft_pool *p, const ABT_thread *threads, size_t 
         if (!t)
             continue;                           /* ABT_THREAD_NULL: skipped, as in pool.c */
         t->pool = p;
-        atomic_store_explicit(&t->state, WEFT_READY, memory_order_relaxed);
+        weft_atomic_store_relaxed(&t->state, WEFT_READY);
         if (q->old)
             op_push(p, t, ctx);
         else
@@ -585,6 +570,7 @@ WEFT_API int ABT_pool_create(ABT_pool_user_def def, ABT_pool_config config, ABT_
     } else {
         goto fail;
     }
+    q->ops.name = "USER";
     q->ops.push = op_push;
     q->ops.pop = op_pop;
     q->ops.size = op_size;
@@ -593,14 +579,24 @@ WEFT_API int ABT_pool_create(ABT_pool_user_def def, ABT_pool_config config, ABT_
         q->ops.pop_wait = op_pop_wait;
     if (q->old ? q->o.p_print_all != NULL : q->n.print_all != NULL)
         q->ops.print_all = op_print_all;
-    /* remove, wake: none (see the top of this file) */
+    /* remove, take_fresh, wake: none (see the top of this file) */
+    q->ops.pop_unit = op_pop_unit;
+    q->ops.remove_unit = op_remove_unit;
+    q->ops.print_units = op_print_units;
+    q->ops.pop_many = op_pop_many;
+    q->ops.push_many = op_push_many;
+    p->caps = 0;
+    if (q->old || q->n.get_size)
+        p->caps |= WEFT_POOL_CAP_SIZE;
+    if (!q->old && q->n.pop_wait)      /* an old definition has no relative pop_wait */
+        p->caps |= WEFT_POOL_CAP_POP_WAIT;
     p->ops = &q->ops;
     p->impl = q;
     p->kind = (ABT_pool_kind)-1;   /* not a built-in kind */
     int automatic = 0;
     weft_pool_config_automatic(config, &automatic);
     p->automatic = automatic != 0;
-    p->id = atomic_fetch_add_explicit(&weft_g.next_pool_id, 1, memory_order_relaxed);
+    p->id = weft_atomic_fetch_add_relaxed(&weft_g.next_pool_id, 1);
     ABT_pool_user_init_fn init = q->old ? q->o.p_init : q->n.init;
     if (init && (r = init(handle(p), config)) != ABT_SUCCESS)
         goto fail;                 /* p_free is not called for a pool whose init failed */
@@ -626,7 +622,7 @@ WEFT_API int ABT_pool_user_def_create(ABT_pool_user_create_unit_fn p_create_unit
 {
     if (!newdef)
         return ABT_ERR_INV_ARG;
-    *newdef = ABT_POOL_USER_DEF_NULL;
+    /* on error *newdef stays untouched, as in Argobots 1.x */
     if (!p_create_unit || !p_free_unit || !p_is_empty || !p_pop || !p_push)
         return ABT_ERR_INV_ARG;
     struct user_def *d = calloc(1, sizeof(*d));

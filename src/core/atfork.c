@@ -1,4 +1,4 @@
-/* src/core/fork.c - fork() and the runtime (Argobots issue #403).
+/* src/core/atfork.c - fork() and the runtime (Argobots issue #403).
  *
  * A child of fork() has one thread: the one that called fork().  What becomes of the
  * runtime depends on who forked:
@@ -33,13 +33,12 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "core/fork.h"
+#include "core/atfork.h"
 #include "core/runtime.h"
 #include "core/stack_dump.h"
 #include "core/unit.h"
 #include "mem/mem.h"
 
-WEFT_INTERNAL void weft_dump_atfork_child(void);
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static __thread bool held;         /* prepare took the locks (per forking thread) */
@@ -85,7 +84,7 @@ static void keep_primary(weft_xstream *me)
         weft_xstream *x = weft_g.by_rank[i];
         if (!x || x == me)
             continue;
-        atomic_store_explicit(&x->state, WEFT_XS_TERMINATED, memory_order_relaxed);
+        weft_atomic_store_relaxed(&x->state, WEFT_XS_TERMINATED);
         x->joined = true;
         x->thread_started = false;
         weft_waiter *w = x->joiner;
@@ -109,7 +108,7 @@ static void abandon(void)
     weft_g.scheds = NULL;
     memset(&weft_g.cfg, 0, sizeof(weft_g.cfg));
     weft_tls_xs = NULL;
-    atomic_store_explicit(&weft_g.init_count, 0, memory_order_release);
+    weft_atomic_store_release(&weft_g.init_count, 0);
 }
 
 static void child(void)
@@ -119,7 +118,7 @@ static void child(void)
     held = false;
     pthread_mutex_init(&weft_g.lock, NULL);
     for (weft_pool *p = weft_g.pools; p; p = p->all_next)
-        atomic_store_explicit(&p->lock.v, 0, memory_order_relaxed);
+        weft_atomic_store_relaxed(&p->lock.v, 0);
     weft_dump_atfork_child();
     weft_xstream *me = weft_tls_xs;
     if (me && me->primary && me->cur == me->main_unit) {

@@ -1,94 +1,38 @@
-/* src/core/pool.c - built-in pools (FIFO, FIFO_WAIT) and the ABT_pool_* entry points.
- * The push/pop fast paths are inline in pool.h; this file has creation, removal,
- * waiting, and everything the public API needs. */
+/* src/core/pool/pool.c - what every pool kind shares: creation and registration, the
+ * generic answers where a kind lacks an operation, and the ABT_pool_* entry points, all
+ * through the ops table and the capability bits (pool.h); no code here asks which kind a
+ * pool is, except creation, which maps a built-in kind to its table. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/pool.h"
-#include "core/pool_prio.h"
+#include "core/pool/pool.h"
 #include "core/unit.h"
-
-void weft_pool_signal(weft_pool *p)
-{
-    atomic_fetch_add_explicit(&p->seq, 1, memory_order_seq_cst);
-    if (atomic_load_explicit(&p->nsleepers, memory_order_seq_cst))
-        weft_futex_wake(&p->seq, 1);
-}
 
 void weft_pool_wake_all(weft_pool *p)
 {
-    if (p->builtin_fifo) {
-        if (p->waitable) {
-            atomic_fetch_add_explicit(&p->seq, 1, memory_order_seq_cst);
-            weft_futex_wake(&p->seq, 1 << 30);
-        }
-    } else if (p->ops->wake) {
+    if (p->ops->wake)
         p->ops->wake(p);
-    }
-}
-
-static inline void lock(weft_pool *p)
-{
-    if (p->locked)
-        weft_spin_lock(&p->lock);
-}
-
-static inline void unlock(weft_pool *p)
-{
-    if (p->locked)
-        weft_spin_unlock(&p->lock);
 }
 
 bool weft_pool_take_fresh_slow(weft_pool *p, weft_unit *u)
 {
-    if (p->ops == &weft_pool_randws_ops)   /* (helper) reads u->ctx under the pool lock */
-        return weft_pool_randws_take_fresh(p, u);
-    if (weft_pool_is_prio(p))              /* (helper) the same, pool_prio.c */
-        return weft_pool_prio_take_fresh(p, u);
+    if (p->ops->take_fresh)
+        return p->ops->take_fresh(p, u);
+    /* a kind that cannot look at a unit under its own lock: remove it if it never ran
+     * (u->ctx is only written by the stream that runs u, which it cannot be while
+     * queued) */
     return p->ops->remove && u->ctx == NULL && p->ops->remove(p, u) == ABT_SUCCESS;
-}
-
-bool weft_pool_remove_ready(weft_pool *p, weft_unit *u)
-{
-    return weft_pool_remove(p, u) == ABT_SUCCESS;
 }
 
 int weft_pool_remove(weft_pool *p, weft_unit *u)
 {
-    if (!p->builtin_fifo)
-        return p->ops->remove ? p->ops->remove(p, u) : ABT_ERR_POOL;
-    int r = ABT_ERR_POOL;
-    lock(p);
-    if (u->in_pool && u->pool == p) {
-        fifo_unlink(p, u);
-        r = ABT_SUCCESS;
-    }
-    unlock(p);
-    return r;
+    return p->ops->remove ? p->ops->remove(p, u) : ABT_ERR_POOL;
 }
 
 weft_unit *weft_pool_pop_wait(weft_pool *p, uint64_t timeout_ns, ABT_pool_context ctx)
 {
-    if (!p->builtin_fifo) {
-        if (p->ops->pop_wait)
-            return p->ops->pop_wait(p, timeout_ns, ctx);
-    } else if (p->waitable) {
-        uint64_t deadline = weft_clock_ns() + timeout_ns;
-        for (;;) {
-            uint32_t seq = atomic_load_explicit(&p->seq, memory_order_seq_cst);
-            weft_unit *u = weft_pool_pop_ctx(p, ctx);
-            if (u)
-                return u;
-            uint64_t now = weft_clock_ns();
-            if (now >= deadline)
-                return NULL;
-            atomic_fetch_add_explicit(&p->nsleepers, 1, memory_order_seq_cst);
-            int r = weft_futex_wait(&p->seq, seq, deadline - now);
-            atomic_fetch_sub_explicit(&p->nsleepers, 1, memory_order_seq_cst);
-            if (r == 0) /* woken: by a push, or by a stop request that wants an answer */
-                return weft_pool_pop_ctx(p, ctx);
-        }
-    }
+    if (p->ops->pop_wait)
+        return p->ops->pop_wait(p, timeout_ns, ctx);
     /* a pool that cannot sleep: poll until the deadline */
     uint64_t deadline = weft_clock_ns() + timeout_ns;
     for (;;) {
@@ -99,25 +43,20 @@ weft_unit *weft_pool_pop_wait(weft_pool *p, uint64_t timeout_ns, ABT_pool_contex
     }
 }
 
-int weft_pool_create_builtin(ABT_pool_kind kind, ABT_pool_access access, bool automatic,
-                             weft_pool **out)
+int weft_pool_alloc(const weft_pool_ops *ops, unsigned caps, ABT_pool_kind kind,
+                    ABT_pool_access access, bool automatic, size_t size, weft_pool **out)
 {
-    if (kind != ABT_POOL_FIFO && kind != ABT_POOL_FIFO_WAIT && kind != ABT_POOL_RANDWS)
-        return ABT_ERR_INV_POOL_KIND;
-    if ((unsigned)access > ABT_POOL_ACCESS_MPMC)
-        return ABT_ERR_INV_POOL_ACCESS;
-    weft_pool *p = calloc(1, sizeof(*p));
+    WEFT_ASSERT(size >= sizeof(weft_pool) && ops->push && ops->pop && ops->size);
+    weft_pool *p = calloc(1, size);
     if (!p)
         return ABT_ERR_MEM;
-    p->builtin_fifo = kind != ABT_POOL_RANDWS;
-    p->waitable = kind == ABT_POOL_FIFO_WAIT;
-    if (kind == ABT_POOL_RANDWS)   /* same list, used as a deque (pool_randws.c) */
-        p->ops = &weft_pool_randws_ops;
+    p->ops = ops;
+    p->caps = (uint8_t)caps;
     p->locked = access != ABT_POOL_ACCESS_PRIV;
     p->automatic = automatic;
     p->kind = kind;
     p->access = access;
-    p->id = atomic_fetch_add_explicit(&weft_g.next_pool_id, 1, memory_order_relaxed);
+    p->id = weft_atomic_fetch_add_relaxed(&weft_g.next_pool_id, 1);
     pthread_mutex_lock(&weft_g.lock);
     weft_registry_add_pool(p);
     pthread_mutex_unlock(&weft_g.lock);
@@ -125,19 +64,45 @@ int weft_pool_create_builtin(ABT_pool_kind kind, ABT_pool_access access, bool au
     return ABT_SUCCESS;
 }
 
+int weft_pool_create_builtin(ABT_pool_kind kind, ABT_pool_access access, bool automatic,
+                             weft_pool **out)
+{
+    const weft_pool_ops *ops;
+    unsigned caps = WEFT_POOL_CAP_SIZE | WEFT_POOL_CAP_LIST;
+    switch (kind) {
+    case ABT_POOL_FIFO:
+        ops = &weft_pool_fifo_ops;
+        caps |= WEFT_POOL_CAP_INLINE_FIFO | WEFT_POOL_CAP_POP_WAIT;
+        break;
+    case ABT_POOL_FIFO_WAIT:
+        ops = &weft_pool_fifo_wait_ops;
+        caps |= WEFT_POOL_CAP_INLINE_FIFO | WEFT_POOL_CAP_SIGNAL | WEFT_POOL_CAP_POP_WAIT;
+        break;
+    case ABT_POOL_RANDWS:
+        ops = &weft_pool_randws_ops;
+        caps |= WEFT_POOL_CAP_POP_WAIT;
+        break;
+    default:
+        return ABT_ERR_INV_POOL_KIND;
+    }
+    if ((unsigned)access > ABT_POOL_ACCESS_MPMC)
+        return ABT_ERR_INV_POOL_ACCESS;
+    return weft_pool_alloc(ops, caps, kind, access, automatic, sizeof(weft_pool), out);
+}
+
 void weft_pool_destroy(weft_pool *p)
 {
     pthread_mutex_lock(&weft_g.lock);
     weft_registry_del_pool(p);
     pthread_mutex_unlock(&weft_g.lock);
-    if (!p->builtin_fifo && p->ops->destroy)
+    if (p->ops->destroy)
         p->ops->destroy(p);
     free(p);
 }
 
 void weft_pool_release(weft_pool *p)
 {
-    if (atomic_fetch_sub_explicit(&p->num_scheds, 1, memory_order_acq_rel) == 1 && p->automatic)
+    if (weft_atomic_fetch_sub_acq_rel(&p->num_scheds, 1) == 1 && p->automatic)
         weft_pool_destroy(p);
 }
 
@@ -163,7 +128,7 @@ WEFT_API int ABT_pool_free(ABT_pool *pool)
     weft_pool *p = weft_pool_from(*pool);
     if (!p)
         return ABT_ERR_INV_POOL;
-    if (atomic_load(&p->num_scheds) > 0)
+    if (weft_atomic_load_seq_cst(&p->num_scheds) > 0)
         return ABT_ERR_POOL;
     weft_pool_destroy(p);
     *pool = ABT_POOL_NULL;
@@ -188,9 +153,10 @@ WEFT_API int ABT_pool_is_empty(ABT_pool pool, ABT_bool *is_empty)
         return ABT_ERR_INV_POOL;
     if (!is_empty)
         return ABT_ERR_INV_ARG;
-    if (!p->builtin_fifo && p->ops->size == NULL)
-        return ABT_ERR_POOL;
-    *is_empty = weft_pool_size(p) == 0 ? ABT_TRUE : ABT_FALSE;
+    if (p->ops->is_empty)
+        *is_empty = p->ops->is_empty(p) ? ABT_TRUE : ABT_FALSE;
+    else
+        *is_empty = weft_pool_size(p) == 0 ? ABT_TRUE : ABT_FALSE;
     return ABT_SUCCESS;
 }
 
@@ -201,7 +167,7 @@ WEFT_API int ABT_pool_get_size(ABT_pool pool, size_t *size)
         return ABT_ERR_INV_POOL;
     if (!size)
         return ABT_ERR_INV_ARG;
-    if (!weft_pool_user_can(p, WEFT_POOL_CAN_GET_SIZE))   /* a user pool without get_size */
+    if (!weft_pool_can(p, WEFT_POOL_CAP_SIZE))   /* a user pool without get_size */
         return ABT_ERR_POOL;
     *size = weft_pool_size(p);
     return ABT_SUCCESS;
@@ -214,7 +180,7 @@ WEFT_API int ABT_pool_get_total_size(ABT_pool pool, size_t *size)
         return ABT_ERR_INV_POOL;
     if (!size)
         return ABT_ERR_INV_ARG;
-    if (!weft_pool_user_can(p, WEFT_POOL_CAN_GET_SIZE))   /* a user pool without get_size */
+    if (!weft_pool_can(p, WEFT_POOL_CAP_SIZE))   /* a user pool without get_size */
         return ABT_ERR_POOL;
     *size = weft_pool_total_size(p);
     return ABT_SUCCESS;
@@ -245,8 +211,8 @@ WEFT_API int ABT_pool_pop_threads_ex(ABT_pool pool, ABT_thread *threads, size_t 
         return ABT_ERR_INV_POOL;
     if (!num || (len && !threads))
         return ABT_ERR_INV_ARG;
-    if (weft_pool_is_user(p))      /* the user's pop_many (pool_user.c) */
-        return weft_pool_user_pop_threads(p, threads, len, num, ctx);
+    if (p->ops->pop_many)          /* the user's pop_many (pool/user.c) */
+        return p->ops->pop_many(p, threads, len, num, ctx);
     size_t n = 0;
     while (n < len) {
         weft_unit *u = weft_pool_pop_ctx(p, ctx);
@@ -270,7 +236,7 @@ static int push_one(weft_pool *p, ABT_thread thread, ABT_pool_context ctx)
     if (!u)
         return ABT_SUCCESS;
     u->pool = p;
-    atomic_store_explicit(&u->state, WEFT_READY, memory_order_relaxed);
+    weft_atomic_store_relaxed(&u->state, WEFT_READY);
     weft_pool_push_ctx(p, u, ctx);
     return ABT_SUCCESS;
 }
@@ -296,8 +262,8 @@ WEFT_API int ABT_pool_push_threads_ex(ABT_pool pool, const ABT_thread *threads, 
         return ABT_ERR_INV_POOL;
     if (num && !threads)
         return ABT_ERR_INV_ARG;
-    if (weft_pool_is_user(p))      /* the user's push_many (pool_user.c) */
-        return weft_pool_user_push_threads(p, threads, num, ctx);
+    if (p->ops->push_many)         /* the user's push_many (pool/user.c) */
+        return p->ops->push_many(p, threads, num, ctx);
     for (size_t i = 0; i < num; i++)
         push_one(p, threads[i], ctx);
     return ABT_SUCCESS;
@@ -325,7 +291,7 @@ WEFT_API int ABT_pool_pop_wait_thread_ex(ABT_pool pool, ABT_thread *thread, doub
         return ABT_ERR_INV_POOL;
     if (!thread)
         return ABT_ERR_INV_ARG;
-    if (!weft_pool_user_can(p, WEFT_POOL_CAN_POP_WAIT))   /* a user pool without pop_wait */
+    if (!weft_pool_can(p, WEFT_POOL_CAP_POP_WAIT))   /* a user pool without pop_wait */
         return ABT_ERR_POOL;
     weft_unit *u = weft_pool_pop_wait(p, secs_to_ns(time_secs), ctx);
     *thread = u ? (ABT_thread)u : ABT_THREAD_NULL;
@@ -345,8 +311,8 @@ WEFT_API int ABT_pool_pop(ABT_pool pool, ABT_unit *unit)
         return ABT_ERR_INV_POOL;
     if (!unit)
         return ABT_ERR_INV_ARG;
-    if (weft_pool_is_user(p))      /* hands out the user's own unit (pool_user.c) */
-        return weft_pool_user_pop_unit(p, unit, WEFT_POP_NOW, 0);
+    if (p->ops->pop_unit)          /* hands out the user's own unit (pool/user.c) */
+        return p->ops->pop_unit(p, unit, WEFT_POP_NOW, 0);
     weft_unit *u = weft_pool_pop(p);
     *unit = u ? (ABT_unit)u : ABT_UNIT_NULL;
     return ABT_SUCCESS;
@@ -359,8 +325,8 @@ WEFT_API int ABT_pool_pop_wait(ABT_pool pool, ABT_unit *unit, double time_secs)
         return ABT_ERR_INV_POOL;
     if (!unit)
         return ABT_ERR_INV_ARG;
-    if (weft_pool_is_user(p))      /* pool_user.c */
-        return weft_pool_user_pop_unit(p, unit, WEFT_POP_WAIT, time_secs);
+    if (p->ops->pop_unit)          /* pool/user.c */
+        return p->ops->pop_unit(p, unit, WEFT_POP_WAIT, time_secs);
     weft_unit *u = weft_pool_pop_wait(p, secs_to_ns(time_secs), ABT_POOL_CONTEXT_OWNER_PRIMARY);
     *unit = u ? (ABT_unit)u : ABT_UNIT_NULL;
     return ABT_SUCCESS;
@@ -369,8 +335,8 @@ WEFT_API int ABT_pool_pop_wait(ABT_pool pool, ABT_unit *unit, double time_secs)
 WEFT_API int ABT_pool_pop_timedwait(ABT_pool pool, ABT_unit *unit, double abstime_secs)
 {
     weft_pool *p = weft_pool_from(pool);
-    if (p && unit && weft_pool_is_user(p))   /* the old p_pop_timedwait (pool_user.c) */
-        return weft_pool_user_pop_unit(p, unit, WEFT_POP_TIMEDWAIT, abstime_secs);
+    if (p && unit && p->ops->pop_unit)   /* the old p_pop_timedwait (pool/user.c) */
+        return p->ops->pop_unit(p, unit, WEFT_POP_TIMEDWAIT, abstime_secs);
     double rel = abstime_secs - weft_wtime();
     return ABT_pool_pop_wait(pool, unit, rel > 0 ? rel : 0);
 }
@@ -382,8 +348,8 @@ WEFT_API int ABT_pool_remove(ABT_pool pool, ABT_unit unit)
         return ABT_ERR_INV_POOL;
     if (unit == NULL || unit == ABT_UNIT_NULL)
         return ABT_ERR_INV_UNIT;
-    if (weft_pool_is_user(p))      /* the old p_remove (pool_user.c) */
-        return weft_pool_user_remove_unit(p, unit);
+    if (p->ops->remove_unit)       /* the old p_remove (pool/user.c) */
+        return p->ops->remove_unit(p, unit);
     return weft_pool_remove(p, weft_unit_from_abt_unit(unit));
 }
 
@@ -406,16 +372,9 @@ WEFT_API int ABT_pool_print_all_threads(ABT_pool pool, void *arg,
         return ABT_ERR_INV_POOL;
     if (!print_fn)
         return ABT_ERR_INV_ARG;
-    if (!p->builtin_fifo) {
-        if (!p->ops->print_all)
-            return ABT_ERR_POOL;
-        p->ops->print_all(p, arg, print_fn);
-        return ABT_SUCCESS;
-    }
-    lock(p);
-    for (weft_unit *u = p->head; u; u = u->next)
-        print_fn(arg, (ABT_thread)u);
-    unlock(p);
+    if (!p->ops->print_all)
+        return ABT_ERR_POOL;
+    p->ops->print_all(p, arg, print_fn);
     return ABT_SUCCESS;
 }
 
@@ -430,8 +389,9 @@ WEFT_API int ABT_pool_print_all(ABT_pool pool, void *arg, void (*print_fn)(void 
 {
     if (!print_fn)
         return weft_pool_from(pool) ? ABT_ERR_INV_ARG : ABT_ERR_INV_POOL;
-    if (weft_pool_from(pool) && weft_pool_is_user(weft_pool_from(pool)))  /* the user's units */
-        return weft_pool_user_print_units(weft_pool_from(pool), arg, print_fn);
+    weft_pool *p = weft_pool_from(pool);
+    if (p && p->ops->print_units)  /* the user's own units (pool/user.c) */
+        return p->ops->print_units(p, arg, print_fn);
     struct unit_print up = { arg, print_fn };
     return ABT_pool_print_all_threads(pool, &up, print_as_unit);
 }
@@ -473,7 +433,7 @@ WEFT_API int ABT_unit_get_thread(ABT_unit unit, ABT_thread *thread)
         return ABT_ERR_INV_UNIT;
     if (!thread)
         return ABT_ERR_INV_ARG;
-    *thread = (ABT_thread)weft_unit_from_abt_unit(unit);   /* user-made units: pool_user.c */
+    *thread = (ABT_thread)weft_unit_from_abt_unit(unit);   /* user-made units: pool/user.c */
     return ABT_SUCCESS;
 }
 

@@ -1,5 +1,5 @@
-/* src/sync/timerq.c - per-stream timer queues (pairing heaps) and the scheduler poll.
- * The model and the locking rules are in timerq.h; the claim protocol in waitlist.h. */
+/* src/sync/timeout.h - per-stream timer queues (pairing heaps) and the scheduler poll.
+ * The model and the locking rules are in timeout.h; the claim protocol in waitlist.h. */
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -8,7 +8,7 @@
 __thread weft_timerq *weft_tls_tq __attribute__((tls_model("initial-exec")));
 weft_timerq weft_orphan_tq = { .next = WEFT_NO_DEADLINE };
 
-/* Registry: queues of exited threads, ready for reuse (never freed, see timerq.h). */
+/* Registry: queues of exited threads, ready for reuse (never freed, see timeout.h). */
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
 static weft_timerq *reg_free;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
@@ -98,8 +98,7 @@ static void heap_remove(weft_timerq *q, weft_tq_entry *e)
 
 static inline void publish_next(weft_timerq *q)
 {
-    atomic_store_explicit(&q->next, q->root ? q->root->deadline : WEFT_NO_DEADLINE,
-                          memory_order_relaxed);
+    weft_atomic_store_relaxed(&q->next, q->root ? q->root->deadline : WEFT_NO_DEADLINE);
 }
 
 /* ---------------------------------------------------------------- queues per thread */
@@ -114,7 +113,7 @@ static void thread_exit(void *arg)
         while (q->root) {
             weft_tq_entry *e = heap_pop(q);
             heap_insert(&weft_orphan_tq, e);
-            atomic_store_explicit(&e->q, &weft_orphan_tq, memory_order_release);
+            weft_atomic_store_release(&e->q, &weft_orphan_tq);
         }
         publish_next(&weft_orphan_tq);
         weft_spin_unlock(&weft_orphan_tq.lock);
@@ -131,10 +130,26 @@ static void thread_exit(void *arg)
 
 static void make_key(void) { exit_key_ok = pthread_key_create(&exit_key, thread_exit) == 0; }
 
+static uint64_t poll_slow(uint64_t next);
+
+/* The scheduler's view (core/timer_hook.h): two loads while nothing is pending. */
+static uint64_t hook_poll(void)
+{
+    uint64_t next = weft_tq_next();
+    if (WEFT_LIKELY(next == WEFT_NO_DEADLINE))
+        return next;
+    return poll_slow(next);
+}
+
+static uint64_t hook_next(void) { return weft_tq_next(); }
+
+static const struct weft_timer_hook hook = { .poll = hook_poll, .next = hook_next };
+
 int weft_tq_prepare(void)
 {
     if (WEFT_LIKELY(weft_tls_tq != NULL))
         return ABT_SUCCESS;
+    weft_timer_hook_install(&hook);    /* before any entry exists: none is missed */
     pthread_once(&key_once, make_key);
     pthread_mutex_lock(&reg_lock);
     weft_timerq *q = reg_free;
@@ -145,7 +160,7 @@ int weft_tq_prepare(void)
         q = calloc(1, sizeof(*q));
         if (!q)
             return ABT_ERR_MEM;
-        atomic_store_explicit(&q->next, WEFT_NO_DEADLINE, memory_order_relaxed);
+        weft_atomic_store_relaxed(&q->next, WEFT_NO_DEADLINE);
     }
     q->free_next = NULL;
     /* without the destructor the queue simply stays with the thread's exit unseen:
@@ -161,7 +176,7 @@ void weft_tq_add(weft_tq_entry *e)
     weft_timerq *q = weft_tls_tq;
     weft_spin_lock(&q->lock);
     heap_insert(q, e);
-    atomic_store_explicit(&e->q, q, memory_order_relaxed);
+    weft_atomic_store_relaxed(&e->q, q);
     publish_next(q);
     weft_spin_unlock(&q->lock);
 }
@@ -170,13 +185,13 @@ void weft_tq_cancel(weft_tq_entry *e)
 {
     for (;;) {
         /* acquire: pairs with the release store of NULL that ends a firing */
-        weft_timerq *q = atomic_load_explicit(&e->q, memory_order_acquire);
+        weft_timerq *q = weft_atomic_load_acquire(&e->q);
         if (!q)
             return;
         weft_spin_lock(&q->lock);
-        if (atomic_load_explicit(&e->q, memory_order_relaxed) == q) {
+        if (weft_atomic_load_relaxed(&e->q) == q) {
             heap_remove(q, e);
-            atomic_store_explicit(&e->q, NULL, memory_order_relaxed);
+            weft_atomic_store_relaxed(&e->q, NULL);
             publish_next(q);
             weft_spin_unlock(&q->lock);
             return;
@@ -189,7 +204,7 @@ void weft_tq_cancel(weft_tq_entry *e)
  * chain at *tail, in deadline order (so they are made ready in that order). */
 static weft_wl_waiter **fire(weft_timerq *q, uint64_t now, weft_wl_waiter **tail)
 {
-    if (atomic_load_explicit(&q->next, memory_order_relaxed) > now)
+    if (weft_atomic_load_relaxed(&q->next) > now)
         return tail;
     weft_spin_lock(&q->lock);
     while (q->root && q->root->deadline <= now) {
@@ -202,14 +217,14 @@ static weft_wl_waiter **fire(weft_timerq *q, uint64_t now, weft_wl_waiter **tail
         }
         /* last touch of e (and of ww, unless this timer won it): a cancelling waiter
          * that reads NULL may return at once */
-        atomic_store_explicit(&e->q, NULL, memory_order_release);
+        weft_atomic_store_release(&e->q, NULL);
     }
     publish_next(q);
     weft_spin_unlock(&q->lock);
     return tail;
 }
 
-uint64_t weft_timers_poll_slow(uint64_t next)
+static uint64_t poll_slow(uint64_t next)
 {
     uint64_t now = weft_clock_ns();
     if (next > now)
@@ -219,8 +234,9 @@ uint64_t weft_timers_poll_slow(uint64_t next)
         tail = fire(weft_tls_tq, now, tail);
     fire(&weft_orphan_tq, now, tail);
     weft_wl_wake_chain(chain);
-    return weft_timers_next();
+    return weft_tq_next();
 }
+
 
 uint64_t weft_deadline_from_abstime(const struct timespec *abstime)
 {

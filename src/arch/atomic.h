@@ -1,0 +1,103 @@
+/* src/arch/atomic.h - every atomic operation of weft, with its memory order in its name.
+ *
+ * A reader sees at the call what each access orders: `weft_atomic_load_acquire(&u->state)`
+ * rather than `atomic_load_explicit(&u->state, memory_order_acquire)`.  The operations are
+ * the C11 <stdatomic.h> generics (any atomic type), so these are thin macros, not
+ * functions.  Compare-and-swap is `weft_atomic_cas_{weak,strong}_<success order>`, whose
+ * failed attempt is relaxed, or `..._<success>_acquire` when the value read on failure is
+ * used to go on (it then acquires); it returns true on success and writes the current
+ * value to *expected on failure.
+ *
+ * Orders, in one line each (what the protocol comments rely on):
+ *   relaxed  atomicity only (counters, racy hints re-checked under a lock)
+ *   acquire  later accesses stay after it; pairs with a release on the same object
+ *   release  earlier accesses stay before it; publishes what was written before
+ *   acq_rel  both (read-modify-write hand-overs)
+ *   seq_cst  one total order (Dekker-style sleeper/waker handshakes) */
+#ifndef WEFT_ARCH_ATOMIC_H
+#define WEFT_ARCH_ATOMIC_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#define weft_atomic_load_relaxed(p) atomic_load_explicit((p), memory_order_relaxed)
+#define weft_atomic_load_acquire(p) atomic_load_explicit((p), memory_order_acquire)
+#define weft_atomic_load_seq_cst(p) atomic_load_explicit((p), memory_order_seq_cst)
+
+#define weft_atomic_store_relaxed(p, v) atomic_store_explicit((p), (v), memory_order_relaxed)
+#define weft_atomic_store_release(p, v) atomic_store_explicit((p), (v), memory_order_release)
+#define weft_atomic_store_seq_cst(p, v) atomic_store_explicit((p), (v), memory_order_seq_cst)
+
+#define weft_atomic_exchange_relaxed(p, v) atomic_exchange_explicit((p), (v), memory_order_relaxed)
+#define weft_atomic_exchange_acquire(p, v) atomic_exchange_explicit((p), (v), memory_order_acquire)
+#define weft_atomic_exchange_release(p, v) atomic_exchange_explicit((p), (v), memory_order_release)
+#define weft_atomic_exchange_acq_rel(p, v) atomic_exchange_explicit((p), (v), memory_order_acq_rel)
+#define weft_atomic_exchange_seq_cst(p, v) atomic_exchange_explicit((p), (v), memory_order_seq_cst)
+
+#define weft_atomic_fetch_add_relaxed(p, v) atomic_fetch_add_explicit((p), (v), memory_order_relaxed)
+#define weft_atomic_fetch_add_acquire(p, v) atomic_fetch_add_explicit((p), (v), memory_order_acquire)
+#define weft_atomic_fetch_add_release(p, v) atomic_fetch_add_explicit((p), (v), memory_order_release)
+#define weft_atomic_fetch_add_acq_rel(p, v) atomic_fetch_add_explicit((p), (v), memory_order_acq_rel)
+#define weft_atomic_fetch_add_seq_cst(p, v) atomic_fetch_add_explicit((p), (v), memory_order_seq_cst)
+
+#define weft_atomic_fetch_sub_relaxed(p, v) atomic_fetch_sub_explicit((p), (v), memory_order_relaxed)
+#define weft_atomic_fetch_sub_acquire(p, v) atomic_fetch_sub_explicit((p), (v), memory_order_acquire)
+#define weft_atomic_fetch_sub_release(p, v) atomic_fetch_sub_explicit((p), (v), memory_order_release)
+#define weft_atomic_fetch_sub_acq_rel(p, v) atomic_fetch_sub_explicit((p), (v), memory_order_acq_rel)
+#define weft_atomic_fetch_sub_seq_cst(p, v) atomic_fetch_sub_explicit((p), (v), memory_order_seq_cst)
+
+#define weft_atomic_fetch_or_relaxed(p, v) atomic_fetch_or_explicit((p), (v), memory_order_relaxed)
+#define weft_atomic_fetch_or_acquire(p, v) atomic_fetch_or_explicit((p), (v), memory_order_acquire)
+#define weft_atomic_fetch_or_release(p, v) atomic_fetch_or_explicit((p), (v), memory_order_release)
+#define weft_atomic_fetch_or_acq_rel(p, v) atomic_fetch_or_explicit((p), (v), memory_order_acq_rel)
+#define weft_atomic_fetch_or_seq_cst(p, v) atomic_fetch_or_explicit((p), (v), memory_order_seq_cst)
+
+#define weft_atomic_fetch_and_relaxed(p, v) atomic_fetch_and_explicit((p), (v), memory_order_relaxed)
+#define weft_atomic_fetch_and_acq_rel(p, v) atomic_fetch_and_explicit((p), (v), memory_order_acq_rel)
+#define weft_atomic_fetch_and_seq_cst(p, v) atomic_fetch_and_explicit((p), (v), memory_order_seq_cst)
+
+#define weft_atomic_cas_weak_relaxed(p, e, d) \
+    atomic_compare_exchange_weak_explicit((p), (e), (d), memory_order_relaxed, memory_order_relaxed)
+#define weft_atomic_cas_weak_acquire(p, e, d) \
+    atomic_compare_exchange_weak_explicit((p), (e), (d), memory_order_acquire, memory_order_relaxed)
+#define weft_atomic_cas_weak_release(p, e, d) \
+    atomic_compare_exchange_weak_explicit((p), (e), (d), memory_order_release, memory_order_relaxed)
+#define weft_atomic_cas_weak_acq_rel(p, e, d) \
+    atomic_compare_exchange_weak_explicit((p), (e), (d), memory_order_acq_rel, memory_order_relaxed)
+#define weft_atomic_cas_weak_seq_cst(p, e, d) \
+    atomic_compare_exchange_weak_explicit((p), (e), (d), memory_order_seq_cst, memory_order_relaxed)
+#define weft_atomic_cas_weak_acquire_acquire(p, e, d) \
+    atomic_compare_exchange_weak_explicit((p), (e), (d), memory_order_acquire, memory_order_acquire)
+#define weft_atomic_cas_weak_acq_rel_acquire(p, e, d) \
+    atomic_compare_exchange_weak_explicit((p), (e), (d), memory_order_acq_rel, memory_order_acquire)
+#define weft_atomic_cas_weak_seq_cst_acquire(p, e, d) \
+    atomic_compare_exchange_weak_explicit((p), (e), (d), memory_order_seq_cst, memory_order_acquire)
+
+#define weft_atomic_cas_strong_relaxed(p, e, d) \
+    atomic_compare_exchange_strong_explicit((p), (e), (d), memory_order_relaxed, memory_order_relaxed)
+#define weft_atomic_cas_strong_acquire(p, e, d) \
+    atomic_compare_exchange_strong_explicit((p), (e), (d), memory_order_acquire, memory_order_relaxed)
+#define weft_atomic_cas_strong_release(p, e, d) \
+    atomic_compare_exchange_strong_explicit((p), (e), (d), memory_order_release, memory_order_relaxed)
+#define weft_atomic_cas_strong_acq_rel(p, e, d) \
+    atomic_compare_exchange_strong_explicit((p), (e), (d), memory_order_acq_rel, memory_order_relaxed)
+#define weft_atomic_cas_strong_seq_cst(p, e, d) \
+    atomic_compare_exchange_strong_explicit((p), (e), (d), memory_order_seq_cst, memory_order_relaxed)
+#define weft_atomic_cas_strong_acquire_acquire(p, e, d) \
+    atomic_compare_exchange_strong_explicit((p), (e), (d), memory_order_acquire, memory_order_acquire)
+#define weft_atomic_cas_strong_acq_rel_acquire(p, e, d) \
+    atomic_compare_exchange_strong_explicit((p), (e), (d), memory_order_acq_rel, memory_order_acquire)
+#define weft_atomic_cas_strong_seq_cst_acquire(p, e, d) \
+    atomic_compare_exchange_strong_explicit((p), (e), (d), memory_order_seq_cst, memory_order_acquire)
+
+/* Relaxed access to a plain (non-_Atomic) field that is mostly owner-written but read or
+ * written racily elsewhere, so that plain stores stay cheap on the owner's hot path. */
+#define weft_atomic_load_relaxed_plain(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define weft_atomic_store_relaxed_plain(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+
+/* Fences, by what they order. */
+#define weft_atomic_fence_acquire() atomic_thread_fence(memory_order_acquire)
+#define weft_atomic_fence_release() atomic_thread_fence(memory_order_release)
+#define weft_atomic_fence_seq_cst() atomic_thread_fence(memory_order_seq_cst)
+
+#endif

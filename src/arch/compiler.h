@@ -1,0 +1,45 @@
+/* src/arch/compiler.h - compiler attributes, branch hints, build-time toggles and internal
+ * assertions; the first header of every layer.
+ *
+ * Toggles are constants (0/1) so that both variants of `if (WEFT_X)` always compile
+ * (STYLE 5).  CMake defines them; a file compiled on its own gets the defaults below. */
+#ifndef WEFT_ARCH_COMPILER_H
+#define WEFT_ARCH_COMPILER_H
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define WEFT_API __attribute__((visibility("default")))
+#define WEFT_INTERNAL __attribute__((visibility("hidden")))
+#define WEFT_COLD __attribute__((cold, noinline))
+#define WEFT_WUR __attribute__((warn_unused_result))
+#define WEFT_LIKELY(x) __builtin_expect(!!(x), 1)
+#define WEFT_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+#ifndef WEFT_TSAN
+#define WEFT_TSAN 0
+#endif
+#ifndef WEFT_ASAN
+#define WEFT_ASAN 0
+#endif
+#ifndef WEFT_USE_VALGRIND
+#define WEFT_USE_VALGRIND 0
+#endif
+/* WEFT_ASSERTS: protocol contracts checked at run time.  On in Debug and sanitizer builds
+ * (CMake), off in Release, where the condition is not evaluated but still compiled. */
+#ifndef WEFT_ASSERTS
+#define WEFT_ASSERTS 0
+#endif
+
+WEFT_INTERNAL WEFT_COLD __attribute__((noreturn)) void
+weft_assert_fail(const char *expr, const char *file, int line, const char *func);
+
+/* WEFT_ASSERT(cond): a contract of a protocol ("only the owning stream calls this", "the
+ * unit is off its stack").  A failure prints the condition and where, then aborts. */
+#define WEFT_ASSERT(cond)                                                            \
+    do {                                                                             \
+        if (WEFT_ASSERTS && WEFT_UNLIKELY(!(cond)))                                  \
+            weft_assert_fail(#cond, __FILE__, __LINE__, __func__);                   \
+    } while (0)
+
+#endif

@@ -1,0 +1,238 @@
+/* src/core/pool/pool.h - pools: one interface (weft_pool_ops + capability bits) for every
+ * kind, with the built-in FIFO fast path inline.
+ *
+ * The interface.  Every pool kind fills a weft_pool_ops table (types.h): FIFO and
+ * FIFO_WAIT (fifo.c), RANDWS (randws.c), the priority pool (prio.c) and user-defined pools
+ * of both Argobots interfaces (user.c, one table per pool built from the user's
+ * callbacks).  What a pool can do is said once, at creation, in `caps`; the code on the
+ * paths tests a capability or calls an entry, never asks which kind a pool is.  The one
+ * place that maps a kind to its table is creation (weft_pool_create_builtin).
+ *
+ * The fast path.  A pool with WEFT_POOL_CAP_INLINE_FIFO keeps its units in the intrusive
+ * list below (head/tail through weft_unit.next/prev), so push, pop, size and take_fresh
+ * are inlined for it: one well-predicted test of `caps` on the hot line, then a few
+ * pointer writes.  Its ops table implements the same operations out of line, for callers
+ * that do not care.
+ *
+ * Built-in FIFO / FIFO_WAIT: an intrusive doubly-linked list through weft_unit.next/prev
+ * (O(1) removal for join bypass and ABT_pool_remove).  Access PRIV takes no lock and no
+ * atomic; every other access mode takes the pool's spinlock around a few pointer writes.
+ * FIFO_WAIT adds an event count (`seq`, a futex word) so pop_wait sleeps in the kernel
+ * and a push wakes exactly one sleeper; a push only pays an atomic increment plus a load
+ * of `nsleepers`.  Sleeper and pusher follow the Dekker pattern with seq_cst operations:
+ * the sleeper announces itself (nsleepers++) and re-checks `seq` inside futex_wait; the
+ * pusher bumps `seq` and then reads `nsleepers`. */
+#ifndef WEFT_CORE_POOL_H
+#define WEFT_CORE_POOL_H
+
+#include "core/runtime.h"
+
+#define WEFT_POOL_HANDLE(p) ((ABT_pool)(p))
+
+enum weft_pool_cap {
+    WEFT_POOL_CAP_INLINE_FIFO = 1u << 0, /* units on the intrusive FIFO list: inline paths */
+    WEFT_POOL_CAP_SIGNAL = 1u << 1,      /* a push bumps `seq` and wakes a pop_wait sleeper */
+    WEFT_POOL_CAP_SIZE = 1u << 2,        /* ABT_pool_get_size / get_total_size answer */
+    WEFT_POOL_CAP_POP_WAIT = 1u << 3,    /* ABT_pool_pop_wait_thread(_ex) is allowed */
+    WEFT_POOL_CAP_LIST = 1u << 4,        /* keeps units on the intrusive list (head/tail);
+                                          * INLINE_FIFO implies it, RANDWS has only this */
+};
+
+static inline bool weft_pool_can(const weft_pool *p, enum weft_pool_cap cap)
+{
+    return (p->caps & cap) != 0;
+}
+
+static inline weft_pool *weft_pool_from(ABT_pool h)
+{
+    return (h == NULL || h == ABT_POOL_NULL) ? NULL : (weft_pool *)h;
+}
+
+static inline void fifo_link_tail(weft_pool *p, weft_unit *u)
+{
+    u->next = NULL;
+    u->prev = p->tail;
+    if (p->tail)
+        p->tail->next = u;
+    else
+        p->head = u;
+    p->tail = u;
+    u->in_pool = 1;
+    weft_atomic_store_relaxed(&p->size, weft_atomic_load_relaxed(&p->size) + 1);
+}
+
+static inline void fifo_unlink(weft_pool *p, weft_unit *u)
+{
+    if (u->prev)
+        u->prev->next = u->next;
+    else
+        p->head = u->next;
+    if (u->next)
+        u->next->prev = u->prev;
+    else
+        p->tail = u->prev;
+    u->in_pool = 0;
+    weft_atomic_store_relaxed(&p->size, weft_atomic_load_relaxed(&p->size) - 1);
+}
+
+/* Put a unit back at the head of an inline-FIFO pool (it was popped by mistake). */
+static inline void weft_pool_push_head(weft_pool *p, weft_unit *u)
+{
+    WEFT_ASSERT(p->caps & WEFT_POOL_CAP_LIST);
+    if (p->locked)
+        weft_spin_lock(&p->lock);
+    u->prev = NULL;
+    u->next = p->head;
+    if (p->head)
+        p->head->prev = u;
+    else
+        p->tail = u;
+    p->head = u;
+    u->in_pool = 1;
+    weft_atomic_store_relaxed(&p->size, weft_atomic_load_relaxed(&p->size) + 1);
+    if (p->locked)
+        weft_spin_unlock(&p->lock);
+}
+
+WEFT_INTERNAL void weft_pool_signal(weft_pool *p);
+
+/* Push a ready unit.  The caller has set u->pool = p (or keeps it for a re-push). */
+static inline void weft_pool_push_ctx(weft_pool *p, weft_unit *u, ABT_pool_context ctx)
+{
+    if (WEFT_LIKELY(p->caps & WEFT_POOL_CAP_INLINE_FIFO)) {
+        if (p->locked)
+            weft_spin_lock(&p->lock);
+        fifo_link_tail(p, u);
+        if (p->locked)
+            weft_spin_unlock(&p->lock);
+        if (p->caps & WEFT_POOL_CAP_SIGNAL)
+            weft_pool_signal(p);
+        return;
+    }
+    p->ops->push(p, u, ctx);
+}
+
+static inline void weft_pool_push(weft_pool *p, weft_unit *u)
+{
+    weft_pool_push_ctx(p, u, ABT_POOL_CONTEXT_OP_POOL_OTHER);
+}
+
+static inline weft_unit *weft_pool_pop_ctx(weft_pool *p, ABT_pool_context ctx)
+{
+    if (WEFT_LIKELY(p->caps & WEFT_POOL_CAP_INLINE_FIFO)) {
+        if (weft_atomic_load_relaxed(&p->size) == 0)
+            return NULL;
+        if (p->locked)
+            weft_spin_lock(&p->lock);
+        weft_unit *u = p->head;
+        if (u)
+            fifo_unlink(p, u);
+        if (p->locked)
+            weft_spin_unlock(&p->lock);
+        return u;
+    }
+    return p->ops->pop(p, ctx);
+}
+
+static inline weft_unit *weft_pool_pop(weft_pool *p)
+{
+    return weft_pool_pop_ctx(p, ABT_POOL_CONTEXT_OP_POOL_OTHER);
+}
+
+static inline size_t weft_pool_size(weft_pool *p)
+{
+    if (WEFT_LIKELY(p->caps & WEFT_POOL_CAP_INLINE_FIFO))
+        return weft_atomic_load_relaxed(&p->size);
+    return p->ops->size(p);
+}
+
+static inline size_t weft_pool_total_size(weft_pool *p)
+{
+    long b = weft_atomic_load_relaxed(&p->num_blocked);
+    return weft_pool_size(p) + (size_t)(b > 0 ? b : 0);
+}
+
+/* Remove `u` if it is queued in `p` and has never run (join bypass).  True when the
+ * caller now owns u. */
+WEFT_INTERNAL bool weft_pool_take_fresh_slow(weft_pool *p, weft_unit *u);
+static inline bool weft_pool_take_fresh(weft_pool *p, weft_unit *u)
+{
+    if (WEFT_UNLIKELY(!(p->caps & WEFT_POOL_CAP_INLINE_FIFO)))
+        return weft_pool_take_fresh_slow(p, u);   /* through the ops table (pool.c) */
+    bool ok = false;
+    if (p->locked)
+        weft_spin_lock(&p->lock);
+    if (u->in_pool && u->pool == p && u->ctx == NULL) {
+        fifo_unlink(p, u);
+        ok = true;
+    }
+    if (p->locked)
+        weft_spin_unlock(&p->lock);
+    return ok;
+}
+/* Remove a specific queued unit: ABT_SUCCESS, or ABT_ERR_POOL if it is not there (or the
+ * pool cannot remove). */
+WEFT_INTERNAL int weft_pool_remove(weft_pool *p, weft_unit *u);
+/* Remove `u` if it is queued in `p` (yield_to).  True when the caller now owns u. */
+static inline bool weft_pool_remove_ready(weft_pool *p, weft_unit *u)
+{
+    if (WEFT_UNLIKELY(!(p->caps & WEFT_POOL_CAP_INLINE_FIFO)))
+        return weft_pool_remove(p, u) == ABT_SUCCESS;
+    bool ok = false;
+    if (p->locked)
+        weft_spin_lock(&p->lock);
+    if (u->in_pool && u->pool == p) {
+        fifo_unlink(p, u);
+        ok = true;
+    }
+    if (p->locked)
+        weft_spin_unlock(&p->lock);
+    return ok;
+}
+/* Block up to timeout_ns for a unit (FIFO_WAIT sleeps, others poll once). */
+WEFT_INTERNAL weft_unit *weft_pool_pop_wait(weft_pool *p, uint64_t timeout_ns,
+                                            ABT_pool_context ctx);
+/* Wake every pop_wait sleeper (stop requests). */
+WEFT_INTERNAL void weft_pool_wake_all(weft_pool *p);
+
+WEFT_INTERNAL WEFT_WUR int weft_pool_create_builtin(ABT_pool_kind kind, ABT_pool_access access,
+                                                    bool automatic, weft_pool **out);
+/* Free if nobody uses it any more (automatic pools, released by their last scheduler). */
+WEFT_INTERNAL void weft_pool_release(weft_pool *p);
+WEFT_INTERNAL void weft_pool_destroy(weft_pool *p);
+
+/* ---- the kinds (one file each) ----
+ * FIFO, FIFO_WAIT (fifo.c): the inline list; FIFO_WAIT adds CAP_SIGNAL and a sleeping
+ *   pop_wait.
+ * RANDWS (randws.c): the same list used as a deque (owner pops the head, thieves the tail).
+ * Priority FIFO (prio.c, weft extension): one list per level.
+ * User-defined (user.c): the user's callbacks behind a per-pool table whose entries are
+ *   NULL where the definition lacks the callback.  While a unit sits in a user pool, its
+ *   `prev` link holds the user's ABT_unit for it (the pool owns the links, types.h).
+ *   ABT_unit values the user created are mapped back to their unit by a table; any other
+ *   ABT_unit is a weft_unit pointer, as for the built-in pools. */
+extern WEFT_INTERNAL const weft_pool_ops weft_pool_fifo_ops;
+/* The list operations of fifo.c, shared by every kind that keeps the intrusive list. */
+WEFT_INTERNAL int weft_fifo_remove(weft_pool *p, weft_unit *u);
+WEFT_INTERNAL bool weft_fifo_take_fresh(weft_pool *p, weft_unit *u);
+WEFT_INTERNAL size_t weft_fifo_size(weft_pool *p);
+WEFT_INTERNAL void weft_fifo_print_all(weft_pool *p, void *arg, void (*fn)(void *, ABT_thread));
+extern WEFT_INTERNAL const weft_pool_ops weft_pool_fifo_wait_ops;
+extern WEFT_INTERNAL const weft_pool_ops weft_pool_randws_ops;
+/* A new pool of `ops` with `caps`, registered (pool.c); ABT_ERR_MEM. `size` >= sizeof
+ * (weft_pool): kinds that extend the pool put weft_pool first in their struct. */
+WEFT_INTERNAL WEFT_WUR int weft_pool_alloc(const weft_pool_ops *ops, unsigned caps,
+                                           ABT_pool_kind kind, ABT_pool_access access,
+                                           bool automatic, size_t size, weft_pool **out);
+
+/* ABT_unit -> unit: a user-made unit through the table, anything else as a pointer. */
+WEFT_INTERNAL weft_unit *weft_unit_from_abt_unit(ABT_unit unit);
+/* Same, for a caller that takes the unit over (runs or re-pushes it): a user-made unit
+ * popped through ABT_pool_pop is released (unmapped and given to the pool's free_unit). */
+WEFT_INTERNAL weft_unit *weft_unit_claim_abt_unit(ABT_unit unit);
+/* ops->pop_unit `how` */
+enum weft_pool_pop_how { WEFT_POP_NOW, WEFT_POP_WAIT, WEFT_POP_TIMEDWAIT };
+/* keyval.c: the ABT_pool_config_automatic key (unchanged when absent). */
+WEFT_INTERNAL void weft_pool_config_automatic(ABT_pool_config cfg, int *automatic);
+
+#endif

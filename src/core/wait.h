@@ -1,0 +1,82 @@
+/* src/core/wait.h - what a blocking object needs from core: who is calling, how a caller
+ * waits, how a waiter is woken.  The narrow interface of core for the sync module (and
+ * for any face that blocks): it includes no pool, scheduler or memory header.
+ *
+ * Waiting.  A ULT parks: it leaves its stack, and the lock of the list it waits on is
+ * released by the post action that runs after the switch (core/unit.h, the switching
+ * protocol), so a waker can never see a waiter that still runs.  A tasklet or an external
+ * thread cannot leave its stack: it releases the lock and sleeps on the futex word of its
+ * weft_waiter.  Either way the waker calls weft_waiter_wake exactly once. */
+#ifndef WEFT_CORE_WAIT_H
+#define WEFT_CORE_WAIT_H
+
+#include "core/runtime.h"
+
+/* The unit the caller runs as: NULL for an external thread or a scheduler. */
+static inline weft_unit *weft_self_unit(void)
+{
+    weft_xstream *xs = weft_xs_self();
+    return xs ? xs->cur : NULL;
+}
+
+/* The calling ULT, or NULL for a tasklet, a scheduler or an external thread. */
+static inline weft_unit *weft_self_ult(void)
+{
+    weft_unit *u = weft_self_unit();
+    return u && (u->flags & WEFT_U_ULT) ? u : NULL;
+}
+
+/* The calling unit is a tasklet (Argobots 1.x refuses some waits there). */
+static inline bool weft_self_is_tasklet(void)
+{
+    weft_unit *u = weft_self_unit();
+    return u && !(u->flags & WEFT_U_ULT);
+}
+
+/* Who is calling, as an owner identity (recursive mutexes): the running unit, else the
+ * stream (its scheduler), else `external` for a thread that is not a stream. */
+static inline const void *weft_self_identity(const void *external)
+{
+    weft_xstream *xs = weft_xs_self();
+    if (!xs)
+        return external;
+    return xs->cur ? (const void *)xs->cur : (const void *)xs;
+}
+
+/* The unit ran last on stream xs (a hand-off that stays on the stream). */
+static inline bool weft_unit_last_on(const weft_unit *u, const weft_xstream *xs)
+{
+    return u->xs == xs;
+}
+
+/* Count a ULT that is about to park in its pool's blocked units (ABT_pool_get_total_size,
+ * and a FINISH request does not stop a scheduler under it).  Undone by the wake. */
+static inline void weft_unit_count_blocked(weft_unit *self)
+{
+    weft_atomic_fetch_add_relaxed(&self->pool->num_blocked, 1);
+}
+
+/* The calling ULT yields: it goes back to its pool and runs again later. */
+WEFT_INTERNAL void weft_ult_yield(weft_xstream *xs, weft_unit *self);
+/* Park the calling ULT; `post(xs, arg)` runs once it has left its stack (typically it
+ * releases the lock of the list the waiter is on).  Returns when woken. */
+WEFT_INTERNAL void weft_ult_park(weft_xstream *xs, weft_unit *self,
+                                 void (*post)(weft_xstream *, void *), void *arg);
+
+/* ---- waiting, for every blocking object (join, sync module) ----
+ * weft_wait_block: block the caller on `w` (already linked wherever the waker will find
+ * it).  A ULT parks and `lock` is released after it has left its stack; a tasklet or an
+ * external thread releases `lock` and sleeps on w->futex.  weft_waiter_wake: make the
+ * waiter runnable again; must not be called twice for one wait. */
+WEFT_INTERNAL void weft_waiter_init(weft_waiter *w);
+WEFT_INTERNAL void weft_wait_block(weft_waiter *w, weft_spinlock *lock);
+/* The same, without counting the ULT in its pool's blocked units: for waits that must not
+ * keep a scheduler alive (a stream join waits for that very scheduler to finish). */
+WEFT_INTERNAL void weft_wait_block_uncounted(weft_waiter *w, weft_spinlock *lock);
+/* Timed waits (a deadline, the wake vs. time-out race) are built on these in the sync
+ * module: weft_wl_wait in sync/waitlist.h, timers in sync/timeout.h.  Returns false on
+ * time-out there, and the caller unlinks itself under the lock if still linked. */
+WEFT_INTERNAL void weft_waiter_wake(weft_waiter *w);
+WEFT_INTERNAL void weft_waiter_wait_os(weft_waiter *w);
+
+#endif
