@@ -86,4 +86,10 @@ static inline const char *test_errname(int err)
     return buf;
 }
 
+/* The life-cycle checker (tests/lifecycle.h) wraps ABT_init/ABT_finalize; a test that
+ * registers its own tool callback opts out with #define TEST_NO_LIFECYCLE. */
+#ifndef TEST_NO_LIFECYCLE
+#include "lifecycle.h"
+#endif
+
 #endif

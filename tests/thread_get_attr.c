@@ -1,7 +1,9 @@
 /* thread_get_attr: ABT_thread_get_attr returns a new attribute object describing a
- * ULT: its stack size (default or the size it was created with), a user stack
- * address (NULL for runtime stacks, the given address for a user stack), and it can
- * be used to create another ULT with the same stack size; the caller frees it.  A
+ * ULT: its stack size (default or the size it was created with), a stack address
+ * (the given address for a user stack; NULL here for runtime stacks, asked before the
+ * ULT first ran or after it ended, when a lazily allocated stack does not exist -
+ * thread_get_attr_stack.c checks a stack that exists), and it can be used to create
+ * another ULT with the same stack size; the caller frees it.  A
  * tasklet has no ULT attributes: ABT_ERR_INV_THREAD.  NULL handle:
  * ABT_ERR_INV_THREAD. */
 #include "test.h"

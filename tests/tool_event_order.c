@@ -3,6 +3,7 @@
  * create -> run -> finish -> join -> free, exactly once each; a ULT that yields also
  * reports yield; ABT_tool_query_thread answers inside the callback and rejects a NULL
  * context; unregistering stops the events. */
+#define TEST_NO_LIFECYCLE 1 /* registers its own tool callback */
 #include "test.h"
 #include <pthread.h>
 

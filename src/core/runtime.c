@@ -46,6 +46,16 @@ void weft_fatal(const char *fmt, ...)
     abort();
 }
 
+void weft_warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("weft: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
 /* ---------------------------------------------------------------- environment */
 
 /* ABT_<name> wins over the legacy ABT_ENV_<name>. */
@@ -318,8 +328,7 @@ static void runtime_free(void)
 {
     weft_xstream *xs = weft_g.primary;
     weft_unit *m = xs->main_unit;
-    if (m->keys)
-        weft_unit_run_key_dtors(m);
+    weft_unit_run_key_dtors(m);
     weft_sched *s = xs->main_sched;
     s->use = WEFT_SCHED_UNUSED;
     weft_tsan_fiber_destroy(s->tsan_fiber);

@@ -1,6 +1,9 @@
 /* src/core/self.c - ABT_self_*: questions and actions about the calling work unit.
- * "Self" is the stream's running unit (xs->cur); an external thread has none and gets
- * ABT_ERR_INV_XSTREAM, as in Argobots. */
+ * "Self" is the stream's running unit (xs->cur), or inside a main scheduler the handle
+ * of that scheduler's ULT (weft_self_seen, unit.h), as Argobots runs every scheduler as a
+ * ULT; an external thread has none and gets ABT_ERR_INV_XSTREAM, as in Argobots.  A main
+ * scheduler cannot suspend, exit or switch to a ULT by itself (ABT_ERR_INV_THREAD); its
+ * ABT_self_yield returns at once. */
 #include "core/unit.h"
 #include "core/xstream.h"
 
@@ -12,12 +15,10 @@ static inline weft_unit *self_or(int *err)
         *err = ABT_ERR_UNINITIALIZED;
         return NULL;
     }
-    weft_xstream *xs = weft_xs_self();
-    if (WEFT_UNLIKELY(!xs || !xs->cur)) {
+    weft_unit *u = weft_self_seen(weft_xs_self());
+    if (WEFT_UNLIKELY(!u))
         *err = ABT_ERR_INV_XSTREAM;
-        return NULL;
-    }
-    return xs->cur;
+    return u;
 }
 
 WEFT_API int ABT_self_get_xstream(ABT_xstream *xstream)
@@ -112,12 +113,12 @@ WEFT_API int ABT_self_get_type(ABT_unit_type *type)
         *type = ABT_UNIT_TYPE_EXT;
         return ABT_ERR_UNINITIALIZED;
     }
-    weft_xstream *xs = weft_xs_self();
-    if (!xs || !xs->cur) {
+    weft_unit *u = weft_self_seen(weft_xs_self());
+    if (!u) {
         *type = ABT_UNIT_TYPE_EXT;
         return ABT_ERR_INV_XSTREAM;
     }
-    *type = weft_unit_is_ult(xs->cur) ? ABT_UNIT_TYPE_THREAD : ABT_UNIT_TYPE_TASK;
+    *type = weft_unit_is_ult(u) ? ABT_UNIT_TYPE_THREAD : ABT_UNIT_TYPE_TASK;
     return ABT_SUCCESS;
 }
 
@@ -198,6 +199,9 @@ WEFT_API int ABT_self_set_associated_pool(ABT_pool pool)
     weft_pool *p = weft_pool_from(pool);
     if (!p)
         return ABT_ERR_INV_POOL;
+    int r = weft_pool_bind(p, u);  /* the caller owns itself; a user pool's unit may fail */
+    if (r != ABT_SUCCESS)
+        return r;
     u->pool = p;
     return ABT_SUCCESS;
 }
@@ -222,6 +226,8 @@ WEFT_API int ABT_self_yield(void)
         return err;
     if (!weft_unit_is_ult(u))
         return ABT_ERR_INV_THREAD;
+    if (u->flags & WEFT_U_MAIN_SCHED)
+        return ABT_SUCCESS;        /* a main scheduler: it runs again at once anyway */
     weft_ult_yield(weft_xs_self(), u);
     return ABT_SUCCESS;
 }
@@ -232,7 +238,7 @@ WEFT_API int ABT_self_exit(void)
     weft_unit *u = self_or(&err);
     if (!u)
         return err;
-    if (!weft_unit_is_ult(u) || (u->flags & WEFT_U_MAIN))
+    if (!weft_unit_is_ult(u) || (u->flags & WEFT_U_SPECIAL))
         return ABT_ERR_INV_THREAD;
     weft_ult_exit(weft_xs_self(), u);
 }
@@ -243,7 +249,7 @@ WEFT_API int ABT_self_suspend(void)
     weft_unit *u = self_or(&err);
     if (!u)
         return err;
-    if (!weft_unit_is_ult(u))
+    if (!weft_unit_is_ult(u) || (u->flags & WEFT_U_MAIN_SCHED))
         return ABT_ERR_INV_THREAD;
     weft_unit_suspend_self(weft_xs_self(), u);
     return ABT_SUCCESS;
@@ -258,10 +264,10 @@ static int to_common(ABT_thread thread, int self_mode, bool resume)
     weft_unit *u = self_or(&err);
     if (!u)
         return err;
-    if (!weft_unit_is_ult(u))
+    if (!weft_unit_is_ult(u) || (u->flags & WEFT_U_MAIN_SCHED))
         return ABT_ERR_INV_THREAD;
     weft_unit *to = weft_unit_from(thread);
-    if (!to || to == u || !weft_unit_is_ult(to))
+    if (!to || to == u || !weft_unit_is_ult(to) || (to->flags & WEFT_U_MAIN_SCHED))
         return ABT_ERR_INV_THREAD;
     if (self_mode == WEFT_TO_EXIT && ((u->flags & WEFT_U_MAIN) || (to->flags & WEFT_U_MAIN)))
         return ABT_ERR_INV_THREAD;
@@ -298,8 +304,11 @@ WEFT_API int ABT_self_resume_exit_to(ABT_thread thread)
     return to_common(thread, WEFT_TO_EXIT, true);
 }
 
-/* Run `thread` now, associated with `pool` (ABT_POOL_NULL: keep its pool).  From a
- * scheduler this is ABT_xstream_run_unit; from a ULT the caller yields to it. */
+/* Run `thread` now as a child of the caller, associated with `pool` first unless it is
+ * ABT_POOL_NULL; the caller continues when the child finishes, yields or blocks
+ * (Argobots; the same as ABT_xstream_run_unit).  In a scheduler - a main one, whose self
+ * is its handle while xs->cur is NULL, or a stacked one, whose ULT is xs->cur - the
+ * scheduler runs it; in any other ULT a parent record stands in (unit.c). */
 WEFT_API int ABT_self_schedule(ABT_thread thread, ABT_pool pool)
 {
     weft_unit *t = weft_unit_from(thread);
@@ -309,16 +318,24 @@ WEFT_API int ABT_self_schedule(ABT_thread thread, ABT_pool pool)
     weft_unit *u = self_or(&err);
     if (!u)
         return err;
-    if (t == u || !weft_unit_is_ult(u))
+    if (t == u || !weft_unit_is_ult(u) || (t->flags & WEFT_U_MAIN_SCHED))
         return ABT_ERR_INV_THREAD;
     /* validated: now take the target out of its current pool, then re-associate it */
-    if (t->in_pool && weft_pool_remove(t->pool, t) != ABT_SUCCESS)
+    bool removed = t->in_pool;
+    if (removed && weft_pool_remove(t->pool, t) != ABT_SUCCESS)
         return ABT_ERR_INV_THREAD;
     weft_pool *p = weft_pool_from(pool);
-    if (p)
-        t->pool = p;
+    if (p && p != t->pool) {
+        int r = weft_pool_bind(p, t);      /* a user pool's unit: may fail */
+        if (r != ABT_SUCCESS) {
+            if (removed)
+                weft_pool_push(t->pool, t);    /* back to its pool, unchanged */
+            return r;
+        }
+        weft_atomic_store_relaxed_plain(&t->pool, p);   /* a joiner may read it (unit.c) */
+    }
     weft_xstream *xs = weft_xs_self();
-    if (u == xs->sched->unit) {
+    if (xs->cur == xs->sched->unit) {
         weft_sched_run_unit(xs, xs->sched, t);
         return ABT_SUCCESS;
     }

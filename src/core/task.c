@@ -77,7 +77,7 @@ WEFT_API int ABT_task_self(ABT_task *task)
         *task = ABT_TASK_NULL;
         return ABT_ERR_UNINITIALIZED;
     }
-    weft_unit *u = weft_self_unit();
+    weft_unit *u = weft_self_seen(weft_xs_self());   /* a main scheduler: its handle */
     if (!u || weft_unit_is_ult(u)) {
         *task = ABT_TASK_NULL;
         return u ? ABT_ERR_INV_TASK : ABT_ERR_INV_XSTREAM;
@@ -92,7 +92,7 @@ WEFT_API int ABT_task_self_id(uint64_t *id)
         return ABT_ERR_INV_ARG;
     if (!weft_initialized())
         return ABT_ERR_UNINITIALIZED;
-    weft_unit *u = weft_self_unit();
+    weft_unit *u = weft_self_seen(weft_xs_self());   /* a main scheduler: its handle */
     if (!u)
         return ABT_ERR_INV_XSTREAM;
     if (weft_unit_is_ult(u))

@@ -123,6 +123,9 @@ static int revive(ABT_pool pool, void (*fn)(void *), void *arg, ABT_thread *thre
     ult = weft_unit_is_ult(u);
     if (to && !ult)
         return ABT_ERR_INV_THREAD;   /* revive_to needs a ULT to switch to */
+    int r = weft_pool_bind(p, u);    /* a user pool's unit: may fail, nothing changed */
+    if (r != ABT_SUCCESS)
+        return r;
     u->fn = fn;
     u->arg = arg;
     u->pool = p;
@@ -223,7 +226,7 @@ WEFT_API int ABT_thread_cancel(ABT_thread thread)
     weft_unit *u = weft_unit_from(thread);
     if (!u)
         return ABT_ERR_INV_THREAD;
-    if (u->flags & WEFT_U_MAIN)
+    if (u->flags & WEFT_U_SPECIAL)
         return ABT_ERR_INV_THREAD;
     if (weft_unit_done(u))
         return ABT_SUCCESS;
@@ -247,7 +250,7 @@ WEFT_API int ABT_thread_self(ABT_thread *thread)
         *thread = ABT_THREAD_NULL;
         return ABT_ERR_UNINITIALIZED;
     }
-    weft_unit *u = weft_self_unit();
+    weft_unit *u = weft_self_seen(weft_xs_self());   /* a main scheduler: its handle */
     if (!u || !weft_unit_is_ult(u)) {
         *thread = ABT_THREAD_NULL;
         return u ? ABT_ERR_INV_THREAD : ABT_ERR_INV_XSTREAM;
@@ -275,7 +278,7 @@ WEFT_API int ABT_thread_self_id(ABT_unit_id *id)
         return ABT_ERR_INV_ARG;
     if (!weft_initialized())
         return ABT_ERR_UNINITIALIZED;
-    weft_unit *u = weft_self_unit();
+    weft_unit *u = weft_self_seen(weft_xs_self());   /* a main scheduler: its handle */
     if (!u)
         return ABT_ERR_INV_XSTREAM;
     if (!weft_unit_is_ult(u))
@@ -291,7 +294,8 @@ WEFT_API int ABT_thread_get_last_xstream(ABT_thread thread, ABT_xstream *xstream
         return ABT_ERR_INV_THREAD;
     if (!xstream)
         return ABT_ERR_INV_ARG;
-    *xstream = u->xs ? (ABT_xstream)u->xs : ABT_XSTREAM_NULL;
+    weft_xstream *xs = (u->flags & WEFT_U_MAIN_SCHED) ? u->sched->xs : u->xs;
+    *xstream = xs ? (ABT_xstream)xs : ABT_XSTREAM_NULL;
     return ABT_SUCCESS;
 }
 
@@ -341,11 +345,26 @@ WEFT_API int ABT_thread_set_associated_pool(ABT_thread thread, ABT_pool pool)
     /* A unit waiting in a pool moves to the new one now (its links belong to the old
      * pool); any other unit goes there the next time it is pushed. */
     weft_pool *old = u->pool;
+    weft_xstream *xs = weft_xs_self();
+    if (old != p && xs && xs->cur == u) {  /* the caller itself: it owns its unit */
+        int r = weft_pool_bind(p, u);
+        if (r != ABT_SUCCESS)
+            return r;
+        u->pool = p;
+        return ABT_SUCCESS;
+    }
     if (old != p && old && weft_pool_remove(old, u) == ABT_SUCCESS) {
+        int r = weft_pool_bind(p, u);      /* a user pool's unit: may fail */
+        if (r != ABT_SUCCESS) {
+            weft_pool_push(old, u);        /* back where it was, unchanged */
+            return r;
+        }
         u->pool = p;
         weft_pool_push(p, u);
         return ABT_SUCCESS;
     }
+    /* running, blocked, or in a pool it cannot be taken out of: the unit of a user pool is
+     * made at its next push (pool/user.c, "Failure") */
     u->pool = p;
     return ABT_SUCCESS;
 }
@@ -363,7 +382,7 @@ WEFT_API int ABT_thread_yield_to(ABT_thread thread)
         return ABT_ERR_INV_XSTREAM;
     if (!weft_unit_is_ult(self))
         return ABT_ERR_INV_THREAD;
-    if (to == self || !weft_unit_is_ult(to))
+    if (to == self || (to->flags & (WEFT_U_ULT | WEFT_U_MAIN_SCHED)) != WEFT_U_ULT)
         return ABT_ERR_INV_THREAD;
     int r = weft_ult_yield_to(xs, self, to);
     return r == ABT_ERR_THREAD ? ABT_ERR_INV_THREAD : r;
@@ -387,8 +406,8 @@ WEFT_API int ABT_thread_set_migratable(ABT_thread thread, ABT_bool migratable)
     weft_unit *u = weft_unit_from(thread);
     if (!u)
         return ABT_ERR_INV_THREAD;
-    if (u->flags & WEFT_U_MAIN)
-        return ABT_SUCCESS;   /* the primary ULT never migrates */
+    if (u->flags & WEFT_U_SPECIAL)
+        return ABT_SUCCESS;   /* the primary ULT and a main scheduler never migrate */
     if (migratable)
         u->flags |= WEFT_U_MIGRATABLE;
     else
@@ -403,7 +422,7 @@ WEFT_API int ABT_thread_is_migratable(ABT_thread thread, ABT_bool *is_migratable
         return ABT_ERR_INV_THREAD;
     if (!is_migratable)
         return ABT_ERR_INV_ARG;
-    *is_migratable = (u->flags & WEFT_U_MIGRATABLE) && !(u->flags & WEFT_U_MAIN);
+    *is_migratable = (u->flags & WEFT_U_MIGRATABLE) && !(u->flags & WEFT_U_SPECIAL);
     return ABT_SUCCESS;
 }
 
@@ -473,7 +492,14 @@ WEFT_API int ABT_thread_get_stack(ABT_thread thread, void **stackaddr, size_t *s
         stacksize = &dummy_size;
     if (!stackaddr)
         stackaddr = &dummy_addr;
-    switch (u->stack_kind) {
+    /* Lazy stacks: a ULT has a runtime stack from its first run until it terminates.
+     * Before and after, the address is NULL and the size the one it has or will have.
+     * Each field is read once: another stream may be starting or ending the unit. */
+    uint8_t kind = u->stack_kind;
+    weft_stack *st = u->stack;
+    if ((kind == WEFT_STACK_CACHED || kind == WEFT_STACK_OWNED) && !st)
+        kind = WEFT_STACK_NONE;    /* released meanwhile */
+    switch (kind) {
     case WEFT_STACK_USER:
         *stackaddr = u->user_stack;
         *stacksize = u->stack_size;
@@ -484,7 +510,7 @@ WEFT_API int ABT_thread_get_stack(ABT_thread thread, void **stackaddr, size_t *s
         break;
     case WEFT_STACK_CACHED:
     case WEFT_STACK_OWNED:
-        *stackaddr = (char *)weft_stack_top(u->stack) - u->stack_size;
+        *stackaddr = (char *)weft_stack_top(st) - u->stack_size;
         *stacksize = u->stack_size;
         break;
     default:   /* a tasklet, or a ULT whose stack is not allocated yet (lazy) */
@@ -555,8 +581,10 @@ WEFT_API int ABT_thread_get_attr(ABT_thread thread, ABT_thread_attr *attr)
     size_t sz = 0;
     void *addr = NULL;
     ABT_thread_get_stack(thread, &addr, &sz);
+    /* the stack it runs on, as Argobots reports it (runtime stacks too); NULL while a
+     * lazy stack is not there (before the first run, after termination) */
     a->stacksize = sz;
-    a->stackaddr = u->stack_kind == WEFT_STACK_USER ? u->user_stack : NULL;
+    a->stackaddr = addr;
     a->migratable = (u->flags & WEFT_U_MIGRATABLE) != 0;
     a->cb = u->migr_cb;
     a->cb_arg = u->migr_cb_arg;

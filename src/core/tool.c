@@ -15,20 +15,16 @@ struct weft_tool_ctx {
 void weft_tool_dispatch(weft_unit *u, uint64_t ev)
 {
     ABT_tool_thread_callback_fn cb = weft_tool_g.cb;
-    if (!cb)
+    /* paths that report several events test the mask once for all of them */
+    if (!cb || !(weft_atomic_load_relaxed(&weft_tool_g.mask) & ev))
         return;
     weft_xstream *xs = weft_xs_self();
     weft_unit *caller = xs ? xs->cur : NULL;
-    if (caller == u && ev == ABT_TOOL_EVENT_THREAD_RUN)
-        caller = NULL;             /* started by its scheduler */
+    if (caller == u)
+        caller = NULL;             /* a unit is not its own caller (RUN: its scheduler) */
+    /* every join reports JOIN, as in Argobots (ABT_thread_free joins again after
+     * ABT_thread_join; a revived unit is joined afresh) */
     struct weft_tool_ctx ctx = { u, caller, caller != NULL, ABT_SYNC_EVENT_TYPE_UNKNOWN, NULL };
-    if (ev == ABT_TOOL_EVENT_THREAD_JOIN) {
-        /* once per unit, although ABT_thread_free joins again after ABT_thread_join */
-        if (weft_atomic_fetch_or_seq_cst(&u->request, WEFT_REQ_JOIN_SEEN) & WEFT_REQ_JOIN_SEEN)
-            return;
-        ctx.sync_type = ABT_SYNC_EVENT_TYPE_THREAD_JOIN;
-        ctx.sync_obj = u;
-    }
     cb((ABT_thread)u, xs ? (ABT_xstream)xs : ABT_XSTREAM_NULL, ev, (ABT_tool_context)&ctx,
        weft_tool_g.arg);
 }

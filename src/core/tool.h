@@ -24,6 +24,13 @@ WEFT_INTERNAL WEFT_COLD void weft_tool_dispatch(weft_unit *u, uint64_t ev);
 #define WEFT_TOOL 1
 #endif
 
+/* Is any of the events `evs` wanted?  For a path that reports several events behind one
+ * test; it then calls weft_tool_dispatch for each (which skips unwanted ones). */
+static inline bool weft_tool_wants(uint64_t evs)
+{
+    return WEFT_TOOL && WEFT_UNLIKELY(weft_atomic_load_relaxed(&weft_tool_g.mask) & evs);
+}
+
 /* With -DWEFT_TOOL=OFF the hooks compile to nothing (ABT_tool_register_thread_callback
  * then reports ABT_ERR_FEATURE_NA, as an Argobots built without --enable-tool does). */
 static inline void weft_tool_event(weft_unit *u, uint64_t ev)

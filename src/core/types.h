@@ -41,6 +41,10 @@
 #include "arch/spinlock.h"
 #include "mem/mem.h"
 
+#if WEFT_ASAN && WEFT_TSAN
+#error "ASan and TSan cannot be combined (weft_unit shares one slot between them)"
+#endif
+
 typedef struct weft_unit weft_unit;
 typedef struct weft_waiter weft_waiter;
 typedef struct weft_pool weft_pool;
@@ -65,6 +69,7 @@ enum weft_unit_flags {
     WEFT_U_MIGRATABLE = 1u << 3, /* may be migrated to another pool */
     WEFT_U_SCHED = 1u << 4,      /* runs a stacked scheduler */
     WEFT_U_CANCELLED = 1u << 5,  /* cancel requested before it started */
+    WEFT_U_MAIN_SCHED = 1u << 6, /* stands for a main scheduler's ULT (weft_sched.self_unit) */
 };
 
 enum weft_stack_kind {
@@ -80,7 +85,6 @@ enum weft_stack_kind {
 #define WEFT_REQ_SUSPENDING 4u      /* suspending, still on its stack (see weft_unit_resume) */
 #define WEFT_REQ_RESUME_PENDING 8u  /* resumed while SUSPENDING: the post wakes it at once */
 #define WEFT_REQ_CANCEL 16u         /* ABT_thread_cancel: terminate instead of running next */
-#define WEFT_REQ_JOIN_SEEN 2u       /* the tool has been told of its join (free joins again) */
 
 /* joiner sentinel: the unit has terminated and no joiner can register any more */
 #define WEFT_JOIN_DONE ((weft_waiter *)(uintptr_t)1)
@@ -103,16 +107,24 @@ struct weft_unit {
     size_t stack_size;              /* usable stack size */
     void *user_stack;               /* base of a user-supplied stack (WEFT_STACK_USER) */
     _Atomic uint64_t id;            /* 0 until first asked for (no atomic on create) */
-    void **keys;                    /* work-unit-local values, `nkeys` slots, lazily made */
-    uint32_t nkeys;
+    _Atomic(struct weft_ktab *) keys; /* work-unit-local values, lazily made (key.c) */
     _Atomic uint32_t request;       /* WEFT_REQ_* bits: set by others, or after a switch */
     _Atomic(weft_pool *) migr_to;   /* pending migration target, applied at the next push */
     void (*migr_cb)(ABT_thread, void *);
     void *migr_cb_arg;
     weft_sched *sched;              /* for WEFT_U_SCHED units: the scheduler it runs */
-    void *tsan_fiber;               /* ThreadSanitizer fiber (TSan builds only) */
-    void *asan_fake_stack;          /* AddressSanitizer fake-stack cookie (ASan builds) */
+    union {                         /* ASan and TSan never share a build (#error above) */
+        void *tsan_fiber;           /* ThreadSanitizer fiber (TSan builds only) */
+        void *asan_fake_stack;      /* AddressSanitizer fake-stack cookie (ASan builds) */
+    };
     uint8_t prio;                   /* priority pools (pool/prio.c): level + 1, 0 = none */
+    /* user-defined pools (pool/user.c): the ABT_unit that the user's pool `upool` made
+     * for this unit, NULL when none, and the chain link of its entry in the unit table.
+     * The entry lives here, so making one never allocates.  All three are written under
+     * the lock of the table shard of `uunit`; see user.c for who may read them unlocked. */
+    _Atomic(ABT_unit) uunit;
+    _Atomic(weft_pool *) upool;
+    weft_unit *unext;
 } __attribute__((aligned(WEFT_CACHE_LINE)));
 
 /* A blocked waiter.  For a ULT, `ult` is set and waking means making it ready.  For a
@@ -136,6 +148,8 @@ struct weft_waiter {
 struct weft_pool_ops {
     const char *name;                           /* ABT_info_print_pool */
     void (*push)(weft_pool *p, weft_unit *u, ABT_pool_context ctx);
+    /* WEFT_POOL_CAP_BIND pools: make what a push of u needs (core/pool/pool.h). */
+    int (*bind)(weft_pool *p, weft_unit *u);
     weft_unit *(*pop)(weft_pool *p, ABT_pool_context ctx);
     /* Block up to timeout_ns (0: no limit) for a unit; NULL on time-out or wake-up. */
     weft_unit *(*pop_wait)(weft_pool *p, uint64_t timeout_ns, ABT_pool_context ctx);
@@ -198,6 +212,9 @@ struct weft_sched {
     weft_ctx ctx;                  /* where units switch back to (saved when it runs one) */
     weft_pool **pools;
     int num_pools;
+    /* the first num_join_pools pools may hand a fresh target to its joiner (join bypass,
+     * unit.c): num_pools for a predefined scheduler, 0 for a user-defined one */
+    int num_join_pools;
     uint32_t event_freq;           /* check events every this many pops */
     weft_pool *bypass_pool;        /* its only pool, when yields may bypass it (unit.c) */
     _Atomic uint32_t request;      /* enum weft_sched_request */
@@ -209,6 +226,10 @@ struct weft_sched {
     weft_xstream *xs;              /* stream running it (main schedulers) */
     weft_stack *stack;             /* own stack when it does not run on an OS stack */
     weft_unit *unit;               /* stacked scheduler: the ULT that runs it */
+    /* What Argobots programs see as the scheduler's ULT while it runs as a main scheduler
+     * (xs->cur is NULL then): ABT_self_get_thread & co. answer with it.  Never runs, is
+     * in no pool and no slab; made with the scheduler, freed with it. */
+    weft_unit *self_unit;
     weft_sched *parent;            /* the scheduler it returns to when stacked */
     void *tsan_fiber;
     void *asan_fake_stack;

@@ -152,12 +152,20 @@ static inline void *enter_unit(weft_xstream *xs, weft_ctx *save, void **fake, we
     return weft_ctx_switch(save, to->ctx, xs);
 }
 
-static inline __attribute__((always_inline)) void prep_run(weft_xstream *xs, weft_unit *u)
+/* u runs next on xs.  The _quiet variant is for paths that report RUN together with the
+ * event of the unit that leaves, behind one test of the tool mask (weft_tool_wants), so
+ * that no path tests the mask more often than before it reported both. */
+static inline __attribute__((always_inline)) void prep_run_quiet(weft_xstream *xs, weft_unit *u)
 {
-    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_RUN);
     u->xs = xs;
     xs->cur = u;
     weft_atomic_store_relaxed(&u->state, WEFT_RUNNING);
+}
+
+static inline __attribute__((always_inline)) void prep_run(weft_xstream *xs, weft_unit *u)
+{
+    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_RUN);
+    prep_run_quiet(xs, u);
 }
 
 /* The calling ULT `self` switches to its stream's current scheduler (post already set).
@@ -194,9 +202,10 @@ static __attribute__((noreturn)) void jump_to_sched(weft_xstream *xs)
 
 /* ---------------------------------------------------------------- termination */
 
+/* Termination of a unit that has left its stack (or is a tasklet).  The caller reported
+ * FINISH (or CANCEL) already: a unit's life cycle has one of the two, never both. */
 static void unit_finish(weft_xstream *xs, weft_unit *u)
 {
-    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_FINISH);
     if (u->flags & WEFT_U_ULT)
         release_stack(xs, u);
     if (!(u->flags & WEFT_U_NAMED)) {
@@ -216,7 +225,6 @@ static void post_finish(weft_xstream *xs, void *arg) { unit_finish(xs, arg); }
 static void post_finish_handoff(weft_xstream *xs, void *arg)
 {
     weft_unit *u = arg;
-    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_FINISH);
     release_stack(xs, u);
     weft_atomic_store_release(&u->state, WEFT_TERMINATED);
     /* The joiner registered before the hand-off and is the one running this: nobody
@@ -233,15 +241,24 @@ void weft_ult_exit(weft_xstream *xs, weft_unit *self)
     weft_waiter *w = weft_atomic_load_acquire(&self->joiner);
     if (w && w != WEFT_JOIN_DONE && w->ult && w->ult->xs == xs &&
         (self->flags & WEFT_U_NAMED)) {
-        /* Hand-off: resume the joiner directly, no scheduler, no pool. */
+        /* Hand-off: resume the joiner directly, no scheduler, no pool.  The joiner is
+         * suspended (it reported SUSPEND when it parked or started us): FINISH, then its
+         * RESUME and RUN, as if it went through its pool. */
         weft_unit *j = w->ult;
-        prep_run(xs, j);
+        if (weft_tool_wants(ABT_TOOL_EVENT_THREAD_FINISH | ABT_TOOL_EVENT_THREAD_RESUME |
+                            ABT_TOOL_EVENT_THREAD_RUN)) {
+            weft_tool_dispatch(self, ABT_TOOL_EVENT_THREAD_FINISH);
+            weft_tool_dispatch(j, ABT_TOOL_EVENT_THREAD_RESUME);
+            weft_tool_dispatch(j, ABT_TOOL_EVENT_THREAD_RUN);
+        }
+        prep_run_quiet(xs, j);
         weft_set_post(xs, post_finish_handoff, self);
         size_t sz = 0;
         const void *lo = WEFT_ASAN ? unit_stack_lo(j, &sz) : NULL;
         weft_san_switch(NULL, lo, sz, j->tsan_fiber);
         weft_ctx_jump(j->ctx, xs);
     }
+    weft_tool_event(self, ABT_TOOL_EVENT_THREAD_FINISH);
     weft_set_post(xs, post_finish, self);
     jump_to_sched(xs);
 }
@@ -283,6 +300,7 @@ static void sched_entry(void *arg)
     }
     s->ctx = NULL;
     weft_unit *m = xs->main_unit;
+    weft_tool_event(m, ABT_TOOL_EVENT_THREAD_RESUME);   /* parked by ABT_finalize */
     prep_run(xs, m);
     size_t sz = 0;
     const void *lo = WEFT_ASAN ? unit_stack_lo(m, &sz) : NULL;
@@ -337,6 +355,7 @@ void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u)
     /* tasklet: runs to completion on the scheduler's stack */
     prep_run(xs, u);
     u->fn(u->arg);
+    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_FINISH);
     xs->cur = s->unit;
     unit_finish(xs, u);
 }
@@ -356,6 +375,33 @@ void weft_unit_apply_attr(weft_unit *u, const struct weft_thread_attr *attr)
     u->migr_cb_arg = attr->cb_arg;
 }
 
+void weft_unit_release_extras(weft_unit *u)
+{
+    if (weft_atomic_load_relaxed(&u->keys) != NULL)
+        weft_unit_run_key_dtors(u);
+    if (weft_atomic_load_relaxed(&u->uunit) != NULL)
+        weft_user_unit_drop(u);
+}
+
+/* weft_unit_spawn into a pool without the inline FIFO (unit.h). */
+int weft_unit_spawn_other(weft_pool *p, weft_unit *u, ABT_thread *handle)
+{
+    int r = weft_pool_bind(p, u);
+    if (WEFT_UNLIKELY(r != ABT_SUCCESS)) {
+        uint16_t flags = u->flags;
+        /* nothing was published: no event, the descriptor goes back as it came */
+        weft_unit_recycle_quiet(weft_xs_self(), u);
+        if (handle)
+            *handle = (flags & WEFT_U_ULT) ? ABT_THREAD_NULL : (ABT_thread)ABT_TASK_NULL;
+        return r;
+    }
+    if (handle)
+        *handle = (ABT_thread)u;
+    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_CREATE);
+    p->ops->push(p, u, ABT_POOL_CONTEXT_OP_THREAD_CREATE);
+    return ABT_SUCCESS;
+}
+
 /* ---------------------------------------------------------------- yield, park, wake */
 
 /* A migration requested while the unit ran or was blocked takes effect when it is next
@@ -364,6 +410,17 @@ static void apply_migration(weft_unit *u)
 {
     weft_pool *to = weft_atomic_exchange_acq_rel(&u->migr_to, NULL);
     if (to) {
+        /* the pusher owns u here.  Into a user-defined pool whose create_unit fails, the
+         * migration is abandoned (u stays in its pool) with a message: this push cannot
+         * report it, and the migration request already returned success. */
+        if (WEFT_UNLIKELY(weft_pool_bind(to, u) != ABT_SUCCESS)) {
+            static _Atomic bool told;
+            if (!weft_atomic_exchange_relaxed(&told, true))
+                weft_warn("a migration to user-defined pool %d was abandoned (its "
+                          "create_unit returned ABT_UNIT_NULL); the unit stays in its pool. "
+                          "Reported once.", to->id);
+            return;
+        }
         u->pool = to;
         if (u->migr_cb)
             u->migr_cb((ABT_thread)u, u->migr_cb_arg);
@@ -495,9 +552,13 @@ int weft_ult_yield_to(weft_xstream *xs, weft_unit *self, weft_unit *to)
         weft_pool_push(to->pool, to);
         return ABT_ERR_MEM;
     }
+    if (weft_tool_wants(ABT_TOOL_EVENT_THREAD_YIELD | ABT_TOOL_EVENT_THREAD_RUN)) {
+        weft_tool_dispatch(self, ABT_TOOL_EVENT_THREAD_YIELD);
+        weft_tool_dispatch(to, ABT_TOOL_EVENT_THREAD_RUN);
+    }
     weft_atomic_store_relaxed(&self->state, WEFT_READY);
     weft_set_post(xs, post_push, self);
-    prep_run(xs, to);
+    prep_run_quiet(xs, to);
     ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, to));
     return ABT_SUCCESS;
 }
@@ -568,6 +629,7 @@ int weft_ult_switch_to(weft_xstream *xs, weft_unit *self, weft_unit *to, int sel
     if (resume) {
         if (weft_unit_resume(to, true) != ABT_SUCCESS)
             return ABT_ERR_THREAD;
+        weft_tool_event(to, ABT_TOOL_EVENT_THREAD_RESUME);
     } else if (!weft_pool_remove_ready(to->pool, to)) {
         /* Argobots expects the caller to have popped the target already: accept a ready
          * unit that is in no pool (a queued one is taken out above, as an extension) */
@@ -579,8 +641,16 @@ int weft_ult_switch_to(weft_xstream *xs, weft_unit *self, weft_unit *to, int sel
         weft_pool_push(to->pool, to);
         return ABT_ERR_MEM;
     }
+    /* the caller leaves first (YIELD, SUSPEND or FINISH), then the target runs */
+    static const uint64_t leave_ev[] = { [WEFT_TO_YIELD] = ABT_TOOL_EVENT_THREAD_YIELD,
+                                         [WEFT_TO_SUSPEND] = ABT_TOOL_EVENT_THREAD_SUSPEND,
+                                         [WEFT_TO_EXIT] = ABT_TOOL_EVENT_THREAD_FINISH };
+    if (weft_tool_wants(leave_ev[self_mode] | ABT_TOOL_EVENT_THREAD_RUN)) {
+        weft_tool_dispatch(self, leave_ev[self_mode]);
+        weft_tool_dispatch(to, ABT_TOOL_EVENT_THREAD_RUN);
+    }
     if (self_mode == WEFT_TO_EXIT) {
-        prep_run(xs, to);
+        prep_run_quiet(xs, to);
         weft_set_post(xs, post_finish, self);
         size_t sz = 0;
         const void *lo = WEFT_ASAN ? unit_stack_lo(to, &sz) : NULL;
@@ -604,7 +674,7 @@ int weft_ult_switch_to(weft_xstream *xs, weft_unit *self, weft_unit *to, int sel
         weft_atomic_store_relaxed(&self->state, WEFT_READY);
         weft_set_post(xs, post_push, self);
     }
-    prep_run(xs, to);
+    prep_run_quiet(xs, to);
     ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, to));
     return ABT_SUCCESS;
 }
@@ -622,32 +692,13 @@ void weft_ult_run_as_parent(weft_xstream *xs, weft_unit *self, weft_unit *u)
     parent.parent = xs->sched;
     parent.xs = xs;
     parent.tsan_fiber = self->tsan_fiber;
-    weft_sched *outer = xs->sched;
     xs->sched = &parent;
     weft_sched_run_unit(xs, &parent, u);
-    /* back on the caller's stack, on the same stream (the record never migrates) */
-    xs->sched = outer;
+    /* back on the caller's stack, on the same stream (the record never migrates); the
+     * scheduler to return to is read again: ABT_xstream_set_main_sched may have
+     * replaced a main scheduler that had not started */
+    xs->sched = parent.parent;
     xs->cur = self;
-}
-
-int weft_ult_run_popped(weft_xstream *xs, weft_unit *self, weft_unit *u)
-{
-    if (!(u->flags & WEFT_U_ULT)) {
-        prep_run(xs, u);
-        u->fn(u->arg);
-        xs->cur = self;
-        unit_finish(xs, u);
-        return ABT_SUCCESS;
-    }
-    if (!u->ctx && !ensure_stack(xs, u)) {
-        weft_pool_push(u->pool, u);
-        return ABT_ERR_MEM;
-    }
-    weft_atomic_store_relaxed(&self->state, WEFT_READY);
-    weft_set_post(xs, post_push, self);
-    prep_run(xs, u);
-    ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, u));
-    return ABT_SUCCESS;
 }
 
 void weft_ult_park(weft_xstream *xs, weft_unit *self, void (*post)(weft_xstream *, void *),
@@ -734,11 +785,16 @@ static void post_join_register(weft_xstream *xs, void *arg)
         weft_waiter_wake(w);       /* already done */
 }
 
-/* Is `p` one of the pools the stream's running scheduler takes work from? */
-static inline bool pool_is_local(weft_xstream *xs, weft_pool *p)
+/* May the joiner run its fresh target, associated with pool `p`, itself?  Only when `p`
+ * is one of the pools the stream's running scheduler takes work from and that scheduler
+ * is a predefined one: a user-defined scheduler decides what runs next and how (it may
+ * associate the unit with another pool through ABT_self_schedule), so the join waits for
+ * it, as in Argobots.  The caller reads t->pool once, relaxed: the scheduler of another
+ * stream may be re-associating t (ABT_self_schedule, ABT_xstream_run_unit). */
+static inline bool join_may_bypass(weft_xstream *xs, weft_pool *p)
 {
     weft_sched *s = xs->sched;
-    for (int i = 0; i < s->num_pools; i++)
+    for (int i = 0; i < s->num_join_pools; i++)   /* 0 for user-defined schedulers */
         if (s->pools[i] == p)
             return true;
     return false;
@@ -755,12 +811,20 @@ void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t)
     if (w.ult) {
         /* Join bypass: a target that never ran and waits in one of our pools is run
          * here and now, by the joiner itself. */
-        if (pool_is_local(xs, t->pool) && weft_pool_take_fresh(t->pool, t)) {
+        weft_pool *tp = weft_atomic_load_relaxed_plain(&t->pool);
+        if (join_may_bypass(xs, tp) && weft_pool_take_fresh(tp, t)) {
             if (t->flags & WEFT_U_ULT) {
                 if (ensure_stack(xs, t)) {
                     weft_atomic_store_relaxed(&t->joiner, &w);
+                    /* we wait for t as a parked joiner would: SUSPEND, and RESUME when
+                     * t's hand-off or wake-up brings us back */
+                    if (weft_tool_wants(ABT_TOOL_EVENT_THREAD_SUSPEND |
+                                        ABT_TOOL_EVENT_THREAD_RUN)) {
+                        weft_tool_dispatch(self, ABT_TOOL_EVENT_THREAD_SUSPEND);
+                        weft_tool_dispatch(t, ABT_TOOL_EVENT_THREAD_RUN);
+                    }
                     weft_atomic_store_relaxed(&self->state, WEFT_BLOCKED);
-                    prep_run(xs, t);
+                    prep_run_quiet(xs, t);
                     /* resumed by t's hand-off, or woken after t deviated */
                     ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, t));
                     return;

@@ -34,6 +34,23 @@ static inline weft_unit *weft_unit_from(ABT_thread h)
 
 static inline bool weft_unit_is_ult(const weft_unit *u) { return u->flags & WEFT_U_ULT; }
 
+/* The calling work unit as Argobots programs see it (the ABT_self_* and *_self routines):
+ * the running unit, or, inside a main scheduler (xs->cur == NULL), that scheduler's ULT
+ * handle (types.h, weft_sched.self_unit).  NULL for an external thread.  Waiting and
+ * switching keep using xs->cur: a main scheduler does not park. */
+static inline weft_unit *weft_self_seen(weft_xstream *xs)
+{
+    if (!xs)
+        return NULL;
+    if (xs->cur)
+        return xs->cur;
+    return xs->sched ? xs->sched->self_unit : NULL;
+}
+
+/* Units that are no ordinary ULT or tasklet: the primary ULT and a main scheduler's
+ * handle cannot be joined, freed, cancelled, migrated, yielded to or scheduled. */
+#define WEFT_U_SPECIAL (WEFT_U_MAIN | WEFT_U_MAIN_SCHED)
+
 /* Run the pending post action of this stream, if any.  Call right after every switch. */
 static inline void weft_land(weft_xstream *xs)
 {
@@ -62,6 +79,8 @@ struct weft_thread_attr {
 };
 
 WEFT_INTERNAL void weft_unit_run_key_dtors(weft_unit *u);
+/* Recycling: run the key destructors and give a user pool's unit back, if any (unit.c). */
+WEFT_INTERNAL void weft_unit_release_extras(weft_unit *u);
 /* The unit's id (ABT_thread_get_id), given on first request (thread.c). */
 WEFT_INTERNAL uint64_t weft_unit_id(weft_unit *u);
 /* Work-unit-local values (key.c): ABT_ERR_INV_KEY, ABT_ERR_MEM or ABT_SUCCESS. */
@@ -69,7 +88,8 @@ WEFT_INTERNAL WEFT_WUR int weft_key_set(weft_unit *u, ABT_key key, void *value);
 WEFT_INTERNAL int weft_key_get(weft_unit *u, ABT_key key, void **value);
 
 /* A descriptor in a cache is "recycled": ctx, stack, keys, migration fields, request,
- * sched and sanitizer cookies are NULL/0, stack_kind is NONE and in_pool is 0.  Fresh
+ * sched, sanitizer cookies and the user-pool unit (uunit, upool, unext) are NULL/0,
+ * stack_kind is NONE and in_pool is 0.  Fresh
  * descriptors are zeroed (desc.c); weft_unit_recycle restores the state before a
  * descriptor goes back.  So creating a unit only writes what differs per unit. */
 static inline weft_unit *weft_unit_new(weft_xstream *xs, weft_pool *p, void (*fn)(void *),
@@ -90,11 +110,13 @@ static inline weft_unit *weft_unit_new(weft_xstream *xs, weft_pool *p, void (*fn
     return u;
 }
 
-static inline void weft_unit_recycle(weft_xstream *xs, weft_unit *u)
+/* Back to the cache without telling the tool (a unit whose creation failed). */
+static inline void weft_unit_recycle_quiet(weft_xstream *xs, weft_unit *u)
 {
-    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_FREE);
-    if (WEFT_UNLIKELY(u->keys != NULL))
-        weft_unit_run_key_dtors(u);
+    /* keys, or the unit of a user-defined pool (pool/user.c): one test for both */
+    if (WEFT_UNLIKELY(((uintptr_t)weft_atomic_load_relaxed(&u->keys) |
+                       (uintptr_t)weft_atomic_load_relaxed(&u->uunit)) != 0))
+        weft_unit_release_extras(u);
     u->flags = 0;                  /* marks a free descriptor (stack dumps skip it) */
     u->prio = 0;
     u->stack_kind = WEFT_STACK_NONE;
@@ -102,8 +124,16 @@ static inline void weft_unit_recycle(weft_xstream *xs, weft_unit *u)
     weft_atomic_store_relaxed(&u->migr_to, NULL);
     weft_atomic_store_relaxed(&u->request, 0);
     u->sched = NULL;
-    u->asan_fake_stack = NULL;
+#if WEFT_ASAN
+    u->asan_fake_stack = NULL;     /* only ASan builds ever write it (core/sanitizer.h) */
+#endif
     weft_desc_free(weft_xs_cache(xs), u);
+}
+
+static inline void weft_unit_recycle(weft_xstream *xs, weft_unit *u)
+{
+    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_FREE);
+    weft_unit_recycle_quiet(xs, u);
 }
 
 #define WEFT_U_DEFAULT_FLAGS WEFT_U_MIGRATABLE
@@ -117,7 +147,9 @@ WEFT_INTERNAL void weft_unit_apply_attr(weft_unit *u, const struct weft_thread_a
  * nothing is written to it here after the push).  The handle (ABT_thread and ABT_task are
  * one type), when asked for, is set before the push; on failure to ABT_THREAD_NULL, or
  * ABT_TASK_NULL for a tasklet, as Argobots 1.x does.
- * ABT_ERR_MEM when no descriptor can be had (nothing to undo). */
+ * ABT_ERR_MEM when no descriptor can be had; into a user-defined pool, also the error of
+ * its bind (ABT_ERR_OTHER: the user's create_unit failed), with nothing left behind. */
+WEFT_INTERNAL WEFT_WUR int weft_unit_spawn_other(weft_pool *p, weft_unit *u, ABT_thread *handle);
 static inline WEFT_WUR int weft_unit_spawn(weft_pool *p, void (*fn)(void *), void *arg,
                                            const struct weft_thread_attr *attr, uint16_t flags,
                                            ABT_thread *handle)
@@ -130,10 +162,12 @@ static inline WEFT_WUR int weft_unit_spawn(weft_pool *p, void (*fn)(void *), voi
     }
     if (WEFT_UNLIKELY(attr != NULL))
         weft_unit_apply_attr(u, attr);
+    if (WEFT_UNLIKELY(!(p->caps & WEFT_POOL_CAP_INLINE_FIFO)))
+        return weft_unit_spawn_other(p, u, handle);
     if (handle)
         *handle = (ABT_thread)u;
     weft_tool_event(u, ABT_TOOL_EVENT_THREAD_CREATE);
-    weft_pool_push_ctx(p, u, ABT_POOL_CONTEXT_OP_THREAD_CREATE);
+    weft_pool_fifo_push(p, u);
     return ABT_SUCCESS;
 }
 /* Scheduler side: run a popped unit to its next switch-back. */
@@ -164,10 +198,10 @@ WEFT_INTERNAL int weft_unit_resume(weft_unit *u, bool claim);
 enum { WEFT_TO_YIELD, WEFT_TO_SUSPEND, WEFT_TO_EXIT };
 WEFT_INTERNAL int weft_ult_switch_to(weft_xstream *xs, weft_unit *self, weft_unit *to,
                                      int self_mode, bool resume);
+/* ABT_self_schedule / ABT_xstream_run_unit from a ULT that is not a scheduler: `u`
+ * (taken out of its pool) runs as the caller's child; the caller continues when u
+ * finishes, yields or blocks.  A tasklet runs inline. */
 WEFT_INTERNAL void weft_ult_run_as_parent(weft_xstream *xs, weft_unit *self, weft_unit *u);
-/* Run a unit already taken out of its pool, from a ULT (ABT_xstream_run_unit): a tasklet
- * runs inline; a ULT is switched to, the caller going back to its pool. */
-WEFT_INTERNAL int weft_ult_run_popped(weft_xstream *xs, weft_unit *self, weft_unit *u);
 WEFT_INTERNAL __attribute__((noreturn)) void weft_ult_exit(weft_xstream *xs, weft_unit *self);
 
 /* ---- join / free ----
@@ -184,7 +218,7 @@ static inline int weft_unit_join(weft_unit *t)
 {
     weft_xstream *xs = weft_xs_self();
     weft_unit *self = xs ? xs->cur : NULL;
-    if (WEFT_UNLIKELY(t == self || (t->flags & WEFT_U_MAIN)))
+    if (WEFT_UNLIKELY(t == self || (t->flags & WEFT_U_SPECIAL)))
         return ABT_ERR_INV_THREAD;
     if (!weft_unit_done(t))
         weft_unit_join_wait(xs, self, t);
@@ -197,7 +231,7 @@ static inline int weft_unit_free(weft_unit *t)
 {
     weft_xstream *xs = weft_xs_self();
     weft_unit *self = xs ? xs->cur : NULL;
-    if (WEFT_UNLIKELY(t == self || (t->flags & WEFT_U_MAIN)))
+    if (WEFT_UNLIKELY(t == self || (t->flags & WEFT_U_SPECIAL)))
         return ABT_ERR_INV_THREAD;
     if (!weft_unit_done(t)) {
         weft_unit_join_wait(xs, self, t);

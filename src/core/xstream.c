@@ -213,7 +213,7 @@ bool weft_xstream_should_stop(weft_xstream *xs, weft_sched *s)
     if (weft_atomic_load_seq_cst(&xs->cancelled))
         return true;
     uint32_t req = weft_atomic_load_seq_cst(&s->request);
-    if (req == WEFT_SCHED_REQ_FINISH && weft_sched_total_size(s) == 0)
+    if (req == WEFT_SCHED_REQ_FINISH && !weft_sched_has_unit(s))
         return true;
     if (req == WEFT_SCHED_REQ_EXIT) {
         uint32_t e = WEFT_SCHED_REQ_EXIT;   /* an exit only ends this run() */
@@ -231,11 +231,31 @@ void weft_sched_retire(weft_sched *s)
         weft_sched_destroy(s);
 }
 
+/* Is `old` the running scheduler of xs or one it runs under (stacked schedulers and
+ * ABT_self_schedule parent records link to the scheduler they return to)? */
+static bool sched_in_chain(weft_xstream *xs, weft_sched *old)
+{
+    for (weft_sched *c = xs->sched; c; c = c->parent)
+        if (c == old)
+            return true;
+    return false;
+}
+
+static bool sched_has_pool(weft_sched *s, weft_pool *p)
+{
+    for (int i = 0; i < s->num_pools; i++)
+        if (s->pools[i] == p)
+            return true;
+    return false;
+}
+
 /* Replace the main scheduler of a stream.  A stream that is not running takes the new
- * scheduler at once.  A running stream can only be changed from a ULT running on it:
- * the old scheduler is told to exit, the caller moves to the new scheduler's first pool
- * and yields, and the stream's loop (xstream_thread, or sched_entry on the primary)
- * starts the new scheduler in the old one's place. */
+ * scheduler at once.  A running stream can only be changed from a ULT running on it,
+ * directly under the main scheduler or under schedulers or ABT_self_schedule parents
+ * stacked on it: the old scheduler is told to exit, the caller moves to the new
+ * scheduler's first pool if it was associated with one of the old scheduler's pools (as
+ * in Argobots) and yields, and the stream's loop (xstream_thread, or sched_entry on the
+ * primary) starts the new scheduler in the old one's place once the old one returns. */
 static int set_main_sched(weft_xstream *xs, weft_sched *s)
 {
     if (s->use != WEFT_SCHED_UNUSED || s->num_pools < 1)
@@ -251,8 +271,14 @@ static int set_main_sched(weft_xstream *xs, weft_sched *s)
     }
     weft_xstream *me = weft_xs_self();
     weft_unit *self = me ? me->cur : NULL;
-    if (me != xs || !self || !weft_unit_is_ult(self) || xs->sched != old)
+    if (me != xs || !self || !weft_unit_is_ult(self) || !sched_in_chain(xs, old))
         return ABT_ERR_XSTREAM_STATE;
+    bool move = sched_has_pool(old, self->pool);
+    if (move) {                    /* the caller moves there (user pool: may fail) */
+        int r = weft_pool_bind(s->pools[0], self);
+        if (r != ABT_SUCCESS)
+            return r;
+    }
     s->use = WEFT_SCHED_MAIN;
     s->xs = xs;
     if (xs->primary) {
@@ -264,14 +290,21 @@ static int set_main_sched(weft_xstream *xs, weft_sched *s)
              * starts on that stack the first time the primary ULT switches away */
             old->tsan_fiber = NULL;
             xs->main_sched = s;
-            xs->sched = s;
+            if (xs->sched == old)
+                xs->sched = s;
+            else               /* the innermost scheduler returns to the new one */
+                for (weft_sched *c = xs->sched; c; c = c->parent)
+                    if (c->parent == old)
+                        c->parent = s;
             weft_sched_retire(old);
-            self->pool = s->pools[0];
+            if (move)
+                self->pool = s->pools[0];
             return ABT_SUCCESS;
         }
     }
     xs->main_sched = s;
-    self->pool = s->pools[0];
+    if (move)
+        self->pool = s->pools[0];
     weft_sched_request(old, WEFT_SCHED_REQ_EXIT);
     weft_ult_yield(me, self);
     return ABT_SUCCESS;
@@ -618,18 +651,24 @@ WEFT_API int ABT_xstream_run_unit(ABT_unit unit, ABT_pool pool)
     weft_xstream *xs = weft_xs_self();
     if (!xs)
         return ABT_ERR_INV_XSTREAM;
-    weft_unit *u = weft_unit_claim_abt_unit(unit);  /* user-made units: pool/user.c */
-    if (u->pool != p)   /* (helper) no store when unchanged: a joiner may read u->pool */
-        u->pool = p;
+    weft_unit *u = weft_unit_from_abt_unit(unit);  /* user-made units: pool/user.c */
+    if (u->pool != p) { /* no store when unchanged; a joiner may read u->pool (unit.c) */
+        int r = weft_pool_bind(p, u);
+        if (r != ABT_SUCCESS)
+            return r;
+        weft_atomic_store_relaxed_plain(&u->pool, p);
+    }
     weft_unit *self = xs->cur;
     if (self == xs->sched->unit) {      /* called by a scheduler: the normal case */
         weft_sched_run_unit(xs, xs->sched, u);
         return ABT_SUCCESS;
     }
     if (!weft_unit_is_ult(self))
-        return ABT_ERR_INV_XSTREAM;    /* a tasklet cannot switch away */
-    /* Called by a ULT: hand the CPU to the unit (the caller goes back to its pool). */
-    return weft_ult_run_popped(xs, self, u);
+        return ABT_ERR_INV_THREAD;     /* a tasklet cannot switch away (Argobots) */
+    /* Called by another ULT: the unit runs as its child, as with ABT_self_schedule; the
+     * caller continues when the unit finishes, yields or blocks (Argobots). */
+    weft_ult_run_as_parent(xs, self, u);
+    return ABT_SUCCESS;
 }
 
 WEFT_API int ABT_xstream_check_events(ABT_sched sched)

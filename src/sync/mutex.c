@@ -1,19 +1,20 @@
 /* src/sync/mutex.c - ABT_mutex_*: a mutex whose waiters park (ULTs) or sleep on a futex
  * (tasklets, external threads); never a busy-wait except in ABT_mutex_spinlock, which
- * asks for one.  The state machine is described in mutex.h.
+ * asks for one.  The protocol is described in mutex.h and docs/architecture.md.
  *
- * Hand-over.  unlock_se / unlock_de pass ownership directly to a waiter (the state stays
- * LOCKED and the waiter returns from its lock call owning the mutex): unlock_se picks a
- * ULT waiter that last ran on the caller's stream and, if the caller is a ULT, yields so
- * that the new owner runs next; unlock_de picks a waiter that is not on the caller's
- * stream (another stream's ULT, a tasklet or an external thread).  Without such a waiter
- * both behave as ABT_mutex_unlock.  (Argobots 1.2 treats both as plain unlocks.) */
+ * unlock_se / unlock_de release the mutex exactly like ABT_mutex_unlock (as in Argobots
+ * 1.2); they only choose which waiter is woken: unlock_se one whose ULT last ran on the
+ * caller's stream (and a ULT caller then yields, so that the woken one runs next),
+ * unlock_de one that is not there (another stream's ULT, a tasklet or an external
+ * thread).  Without such a waiter they wake the first one, like ABT_mutex_unlock.
+ * Ownership is never handed to a waiter directly: a waiter that is made ready may not run
+ * for a long time (its stream may be busy with a ULT spinning in ABT_mutex_trylock), and
+ * a mutex owned by it would then stop everyone. */
 #include <sched.h>
 
 #include "sync/mutex.h"
 
 enum { UNLOCK_PLAIN, UNLOCK_SE, UNLOCK_DE };
-#define RESULT_HANDOFF 1u
 
 static __thread char ext_tag __attribute__((tls_model("initial-exec")));
 
@@ -58,8 +59,7 @@ static WEFT_COLD void lock_slow(weft_mutex *m, uint32_t low)
             weft_wl_push_head(l, &nd);
         first = false;
         weft_wl_wait(&ww, &m->lock, 0);
-        if (ww.result == RESULT_HANDOFF)
-            return; /* the unlocker passed the mutex to us */
+        /* woken: the mutex was released; compete for it again */
     }
 }
 
@@ -81,8 +81,10 @@ static inline bool try_acquire(weft_mutex *m)
     return false;
 }
 
-/* Find a hand-over candidate and unlink it (object lock held). */
-static weft_wl_waiter *take_for_handoff(weft_mutex *m, weft_xstream *xs, int mode)
+/* The waiter unlock_se / unlock_de prefer, unlinked and claimed (object lock held); NULL
+ * if none qualifies.  *same_stream tells whether it is a ULT of the caller's stream. */
+static weft_wl_waiter *take_preferred(weft_mutex *m, weft_xstream *xs, int mode,
+                                      bool *same_stream)
 {
     weft_waitlist *lists[2] = { &m->high, &m->low };
     for (int i = 0; i < 2; i++) {
@@ -92,7 +94,7 @@ static weft_wl_waiter *take_for_handoff(weft_mutex *m, weft_xstream *xs, int mod
             if (mode == UNLOCK_SE ? same : !same) {
                 weft_wl_unlink(lists[i], n);
                 weft_wl_claim(n->waiter, WL_WOKEN); /* mutex waiters are never contested */
-                n->waiter->result = RESULT_HANDOFF;
+                *same_stream = same;
                 return n->waiter;
             }
         }
@@ -104,40 +106,32 @@ static WEFT_COLD void unlock_slow(weft_mutex *m, int mode)
 {
     weft_xstream *xs = weft_xs_self();
     weft_wl_waiter *ww = NULL;
+    bool same_stream = false;
     weft_spin_lock(&m->lock);
     if (mode != UNLOCK_PLAIN)
-        ww = take_for_handoff(m, xs, mode);
-    uint32_t more = weft_wl_empty(&m->high) && weft_wl_empty(&m->low) ? 0 : M_WAITERS;
-    if (ww) {
-        /* still held: ownership moves to ww; the lock/wake below order its accesses */
-        weft_atomic_store_relaxed(&m->state, M_LOCKED | more);
-    } else {
+        ww = take_preferred(m, xs, mode, &same_stream);
+    if (!ww)
         ww = weft_wl_take_one(&m->high);
-        if (!ww)
-            ww = weft_wl_take_one(&m->low);
-        more = weft_wl_empty(&m->high) && weft_wl_empty(&m->low) ? 0 : M_WAITERS;
-        weft_atomic_store_release(&m->state, more);
-    }
+    if (!ww)
+        ww = weft_wl_take_one(&m->low);
+    uint32_t more = weft_wl_empty(&m->high) && weft_wl_empty(&m->low) ? 0 : M_WAITERS;
+    /* free from here on: the woken waiter competes like anyone else (trylock included) */
+    weft_atomic_store_release(&m->state, more);
     weft_spin_unlock(&m->lock);
     if (!ww)
         return;
-    weft_unit *self = mode == UNLOCK_SE && ww->result == RESULT_HANDOFF ? weft_self_ult() : NULL;
+    weft_unit *self = mode == UNLOCK_SE && same_stream ? weft_self_ult() : NULL;
     weft_wl_wake(ww); /* ww may be gone from here on */
-    if (self) /* the new owner was pushed first: it runs before we do */
+    if (self) /* the woken ULT was pushed first: it runs (and takes the mutex) before us */
         weft_ult_yield(xs, self);
 }
 
+/* Every unlock call: CAS LOCKED -> 0 while nobody waits, else the slow path. */
 static inline void release(weft_mutex *m, int mode)
 {
-    if (mode == UNLOCK_PLAIN) {
-        uint32_t l = M_LOCKED;
-        if (WEFT_LIKELY(weft_atomic_cas_strong_release(&m->state, &l, 0)))
-            return;
-    } else if (!(weft_atomic_load_relaxed(&m->state) & M_WAITERS)) {
-        uint32_t l = M_LOCKED;
-        if (weft_atomic_cas_strong_release(&m->state, &l, 0))
-            return;
-    }
+    uint32_t l = M_LOCKED;
+    if (WEFT_LIKELY(weft_atomic_cas_strong_release(&m->state, &l, 0)))
+        return;
     unlock_slow(m, mode);
 }
 

@@ -5,14 +5,19 @@
  *   M_WAITERS  the waitlists may be non-empty: unlock must take the slow path
  * Locking: CAS 0 -> LOCKED; else the slow path takes the object lock, re-reads the state
  * and either takes the free mutex or sets WAITERS and parks on a waitlist (`high` for
- * lock / lock_high, `low` for lock_low).  Unlocking: CAS LOCKED -> 0; else, under the
- * object lock, pop one waiter (high first), store the new state (WAITERS if more remain,
- * the mutex now free) and wake the waiter, which competes for the mutex again from the
- * head of its list.  Releasing instead of handing over keeps the uncontended owner fast
- * (no lock convoy); unlock_se / unlock_de hand over explicitly (see mutex.c).
+ * lock / lock_high, `low` for lock_low).  Unlocking (every unlock call): CAS LOCKED -> 0;
+ * else, under the object lock, unlink one waiter (high first; unlock_se / unlock_de may
+ * prefer another, see mutex.c), store the new state - free, WAITERS if more remain - and
+ * wake the waiter, which competes for the mutex again from the head of its list.
+ * The mutex is never handed to a waiter: a woken waiter may not run for a long time (a
+ * ULT spinning in trylock can hold its stream), so while it is not running the mutex
+ * must stay free for the others.  Releasing also keeps the uncontended owner fast (no
+ * lock convoy).
  * Lost wake-ups cannot happen: WAITERS is set by CAS under the object lock while the
- * mutex is held, so the holder's unlock CAS fails and it takes the same lock.
- *
+ * mutex is held, so the holder's unlock CAS fails and it takes the same lock; a trylock
+ * or a fast-path lock that takes the free mutex leaves WAITERS as it is, so its unlock
+ * wakes the next waiter.  Progress: whenever the mutex is free, any caller can take it,
+ * and every waiter is either on a list (and the WAITERS bit set) or woken.
  * Recursive mutexes: `owner` identifies the holder (its work unit, its stream when called
  * from a scheduler, or a thread-local address for an external thread) and `nest` counts
  * the extra levels; both are written only by the holder. */

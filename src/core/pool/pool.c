@@ -153,10 +153,8 @@ WEFT_API int ABT_pool_is_empty(ABT_pool pool, ABT_bool *is_empty)
         return ABT_ERR_INV_POOL;
     if (!is_empty)
         return ABT_ERR_INV_ARG;
-    if (p->ops->is_empty)
-        *is_empty = p->ops->is_empty(p) ? ABT_TRUE : ABT_FALSE;
-    else
-        *is_empty = weft_pool_size(p) == 0 ? ABT_TRUE : ABT_FALSE;
+    /* a 1.2 user pool answers through its is_empty callback, others by size (Argobots) */
+    *is_empty = weft_pool_is_empty(p) ? ABT_TRUE : ABT_FALSE;
     return ABT_SUCCESS;
 }
 
@@ -200,7 +198,7 @@ WEFT_API int ABT_pool_pop_thread_ex(ABT_pool pool, ABT_thread *thread, ABT_pool_
 
 WEFT_API int ABT_pool_pop_thread(ABT_pool pool, ABT_thread *thread)
 {
-    return ABT_pool_pop_thread_ex(pool, thread, ABT_POOL_CONTEXT_OWNER_PRIMARY);
+    return ABT_pool_pop_thread_ex(pool, thread, ABT_POOL_CONTEXT_OP_POOL_OTHER);
 }
 
 WEFT_API int ABT_pool_pop_threads_ex(ABT_pool pool, ABT_thread *threads, size_t len,
@@ -226,7 +224,7 @@ WEFT_API int ABT_pool_pop_threads_ex(ABT_pool pool, ABT_thread *threads, size_t 
 
 WEFT_API int ABT_pool_pop_threads(ABT_pool pool, ABT_thread *threads, size_t len, size_t *num)
 {
-    return ABT_pool_pop_threads_ex(pool, threads, len, num, ABT_POOL_CONTEXT_OWNER_PRIMARY);
+    return ABT_pool_pop_threads_ex(pool, threads, len, num, ABT_POOL_CONTEXT_OP_POOL_OTHER);
 }
 
 /* Pushing ABT_THREAD_NULL is a no-op (Argobots). */
@@ -235,6 +233,9 @@ static int push_one(weft_pool *p, ABT_thread thread, ABT_pool_context ctx)
     weft_unit *u = weft_unit_from(thread);
     if (!u)
         return ABT_SUCCESS;
+    int r = weft_pool_bind(p, u);  /* a user pool's unit (pool/user.c): may fail */
+    if (r != ABT_SUCCESS)
+        return r;
     u->pool = p;
     weft_atomic_store_relaxed(&u->state, WEFT_READY);
     weft_pool_push_ctx(p, u, ctx);
@@ -251,7 +252,7 @@ WEFT_API int ABT_pool_push_thread_ex(ABT_pool pool, ABT_thread thread, ABT_pool_
 
 WEFT_API int ABT_pool_push_thread(ABT_pool pool, ABT_thread thread)
 {
-    return ABT_pool_push_thread_ex(pool, thread, ABT_POOL_CONTEXT_OWNER_PRIMARY);
+    return ABT_pool_push_thread_ex(pool, thread, ABT_POOL_CONTEXT_OP_POOL_OTHER);
 }
 
 WEFT_API int ABT_pool_push_threads_ex(ABT_pool pool, const ABT_thread *threads, size_t num,
@@ -264,14 +265,17 @@ WEFT_API int ABT_pool_push_threads_ex(ABT_pool pool, const ABT_thread *threads, 
         return ABT_ERR_INV_ARG;
     if (p->ops->push_many)         /* the user's push_many (pool/user.c) */
         return p->ops->push_many(p, threads, num, ctx);
-    for (size_t i = 0; i < num; i++)
-        push_one(p, threads[i], ctx);
+    for (size_t i = 0; i < num; i++) {
+        int r = push_one(p, threads[i], ctx);
+        if (r != ABT_SUCCESS)
+            return r;
+    }
     return ABT_SUCCESS;
 }
 
 WEFT_API int ABT_pool_push_threads(ABT_pool pool, const ABT_thread *threads, size_t num)
 {
-    return ABT_pool_push_threads_ex(pool, threads, num, ABT_POOL_CONTEXT_OWNER_PRIMARY);
+    return ABT_pool_push_threads_ex(pool, threads, num, ABT_POOL_CONTEXT_OP_POOL_OTHER);
 }
 
 static uint64_t secs_to_ns(double s)
@@ -300,7 +304,7 @@ WEFT_API int ABT_pool_pop_wait_thread_ex(ABT_pool pool, ABT_thread *thread, doub
 
 WEFT_API int ABT_pool_pop_wait_thread(ABT_pool pool, ABT_thread *thread, double time_secs)
 {
-    return ABT_pool_pop_wait_thread_ex(pool, thread, time_secs, ABT_POOL_CONTEXT_OWNER_PRIMARY);
+    return ABT_pool_pop_wait_thread_ex(pool, thread, time_secs, ABT_POOL_CONTEXT_OP_POOL_OTHER);
 }
 
 /* For built-in pools an ABT_unit is the unit itself. */
@@ -327,7 +331,7 @@ WEFT_API int ABT_pool_pop_wait(ABT_pool pool, ABT_unit *unit, double time_secs)
         return ABT_ERR_INV_ARG;
     if (p->ops->pop_unit)          /* pool/user.c */
         return p->ops->pop_unit(p, unit, WEFT_POP_WAIT, time_secs);
-    weft_unit *u = weft_pool_pop_wait(p, secs_to_ns(time_secs), ABT_POOL_CONTEXT_OWNER_PRIMARY);
+    weft_unit *u = weft_pool_pop_wait(p, secs_to_ns(time_secs), ABT_POOL_CONTEXT_OP_POOL_OTHER);
     *unit = u ? (ABT_unit)u : ABT_UNIT_NULL;
     return ABT_SUCCESS;
 }
@@ -346,10 +350,12 @@ WEFT_API int ABT_pool_remove(ABT_pool pool, ABT_unit unit)
     weft_pool *p = weft_pool_from(pool);
     if (!p)
         return ABT_ERR_INV_POOL;
+    /* the old p_remove (pool/user.c); a missing callback is reported first, as in
+     * Argobots, even for ABT_UNIT_NULL */
+    if (p->ops->remove_unit)
+        return p->ops->remove_unit(p, unit);
     if (unit == NULL || unit == ABT_UNIT_NULL)
         return ABT_ERR_INV_UNIT;
-    if (p->ops->remove_unit)       /* the old p_remove (pool/user.c) */
-        return p->ops->remove_unit(p, unit);
     return weft_pool_remove(p, weft_unit_from_abt_unit(unit));
 }
 
@@ -360,8 +366,8 @@ WEFT_API int ABT_pool_push(ABT_pool pool, ABT_unit unit)
         return ABT_ERR_INV_POOL;
     if (unit == NULL || unit == ABT_UNIT_NULL)
         return ABT_ERR_INV_UNIT;
-    /* a unit popped from a user pool may be the user's: translate and release it */
-    return push_one(p, (ABT_thread)weft_unit_claim_abt_unit(unit), ABT_POOL_CONTEXT_OWNER_PRIMARY);
+    /* a unit popped from a user pool may be the user's: translate it */
+    return push_one(p, (ABT_thread)weft_unit_from_abt_unit(unit), ABT_POOL_CONTEXT_OP_POOL_OTHER);
 }
 
 WEFT_API int ABT_pool_print_all_threads(ABT_pool pool, void *arg,

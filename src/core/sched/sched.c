@@ -11,12 +11,31 @@
 #include "core/unit.h"
 #include "core/timer_hook.h"
 
-size_t weft_sched_total_size(weft_sched *s)
+static size_t sched_total_size(weft_sched *s)
 {
     size_t n = 0;
     for (int i = 0; i < s->num_pools; i++)
         n += weft_pool_total_size(s->pools[i]);
     return n;
+}
+
+/* The stop checks ask emptiness the way Argobots does (is_empty of each pool, plus its
+ * blocked units), never a user pool's get_size. */
+bool weft_sched_has_unit(weft_sched *s)
+{
+    for (int i = 0; i < s->num_pools; i++)
+        if (weft_pool_has_unit(s->pools[i]))
+            return true;
+    return false;
+}
+
+/* ABT_sched_get_size / _get_total_size need get_size of every pool (Argobots). */
+static bool sched_can_get_size(weft_sched *s)
+{
+    for (int i = 0; i < s->num_pools; i++)
+        if (!weft_pool_can(s->pools[i], WEFT_POOL_CAP_SIZE))
+            return false;
+    return true;
 }
 
 const struct weft_timer_hook *_Atomic weft_timer_hook;
@@ -34,7 +53,7 @@ bool weft_sched_has_to_stop(weft_sched *s)
         return false;
     if (r == WEFT_SCHED_REQ_EXIT)
         return true;
-    return weft_sched_total_size(s) == 0;
+    return !weft_sched_has_unit(s);
 }
 
 void weft_sched_request(weft_sched *s, uint32_t req)
@@ -53,6 +72,28 @@ void weft_sched_take_main_slow(weft_xstream *xs, weft_sched *s)
         weft_sched_run_unit(xs, s, m);
 }
 
+/* The handle of a main scheduler's ULT (types.h, weft_sched.self_unit): a running,
+ * named ULT that cannot be joined, freed, yielded to, migrated or scheduled. */
+static weft_unit *sched_self_unit_new(weft_sched *s)
+{
+    weft_unit *u = aligned_alloc(WEFT_CACHE_LINE, sizeof(weft_unit));
+    if (!u)
+        return NULL;
+    memset(u, 0, sizeof(*u));
+    u->flags = WEFT_U_ULT | WEFT_U_NAMED | WEFT_U_MAIN_SCHED;
+    u->stack_kind = WEFT_STACK_NONE;
+    u->sched = s;
+    weft_atomic_store_relaxed(&u->state, WEFT_RUNNING);
+    return u;
+}
+
+static void sched_self_unit_free(weft_unit *u)
+{
+    if (u->keys)                   /* ABT_key_set / ABT_self_set_specific in the scheduler */
+        weft_unit_run_key_dtors(u);
+    free(u);
+}
+
 static int sched_alloc(int num_pools, ABT_pool *pools, bool need_pools, ABT_pool_kind dflt_kind,
                        weft_sched **out)
 {
@@ -60,7 +101,8 @@ static int sched_alloc(int num_pools, ABT_pool *pools, bool need_pools, ABT_pool
     if (!s)
         return ABT_ERR_MEM;
     s->pools = calloc((size_t)(num_pools > 0 ? num_pools : 1), sizeof(weft_pool *));
-    if (!s->pools) {
+    if (!s->pools || !(s->self_unit = sched_self_unit_new(s))) {
+        free(s->pools);
         free(s);
         return ABT_ERR_MEM;
     }
@@ -72,11 +114,15 @@ static int sched_alloc(int num_pools, ABT_pool *pools, bool need_pools, ABT_pool
             if (r != ABT_SUCCESS) {
                 for (int j = 0; j < i; j++)
                     weft_pool_release(s->pools[j]);
+                sched_self_unit_free(s->self_unit);
                 free(s->pools);
                 free(s);
                 return r;
             }
         } else if (!p) {
+            for (int j = 0; j < i; j++)
+                weft_pool_release(s->pools[j]);
+            sched_self_unit_free(s->self_unit);
             free(s->pools);
             free(s);
             return ABT_ERR_INV_POOL;
@@ -122,6 +168,7 @@ int weft_sched_create_predef(ABT_sched_predef predef, int num_pools, ABT_pool *p
         s->event_freq = (uint32_t)freq;
     s->automatic = autom >= 0 ? autom != 0 : automatic;
     s->predef = predef == ABT_SCHED_DEFAULT ? ABT_SCHED_BASIC : predef;
+    s->num_join_pools = s->num_pools;   /* join bypass allowed (unit.c) */
     /* a BASIC loop over one built-in FIFO pool: yields may skip it (unit.c) */
     if ((s->predef == ABT_SCHED_BASIC || s->predef == ABT_SCHED_BASIC_WAIT) &&
         s->num_pools == 1 && weft_pool_can(s->pools[0], WEFT_POOL_CAP_INLINE_FIFO))
@@ -155,6 +202,7 @@ int weft_sched_create_user(ABT_sched_def *def, int num_pools, ABT_pool *pools,
         s->event_freq = (uint32_t)freq;
     s->automatic = autom >= 0 ? autom != 0 : automatic;
     s->predef = -1;
+    s->num_join_pools = 0;         /* it decides what runs: no join bypass (unit.c) */
     s->def = *def;
     pthread_mutex_lock(&weft_g.lock);
     weft_registry_add_sched(s);
@@ -182,6 +230,7 @@ void weft_sched_destroy(weft_sched *s)
         weft_pool_release(s->pools[i]);
     if (s->stack)
         weft_stack_free(NULL, s->stack);
+    sched_self_unit_free(s->self_unit);
     free(s->pools);
     free(s);
 }
@@ -282,6 +331,8 @@ WEFT_API int ABT_sched_get_size(ABT_sched sched, size_t *size)
         return ABT_ERR_INV_SCHED;
     if (!size)
         return ABT_ERR_INV_ARG;
+    if (!sched_can_get_size(s))
+        return ABT_ERR_POOL;
     size_t n = 0;
     for (int i = 0; i < s->num_pools; i++)
         n += weft_pool_size(s->pools[i]);
@@ -296,7 +347,9 @@ WEFT_API int ABT_sched_get_total_size(ABT_sched sched, size_t *size)
         return ABT_ERR_INV_SCHED;
     if (!size)
         return ABT_ERR_INV_ARG;
-    *size = weft_sched_total_size(s);
+    if (!sched_can_get_size(s))
+        return ABT_ERR_POOL;
+    *size = sched_total_size(s);
     return ABT_SUCCESS;
 }
 

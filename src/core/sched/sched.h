@@ -26,7 +26,8 @@ WEFT_INTERNAL WEFT_WUR int weft_sched_create_user(ABT_sched_def *def, int num_po
 WEFT_INTERNAL void weft_sched_destroy(weft_sched *s);
 WEFT_INTERNAL bool weft_sched_has_to_stop(weft_sched *s);
 WEFT_INTERNAL void weft_sched_request(weft_sched *s, uint32_t req);
-WEFT_INTERNAL size_t weft_sched_total_size(weft_sched *s);
+/* Any unit, ready or blocked, in its pools (asked through is_empty, as Argobots does). */
+WEFT_INTERNAL bool weft_sched_has_unit(weft_sched *s);
 /* The primary ULT only runs on the primary stream: another stream that pops it hands it
  * back through xs->main_handoff, which the primary stream's scheduler checks here. */
 WEFT_INTERNAL void weft_sched_take_main_slow(weft_xstream *xs, weft_sched *s);
