@@ -2,8 +2,11 @@
 # scripts/test.sh - the full test suite, as CI runs it.
 #   1. installs the build dependencies when they are missing (Debian/Ubuntu, as root);
 #   2. builds and runs ctest in four configurations: Release, AddressSanitizer+UBSan,
-#      ThreadSanitizer, and Release under valgrind memcheck.
-# Usage: scripts/test.sh [release|asan|tsan|valgrind]...   (default: all four)
+#      ThreadSanitizer, and Release under valgrind memcheck;
+#   3. docs: the API reference builds with Doxygen without a warning (scripts/test_docs.sh);
+#   4. packages: the Debian packages build, install, serve a consumer and are purged, and
+#      the Spack recipe is checked (scripts/test_packages.sh).
+# Usage: scripts/test.sh [release|asan|tsan|valgrind|docs|packages]...   (default: all six)
 # Build trees go to build/<config>.  Exits non-zero if any configuration fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,10 +29,17 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 
 configs=("$@")
-[ ${#configs[@]} -eq 0 ] && configs=(release asan tsan valgrind)
+[ ${#configs[@]} -eq 0 ] && configs=(release asan tsan valgrind docs packages)
 jobs=$(nproc 2>/dev/null || echo 2)
 status=0
 for cfg in "${configs[@]}"; do
+  if [ "$cfg" = docs ] || [ "$cfg" = packages ]; then
+    echo "== [$cfg] scripts/test_$cfg.sh"
+    rc=0
+    "scripts/test_$cfg.sh" || rc=$?
+    if [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ]; then echo "== [$cfg] FAILED"; status=1; fi
+    continue
+  fi
   case "$cfg" in
     release)  opts=(-DCMAKE_BUILD_TYPE=Release) ;;
     asan)     opts=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DWEFT_SANITIZE_ADDRESS=ON) ;;
