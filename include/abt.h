@@ -900,6 +900,8 @@ int ABT_xstream_get_rank(ABT_xstream xstream, int *rank) ABT_API_PUBLIC;
  * @retval ABT_ERR_INV_SCHED sched is already in use or has no pool
  * @retval ABT_ERR_XSTREAM_STATE the stream is running and the caller is not a ULT on it
  * @retval ABT_ERR_MEM out of memory (default scheduler)
+ * @retval ABT_ERR_OTHER the target is a user pool whose create_unit returned
+ * ABT_UNIT_NULL (nothing changed)
  * @undefined units left in pools of the old scheduler that no other scheduler uses.
  */
 int ABT_xstream_set_main_sched(ABT_xstream xstream,
@@ -913,6 +915,8 @@ int ABT_xstream_set_main_sched(ABT_xstream xstream,
  * @retval ABT_ERR_INV_ARG num_pools is negative
  * @retval ABT_ERR_XSTREAM_STATE the stream is running and the caller is not a ULT on it
  * @retval ABT_ERR_MEM out of memory
+ * @retval ABT_ERR_OTHER the target is a user pool whose create_unit returned
+ * ABT_UNIT_NULL (nothing changed)
  * @undefined as ABT_xstream_set_main_sched().
  */
 int ABT_xstream_set_main_sched_basic(ABT_xstream xstream,
@@ -989,6 +993,8 @@ int ABT_xstream_is_primary(ABT_xstream xstream,
  * @retval ABT_ERR_INV_POOL pool is ABT_POOL_NULL
  * @retval ABT_ERR_INV_XSTREAM the caller is an external thread
  * @retval ABT_ERR_INV_THREAD the caller is a tasklet
+ * @retval ABT_ERR_OTHER the target is a user pool whose create_unit returned
+ * ABT_UNIT_NULL (nothing changed)
  * @undefined a unit that was not popped (still queued, running, or terminated).
  */
 int ABT_xstream_run_unit(ABT_unit unit, ABT_pool pool) ABT_API_PUBLIC;
@@ -1466,6 +1472,8 @@ int ABT_pool_pop_threads_ex(ABT_pool pool, ABT_thread *threads, size_t len,
  * @contexts any.
  * @retval ABT_SUCCESS
  * @retval ABT_ERR_INV_POOL pool is ABT_POOL_NULL
+ * @retval ABT_ERR_OTHER the target is a user pool whose create_unit returned
+ * ABT_UNIT_NULL (nothing changed)
  * @undefined pushing a unit that is queued, running, blocked or terminated; a push
  * that violates the pool's access mode.
  */
@@ -1476,6 +1484,8 @@ int ABT_pool_push_thread(ABT_pool pool, ABT_thread thread) ABT_API_PUBLIC;
  * @contexts any.
  * @retval ABT_SUCCESS
  * @retval ABT_ERR_INV_POOL pool is ABT_POOL_NULL
+ * @retval ABT_ERR_OTHER the target is a user pool whose create_unit returned
+ * ABT_UNIT_NULL (nothing changed)
  * @undefined as ABT_pool_push_thread().
  */
 int ABT_pool_push_thread_ex(ABT_pool pool, ABT_thread thread,
@@ -1488,6 +1498,8 @@ int ABT_pool_push_thread_ex(ABT_pool pool, ABT_thread thread,
  * @retval ABT_ERR_INV_ARG threads NULL with num > 0
  * @retval ABT_ERR_POOL a 1.2-style user pool without push_many
  * @retval ABT_ERR_MEM out of memory (user pools)
+ * @retval ABT_ERR_OTHER the target is a user pool whose create_unit returned
+ * ABT_UNIT_NULL (nothing changed)
  * @undefined as ABT_pool_push_thread().
  */
 int ABT_pool_push_threads(ABT_pool pool, const ABT_thread *threads,
@@ -1500,6 +1512,8 @@ int ABT_pool_push_threads(ABT_pool pool, const ABT_thread *threads,
  * @retval ABT_ERR_INV_ARG threads NULL with num > 0
  * @retval ABT_ERR_POOL a 1.2-style user pool without push_many
  * @retval ABT_ERR_MEM out of memory (user pools)
+ * @retval ABT_ERR_OTHER the target is a user pool whose create_unit returned
+ * ABT_UNIT_NULL (nothing changed)
  * @undefined as ABT_pool_push_thread().
  */
 int ABT_pool_push_threads_ex(ABT_pool pool, const ABT_thread *threads,
@@ -1630,6 +1644,8 @@ int ABT_pool_remove(ABT_pool pool, ABT_unit unit) ABT_API_PUBLIC;
  * @retval ABT_SUCCESS
  * @retval ABT_ERR_INV_POOL pool is ABT_POOL_NULL
  * @retval ABT_ERR_INV_UNIT unit is NULL or ABT_UNIT_NULL
+ * @retval ABT_ERR_OTHER the target is a user pool whose create_unit returned
+ * ABT_UNIT_NULL (nothing changed)
  * @undefined as ABT_pool_push_thread().
  */
 int ABT_pool_push(ABT_pool pool, ABT_unit unit) ABT_API_PUBLIC;
@@ -1820,7 +1836,7 @@ int ABT_unit_get_thread(ABT_unit unit, ABT_thread *thread) ABT_API_PUBLIC;
  * @retval ABT_ERR_INV_UNIT unit is NULL or ABT_UNIT_NULL
  * @retval ABT_ERR_INV_POOL pool is ABT_POOL_NULL
  * @undefined nothing.
- * @differs user-pool units are made per push and freed per pop (see docs/architecture.md).
+ * @differs user-pool units are made lazily, at the first push into the pool.
  */
 int ABT_unit_set_associated_pool(ABT_unit unit, ABT_pool pool) ABT_API_PUBLIC;
 
@@ -1863,6 +1879,8 @@ int ABT_unit_set_associated_pool(ABT_unit unit, ABT_pool pool) ABT_API_PUBLIC;
  * @retval ABT_ERR_INV_POOL pool is ABT_POOL_NULL
  * @retval ABT_ERR_INV_ARG thread_func is NULL
  * @retval ABT_ERR_MEM no descriptor could be allocated
+ * @retval ABT_ERR_OTHER the target is a user pool whose create_unit returned
+ * ABT_UNIT_NULL (nothing changed)
  * @undefined a freed pool or attribute; pushing to a pool whose access mode excludes the
  * caller.
  * @differs a stack that cannot be allocated at the first run sends the ULT back to its
@@ -1880,6 +1898,8 @@ int ABT_thread_create(ABT_pool pool, void (*thread_func)(void *), void *arg,
  * @retval ABT_ERR_INV_POOL pool is ABT_POOL_NULL
  * @retval ABT_ERR_INV_ARG thread_func is NULL
  * @retval ABT_ERR_MEM out of memory
+ * @retval ABT_ERR_OTHER the target is a user pool whose create_unit returned
+ * ABT_UNIT_NULL (nothing changed)
  * @undefined as ABT_thread_create().
  */
 int ABT_thread_create_to(ABT_pool pool, void (*thread_func)(void *), void *arg,
@@ -1893,6 +1913,8 @@ int ABT_thread_create_to(ABT_pool pool, void (*thread_func)(void *), void *arg,
  * @retval ABT_ERR_INV_XSTREAM xstream is ABT_XSTREAM_NULL
  * @retval ABT_ERR_INV_ARG thread_func is NULL
  * @retval ABT_ERR_MEM out of memory
+ * @retval ABT_ERR_OTHER the target is a user pool whose create_unit returned
+ * ABT_UNIT_NULL (nothing changed)
  * @undefined as ABT_thread_create().
  */
 int ABT_thread_create_on_xstream(ABT_xstream xstream,
@@ -1923,6 +1945,8 @@ int ABT_thread_create_many(int num_threads, ABT_pool *pool_list,
  * @retval ABT_ERR_INV_ARG thread or thread_func is NULL
  * @retval ABT_ERR_INV_THREAD *thread is ABT_THREAD_NULL or has not terminated
  * @retval ABT_ERR_INV_POOL pool is ABT_POOL_NULL
+ * @retval ABT_ERR_OTHER the target is a user pool whose create_unit returned
+ * ABT_UNIT_NULL (nothing changed)
  * @undefined reviving concurrently with a join or free of the same ULT.
  */
 int ABT_thread_revive(ABT_pool pool, void (*thread_func)(void *), void *arg,
@@ -1935,6 +1959,8 @@ int ABT_thread_revive(ABT_pool pool, void (*thread_func)(void *), void *arg,
  * @retval ABT_ERR_INV_ARG thread or thread_func is NULL
  * @retval ABT_ERR_INV_THREAD *thread is ABT_THREAD_NULL or has not terminated
  * @retval ABT_ERR_INV_POOL pool is ABT_POOL_NULL
+ * @retval ABT_ERR_OTHER the target is a user pool whose create_unit returned
+ * ABT_UNIT_NULL (nothing changed)
  * @undefined as ABT_thread_revive().
  */
 int ABT_thread_revive_to(ABT_pool pool, void (*thread_func)(void *), void *arg,
@@ -2073,7 +2099,7 @@ int ABT_thread_get_last_pool_id(ABT_thread thread, int *id) ABT_API_PUBLIC;
  * @retval ABT_ERR_INV_ARG unit is NULL
  * @undefined a freed handle.
  * @differs returns the thread's own handle, which every routine taking an ABT_unit
- * accepts (user pools make their units per push).
+ * accepts.
  */
 int ABT_thread_get_unit(ABT_thread thread, ABT_unit *unit) ABT_API_PUBLIC;
 /**
@@ -2082,6 +2108,8 @@ int ABT_thread_get_unit(ABT_thread thread, ABT_unit *unit) ABT_API_PUBLIC;
  * @retval ABT_SUCCESS
  * @retval ABT_ERR_INV_THREAD thread is ABT_THREAD_NULL
  * @retval ABT_ERR_INV_POOL pool is ABT_POOL_NULL
+ * @retval ABT_ERR_OTHER the target is a user pool whose create_unit returned
+ * ABT_UNIT_NULL (nothing changed)
  * @undefined changing the pool of a unit another stream is popping.
  */
 int ABT_thread_set_associated_pool(ABT_thread thread,
@@ -2124,6 +2152,8 @@ int ABT_thread_resume(ABT_thread thread) ABT_API_PUBLIC;
  * ULT
  * @retval ABT_ERR_INV_XSTREAM xstream is ABT_XSTREAM_NULL or terminated
  * @retval ABT_ERR_MIGRATION_TARGET the unit is already associated with that pool
+ * @retval ABT_ERR_OTHER the target is a user pool whose create_unit returned
+ * ABT_UNIT_NULL (nothing changed)
  * @undefined migrating a unit that is running on another stream at that instant.
  */
 int ABT_thread_migrate_to_xstream(ABT_thread thread,
@@ -2136,6 +2166,8 @@ int ABT_thread_migrate_to_xstream(ABT_thread thread,
  * ULT
  * @retval ABT_ERR_INV_SCHED sched is ABT_SCHED_NULL
  * @retval ABT_ERR_MIGRATION_TARGET sched has no pool, or the unit is already in it
+ * @retval ABT_ERR_OTHER the target is a user pool whose create_unit returned
+ * ABT_UNIT_NULL (nothing changed)
  * @undefined as ABT_thread_migrate_to_xstream().
  */
 int ABT_thread_migrate_to_sched(ABT_thread thread,
@@ -2148,6 +2180,8 @@ int ABT_thread_migrate_to_sched(ABT_thread thread,
  * ULT
  * @retval ABT_ERR_INV_POOL pool is ABT_POOL_NULL
  * @retval ABT_ERR_MIGRATION_TARGET the unit is already associated with pool
+ * @retval ABT_ERR_OTHER the target is a user pool whose create_unit returned
+ * ABT_UNIT_NULL (nothing changed)
  * @undefined as ABT_thread_migrate_to_xstream().
  */
 int ABT_thread_migrate_to_pool(ABT_thread thread, ABT_pool pool) ABT_API_PUBLIC;
@@ -2158,6 +2192,8 @@ int ABT_thread_migrate_to_pool(ABT_thread thread, ABT_pool pool) ABT_API_PUBLIC;
  * @retval ABT_ERR_INV_THREAD thread is ABT_THREAD_NULL or not migratable
  * @retval ABT_ERR_MIGRATION_NA no other running stream exists
  * @retval ABT_ERR_MIGRATION_TARGET the target pool is the unit's own
+ * @retval ABT_ERR_OTHER the target is a user pool whose create_unit returned
+ * ABT_UNIT_NULL (nothing changed)
  * @undefined as ABT_thread_migrate_to_xstream().
  */
 int ABT_thread_migrate(ABT_thread thread) ABT_API_PUBLIC;
@@ -2431,6 +2467,8 @@ int ABT_thread_attr_set_migratable(ABT_thread_attr attr,
  * @retval ABT_ERR_INV_POOL pool is ABT_POOL_NULL
  * @retval ABT_ERR_INV_ARG task_func is NULL
  * @retval ABT_ERR_MEM out of memory
+ * @retval ABT_ERR_OTHER the target is a user pool whose create_unit returned
+ * ABT_UNIT_NULL (nothing changed)
  * @undefined task_func that yields or blocks.
  */
 int ABT_task_create(ABT_pool pool, void (*task_func)(void *), void *arg,
@@ -2443,6 +2481,8 @@ int ABT_task_create(ABT_pool pool, void (*task_func)(void *), void *arg,
  * @retval ABT_ERR_INV_XSTREAM xstream is ABT_XSTREAM_NULL
  * @retval ABT_ERR_INV_ARG task_func is NULL
  * @retval ABT_ERR_MEM out of memory
+ * @retval ABT_ERR_OTHER the target is a user pool whose create_unit returned
+ * ABT_UNIT_NULL (nothing changed)
  * @undefined as ABT_task_create().
  */
 int ABT_task_create_on_xstream(ABT_xstream xstream, void (*task_func)(void *),
@@ -2455,6 +2495,8 @@ int ABT_task_create_on_xstream(ABT_xstream xstream, void (*task_func)(void *),
  * @retval ABT_ERR_INV_ARG task or task_func is NULL
  * @retval ABT_ERR_INV_TASK *task is NULL, a ULT, or has not terminated
  * @retval ABT_ERR_INV_POOL pool is ABT_POOL_NULL
+ * @retval ABT_ERR_OTHER the target is a user pool whose create_unit returned
+ * ABT_UNIT_NULL (nothing changed)
  * @undefined as ABT_thread_revive().
  */
 int ABT_task_revive(ABT_pool pool, void (*task_func)(void *), void *arg,
@@ -2742,6 +2784,8 @@ int ABT_self_get_last_pool_id(int *pool_id) ABT_API_PUBLIC;
  * @retval ABT_ERR_UNINITIALIZED the runtime is not running
  * @retval ABT_ERR_INV_XSTREAM the caller is an external thread
  * @retval ABT_ERR_INV_POOL pool is ABT_POOL_NULL
+ * @retval ABT_ERR_OTHER the target is a user pool whose create_unit returned
+ * ABT_UNIT_NULL (nothing changed)
  * @undefined a pool no scheduler serves (the unit never runs again after a yield).
  */
 int ABT_self_set_associated_pool(ABT_pool pool) ABT_API_PUBLIC;
@@ -2862,6 +2906,8 @@ int ABT_self_resume_exit_to(ABT_thread thread) ABT_API_PUBLIC;
  * @retval ABT_ERR_INV_XSTREAM the caller is an external thread
  * @retval ABT_ERR_INV_THREAD thread is ABT_THREAD_NULL, the caller or a main scheduler,
  * cannot be taken out of its pool, or the caller is a tasklet
+ * @retval ABT_ERR_OTHER the target is a user pool whose create_unit returned
+ * ABT_UNIT_NULL (nothing changed)
  * @undefined a thread that is running or terminated.
  * @differs a target still queued in its pool is taken out first.
  */
@@ -3186,9 +3232,8 @@ int ABT_cond_wait(ABT_cond cond, ABT_mutex mutex) ABT_API_PUBLIC;
  * @retval ABT_ERR_INV_COND cond is ABT_COND_NULL
  * @retval ABT_ERR_INV_MUTEX mutex is ABT_MUTEX_NULL or differs from the waiters' one
  * @retval ABT_ERR_INV_ARG abstime is NULL
- * @retval ABT_ERR_COND the caller is a tasklet
  * @retval ABT_ERR_MEM the stream's timer queue could not be created
- * @undefined as ABT_cond_wait().
+ * @undefined as ABT_cond_wait(); a tasklet caller blocks its whole stream.
  */
 int ABT_cond_timedwait(ABT_cond cond, ABT_mutex mutex,
                        const struct timespec *abstime) ABT_API_PUBLIC;
