@@ -117,6 +117,7 @@ purge() {
 trap 'purge' EXIT
 work=$(mktemp -d)
 trap 'purge; rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM HUP
 
 if ! check "apt-get install ./libweft*.deb" \
      as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$root/$rt" "$root/$dev"; then
