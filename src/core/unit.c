@@ -767,12 +767,11 @@ static inline bool join_may_bypass(weft_xstream *xs, weft_pool *p)
 
 void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t)
 {
+    /* A bypassed join's waiter is read only for ult and counted_blocked (hand-off or
+     * wake-up): the other fields are set on the paths that use them. */
     weft_waiter w;
-    w.next = NULL;
     w.ult = (self && (self->flags & WEFT_U_ULT)) ? self : NULL;
-    weft_atomic_store_relaxed(&w.futex, 0);
     w.counted_blocked = 0;
-    w.data = NULL;
     if (w.ult) {
         /* Join bypass: a target that never ran and waits in one of our pools is run
          * here and now, by the joiner itself. */
@@ -811,6 +810,8 @@ void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t)
                 weft_pool_push(t->pool, t);
             }
         }
+        w.next = NULL;
+        weft_atomic_store_relaxed(&w.futex, 0);
         w.data = t;
         weft_atomic_fetch_add_relaxed(&self->pool->num_blocked, 1);
         w.counted_blocked = 1;
@@ -818,6 +819,9 @@ void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t)
         return;
     }
     /* tasklet or external thread: sleep on the waiter's futex */
+    w.next = NULL;
+    weft_atomic_store_relaxed(&w.futex, 0);
+    w.data = NULL;
     weft_waiter *expected = NULL;
     if (weft_atomic_cas_strong_acq_rel_acquire(&t->joiner, &expected, &w))
         weft_waiter_wait_os(&w);
