@@ -147,12 +147,14 @@ void weft_config_load(struct weft_config *c)
             c->lp_alloc = WEFT_LP_THP;
     }
     const char *so = env("STACK_OVERFLOW_CHECK");
-    c->stack_overflow_check = 0;
+    /* default: guard page + canary (docs/architecture.md, "Stack-overflow detection") */
+    c->stack_overflow_check = 2;
     if (so) {
-        if (!strcasecmp(so, "canary"))
+        if (!strcasecmp(so, "none") || !strcasecmp(so, "0") || !strcasecmp(so, "off") ||
+            !strcasecmp(so, "no") || !strcasecmp(so, "false"))
+            c->stack_overflow_check = 0;
+        else if (!strcasecmp(so, "canary"))
             c->stack_overflow_check = 1;
-        else if (!strcasecmp(so, "mprotect"))
-            c->stack_overflow_check = 2;
         else if (!strcasecmp(so, "mprotect_strict"))
             c->stack_overflow_check = 3;
     }
@@ -162,7 +164,8 @@ void weft_config_load(struct weft_config *c)
 void weft_config_print(FILE *fp, const struct weft_config *c)
 {
     static const char *lp[] = { "malloc", "mmap_rp", "mmap_hp_rp", "mmap_hp_thp", "thp" };
-    static const char *so[] = { "none", "canary", "mprotect", "mprotect_strict" };
+    static const char *so[] = { "none", "canary", "mprotect (guard page + canary)",
+                                "mprotect_strict (guard page required + canary)" };
     fprintf(fp, "weft %s configuration (Argobots %s API):\n", ABT_VERSION, ABT_VERSION);
     fprintf(fp, " - context switch: %s\n", WEFT_CONTEXT_UCONTEXT ? "ucontext" : "assembly");
     fprintf(fp, " - max. # of execution streams: %d\n", c->max_xstreams);
@@ -248,7 +251,7 @@ static int runtime_init(void)
         .sys_page_size = weft_g.cfg.sys_page_size,
         .stack_page_size = weft_g.cfg.mem_stack_page_size,
         .guard = weft_g.cfg.stack_overflow_check == 3 ? 2 : weft_g.cfg.stack_overflow_check == 2,
-        .canary = weft_g.cfg.stack_overflow_check == 1,
+        .canary = weft_g.cfg.stack_overflow_check != 0,
     });
     weft_sched *s;
     if ((r = weft_sched_create_predef(ABT_SCHED_BASIC, 0, NULL, ABT_SCHED_CONFIG_NULL, true,

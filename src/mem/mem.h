@@ -9,9 +9,11 @@
  * style) - they need the owner to outlive its units, and streams can be freed while their
  * units live on.
  *
- * A stack is one mapping with its weft_stack header at the top; the usable stack grows
- * down from just below the header.  With ABT_STACK_OVERFLOW_CHECK=mprotect the lowest page
- * is a PROT_NONE guard.  Valgrind is told about every stack (client requests).
+ * A stack is one mapping: a guard page (weft_mem_cfg.guard), the canary words, the usable
+ * stack, which grows down from its weft_stack header, and the header (stack.c has the
+ * picture).  The guard and the canary are set when the stack is mapped (arena stacks: when
+ * carved) and stay while the stack is cached: taking a stack from a cache costs nothing
+ * more.  Valgrind is told about every stack (client requests).
  *
  * Layering: mem sits on arch only.  It does not know what a descriptor holds (core's
  * weft_unit) nor what a stream is: callers pass their stream's `struct weft_mem_cache`. */
@@ -56,7 +58,7 @@ struct weft_mem_config {
     size_t sys_page_size;
     size_t stack_page_size;        /* arena size for default-size stacks */
     uint8_t guard;                 /* 0 none, 1 guard page when possible, 2 guard required */
-    uint8_t canary;                /* write a canary at the low end of every stack */
+    uint8_t canary;                /* write a canary below the low end of every stack */
 };
 
 enum weft_lp_alloc {
@@ -74,8 +76,9 @@ struct weft_stack {
     void *map_base;                /* start of the mapping (guard page included) */
     size_t map_size;
     size_t usable;                 /* bytes usable below the header */
+    uintptr_t *canary;             /* the canary word right below the usable stack */
     unsigned vg_id;                /* valgrind stack id */
-    uint8_t guarded;               /* lowest page is PROT_NONE */
+    uint8_t guarded;               /* lowest page is a guard (no access) */
     uint8_t from_arena;            /* carved from a huge-page arena: never unmapped alone */
 };
 
