@@ -21,11 +21,30 @@
  * and a push wakes exactly one sleeper; a push only pays an atomic increment plus a load
  * of `nsleepers`.  Sleeper and pusher follow the Dekker pattern with seq_cst operations:
  * the sleeper announces itself (nsleepers++) and re-checks `seq` inside futex_wait; the
- * pusher bumps `seq` and then reads `nsleepers`. */
+ * pusher bumps `seq` and then reads `nsleepers`.
+ *
+ * Sleeping schedulers (core/idle.h).  `sync` holds WEFT_POOL_LOCKED (access != PRIV,
+ * constant), WEFT_POOL_SIGNAL (FIFO_WAIT, constant) and WEFT_POOL_IDLERS (a scheduler
+ * sleeps on this pool; changed under the lock).  A push re-reads `sync` under its lock,
+ * unlocks when LOCKED, and calls weft_pool_notify when SIGNAL or IDLERS is set: the same
+ * test and branch a push always made for FIFO_WAIT's signal, so a push to a pool nobody
+ * sleeps on costs nothing more. */
 #ifndef WEFT_CORE_POOL_H
 #define WEFT_CORE_POOL_H
 
+#include "core/idle.h"
 #include "core/runtime.h"
+
+/* p->sync bits */
+#define WEFT_POOL_LOCKED 1u        /* access != PRIV: the spinlock guards the units */
+#define WEFT_POOL_SIGNAL 2u        /* FIFO_WAIT: pushes bump `seq` for pop_wait sleepers */
+#define WEFT_POOL_IDLERS 4u        /* p->idlers is not empty (written under the lock) */
+#define WEFT_POOL_NOTIFY (WEFT_POOL_SIGNAL | WEFT_POOL_IDLERS)
+
+static inline bool weft_pool_locked(const weft_pool *p)
+{
+    return (weft_atomic_load_relaxed(&p->sync) & WEFT_POOL_LOCKED) != 0;
+}
 
 #define WEFT_POOL_HANDLE(p) ((ABT_pool)(p))
 
@@ -36,6 +55,8 @@ enum weft_pool_cap {
     WEFT_POOL_CAP_POP_WAIT = 1u << 3,    /* ABT_pool_pop_wait_thread(_ex) is allowed */
     WEFT_POOL_CAP_LIST = 1u << 4,        /* keeps units on the intrusive list (head/tail);
                                           * INLINE_FIFO implies it, RANDWS has only this */
+    WEFT_POOL_CAP_IDLE_WAKE = 1u << 5,   /* every push wakes a scheduler sleeping on it
+                                          * (p->idlers): built-in kinds, not PRIV */
 };
 
 static inline bool weft_pool_can(const weft_pool *p, enum weft_pool_cap cap)
@@ -76,10 +97,13 @@ static inline void fifo_unlink(weft_pool *p, weft_unit *u)
 }
 
 /* Put a unit back at the head of an inline-FIFO pool (it was popped by mistake). */
+WEFT_INTERNAL void weft_pool_notify(weft_pool *p, unsigned sync);
+
 static inline void weft_pool_push_head(weft_pool *p, weft_unit *u)
 {
     WEFT_ASSERT(p->caps & WEFT_POOL_CAP_LIST);
-    if (p->locked)
+    unsigned f = weft_atomic_load_relaxed(&p->sync);
+    if (f & WEFT_POOL_LOCKED)
         weft_spin_lock(&p->lock);
     u->prev = NULL;
     u->next = p->head;
@@ -90,23 +114,37 @@ static inline void weft_pool_push_head(weft_pool *p, weft_unit *u)
     p->head = u;
     u->in_pool = 1;
     weft_atomic_store_relaxed(&p->size, weft_atomic_load_relaxed(&p->size) + 1);
-    if (p->locked)
+    if (f & WEFT_POOL_LOCKED) {
+        f = weft_atomic_load_relaxed(&p->sync);
         weft_spin_unlock(&p->lock);
+    }
+    if (WEFT_UNLIKELY(f & WEFT_POOL_NOTIFY))
+        weft_pool_notify(p, f);
 }
 
 WEFT_INTERNAL void weft_pool_signal(weft_pool *p);
+
+/* Link `u` at the tail of an inline-FIFO pool and wake a sleeper if one waits. */
+static inline void weft_pool_push_fifo(weft_pool *p, weft_unit *u)
+{
+    unsigned f = weft_atomic_load_relaxed(&p->sync);
+    if (f & WEFT_POOL_LOCKED) {
+        weft_spin_lock(&p->lock);
+        fifo_link_tail(p, u);
+        f = weft_atomic_load_relaxed(&p->sync);   /* IDLERS only changes under the lock */
+        weft_spin_unlock(&p->lock);
+    } else {
+        fifo_link_tail(p, u);
+    }
+    if (WEFT_UNLIKELY(f & WEFT_POOL_NOTIFY))
+        weft_pool_notify(p, f);
+}
 
 /* Push a ready unit.  The caller has set u->pool = p (or keeps it for a re-push). */
 static inline void weft_pool_push_ctx(weft_pool *p, weft_unit *u, ABT_pool_context ctx)
 {
     if (WEFT_LIKELY(p->caps & WEFT_POOL_CAP_INLINE_FIFO)) {
-        if (p->locked)
-            weft_spin_lock(&p->lock);
-        fifo_link_tail(p, u);
-        if (p->locked)
-            weft_spin_unlock(&p->lock);
-        if (p->caps & WEFT_POOL_CAP_SIGNAL)
-            weft_pool_signal(p);
+        weft_pool_push_fifo(p, u);
         return;
     }
     p->ops->push(p, u, ctx);
@@ -122,12 +160,12 @@ static inline weft_unit *weft_pool_pop_ctx(weft_pool *p, ABT_pool_context ctx)
     if (WEFT_LIKELY(p->caps & WEFT_POOL_CAP_INLINE_FIFO)) {
         if (weft_atomic_load_relaxed(&p->size) == 0)
             return NULL;
-        if (p->locked)
+        if (weft_pool_locked(p))
             weft_spin_lock(&p->lock);
         weft_unit *u = p->head;
         if (u)
             fifo_unlink(p, u);
-        if (p->locked)
+        if (weft_pool_locked(p))
             weft_spin_unlock(&p->lock);
         return u;
     }
@@ -174,13 +212,13 @@ static inline bool weft_pool_take_fresh(weft_pool *p, weft_unit *u)
     if (WEFT_UNLIKELY(!(p->caps & WEFT_POOL_CAP_INLINE_FIFO)))
         return weft_pool_take_fresh_slow(p, u);   /* through the ops table (pool.c) */
     bool ok = false;
-    if (p->locked)
+    if (weft_pool_locked(p))
         weft_spin_lock(&p->lock);
     if (u->in_pool && u->pool == p && u->ctx == NULL) {
         fifo_unlink(p, u);
         ok = true;
     }
-    if (p->locked)
+    if (weft_pool_locked(p))
         weft_spin_unlock(&p->lock);
     return ok;
 }
@@ -193,21 +231,25 @@ static inline bool weft_pool_remove_ready(weft_pool *p, weft_unit *u)
     if (WEFT_UNLIKELY(!(p->caps & WEFT_POOL_CAP_INLINE_FIFO)))
         return weft_pool_remove(p, u) == ABT_SUCCESS;
     bool ok = false;
-    if (p->locked)
+    if (weft_pool_locked(p))
         weft_spin_lock(&p->lock);
     if (u->in_pool && u->pool == p) {
         fifo_unlink(p, u);
         ok = true;
     }
-    if (p->locked)
+    if (weft_pool_locked(p))
         weft_spin_unlock(&p->lock);
     return ok;
 }
 /* Block up to timeout_ns for a unit (FIFO_WAIT sleeps, others poll once). */
 WEFT_INTERNAL weft_unit *weft_pool_pop_wait(weft_pool *p, uint64_t timeout_ns,
                                             ABT_pool_context ctx);
-/* Wake every pop_wait sleeper (stop requests). */
+/* Wake every pop_wait sleeper and every scheduler sleeping on the pool (stop requests). */
 WEFT_INTERNAL void weft_pool_wake_all(weft_pool *p);
+/* A scheduler going to sleep registers on each of its pools with IDLE_WAKE, and
+ * unregisters when it wakes (core/idle.h, sched/idle.c). */
+WEFT_INTERNAL void weft_pool_idle_add(weft_pool *p, weft_idle_node *n);
+WEFT_INTERNAL void weft_pool_idle_del(weft_pool *p, weft_idle_node *n);
 
 WEFT_INTERNAL WEFT_WUR int weft_pool_create_builtin(ABT_pool_kind kind, ABT_pool_access access,
                                                     bool automatic, weft_pool **out);

@@ -18,13 +18,13 @@
 
 static inline void lock(weft_pool *p)
 {
-    if (p->locked)
+    if (weft_pool_locked(p))
         weft_spin_lock(&p->lock);
 }
 
 static inline void unlock(weft_pool *p)
 {
-    if (p->locked)
+    if (weft_pool_locked(p))
         weft_spin_unlock(&p->lock);
 }
 
@@ -34,9 +34,7 @@ static void randws_push(weft_pool *p, weft_unit *u, ABT_pool_context ctx)
         weft_pool_push_head(p, u);     /* pool.h: same list, takes the lock */
         return;
     }
-    lock(p);
-    fifo_link_tail(p, u);
-    unlock(p);
+    weft_pool_push_fifo(p, u);         /* pool.h: the list's tail, wakes a sleeper */
 }
 
 static weft_unit *randws_pop(weft_pool *p, ABT_pool_context ctx)
