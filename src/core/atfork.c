@@ -56,7 +56,7 @@ static void prepare(void)
         return;
     pthread_mutex_lock(&weft_g.lock);
     for (weft_pool *p = weft_g.pools; p; p = p->all_next)
-        if (weft_pool_locked(p))
+        if (p->locked)
             weft_spin_lock(&p->lock);
     weft_desc_atfork(0, NULL);
     weft_stack_atfork(0, NULL);
@@ -71,7 +71,7 @@ static void parent(void)
     weft_stack_atfork(1, NULL);
     weft_desc_atfork(1, NULL);
     for (weft_pool *p = weft_g.pools; p; p = p->all_next)
-        if (weft_pool_locked(p))
+        if (p->locked)
             weft_spin_unlock(&p->lock);
     pthread_mutex_unlock(&weft_g.lock);
 }
@@ -122,8 +122,7 @@ static void child(void)
         /* the sleepers of the other streams are gone with their threads (the forking
          * primary ULT runs: its own scheduler is not asleep) */
         p->idlers = NULL;
-        weft_atomic_store_relaxed(&p->sync, weft_atomic_load_relaxed(&p->sync) &
-                                                ~WEFT_POOL_IDLERS);
+        p->notify &= (uint8_t)~WEFT_POOL_IDLERS;
     }
     weft_atomic_store_relaxed(&weft_g.idle_spinners, 0);   /* a spinner may be gone too */
     weft_dump_atfork_child();

@@ -17,10 +17,9 @@
  *
  * Pools.  A push must not pay for this when nobody sleeps.  A sleeping scheduler hangs
  * one weft_idle_node per pool on the pool's `idlers` list, under the pool lock, and the
- * pool mirrors "the list is not empty" in the WEFT_POOL_IDLERS bit of p->sync, the byte
- * that also says whether the pool is locked.  A push reads that byte again under its
- * lock anyway (to know it must unlock), so seeing the bit costs one test and a branch;
- * only when it is set does the pusher take one node off (wake_one, pool.c) and wake its
+ * pool mirrors "the list is not empty" in the WEFT_POOL_IDLERS bit of p->notify, the byte
+ * whose other bit (SIGNAL) a push has always tested for FIFO_WAIT; the push now reads it
+ * under its lock, so seeing the bit costs no instruction more; only when it is set does the pusher take one node off (wake_one, pool.c) and wake its
  * stream with a CAS SLEEPING -> NOTIFIED, trying the next node if that stream was not
  * asleep any more.  The lock orders the two sides: a push either comes before the
  * sleeper's registration (the sleeper's re-check after registering sees the unit) or

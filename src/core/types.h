@@ -163,9 +163,11 @@ struct weft_pool {
     weft_unit *head, *tail;        /* protected by `lock` (or owner-only when PRIV) */
     _Atomic size_t size;           /* written under `lock`, read racily for emptiness */
     weft_spinlock lock;            /* taken unless access == PRIV */
-    _Atomic uint8_t sync;          /* WEFT_POOL_LOCKED | _SIGNAL | _IDLERS (core/pool/pool.h) */
+    uint8_t locked;                /* access != PRIV */
     uint8_t caps;                  /* enum weft_pool_cap (core/pool/pool.h) */
     uint8_t automatic;
+    uint8_t notify;                /* WEFT_POOL_SIGNAL | WEFT_POOL_IDLERS (pool.h); under
+                                    * `lock` (constant in a PRIV pool) */
     _Atomic uint32_t seq;          /* FIFO_WAIT: bumped on every push/wake (futex word) */
     _Atomic uint32_t nsleepers;    /* FIFO_WAIT: callers inside pop_wait */
     /* --- cold --- */
@@ -179,7 +181,7 @@ struct weft_pool {
     void *impl;                    /* user-defined pools: their own state */
     weft_pool *all_next, *all_prev;/* registry of every pool (freed by ABT_finalize) */
     struct weft_idle_node *idlers; /* sleeping schedulers over this pool (core/idle.h);
-                                    * under `lock`, mirrored by WEFT_POOL_IDLERS in sync */
+                                    * under `lock`, mirrored by WEFT_POOL_IDLERS in notify */
 };
 
 /* ---- schedulers ---- */

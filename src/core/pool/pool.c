@@ -19,7 +19,7 @@ static weft_idle_node *idler_pop_locked(weft_pool *p)
         n->next->prev = NULL;
     n->linked = 0;
     if (!p->idlers)
-        weft_atomic_store_relaxed(&p->sync, weft_atomic_load_relaxed(&p->sync) & ~WEFT_POOL_IDLERS);
+        p->notify &= (uint8_t)~WEFT_POOL_IDLERS;
     return n;
 }
 
@@ -38,11 +38,13 @@ static void wake_one(weft_pool *p)
     }
 }
 
-void weft_pool_notify(weft_pool *p, unsigned sync)
+/* The IDLERS bit the push saw may be gone (the sleeper woke for something else and left
+ * the list): wake_one then finds no node, and that sleeper looks at the pool anyway. */
+void weft_pool_notify(weft_pool *p)
 {
-    if (sync & WEFT_POOL_SIGNAL)
+    if (p->caps & WEFT_POOL_CAP_SIGNAL)
         weft_pool_signal(p);
-    if (sync & WEFT_POOL_IDLERS)
+    if (p->caps & WEFT_POOL_CAP_IDLE_WAKE)
         wake_one(p);
 }
 
@@ -56,7 +58,7 @@ void weft_pool_idle_add(weft_pool *p, weft_idle_node *n)
         p->idlers->prev = n;
     p->idlers = n;
     n->linked = 1;
-    weft_atomic_store_relaxed(&p->sync, weft_atomic_load_relaxed(&p->sync) | WEFT_POOL_IDLERS);
+    p->notify |= WEFT_POOL_IDLERS;
     weft_spin_unlock(&p->lock);
 }
 
@@ -72,8 +74,7 @@ void weft_pool_idle_del(weft_pool *p, weft_idle_node *n)
             n->next->prev = n->prev;
         n->linked = 0;
         if (!p->idlers)
-            weft_atomic_store_relaxed(&p->sync,
-                                      weft_atomic_load_relaxed(&p->sync) & ~WEFT_POOL_IDLERS);
+            p->notify &= (uint8_t)~WEFT_POOL_IDLERS;
     }
     weft_spin_unlock(&p->lock);
 }
@@ -135,9 +136,8 @@ int weft_pool_alloc(const weft_pool_ops *ops, unsigned caps, ABT_pool_kind kind,
     if (access == ABT_POOL_ACCESS_PRIV)
         caps &= ~(unsigned)WEFT_POOL_CAP_IDLE_WAKE;   /* nobody else may push: no lock */
     p->caps = (uint8_t)caps;
-    weft_atomic_store_relaxed(&p->sync,
-                              (uint8_t)((access != ABT_POOL_ACCESS_PRIV ? WEFT_POOL_LOCKED : 0) |
-                                        (caps & WEFT_POOL_CAP_SIGNAL ? WEFT_POOL_SIGNAL : 0)));
+    p->locked = access != ABT_POOL_ACCESS_PRIV;
+    p->notify = caps & WEFT_POOL_CAP_SIGNAL ? WEFT_POOL_SIGNAL : 0;
     p->automatic = automatic;
     p->kind = kind;
     p->access = access;

@@ -23,28 +23,20 @@
  * the sleeper announces itself (nsleepers++) and re-checks `seq` inside futex_wait; the
  * pusher bumps `seq` and then reads `nsleepers`.
  *
- * Sleeping schedulers (core/idle.h).  `sync` holds WEFT_POOL_LOCKED (access != PRIV,
- * constant), WEFT_POOL_SIGNAL (FIFO_WAIT, constant) and WEFT_POOL_IDLERS (a scheduler
- * sleeps on this pool; changed under the lock).  A push re-reads `sync` under its lock,
- * unlocks when LOCKED, and calls weft_pool_notify when SIGNAL or IDLERS is set: the same
- * test and branch a push always made for FIFO_WAIT's signal, so a push to a pool nobody
- * sleeps on costs nothing more. */
+ * Sleeping schedulers (core/idle.h).  `notify` holds WEFT_POOL_SIGNAL (FIFO_WAIT,
+ * constant) and WEFT_POOL_IDLERS (a scheduler sleeps on this pool; written under the
+ * lock, never set in a PRIV pool).  A push reads `notify` under its lock and calls
+ * weft_pool_notify when it is not zero: the one test and branch a push always made for
+ * FIFO_WAIT's signal, so a push to a pool nobody sleeps on costs nothing more. */
 #ifndef WEFT_CORE_POOL_H
 #define WEFT_CORE_POOL_H
 
 #include "core/idle.h"
 #include "core/runtime.h"
 
-/* p->sync bits */
-#define WEFT_POOL_LOCKED 1u        /* access != PRIV: the spinlock guards the units */
-#define WEFT_POOL_SIGNAL 2u        /* FIFO_WAIT: pushes bump `seq` for pop_wait sleepers */
-#define WEFT_POOL_IDLERS 4u        /* p->idlers is not empty (written under the lock) */
-#define WEFT_POOL_NOTIFY (WEFT_POOL_SIGNAL | WEFT_POOL_IDLERS)
-
-static inline bool weft_pool_locked(const weft_pool *p)
-{
-    return (weft_atomic_load_relaxed(&p->sync) & WEFT_POOL_LOCKED) != 0;
-}
+/* p->notify bits */
+#define WEFT_POOL_SIGNAL 1u        /* FIFO_WAIT: pushes bump `seq` for pop_wait sleepers */
+#define WEFT_POOL_IDLERS 2u        /* p->idlers is not empty (written under the lock) */
 
 #define WEFT_POOL_HANDLE(p) ((ABT_pool)(p))
 
@@ -96,14 +88,14 @@ static inline void fifo_unlink(weft_pool *p, weft_unit *u)
     weft_atomic_store_relaxed(&p->size, weft_atomic_load_relaxed(&p->size) - 1);
 }
 
-/* Put a unit back at the head of an inline-FIFO pool (it was popped by mistake). */
-WEFT_INTERNAL void weft_pool_notify(weft_pool *p, unsigned sync);
+/* A push saw p->notify set: bump FIFO_WAIT's event count, wake one sleeping scheduler. */
+WEFT_INTERNAL void weft_pool_notify(weft_pool *p);
 
+/* Put a unit at the head of a list pool (popped by mistake, or RANDWS's creations). */
 static inline void weft_pool_push_head(weft_pool *p, weft_unit *u)
 {
     WEFT_ASSERT(p->caps & WEFT_POOL_CAP_LIST);
-    unsigned f = weft_atomic_load_relaxed(&p->sync);
-    if (f & WEFT_POOL_LOCKED)
+    if (p->locked)
         weft_spin_lock(&p->lock);
     u->prev = NULL;
     u->next = p->head;
@@ -114,12 +106,11 @@ static inline void weft_pool_push_head(weft_pool *p, weft_unit *u)
     p->head = u;
     u->in_pool = 1;
     weft_atomic_store_relaxed(&p->size, weft_atomic_load_relaxed(&p->size) + 1);
-    if (f & WEFT_POOL_LOCKED) {
-        f = weft_atomic_load_relaxed(&p->sync);
+    uint8_t f = p->notify;         /* under the lock, as in weft_pool_push_fifo */
+    if (p->locked)
         weft_spin_unlock(&p->lock);
-    }
-    if (WEFT_UNLIKELY(f & WEFT_POOL_NOTIFY))
-        weft_pool_notify(p, f);
+    if (WEFT_UNLIKELY(f))
+        weft_pool_notify(p);
 }
 
 WEFT_INTERNAL void weft_pool_signal(weft_pool *p);
@@ -127,17 +118,18 @@ WEFT_INTERNAL void weft_pool_signal(weft_pool *p);
 /* Link `u` at the tail of an inline-FIFO pool and wake a sleeper if one waits. */
 static inline void weft_pool_push_fifo(weft_pool *p, weft_unit *u)
 {
-    unsigned f = weft_atomic_load_relaxed(&p->sync);
-    if (f & WEFT_POOL_LOCKED) {
+    if (p->locked) {
         weft_spin_lock(&p->lock);
         fifo_link_tail(p, u);
-        f = weft_atomic_load_relaxed(&p->sync);   /* IDLERS only changes under the lock */
+        uint8_t f = p->notify;     /* IDLERS only changes under the lock */
         weft_spin_unlock(&p->lock);
+        if (WEFT_UNLIKELY(f))
+            weft_pool_notify(p);
     } else {
         fifo_link_tail(p, u);
+        if (WEFT_UNLIKELY(p->notify))   /* PRIV: SIGNAL or nothing, constant */
+            weft_pool_notify(p);
     }
-    if (WEFT_UNLIKELY(f & WEFT_POOL_NOTIFY))
-        weft_pool_notify(p, f);
 }
 
 /* Push a ready unit.  The caller has set u->pool = p (or keeps it for a re-push). */
@@ -160,12 +152,12 @@ static inline weft_unit *weft_pool_pop_ctx(weft_pool *p, ABT_pool_context ctx)
     if (WEFT_LIKELY(p->caps & WEFT_POOL_CAP_INLINE_FIFO)) {
         if (weft_atomic_load_relaxed(&p->size) == 0)
             return NULL;
-        if (weft_pool_locked(p))
+        if (p->locked)
             weft_spin_lock(&p->lock);
         weft_unit *u = p->head;
         if (u)
             fifo_unlink(p, u);
-        if (weft_pool_locked(p))
+        if (p->locked)
             weft_spin_unlock(&p->lock);
         return u;
     }
@@ -212,13 +204,13 @@ static inline bool weft_pool_take_fresh(weft_pool *p, weft_unit *u)
     if (WEFT_UNLIKELY(!(p->caps & WEFT_POOL_CAP_INLINE_FIFO)))
         return weft_pool_take_fresh_slow(p, u);   /* through the ops table (pool.c) */
     bool ok = false;
-    if (weft_pool_locked(p))
+    if (p->locked)
         weft_spin_lock(&p->lock);
     if (u->in_pool && u->pool == p && u->ctx == NULL) {
         fifo_unlink(p, u);
         ok = true;
     }
-    if (weft_pool_locked(p))
+    if (p->locked)
         weft_spin_unlock(&p->lock);
     return ok;
 }
@@ -231,13 +223,13 @@ static inline bool weft_pool_remove_ready(weft_pool *p, weft_unit *u)
     if (WEFT_UNLIKELY(!(p->caps & WEFT_POOL_CAP_INLINE_FIFO)))
         return weft_pool_remove(p, u) == ABT_SUCCESS;
     bool ok = false;
-    if (weft_pool_locked(p))
+    if (p->locked)
         weft_spin_lock(&p->lock);
     if (u->in_pool && u->pool == p) {
         fifo_unlink(p, u);
         ok = true;
     }
-    if (weft_pool_locked(p))
+    if (p->locked)
         weft_spin_unlock(&p->lock);
     return ok;
 }

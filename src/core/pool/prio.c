@@ -46,13 +46,13 @@ static inline struct prio_pool *pp(weft_pool *p) { return (struct prio_pool *)p;
 
 static inline void lock(weft_pool *p)
 {
-    if (weft_pool_locked(p))
+    if (p->locked)
         weft_spin_lock(&p->lock);
 }
 
 static inline void unlock(weft_pool *p)
 {
-    if (weft_pool_locked(p))
+    if (p->locked)
         weft_spin_unlock(&p->lock);
 }
 
@@ -123,11 +123,11 @@ static void prio_push(weft_pool *p, weft_unit *u, ABT_pool_context ctx)
     int l = level_for(q, u, ctx);
     lock(p);
     link_tail(q, u, l);
-    unsigned f = weft_atomic_load_relaxed(&p->sync);   /* IDLERS: under the lock */
+    unsigned f = p->notify;        /* IDLERS: read under the lock */
     unlock(p);
-    weft_pool_signal(p);
+    weft_pool_signal(p);           /* prio_pop_wait's event count */
     if (WEFT_UNLIKELY(f & WEFT_POOL_IDLERS))
-        weft_pool_notify(p, WEFT_POOL_IDLERS);         /* a scheduler sleeps on it */
+        weft_pool_notify(p);         /* a scheduler sleeps on it */
 }
 
 static weft_unit *prio_pop(weft_pool *p, ABT_pool_context ctx)

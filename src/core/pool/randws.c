@@ -18,13 +18,13 @@
 
 static inline void lock(weft_pool *p)
 {
-    if (weft_pool_locked(p))
+    if (p->locked)
         weft_spin_lock(&p->lock);
 }
 
 static inline void unlock(weft_pool *p)
 {
-    if (weft_pool_locked(p))
+    if (p->locked)
         weft_spin_unlock(&p->lock);
 }
 
