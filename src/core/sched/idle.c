@@ -75,11 +75,14 @@ void weft_sched_idle(weft_xstream *xs, weft_sched *s, weft_sched_idle_state *st,
         weft_atomic_fetch_sub_release(&weft_g.idle_spinners, 1);
         st->phase = WEFT_IDLE_SLEEPY;
     }
-    /* Sleep without a bound only as a main scheduler whose pools all wake sleepers (a
-     * stacked scheduler's stop condition, a user pool's push, are not signalled): else
+    /* Sleep without a bound only as a main scheduler whose pools all wake sleepers and
+     * with no request pending.  Not signalled: a stacked scheduler's stop condition, a
+     * user pool's push, and the end of a FINISH request's wait for blocked units (a
+     * blocked unit may leave the pool's count without a push into it: migration).  Those
      * nap, 50 us at first, doubling up to WEFT_IDLE_NAP_MAX_NS. */
     uint64_t max = UINT64_MAX;
-    if (!s->idle_forever || s->use != WEFT_SCHED_MAIN) {
+    if (!s->idle_forever || s->use != WEFT_SCHED_MAIN ||
+        weft_atomic_load_relaxed(&s->request) != WEFT_SCHED_REQ_NONE) {
         st->nap_ns = st->nap_ns ? st->nap_ns * 2 : WEFT_IDLE_NAP_MIN_NS;
         if (st->nap_ns > WEFT_IDLE_NAP_MAX_NS)
             st->nap_ns = WEFT_IDLE_NAP_MAX_NS;
