@@ -6,7 +6,8 @@
  *   --sched basic|basic_wait|prio|randws   the secondary stream's scheduler
  *   --from stream|external   who pushes: the primary ULT, or an external pthread
  *   --samples N   pushes measured (default 200)
- * Prints the median and the 99th percentile in microseconds (--json: the samples).
+ * Prints the median and the 99th percentile in microseconds (--json / --csv: every
+ * sample, through the common driver of bench/common/bench.h).
  * The primary stream stays busy in nanosleep between pushes, so only the woken stream's
  * path is measured. */
 #include "bench.h"
@@ -69,18 +70,18 @@ static double percentile(double *v, long n, double pct)
 
 int main(int argc, char **argv)
 {
-    bench_args_t a = {argc, argv};
-    if (bench_flag(&a, "--help") || bench_flag(&a, "-h")) {
-        printf("usage: %s [--json] [--idle-us 2000] [--sched basic|basic_wait|prio|randws]\n"
-               "          [--from stream|external] [--samples 200]\n", argv[0]);
-        return 0;
-    }
-    idle_us = bench_opt_long(&a, "--idle-us", 2000);
-    nsamples = bench_opt_long(&a, "--samples", 200);
+    bench_t b;
+    bench_init(&b, argc, argv, 0.0,
+               "[--idle-us 2000] [--sched basic|basic_wait|prio|randws]\n"
+               "       [--from stream|external] [--samples 200]\n"
+               "(--repeats and --sample-ms do not apply: every push is one sample)\n");
+    const bench_args_t *a = &b.args;
+    idle_us = bench_opt_long(a, "--idle-us", 2000);
+    nsamples = bench_opt_long(a, "--samples", 200);
     if (nsamples < 1)
         nsamples = 1;
-    const char *sched_s = bench_opt(&a, "--sched");
-    const char *from_s = bench_opt(&a, "--from");
+    const char *sched_s = bench_opt(a, "--sched");
+    const char *from_s = bench_opt(a, "--from");
     if (!sched_s)
         sched_s = "basic";
     if (!from_s)
@@ -108,13 +109,11 @@ int main(int argc, char **argv)
     CHECK(ABT_xstream_free(&xs));
     CHECK(ABT_finalize());
 
-    if (bench_flag(&a, "--json")) {
-        char f[160];
-        bench_emit("wakeup",
-                   bench_fields(f, sizeof(f), "\"sched\":\"%s\",\"from\":\"%s\",\"idle_us\":%ld",
-                                sched_s, from_s, idle_us),
-                   "latency", "us", lat_us, (int)nsamples);
-    } else {
+    char f[160];
+    bench_fields(f, sizeof(f), "\"sched\":\"%s\",\"from\":\"%s\",\"idle_us\":%ld", sched_s,
+                 from_s, idle_us);
+    bench_result(&b, "wakeup", f, "latency", "us", lat_us, (int)nsamples);
+    if (!b.machine) {
         double med = percentile(lat_us, nsamples, 50.0);
         double p99 = percentile(lat_us, nsamples, 99.0);
         printf("wakeup  sched %-10s from %-8s idle %6ld us: median %8.1f us  p99 %8.1f us  "
