@@ -123,6 +123,8 @@ void weft_config_load(struct weft_config *c)
     c->sched_stacksize = env_u64("SCHED_STACKSIZE", 4u << 20, 16384, (uint64_t)1 << 40);
     c->sched_event_freq = (uint32_t)env_u64("SCHED_EVENT_FREQ", 50, 1, UINT32_MAX);
     c->sched_sleep_nsec = env_u64("SCHED_SLEEP_NSEC", 100, 0, UINT64_MAX);
+    c->sched_spin_nsec = env_u64("SCHED_SPIN_NSEC", 50000, 0, 1000000000u);
+    c->sched_max_spinners = (uint32_t)env_u64("SCHED_MAX_SPINNERS", 1, 0, 65536);
     c->max_xstreams = (int)env_u64("MAX_NUM_XSTREAMS", ncpu > 0 ? (uint64_t)ncpu : 1, 1, 65536);
     c->key_table_size = pow2_at_least((uint32_t)env_u64("KEY_TABLE_SIZE", 4, 1, 1u << 20));
     c->mem_max_stacks = (uint32_t)env_u64("MEM_MAX_NUM_STACKS", 1024, 0, UINT32_MAX);
@@ -173,6 +175,8 @@ void weft_config_print(FILE *fp, const struct weft_config *c)
     fprintf(fp, " - default scheduler stack size: %zu bytes\n", c->sched_stacksize);
     fprintf(fp, " - scheduler event check frequency: %u\n", c->sched_event_freq);
     fprintf(fp, " - scheduler sleep: %llu ns\n", (unsigned long long)c->sched_sleep_nsec);
+    fprintf(fp, " - idle spin: %llu ns, at most %u streams at a time\n",
+            (unsigned long long)c->sched_spin_nsec, c->sched_max_spinners);
     fprintf(fp, " - set affinity: %s\n", c->set_affinity ? "yes" : "no");
     fprintf(fp, " - key table size: %u\n", c->key_table_size);
     fprintf(fp, " - stack cache per stream: %u stacks\n", c->mem_max_stacks);
@@ -235,6 +239,9 @@ static int runtime_init(void)
 {
     int r = ABT_ERR_MEM;
     weft_config_load(&weft_g.cfg);
+    /* a spinner's place is left taken if the primary ULT finalized while the primary
+     * scheduler, which handed it over, was spinning (core/sched/idle.c) */
+    weft_atomic_store_relaxed(&weft_g.idle_spinners, 0);
     weft_g.rank_cap = weft_g.cfg.max_xstreams;
     weft_g.by_rank = calloc((size_t)weft_g.rank_cap, sizeof(weft_xstream *));
     weft_xstream *xs = calloc(1, sizeof(*xs));

@@ -14,6 +14,8 @@ struct weft_config {
     size_t sched_stacksize;        /* ABT_SCHED_STACKSIZE */
     uint32_t sched_event_freq;     /* ABT_SCHED_EVENT_FREQ */
     uint64_t sched_sleep_nsec;     /* ABT_SCHED_SLEEP_NSEC */
+    uint64_t sched_spin_nsec;      /* ABT_SCHED_SPIN_NSEC: an idle scheduler spins so long */
+    uint32_t sched_max_spinners;   /* ABT_SCHED_MAX_SPINNERS: streams spinning at once */
     bool set_affinity;             /* ABT_SET_AFFINITY */
     int *affinity_list;            /* ABT_SET_AFFINITY CPU-id lists, flattened, or NULL */
     int *affinity_off;             /* list i: affinity_list[off[i] .. off[i+1]) (affinity.c) */
@@ -49,6 +51,7 @@ struct weft_global {
     _Atomic uint64_t next_unit_id;
     _Atomic int next_pool_id;
     _Atomic uint32_t next_key_id;
+    _Atomic int idle_spinners;     /* idle schedulers spinning now (core/sched/idle.c) */
 };
 
 extern WEFT_INTERNAL struct weft_global weft_g;

@@ -337,7 +337,7 @@ void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u)
          * another stream's pool: popped from a shared pool elsewhere, it is sent home. */
         weft_xstream *home = weft_g.primary;
         weft_atomic_store_release(&home->main_handoff, u);
-        weft_pool_wake_all(home->main_sched->pools[0]);
+        weft_xs_wake(home);        /* core/idle.h: its scheduler may sleep */
         return;
     }
     if (WEFT_LIKELY(u->flags & WEFT_U_ULT)) {
@@ -433,14 +433,7 @@ static void apply_migration(weft_unit *u)
 static void post_push_fifo(weft_xstream *xs, void *arg)
 {
     weft_unit *u = arg;
-    weft_pool *p = u->pool;
-    if (p->locked)
-        weft_spin_lock(&p->lock);
-    fifo_link_tail(p, u);
-    if (p->locked)
-        weft_spin_unlock(&p->lock);
-    if (p->caps & WEFT_POOL_CAP_SIGNAL)
-        weft_pool_signal(p);
+    weft_pool_fifo_push(u->pool, u);
 }
 
 static void post_push(weft_xstream *xs, void *arg)
