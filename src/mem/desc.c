@@ -55,6 +55,7 @@ static struct chunk *chunks;
 static size_t chunks_dormant;      /* dormant slabs in all chunks */
 static uint32_t depot_taken, depot_mark;
 static uint64_t depot_next_trim;
+static uint32_t depot_returns;     /* lone frees (no cache), to pace trim checks */
 static size_t chunk_size;          /* set by weft_mem_init */
 
 static size_t slab_bytes(void) { return SLAB_UNITS * weft_mem_cfg.desc_size; }
@@ -188,7 +189,9 @@ void weft_desc_free_slow(struct weft_mem_cache *c, void *desc)
             depot_push(v);
         }
     }
-    bool due = weft_mem_cfg.trim_ns && depot_num > DEPOT_FLOOR + SLAB_UNITS;
+    /* a spill, or every 64th lone free (external threads): time to check */
+    bool due = weft_mem_cfg.trim_ns && depot_num > DEPOT_FLOOR + SLAB_UNITS &&
+               (c || ++depot_returns % 64 == 0);
     pthread_mutex_unlock(&depot_lock);
     if (due)                       /* memory came back: the depot may trim (trim.c) */
         weft_desc_depot_trim(weft_mem_now());

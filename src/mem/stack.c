@@ -60,6 +60,7 @@ static size_t depot_num;
  * decaying mark, when the next trim step is due */
 static uint32_t depot_taken, depot_mark;
 static uint64_t depot_next_trim;
+static uint32_t depot_returns;     /* lone frees (no cache), to pace trim checks */
 uint64_t weft_mem_stack_trim_at = UINT64_MAX; /* relaxed atomic: the next step, if any */
 
 /* The depot keeps this many stacks resident whatever its mark (a new burst of a few
@@ -421,7 +422,9 @@ void weft_stack_free_slow(struct weft_mem_cache *c, weft_stack *s)
             }
         }
     }
-    bool due = weft_mem_cfg.trim_ns && depot_num > DEPOT_FLOOR;
+    /* a spill, or every 64th lone free (external threads): time to check */
+    bool due = weft_mem_cfg.trim_ns && depot_num > DEPOT_FLOOR &&
+               (c || ++depot_returns % 64 == 0);
     pthread_mutex_unlock(&depot_lock);
     if (s)
         stack_unmap(s);
