@@ -6,7 +6,7 @@ Normally started through bench/run.sh, which installs the baseline packages
 first and runs this script with /usr/bin/python3 (Debian's matplotlib).
 
   bench/run.sh [--quick] [--argobots PREFIX] [--out DIR] [--build DIR]
-               [--only fork_join,yield,join_many,deviation,memory,patterns,callgrind]
+               [--only fork_join,yield,join_many,deviation,memory,patterns,sync,callgrind]
                [--threads 1,2] [--skip-build] [--no-plots]
 """
 import argparse
@@ -25,7 +25,18 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 
-ALL_BENCHES = ["fork_join", "yield", "join_many", "deviation", "memory", "patterns", "callgrind"]
+ALL_BENCHES = ["fork_join", "yield", "join_many", "deviation", "memory", "patterns", "sync",
+               "callgrind"]
+
+# bench/sync rows: key (the "op" of its results) -> label of the summary table
+SYNC_OPS = [("mutex", "mutex lock + unlock"), ("mutex_trylock", "mutex trylock + unlock"),
+            ("mutex_contended", "mutex contended, 2 streams"),
+            ("rwlock_rd", "rwlock rdlock + unlock"), ("rwlock_wr", "rwlock wrlock + unlock"),
+            ("cond_rt_1", "cond round trip, 1 stream"), ("cond_rt_2", "cond round trip, 2 streams"),
+            ("cond_signal", "cond signal, no waiter"), ("eventual", "eventual set + wait + reset"),
+            ("future", "future set + wait + reset"),
+            ("eventual_pingpong", "eventual ping-pong, 2 streams"),
+            ("barrier_2", "barrier of 2"), ("barrier_32", "barrier of 32")]
 
 IMPL_LABEL = {
     "weft": "weft",
@@ -230,6 +241,17 @@ def make_jobs(args, bench_dir):
                             "--threads", th]
             jobs.append({"bench": "patterns", "impl": impl, "what": "T=" + th, "cmd": cmd})
 
+    if "sync" in only:
+        for impl, path in binaries(bench_dir, "sync"):
+            cmd = [path] + common
+            job = {"bench": "sync", "impl": impl, "cmd": cmd, "what": "mutex, cond, ..."}
+            if impl == "argobots" and have_weft:
+                cmd += ["--kinds", "ult"]  # the Pthreads column comes from the weft run
+            else:
+                job["impl_override"] = {"pthread": "pthread"}
+                job["what"] += " and pthread"
+            jobs.append(job)
+
     if "callgrind" in only and shutil.which("valgrind"):
         for impl, path in binaries(bench_dir, "fork_join"):
             if impl not in ("weft", "argobots"):
@@ -354,7 +376,25 @@ def summary_md(args, results, meta):
     if find(results, bench="yield"):
         L += yield_md(results, impls)
     L += rest_md(results, impls)
+    if find(results, bench="sync"):
+        L += sync_md(results)
     return "\n".join(L)
+
+
+def sync_md(results):
+    simpls = [i for i in ("weft", "argobots", "pthread") if find(results, bench="sync", impl=i)]
+    L = []
+    L.append("**Synchronization objects (bench/sync), ns per operation; Pthreads between OS "
+             "threads**")
+    L.append("")
+    L.append("| operation | " + " | ".join(IMPL_LABEL[i] for i in simpls) + " |")
+    L.append("|---|" + "---:|" * len(simpls))
+    for op, label in SYNC_OPS:
+        vals = [med(results, bench="sync", impl=i, op=op) for i in simpls]
+        if any(v is not None for v in vals):
+            L.append("| %s | " % label + " | ".join(cell(v) for v in vals) + " |")
+    L.append("")
+    return L
 
 
 def fork_join_md(args, results, impls):

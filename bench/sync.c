@@ -1,71 +1,43 @@
 /* bench/sync.c - cost of the synchronization objects, ns per operation, beside the
- * Pthreads equivalents measured in the same run.
+ * Pthreads equivalents measured in the same run.  Only abt.h and Pthreads: the same
+ * source is built as `sync` (weft) and, with WEFT_BENCH_ARGOBOTS_PREFIX, `sync_abt`
+ * (Argobots); bench/run.sh runs both (--only sync).
  *
- * Usage:  sync [-r REPS] [-n SCALE]
- *   -r REPS   repetitions of each measurement; the median is printed (default 5)
- *   -n SCALE  multiply every iteration count (default 1.0; 0.1 for a quick look)
- * Build (until bench/CMakeLists.txt lists it):
- *   cc -O3 -I include bench/sync.c -o sync_weft -L<build> -lweft -lpthread \
- *      -Wl,-rpath,<build>
- *   cc -O3 -I <argobots>/include bench/sync.c -o sync_abt -L<argobots>/lib -labt \
- *      -lpthread -Wl,-rpath,<argobots>/lib -DIMPL_NAME='"Argobots"'
- * Only abt.h and Pthreads: the same source measures weft and Argobots.
+ * Usage:  sync [--ops KEY,...] [--kinds ult,pthread], and the common flags of
+ *         bench/common/bench.h: --json, --csv, --repeats 5, --sample-ms 10
+ *   --ops      the rows to measure, by key (below; default all)
+ *   --kinds    ult: the abt.h column, pthread: the Pthreads column (default both)
+ *   -r REPS    same as --repeats (older spelling)
+ *   -n SCALE   multiplies the sample time (older spelling; 0.1 for a quick look)
+ * Every row is warmed up, probed, then measured --repeats times with the iteration
+ * count that fills --sample-ms; the table shows the median.
  *
  * Setup: the primary stream plus one secondary stream (BASIC schedulers, like the
- * Argobots default); "2 streams" puts one ULT on each.  Rows:
- *   mutex uncontended       lock+unlock by one ULT
- *   mutex contended         two ULTs on two streams hammer one mutex (ns per pair)
- *   mutex trylock           trylock+unlock, uncontended
- *   cond round trip         ping-pong through one mutex and one cond (ns per round trip:
+ * Argobots default); "2 streams" puts one ULT on each.  Rows (key: what):
+ *   mutex                   lock+unlock by one ULT
+ *   mutex_trylock           trylock+unlock, uncontended
+ *   mutex_contended         two ULTs on two streams hammer one mutex (ns per lock+unlock)
+ *   rwlock_rd, rwlock_wr    rdlock+unlock and wrlock+unlock, uncontended
+ *   cond_rt_1, cond_rt_2    ping-pong through one mutex and one cond (ns per round trip:
  *                           two signals, two waits), two ULTs on one stream / two streams
- *   cond signal, no waiter  signal with nobody waiting
- *   eventual set+wait       set, wait on the ready eventual, reset (one ULT)
- *   future set+wait+reset   one compartment: set, wait on the ready future, reset
- *   eventual ping-pong      two ULTs on two streams, two eventuals (ns per round trip)
- *   barrier 2 / 32          barrier rounds of 2 and 32 ULTs spread over the two streams
- *   rwlock rd / wr          rdlock+unlock and wrlock+unlock, uncontended
+ *   cond_signal             signal with nobody waiting
+ *   eventual                set, wait on the ready eventual, reset (one ULT)
+ *   future                  one compartment: set, wait on the ready future, reset
+ *   eventual_pingpong       two ULTs on two streams, two eventuals (ns per round trip)
+ *   barrier_2, barrier_32   barrier rounds of 2 and 32 ULTs spread over the two streams
  * The pthread column runs the same pattern with pthread_mutex / pthread_cond /
  * pthread_barrier / pthread_rwlock between OS threads (a "ULT" becomes a thread). */
-#define _GNU_SOURCE
+#include "bench.h"
+
 #include <abt.h>
 #include <pthread.h>
 #include <stdatomic.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
-#ifndef IMPL_NAME
-#define IMPL_NAME "weft"
-#endif
-
-static int reps = 5;
-static double scale = 1.0;
 static ABT_pool pools[2];
 
 static double now_ns(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static long iters(long n)
-{
-    long k = (long)((double)n * scale);
-    return k > 0 ? k : 1;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof(double), cmp);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    return (double)bench_now_ns();
 }
 
 #define CK(call)                                                                   \
@@ -425,42 +397,104 @@ static double pth_barrier(void)
 
 /* ---------------------------------------------------------------- driver */
 
-static double measure(double (*fn)(void), long n)
+typedef struct {
+    const char *key;     /* --ops name, and "op" of the JSON/CSV results */
+    const char *label;   /* the table's row */
+    double (*abt)(void); /* ns per operation over n_ops iterations */
+    double (*pth)(void); /* the Pthreads equivalent, or NULL */
+    long probe;          /* iterations of the warm-up and of the probe */
+    double per_iter;     /* operations' worth of time one iteration takes */
+    int barrier;         /* a barrier of this many members is set up around the row */
+} row_t;
+
+static const row_t rows[] = {
+    {"mutex", "mutex lock+unlock", abt_mutex_uncontended, pth_mutex_uncontended, 100000, 1, 0},
+    {"mutex_trylock", "mutex trylock+unlock", abt_trylock, pth_trylock, 100000, 1, 0},
+    {"mutex_contended", "mutex contended (2 streams)", abt_mutex_contended, pth_mutex_contended,
+     25000, 2, 0},
+    {"rwlock_rd", "rwlock rdlock+unlock", abt_rd, pth_rd, 100000, 1, 0},
+    {"rwlock_wr", "rwlock wrlock+unlock", abt_wr, pth_wr, 100000, 1, 0},
+    {"cond_rt_1", "cond round trip, 1 stream", abt_cond_rt_1, NULL, 10000, 1, 0},
+    {"cond_rt_2", "cond round trip, 2 streams", abt_cond_rt_2, pth_cond_rt, 5000, 1, 0},
+    {"cond_signal", "cond signal, no waiter", abt_cond_signal_nowaiter, pth_cond_signal_nowaiter,
+     100000, 1, 0},
+    {"eventual", "eventual set+wait+reset", abt_eventual_local, NULL, 50000, 1, 0},
+    {"future", "future set+wait+reset (1)", abt_future_local, NULL, 50000, 1, 0},
+    {"eventual_pingpong", "eventual ping-pong, 2 str.", abt_eventual_pingpong, NULL, 5000, 1, 0},
+    {"barrier_2", "barrier of 2 ULTs", abt_barrier, pth_barrier, 5000, 1, 2},
+    {"barrier_32", "barrier of 32 ULTs", abt_barrier, pth_barrier, 500, 1, 32},
+};
+
+/* The driver's view of a measurement function: n_ops = iters, then run it. */
+typedef struct {
+    double (*fn)(void);
+} op_t;
+
+static double op_iters(void *ctx, long iters)
 {
-    double v[64];
-    n_ops = iters(n);
-    fn(); /* warm-up */
-    for (int r = 0; r < reps; r++)
-        v[r] = fn();
-    return median(v, reps);
+    n_ops = iters > 0 ? iters : 1;
+    return ((op_t *)ctx)->fn();
 }
 
-static void row(const char *name, double (*abt)(void), double (*pth)(void), long n)
+static bench_t bench;
+
+/* Median ns per operation of fn; its samples in v (bench.repeats of them). */
+static double measure(const row_t *r, double (*fn)(void), double *v)
 {
-    double a = measure(abt, n);
-    if (pth) {
-        double p = measure(pth, n);
-        printf("%-28s %12.1f %12.1f\n", name, a, p);
-    } else {
-        printf("%-28s %12.1f %12s\n", name, a, "-");
+    op_t op = {fn};
+    bench_measure_iters(&bench, op_iters, &op, r->probe, r->probe, r->per_iter, v);
+    return bench_median(v, bench.repeats);
+}
+
+static void run_row(const row_t *r, const char *kinds)
+{
+    double v[BENCH_MAX_REPEATS], a = 0, p = 0;
+    int do_abt = bench_in_list(kinds, "ult");
+    int do_pth = r->pth && bench_in_list(kinds, "pthread");
+    char f[128];
+    if (r->barrier) {
+        bar_n = r->barrier;
+        CK(ABT_barrier_create((uint32_t)bar_n, &abar));
+        pthread_barrier_init(&pbar, NULL, (unsigned)bar_n);
     }
-    fflush(stdout);
+    if (do_abt) {
+        a = measure(r, r->abt, v);
+        bench_fields(f, sizeof f, "\"op\":\"%s\",\"kind\":\"ult\"", r->key);
+        bench_result(&bench, "sync", f, "time", "ns_per_op", v, bench.repeats);
+    }
+    if (do_pth) {
+        p = measure(r, r->pth, v);
+        bench_fields(f, sizeof f, "\"op\":\"%s\",\"kind\":\"pthread\"", r->key);
+        bench_result(&bench, "sync", f, "time", "ns_per_op", v, bench.repeats);
+    }
+    if (r->barrier) {
+        CK(ABT_barrier_free(&abar));
+        pthread_barrier_destroy(&pbar);
+    }
+    if (!bench.machine) {
+        printf("%-28s", r->label);
+        if (do_abt)
+            printf(" %12.1f", a);
+        else
+            printf(" %12s", "-");
+        if (do_pth)
+            printf(" %12.1f\n", p);
+        else
+            printf(" %12s\n", "-");
+        fflush(stdout);
+    }
 }
 
 int main(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-r") && i + 1 < argc)
-            reps = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "-n") && i + 1 < argc)
-            scale = atof(argv[++i]);
-        else {
-            fprintf(stderr, "usage: %s [-r REPS] [-n SCALE]\n", argv[0]);
-            return 2;
-        }
-    }
-    if (reps < 1 || reps > 64)
-        reps = 5;
+    bench_init(&bench, argc, argv, 10.0,
+               "[--ops mutex,cond_rt_2,...] [--kinds ult,pthread] [-r REPS] [-n SCALE]\n");
+    const bench_args_t *a = &bench.args;
+    long r = bench_opt_long(a, "-r", bench.repeats);
+    bench.repeats = r < 1 ? 1 : r > BENCH_MAX_REPEATS ? BENCH_MAX_REPEATS : (int)r;
+    bench.target_ns *= bench_opt_double(a, "-n", 1.0);
+    const char *ops = bench_opt(a, "--ops");
+    const char *kinds = bench_opt(a, "--kinds");
 
     CK(ABT_init(argc, argv));
     ABT_xstream self, xs;
@@ -475,31 +509,14 @@ int main(int argc, char **argv)
     CK(ABT_eventual_create((int)sizeof(long), &aev[1]));
     CK(ABT_future_create(1, NULL, &afut));
 
-    printf("# %s (ABT_VERSION %s): ns per operation, median of %d\n", IMPL_NAME, ABT_VERSION,
-           reps);
-    printf("%-28s %12s %12s\n", "operation", IMPL_NAME, "pthread");
-    row("mutex lock+unlock", abt_mutex_uncontended, pth_mutex_uncontended, 2000000);
-    row("mutex trylock+unlock", abt_trylock, pth_trylock, 2000000);
-    row("mutex contended (2 streams)", abt_mutex_contended, pth_mutex_contended, 500000);
-    row("rwlock rdlock+unlock", abt_rd, pth_rd, 2000000);
-    row("rwlock wrlock+unlock", abt_wr, pth_wr, 2000000);
-    row("cond round trip, 1 stream", abt_cond_rt_1, NULL, 200000);
-    row("cond round trip, 2 streams", abt_cond_rt_2, pth_cond_rt, 100000);
-    row("cond signal, no waiter", abt_cond_signal_nowaiter, pth_cond_signal_nowaiter, 2000000);
-    row("eventual set+wait+reset", abt_eventual_local, NULL, 1000000);
-    row("future set+wait+reset (1)", abt_future_local, NULL, 1000000);
-    row("eventual ping-pong, 2 str.", abt_eventual_pingpong, NULL, 100000);
-    int sizes[2] = { 2, 32 };
-    for (int k = 0; k < 2; k++) {
-        bar_n = sizes[k];
-        CK(ABT_barrier_create((uint32_t)bar_n, &abar));
-        pthread_barrier_init(&pbar, NULL, (unsigned)bar_n);
-        char name[64];
-        snprintf(name, sizeof(name), "barrier of %d ULTs", bar_n);
-        row(name, abt_barrier, pth_barrier, bar_n == 2 ? 100000 : 10000);
-        CK(ABT_barrier_free(&abar));
-        pthread_barrier_destroy(&pbar);
+    if (!bench.machine) {
+        printf("# %s (ABT_VERSION %s): ns per operation, median of %d\n", BENCH_IMPL_NAME,
+               ABT_VERSION, bench.repeats);
+        printf("%-28s %12s %12s\n", "operation", BENCH_IMPL_NAME, "pthread");
     }
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        if (bench_in_list(ops, rows[i].key))
+            run_row(&rows[i], kinds);
 
     CK(ABT_future_free(&afut));
     CK(ABT_eventual_free(&aev[0]));

@@ -1,13 +1,53 @@
 #!/usr/bin/env bash
-# scripts/test.sh - the full test suite, as CI runs it.
-#   1. installs the build dependencies when they are missing (Debian/Ubuntu, as root);
+# scripts/test.sh - the full test suite, as CI runs it (.ci/run calls this script).
+#   1. installs the build dependencies when they are missing (Debian/Ubuntu, as root or
+#      through sudo), and for the aarch64 configuration the cross compiler and qemu-user;
 #   2. builds and runs ctest in four configurations: Release, AddressSanitizer+UBSan,
-#      ThreadSanitizer, and Release under valgrind memcheck.
-# Usage: scripts/test.sh [release|asan|tsan|valgrind]...   (default: all four)
-# Build trees go to build/<config>.  Exits non-zero if any configuration fails.
-set -euo pipefail
+#      ThreadSanitizer, and RelWithDebInfo under valgrind memcheck; after Release it
+#      installs the package and builds examples/hello.c against it three ways (pkg-config
+#      weft, pkg-config argobots, find_package(weft));
+#   3. cross-builds the context-switch test for AArch64 and runs it under qemu-user
+#      (tests/cross/aarch64.sh), skipped with one message when the tools cannot be installed.
+#
+# Usage: scripts/test.sh [release|asan|tsan|valgrind|aarch64]...   (default: all five)
+#
+# Build trees go to build/<config>; each configuration's build, ctest and install output is
+# logged to build/<config>/{build,ctest,install}.log and shown only when something fails
+# (the build error, the output of a failing test).  Tests that skip (exit 77) are listed
+# with the reason they print (`SKIP: reason` on stderr).  The script ends with one line per
+# configuration and a final "N passed, M failed, K skipped" line, and exits non-zero if
+# anything failed.
+set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
+
+configs=("$@")
+[ ${#configs[@]} -eq 0 ] && configs=(release asan tsan valgrind aarch64)
+for cfg in "${configs[@]}"; do
+  case "$cfg" in
+    release | asan | tsan | valgrind | aarch64) ;;
+    *) echo "unknown configuration: $cfg (release, asan, tsan, valgrind, aarch64)" >&2; exit 2 ;;
+  esac
+done
+want() { # want CONFIG: whether CONFIG was asked for
+  local c
+  for c in "${configs[@]}"; do [ "$c" = "$1" ] && return 0; done
+  return 1
+}
+
+# ---- dependencies -----------------------------------------------------------------------
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null 2>&1; then sudo "$@"; else return 1; fi
+}
+apt_updated=0
+apt_install() { # apt_install PACKAGE...: 0 when they installed
+  command -v apt-get >/dev/null 2>&1 || return 1
+  if [ $apt_updated -eq 0 ]; then
+    as_root apt-get update -qq >/dev/null 2>&1 || return 1
+    apt_updated=1
+  fi
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null 2>&1
+}
 
 need=()
 for tool in cmake ninja gcc valgrind pkg-config; do
@@ -20,51 +60,195 @@ if [ ${#need[@]} -gt 0 ]; then
     case "$t" in ninja) pkgs+=(ninja-build) ;; gcc) pkgs+=(gcc libc6-dev) ;; *) pkgs+=("$t") ;; esac
   done
   echo "== installing: ${pkgs[*]}"
-  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${pkgs[@]}" >/dev/null
+  if ! apt_install "${pkgs[@]}"; then
+    echo "== could not install ${pkgs[*]} (needs apt-get and root or sudo)" >&2
+    exit 1
+  fi
 fi
 
-configs=("$@")
-[ ${#configs[@]} -eq 0 ] && configs=(release asan tsan valgrind)
+cross_skip=""
+if want aarch64; then
+  cross_cc=${CROSS_CC:-aarch64-linux-gnu-gcc}
+  have_qemu() { command -v qemu-aarch64 >/dev/null 2>&1 || command -v qemu-aarch64-static >/dev/null 2>&1; }
+  if ! command -v "$cross_cc" >/dev/null 2>&1 || ! have_qemu; then
+    echo "== installing: gcc-aarch64-linux-gnu qemu-user"
+    apt_install gcc-aarch64-linux-gnu qemu-user || apt_install gcc-aarch64-linux-gnu qemu-user-static || true
+  fi
+  if ! command -v "$cross_cc" >/dev/null 2>&1 || ! have_qemu; then
+    cross_skip="$cross_cc or qemu-aarch64 missing and not installable with apt-get (gcc-aarch64-linux-gnu, qemu-user)"
+  fi
+fi
+
+# ---- helpers ----------------------------------------------------------------------------
 jobs=$(nproc 2>/dev/null || echo 2)
-status=0
+t_all=$(date +%s)
+summary=()
+tot_pass=0 tot_fail=0 tot_skip=0
+
+dur() { local s=$(($(date +%s) - $1)); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
+record() { # record CONFIG PASSED FAILED SKIPPED START [NOTE]
+  local line
+  line=$(printf '%-9s %4d passed, %d failed, %d skipped  %s' "$1" "$2" "$3" "$4" "$(dur "$5")")
+  [ -n "${6:-}" ] && line="$line  ($6)"
+  summary+=("$line")
+  echo "== [$1] $2 passed, $3 failed, $4 skipped in $(dur "$5")${6:+  ($6)}"
+  tot_pass=$((tot_pass + $2)); tot_fail=$((tot_fail + $3)); tot_skip=$((tot_skip + $4))
+}
+show_log() { # show_log FILE WHAT: the error lines of a log, then its last 40 lines
+  local n
+  n=$(wc -l <"$1")
+  if [ "$n" -gt 40 ] && head -n $((n - 40)) "$1" | grep -q -E -i 'error|FAILED|undefined reference'; then
+    echo "---- $2: error lines of $1"
+    head -n $((n - 40)) "$1" | grep -E -i 'error|FAILED|undefined reference' | head -n 30
+  fi
+  echo "---- $2: last lines of $1"
+  tail -n 40 "$1"
+  echo "----"
+}
+# junit_report FILE: prints "SKIP <name>: <reason>" for skipped tests and the last lines of
+# the output of failed ones, from ctest's JUnit file.
+junit_report() {
+  awk '
+    function unxml(s) {
+      gsub(/&lt;/, "<", s); gsub(/&gt;/, ">", s); gsub(/&quot;/, "\"", s)
+      gsub(/&apos;/, "\047", s); gsub(/&amp;/, "\\&", s); return s
+    }
+    function flush() {
+      if (name == "") return
+      if (status == "notrun") {
+        if (reason == "") reason = "(the test printed no SKIP: line)"
+        printf "   skipped %s: %s\n", name, reason
+      } else if (status == "fail") {
+        printf "   FAILED %s, last lines of its output:\n", name
+        s = nout > 25 ? nout - 25 : 0
+        for (i = s + 1; i <= nout; i++) printf "      %s\n", out[i]
+      }
+      name = ""
+    }
+    /<testcase / {
+      flush()
+      name = $0; sub(/.*<testcase name="/, "", name); sub(/".*/, "", name)
+      status = $0; sub(/.* status="/, "", status); sub(/".*/, "", status)
+      reason = ""; nout = 0; inout = 0
+    }
+    /<system-out>/ { inout = 1; sub(/.*<system-out>/, "") }
+    inout {
+      line = $0; last = sub(/<\/system-out>.*/, "", line)
+      if (!(last && line == "")) {
+        line = unxml(line); out[++nout] = line
+        if (reason == "" && line ~ /SKIP:/) { reason = line; sub(/.*SKIP:[ \t]*/, "", reason) }
+      }
+      if (last) inout = 0
+    }
+    END { flush() }
+  ' "$1"
+}
+junit_count() { # junit_count FILE ATTRIBUTE: the attribute of <testsuite>
+  sed -n "s/^[[:space:]]*$2=\"\\([0-9]*\\)\".*/\\1/p" "$1" | head -n 1
+}
+
+# ---- native configurations ----------------------------------------------------------------
 for cfg in "${configs[@]}"; do
+  [ "$cfg" = aarch64 ] && continue
   case "$cfg" in
     release)  opts=(-DCMAKE_BUILD_TYPE=Release) ;;
     asan)     opts=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DWEFT_SANITIZE_ADDRESS=ON) ;;
     tsan)     opts=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DWEFT_SANITIZE_THREAD=ON) ;;
     valgrind) opts=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DWEFT_TEST_VALGRIND=ON) ;;
-    *) echo "unknown configuration: $cfg" >&2; exit 2 ;;
   esac
-  echo "== [$cfg] configure and build"
-  cmake -S "$root" -B "build/$cfg" -G Ninja -DWEFT_BUILD_BENCH=OFF "${opts[@]}" >/dev/null
-  cmake --build "build/$cfg" -j "$jobs" >/dev/null
-  echo "== [$cfg] ctest"
-  if ! (cd "build/$cfg" && ctest -j "$jobs" --output-on-failure --timeout 300); then
-    echo "== [$cfg] FAILED"
-    status=1
+  t0=$(date +%s)
+  bdir=build/$cfg
+  mkdir -p "$bdir"
+  echo "== [$cfg] configure and build (log: $bdir/build.log)"
+  if ! { cmake -S "$root" -B "$bdir" -G Ninja -DWEFT_BUILD_BENCH=OFF "${opts[@]}" &&
+         cmake --build "$bdir" -j "$jobs"; } >"$bdir/build.log" 2>&1; then
+    show_log "$bdir/build.log" "[$cfg] BUILD FAILED"
+    record "$cfg" 0 1 0 "$t0" "build failed, see $bdir/build.log"
+    continue
   fi
+  echo "== [$cfg] ctest (log: $bdir/ctest.log)"
+  rm -f "$bdir/junit.xml"
+  (cd "$bdir" && ctest -j "$jobs" --timeout 300 --output-on-failure --output-junit junit.xml) \
+    >"$bdir/ctest.log" 2>&1
+  rc=$?
+  if [ -f "$bdir/junit.xml" ]; then
+    n=$(junit_count "$bdir/junit.xml" tests)
+    f=$(junit_count "$bdir/junit.xml" failures)
+    s=$(junit_count "$bdir/junit.xml" skipped)
+    d=$(junit_count "$bdir/junit.xml" disabled)
+    p=$((n - f - s - d))
+    junit_report "$bdir/junit.xml"
+    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then # ctest failed without a failing test
+      show_log "$bdir/ctest.log" "[$cfg] ctest exited $rc"
+      f=1
+    fi
+    record "$cfg" "$p" "$f" "$s" "$t0"
+  else
+    show_log "$bdir/ctest.log" "[$cfg] ctest wrote no junit.xml"
+    record "$cfg" 0 1 0 "$t0" "ctest exited $rc"
+  fi
+
   if [ "$cfg" = release ]; then
     # the installed package works for its users: pkg-config (weft and argobots names)
     # and the CMake package, each building and running examples/hello.c
-    echo "== [install] install and build examples/hello.c against it"
-    prefix="$root/build/release/_install"
-    rm -rf "$prefix" "build/release/_consumer"
-    cmake --install "build/release" --prefix "$prefix" >/dev/null
-    libdir=$(ls -d "$prefix"/lib*/pkgconfig | head -n1)
-    for pc in weft argobots; do
-      # shellcheck disable=SC2046
-      cc -o "build/release/hello_$pc" examples/hello.c \
-         $(PKG_CONFIG_PATH="$libdir" pkg-config --cflags --libs "$pc") \
-         -Wl,-rpath,"$(dirname "$libdir")"
-      "build/release/hello_$pc" >/dev/null || { echo "== [install] hello via $pc FAILED"; status=1; }
-    done
-    cmake -S examples/consumer -B build/release/_consumer -G Ninja \
-          -DCMAKE_PREFIX_PATH="$prefix" >/dev/null &&
-      cmake --build build/release/_consumer >/dev/null &&
-      build/release/_consumer/hello >/dev/null ||
-      { echo "== [install] hello via find_package(weft) FAILED"; status=1; }
+    t0=$(date +%s)
+    echo "== [install] install and build examples/hello.c against it (log: $bdir/install.log)"
+    prefix="$root/$bdir/_install"
+    log=$bdir/install.log
+    : >"$log"
+    ipass=0 ifail=0
+    rm -rf "$prefix" "$bdir/_consumer"
+    if cmake --install "$bdir" --prefix "$prefix" >>"$log" 2>&1; then
+      libdir=$(ls -d "$prefix"/lib*/pkgconfig | head -n1)
+      for pc in weft argobots; do
+        # shellcheck disable=SC2046
+        if { echo "-- hello via pkg-config $pc" &&
+             cc -o "$bdir/hello_$pc" examples/hello.c \
+                $(PKG_CONFIG_PATH="$libdir" pkg-config --cflags --libs "$pc") \
+                -Wl,-rpath,"$(dirname "$libdir")" && "$bdir/hello_$pc"; } >>"$log" 2>&1; then
+          ipass=$((ipass + 1))
+        else
+          echo "   FAILED hello via pkg-config $pc"; ifail=$((ifail + 1))
+        fi
+      done
+      if { echo "-- hello via find_package(weft)" &&
+           cmake -S examples/consumer -B "$bdir/_consumer" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" &&
+           cmake --build "$bdir/_consumer" && "$bdir/_consumer/hello"; } >>"$log" 2>&1; then
+        ipass=$((ipass + 1))
+      else
+        echo "   FAILED hello via find_package(weft)"; ifail=$((ifail + 1))
+      fi
+    else
+      echo "   FAILED cmake --install"; ifail=3
+    fi
+    [ $ifail -gt 0 ] && show_log "$log" "[install] FAILED"
+    record install $ipass $ifail 0 "$t0"
   fi
 done
-exit $status
+
+# ---- AArch64 under qemu-user ----------------------------------------------------------------
+if want aarch64; then
+  t0=$(date +%s)
+  if [ -n "$cross_skip" ]; then
+    echo "== [aarch64] SKIPPED: $cross_skip"
+    record aarch64 0 0 1 "$t0" "skipped: cross tools not installable"
+  else
+    mkdir -p build/aarch64
+    log=build/aarch64/cross.log
+    echo "== [aarch64] cross-build tests/internal_arch_context.c, run under qemu-user (log: $log)"
+    WEFT_CROSS_OUT="$root/build/aarch64" tests/cross/aarch64.sh all >"$log" 2>&1
+    rc=$?
+    p=$(sed -n 's/^aarch64: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$log")
+    f=$(sed -n 's/^aarch64: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$log")
+    if [ -z "$p" ] || { [ "$rc" -ne 0 ] && [ "${f:-0}" -eq 0 ]; }; then
+      p=${p:-0}; f=1
+    fi
+    [ "$f" -gt 0 ] && show_log "$log" "[aarch64] FAILED"
+    record aarch64 "$p" "$f" 0 "$t0"
+  fi
+fi
+
+echo "== summary"
+for line in "${summary[@]}"; do echo "   $line"; done
+echo "$tot_pass passed, $tot_fail failed, $tot_skip skipped ($(dur "$t_all"))"
+[ "$tot_fail" -eq 0 ]

@@ -32,7 +32,16 @@ int main(int argc, char **argv)
     for (int i = 0; i < 3; i++) {
         CHECK_ABT(ABT_thread_create(w.pools[1], waiter, (void *)(intptr_t)kinds[i],
                                     ABT_THREAD_ATTR_NULL, &t[i]));
-        sync_sleep(0.01);
+        /* wait until it has parked on the mutex, so the arrival order is the one above
+         * however loaded the machine is */
+        ABT_thread_state st = ABT_THREAD_STATE_READY;
+        for (int n = 0; n < 100000; n++) {
+            CHECK_ABT(ABT_thread_get_state(t[i], &st));
+            if (st == ABT_THREAD_STATE_BLOCKED)
+                break;
+            sync_sleep(0.0001);
+        }
+        CHECK_EQ_INT(st, ABT_THREAD_STATE_BLOCKED);
     }
     CHECK_ABT(ABT_mutex_unlock(mtx));
     sync_join_all(3, t);

@@ -12,8 +12,10 @@
  * ULT stacks use the library default (16 KiB in Argobots 1.x) unless
  * --stacksize is given.
  *
- * --json --n 4096 --d 0,1,5,10,25,50,100 --repeats 5 --sample-ms 10
- * --memory --n 65536 --d 10 [--rounds 2] */
+ * --n 4096 --d 0,1,5,10,25,50,100 [--stacksize BYTES]
+ * --memory --n 65536 --d 10 [--rounds 2]
+ * and the common flags of bench/common/bench.h (--json, --csv, --repeats 5,
+ * --sample-ms 10). */
 #include "bench.h"
 
 #include <abt.h>
@@ -48,27 +50,18 @@ static void one_round(ABT_pool pool, ABT_thread_attr attr, long n, const unsigne
 
 int main(int argc, char **argv)
 {
-    bench_args_t a = {argc, argv};
-    if (bench_flag(&a, "--help") || bench_flag(&a, "-h")) {
-        printf("usage: %s [--json] [--n 4096] [--d 0,1,5,10,25,50,100] [--repeats 5]\n"
-               "          [--sample-ms 10] [--stacksize BYTES]\n"
-               "       %s --memory [--json] [--n 65536] --d PCT [--rounds 2]\n",
-               argv[0], argv[0]);
-        return 0;
-    }
+    bench_t b;
+    bench_init(&b, argc, argv, 10.0,
+               "[--n 4096] [--d 0,1,5,10,25,50,100] [--stacksize BYTES]\n"
+               "       %s --memory [--n 65536] --d PCT [--rounds 2]\n");
+    const bench_args_t *a = &b.args;
     long rss_start = bench_maxrss_kib();
-    int memory = bench_flag(&a, "--memory");
-    int json = bench_flag(&a, "--json");
-    long n = bench_opt_long(&a, "--n", memory ? 65536 : 4096);
+    int memory = bench_flag(a, "--memory");
+    long n = bench_opt_long(a, "--n", memory ? 65536 : 4096);
     long ds[16];
-    int nd = bench_opt_list(&a, "--d", memory ? "0" : "0,1,5,10,25,50,100", ds, 16);
-    int repeats = (int)bench_opt_long(&a, "--repeats", 5);
-    if (repeats < 1)
-        repeats = 1;
-    if (repeats > 256)
-        repeats = 256;
-    double target_ns = bench_opt_double(&a, "--sample-ms", 10.0) * 1e6;
-    long stacksize = bench_opt_long(&a, "--stacksize", 0);
+    int nd = bench_opt_list(a, "--d", memory ? "0" : "0,1,5,10,25,50,100", ds, 16);
+    int repeats = b.repeats;
+    long stacksize = bench_opt_long(a, "--stacksize", 0);
 
     CHECK(ABT_init(0, NULL));
     ABT_xstream xs;
@@ -84,24 +77,22 @@ int main(int argc, char **argv)
     unsigned char *flags = (unsigned char *)malloc((size_t)n);
 
     if (memory) {
-        long rounds = bench_opt_long(&a, "--rounds", 2);
+        long rounds = bench_opt_long(a, "--rounds", 2);
         bench_pick_fraction(flags, n, (double)ds[0], 0x5eed);
         for (long k = 0; k < rounds; k++)
             one_round(pool, attr, n, flags, h);
         long rss = bench_maxrss_kib();
-        if (json) {
+        if (b.machine) {
             char f[128];
-            double v[2] = {(double)rss, (double)rss_start};
             bench_fields(f, sizeof f, "\"d\":%ld,\"n\":%ld", ds[0], n);
-            bench_emit("deviation_memory", f, "maxrss", "KiB", &v[0], 1);
-            bench_emit("deviation_memory", f, "maxrss_at_start", "KiB", &v[1], 1);
+            bench_result_maxrss(&b, "deviation_memory", f, rss, rss_start);
         } else {
             printf("deviation --memory (%s): N = %ld, D = %ld %%: peak RSS %.1f MiB "
                    "(%.1f MiB at start)\n",
                    BENCH_IMPL_NAME, n, ds[0], rss / 1024.0, rss_start / 1024.0);
         }
     } else {
-        if (!json)
+        if (!b.machine)
             printf("deviation (%s): N = %ld ULTs forked and joined on one stream, D %% of "
                    "them yield once\nns per fork-join (create + join + free), median of %d\n\n"
                    "      D   ns/unit     min     max\n",
@@ -111,26 +102,23 @@ int main(int argc, char **argv)
          * shifts the whole curve instead of bending it. */
         unsigned char *fl = (unsigned char *)malloc((size_t)n * (size_t)nd);
         long rounds[16];
-        static double v[16][256];
+        static double v[16][BENCH_MAX_REPEATS];
         for (int di = 0; di < nd; di++) {
             bench_pick_fraction(fl + (size_t)di * n, n, (double)ds[di], 0x5eed);
-            BENCH_CALIBRATE(target_ns, rounds[di],
+            BENCH_CALIBRATE(b.target_ns, rounds[di],
                             one_round(pool, attr, n, fl + (size_t)di * n, h));
         }
         for (int r = 0; r < repeats; r++) {
             for (int di = 0; di < nd; di++) {
-                long done;
-                double ns;
-                BENCH_TIMED_LOOP(rounds[di], target_ns, done, ns,
-                                 one_round(pool, attr, n, fl + (size_t)di * n, h));
-                v[di][r] = ns / ((double)done * (double)n);
+                BENCH_SAMPLE(&b, rounds[di], v[di][r], n,
+                             one_round(pool, attr, n, fl + (size_t)di * n, h));
             }
         }
         for (int di = 0; di < nd; di++) {
-            if (json) {
+            if (b.machine) {
                 char f[128];
                 bench_fields(f, sizeof f, "\"d\":%ld,\"n\":%ld", ds[di], n);
-                bench_emit("deviation", f, "total", "ns_per_unit", v[di], repeats);
+                bench_result(&b, "deviation", f, "total", "ns_per_unit", v[di], repeats);
             } else {
                 printf("  %5ld %9.1f %7.1f %7.1f\n", ds[di], bench_median(v[di], repeats),
                        bench_min(v[di], repeats), bench_max(v[di], repeats));

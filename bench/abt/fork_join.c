@@ -15,10 +15,9 @@
  *                      into its own pool (the paper's Fig. 6 setting).
  *
  * With no arguments it prints a short table (the project's headline demo).
- * --json              machine-readable output for bench/run.py
+ * Common flags (--json, --csv, --repeats 5, --sample-ms 10): bench/common/bench.h.
  * --n 256,4096        unit counts        --streams 1,2      stream counts
  * --kinds ult,tasklet,pthread           --modes one,each   2-stream modes
- * --repeats 5         samples per config --sample-ms 10    target time per sample
  * --split             also print the create/join/free split in the table
  * --pool priv         1-stream only: replace the primary stream's pool by a
  *                     private one (ABT_POOL_ACCESS_PRIV)
@@ -61,7 +60,7 @@ static void *empty_pthread(void *arg)
         }                                                                                 \
     } while (0)
 
-static double target_ns = 10e6; /* per sample, --sample-ms */
+static bench_t bench; /* the common flags: --json, --repeats, --sample-ms ... */
 static int free_only = 0; /* --free-only: ABT_thread_free joins implicitly */
 
 /* One round: N units of `kind` into pools[i % npools], join all, free all.
@@ -157,7 +156,7 @@ static void creator_body(creator_t *c)
         phase_t acc = {0, 0, 0};
         long done;
         double ns;
-        BENCH_TIMED_LOOP(c->rounds, target_ns, done, ns,
+        BENCH_TIMED_LOOP(c->rounds, bench.target_ns, done, ns,
                          one_round(c->kind, &c->pool, 1, c->n, c->h, c->ph, &acc));
         (void)ns;
         double units = (double)done * (double)c->n;
@@ -197,7 +196,7 @@ static long calibrate(int kind, ABT_pool *pools, int npools, long n, ABT_thread 
                       pthread_t *ph)
 {
     long rounds;
-    BENCH_CALIBRATE(target_ns, rounds, one_round(kind, pools, npools, n, h, ph, NULL));
+    BENCH_CALIBRATE(bench.target_ns, rounds, one_round(kind, pools, npools, n, h, ph, NULL));
     return rounds;
 }
 
@@ -221,7 +220,7 @@ static void run_config(result_t *res, ABT_thread *h, pthread_t *ph)
             phase_t acc = {0, 0, 0};
             long done;
             double ns;
-            BENCH_TIMED_LOOP(rounds, target_ns, done, ns,
+            BENCH_TIMED_LOOP(rounds, bench.target_ns, done, ns,
                              one_round(res->kind, pools, npools, n, h, ph, &acc));
             (void)ns;
             double units = (double)done * (double)n;
@@ -291,7 +290,7 @@ static double total_of(const phase_t *p)
 
 static double median_total(const result_t *r)
 {
-    double v[256];
+    double v[BENCH_MAX_REPEATS];
     for (int i = 0; i < r->repeats; i++)
         v[i] = total_of(&r->samples[i]);
     return bench_median(v, r->repeats);
@@ -299,7 +298,7 @@ static double median_total(const result_t *r)
 
 static double median_phase(const result_t *r, int which)
 {
-    double v[256];
+    double v[BENCH_MAX_REPEATS];
     for (int i = 0; i < r->repeats; i++)
         v[i] = which == 0 ? r->samples[i].create
                           : which == 1 ? r->samples[i].join : r->samples[i].free;
@@ -309,7 +308,7 @@ static double median_phase(const result_t *r, int which)
 static void emit(const result_t *r, const char *pool)
 {
     char f[256];
-    double v[256];
+    double v[BENCH_MAX_REPEATS];
     bench_fields(f, sizeof f,
                  "\"kind\":\"%s\",\"n\":%ld,\"streams\":%d,\"mode\":\"%s\",\"pool\":\"%s\"",
                  kind_name[r->kind], r->n, r->streams, r->mode, pool);
@@ -319,7 +318,7 @@ static void emit(const result_t *r, const char *pool)
             v[i] = m == 0 ? total_of(&r->samples[i])
                           : m == 1 ? r->samples[i].create
                                    : m == 2 ? r->samples[i].join : r->samples[i].free;
-        bench_emit("fork_join", f, metric[m], "ns_per_unit", v, r->repeats);
+        bench_result(&bench, "fork_join", f, metric[m], "ns_per_unit", v, r->repeats);
     }
 }
 
@@ -348,17 +347,13 @@ static int callgrind_mode(const char *kind_s, long n, long iters)
 
 int main(int argc, char **argv)
 {
-    bench_args_t a = {argc, argv};
-    if (bench_flag(&a, "--help") || bench_flag(&a, "-h")) {
-        printf("usage: %s [--json] [--n 256,4096] [--streams 1,2] [--kinds ult,tasklet,pthread]\n"
-               "          [--modes one,each] [--repeats 5] [--sample-ms 10] [--split]\n"
-               "          [--pool default|priv] [--free-only]\n"
-               "       %s --callgrind ult|tasklet|pthread --n N --iters I\n",
-               argv[0], argv[0]);
-        return 0;
-    }
+    bench_init(&bench, argc, argv, 10.0,
+               "[--n 256,4096] [--streams 1,2] [--kinds ult,tasklet,pthread]\n"
+               "          [--modes one,each] [--split] [--pool default|priv] [--free-only]\n"
+               "       %s --callgrind ult|tasklet|pthread --n N --iters I\n");
+    const bench_args_t *a = &bench.args;
     CHECK(ABT_init(0, NULL));
-    const char *pool_s = bench_opt(&a, "--pool");
+    const char *pool_s = bench_opt(a, "--pool");
     if (pool_s && strcmp(pool_s, "priv") == 0) {
         /* Private pool for the primary stream; 2-stream configurations need
          * pools that other streams may push to, so they are left out. */
@@ -372,28 +367,22 @@ int main(int argc, char **argv)
         pool_s = "default";
     }
 
-    free_only = bench_flag(&a, "--free-only");
-    const char *cg = bench_opt(&a, "--callgrind");
+    free_only = bench_flag(a, "--free-only");
+    const char *cg = bench_opt(a, "--callgrind");
     if (cg) {
-        int rc = callgrind_mode(cg, bench_opt_long(&a, "--n", 256),
-                                bench_opt_long(&a, "--iters", 10));
+        int rc = callgrind_mode(cg, bench_opt_long(a, "--n", 256),
+                                bench_opt_long(a, "--iters", 10));
         CHECK(ABT_finalize());
         return rc;
     }
 
-    int json = bench_flag(&a, "--json");
-    int split = bench_flag(&a, "--split");
+    int split = bench_flag(a, "--split");
     long ns[16], streams[4];
-    int nn = bench_opt_list(&a, "--n", "256,4096", ns, 16);
-    int nstreams = bench_opt_list(&a, "--streams", "1,2", streams, 4);
-    const char *kinds = bench_opt(&a, "--kinds");
-    const char *modes = bench_opt(&a, "--modes");
-    int repeats = (int)bench_opt_long(&a, "--repeats", 5);
-    if (repeats < 1)
-        repeats = 1;
-    if (repeats > 256)
-        repeats = 256;
-    target_ns = bench_opt_double(&a, "--sample-ms", 10.0) * 1e6;
+    int nn = bench_opt_list(a, "--n", "256,4096", ns, 16);
+    int nstreams = bench_opt_list(a, "--streams", "1,2", streams, 4);
+    const char *kinds = bench_opt(a, "--kinds");
+    const char *modes = bench_opt(a, "--modes");
+    int repeats = bench.repeats;
     if (use_priv_pool) {
         nstreams = 1;
         streams[0] = 1;
@@ -427,12 +416,12 @@ int main(int argc, char **argv)
         }
     }
 
-    if (!json) {
+    if (!bench.machine) {
         printf("fork_join (%s): N empty units created into the caller's pool, then joined and "
                "freed.\n",
                BENCH_IMPL_NAME);
         printf("ns per unit (create + join + free), median of %d samples of ~%.0f ms each%s\n\n",
-               repeats, target_ns / 1e6,
+               repeats, bench.target_ns / 1e6,
                use_priv_pool ? ", private pool" : "");
         printf("     N  streams             ULT   tasklet    pthread   pthread/ULT  "
                "pthread/tasklet\n");
@@ -455,14 +444,14 @@ int main(int argc, char **argv)
             res[k].kind = k;
             /* the table's pthread column uses 3 samples: creating 4096 OS
              * threads takes ~0.1-0.2 s per round and the demo should stay short */
-            res[k].repeats = (!json && k == K_PTHREAD && repeats > 3) ? 3 : repeats;
+            res[k].repeats = (!bench.machine && k == K_PTHREAD && repeats > 3) ? 3 : repeats;
             run_config(&res[k], h, ph);
             have[k] = 1;
             med[k] = median_total(&res[k]);
-            if (json)
+            if (bench.machine)
                 emit(&res[k], pool_s);
         }
-        if (!json) {
+        if (!bench.machine) {
             const char *label = rows[r].streams == 1
                                     ? "1"
                                     : strcmp(rows[r].mode, "one") == 0 ? "2 one creator"
@@ -493,7 +482,7 @@ int main(int argc, char **argv)
             fflush(stdout);
         }
     }
-    if (!json) {
+    if (!bench.machine) {
         printf("\n2 one creator: the main ULT feeds both streams' pools round-robin; "
                "2 each forks: every\nstream forks its own N units (pthread: two creator "
                "threads, median of 3).\nOptions: --help (--split: create/join/free); "

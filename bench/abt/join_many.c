@@ -6,7 +6,8 @@
  * Reproduces: Argobots (TPDS 2018) Fig. 4, "JoinMany" against "SchedBypass"
  * (join_many chains the N joins with N + 1 context switches instead of 2 N).
  *
- * --json --n 256,4096 --repeats 5 --sample-ms 10
+ * --n 256,4096, and the common flags of bench/common/bench.h (--json, --csv,
+ * --repeats 5, --sample-ms 10)
  * --callgrind loop|many --n N --iters I   (no timing; see fork_join) */
 #include "bench.h"
 
@@ -56,22 +57,20 @@ static void one_round(int many, ABT_pool pool, long n, ABT_thread *h, double *ac
 
 int main(int argc, char **argv)
 {
-    bench_args_t a = {argc, argv};
-    if (bench_flag(&a, "--help") || bench_flag(&a, "-h")) {
-        printf("usage: %s [--json] [--n 256,4096] [--repeats 5] [--sample-ms 10]\n"
-               "       %s --callgrind loop|many --n N --iters I\n",
-               argv[0], argv[0]);
-        return 0;
-    }
+    bench_t b;
+    bench_init(&b, argc, argv, 10.0,
+               "[--n 256,4096]\n"
+               "       %s --callgrind loop|many --n N --iters I\n");
+    const bench_args_t *a = &b.args;
     CHECK(ABT_init(0, NULL));
     ABT_xstream xs;
     ABT_pool pool;
     CHECK(ABT_xstream_self(&xs));
     CHECK(ABT_xstream_get_main_pools(xs, 1, &pool));
 
-    const char *cg = bench_opt(&a, "--callgrind");
+    const char *cg = bench_opt(a, "--callgrind");
     if (cg) {
-        long n = bench_opt_long(&a, "--n", 256), iters = bench_opt_long(&a, "--iters", 10);
+        long n = bench_opt_long(a, "--n", 256), iters = bench_opt_long(a, "--iters", 10);
         ABT_thread *h = (ABT_thread *)calloc((size_t)n, sizeof(ABT_thread));
         for (long k = 0; k < iters; k++)
             one_round(strcmp(cg, "many") == 0, pool, n, h, NULL);
@@ -80,22 +79,16 @@ int main(int argc, char **argv)
         return 0;
     }
 
-    int json = bench_flag(&a, "--json");
     long ns[16];
-    int nn = bench_opt_list(&a, "--n", "256,4096", ns, 16);
-    int repeats = (int)bench_opt_long(&a, "--repeats", 5);
-    if (repeats < 1)
-        repeats = 1;
-    if (repeats > 256)
-        repeats = 256;
-    double target_ns = bench_opt_double(&a, "--sample-ms", 10.0) * 1e6;
+    int nn = bench_opt_list(a, "--n", "256,4096", ns, 16);
+    int repeats = b.repeats;
     long nmax = 1;
     for (int i = 0; i < nn; i++)
         if (ns[i] > nmax)
             nmax = ns[i];
     ABT_thread *h = (ABT_thread *)calloc((size_t)nmax, sizeof(ABT_thread));
 
-    if (!json)
+    if (!b.machine)
         printf("join_many (%s): ns per ULT, median of %d\n\n"
                "     N  variant     create     join     free    total\n",
                BENCH_IMPL_NAME, repeats);
@@ -103,13 +96,13 @@ int main(int argc, char **argv)
         long n = ns[i];
         for (int many = 0; many < 2; many++) {
             long rounds;
-            BENCH_CALIBRATE(target_ns, rounds, one_round(many, pool, n, h, NULL));
-            double s[4][256];
+            BENCH_CALIBRATE(b.target_ns, rounds, one_round(many, pool, n, h, NULL));
+            double s[4][BENCH_MAX_REPEATS];
             for (int r = 0; r < repeats; r++) {
                 double acc[3] = {0, 0, 0};
                 long done;
                 double ns;
-                BENCH_TIMED_LOOP(rounds, target_ns, done, ns, one_round(many, pool, n, h, acc));
+                BENCH_TIMED_LOOP(rounds, b.target_ns, done, ns, one_round(many, pool, n, h, acc));
                 (void)ns;
                 double units = (double)done * (double)n;
                 s[1][r] = acc[0] / units;
@@ -118,12 +111,12 @@ int main(int argc, char **argv)
                 s[0][r] = s[1][r] + s[2][r] + s[3][r];
             }
             const char *variant = many ? "many" : "loop";
-            if (json) {
+            if (b.machine) {
                 static const char *metric[4] = {"total", "create", "join", "free"};
                 char f[128];
                 bench_fields(f, sizeof f, "\"variant\":\"%s\",\"n\":%ld", variant, n);
                 for (int m = 0; m < 4; m++)
-                    bench_emit("join_many", f, metric[m], "ns_per_unit", s[m], repeats);
+                    bench_result(&b, "join_many", f, metric[m], "ns_per_unit", s[m], repeats);
             } else {
                 printf("%6ld  %-8s %8.1f %8.1f %8.1f %8.1f\n", n, variant,
                        bench_median(s[1], repeats), bench_median(s[2], repeats),

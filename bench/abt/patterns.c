@@ -17,8 +17,9 @@
  * ULT, since a tasklet cannot join).  Time per pattern execution in
  * microseconds, median of the samples.
  *
- * --json --patterns for,task_single,task_parallel,nested --threads 1,2,4
- * --kinds ult,tasklet --n 1000 --repeats 5 --sample-ms 20 */
+ * --patterns for,task_single,task_parallel,nested --threads 1,2,4
+ * --kinds ult,tasklet --n 1000, and the common flags of bench/common/bench.h
+ * (--json, --csv, --repeats 5, --sample-ms 20). */
 #include "bench.h"
 
 #include <abt.h>
@@ -176,26 +177,17 @@ static void (*const pattern_fn[4])(void) = {pattern_for, pattern_task_single,
 
 int main(int argc, char **argv)
 {
-    bench_args_t a = {argc, argv};
-    if (bench_flag(&a, "--help") || bench_flag(&a, "-h")) {
-        printf("usage: %s [--json] [--patterns for,task_single,task_parallel,nested]\n"
-               "          [--threads 1,2,4] [--kinds ult,tasklet] [--n 1000] [--repeats 5]\n"
-               "          [--sample-ms 20]\n",
-               argv[0]);
-        return 0;
-    }
-    int json = bench_flag(&a, "--json");
-    const char *pats = bench_opt(&a, "--patterns");
-    const char *kinds = bench_opt(&a, "--kinds");
+    bench_t b;
+    bench_init(&b, argc, argv, 20.0,
+               "[--patterns for,task_single,task_parallel,nested]\n"
+               "          [--threads 1,2,4] [--kinds ult,tasklet] [--n 1000]\n");
+    const bench_args_t *a = &b.args;
+    const char *pats = bench_opt(a, "--patterns");
+    const char *kinds = bench_opt(a, "--kinds");
     long threads[16];
-    int nthreads = bench_opt_list(&a, "--threads", "1,2,4", threads, 16);
-    N = bench_opt_long(&a, "--n", 1000);
-    int repeats = (int)bench_opt_long(&a, "--repeats", 5);
-    if (repeats < 1)
-        repeats = 1;
-    if (repeats > 256)
-        repeats = 256;
-    double target_ns = bench_opt_double(&a, "--sample-ms", 20.0) * 1e6;
+    int nthreads = bench_opt_list(a, "--threads", "1,2,4", threads, 16);
+    N = bench_opt_long(a, "--n", 1000);
+    int repeats = b.repeats;
     alpha = alpha_v;
 
     vec = (double *)malloc(sizeof(double) * (size_t)N);
@@ -211,7 +203,7 @@ int main(int argc, char **argv)
     CHECK(ABT_xstream_self(&xs[0]));
     CHECK(ABT_xstream_get_main_pools(xs[0], 1, &pools[0]));
 
-    if (!json)
+    if (!b.machine)
         printf("patterns (%s): OpenMP code patterns with scal on %ld elements, us per "
                "execution (median of %d)\n\n  pattern        kind     threads        us\n",
                BENCH_IMPL_NAME, N, repeats);
@@ -230,21 +222,14 @@ int main(int argc, char **argv)
                 if (!bench_in_list(kinds, kind_name[k]))
                     continue;
                 kind = k;
-                long reps;
-                BENCH_CALIBRATE(target_ns, reps, pattern_fn[p]());
-                double v[256];
-                for (int r = 0; r < repeats; r++) {
-                    long done;
-                    double ns;
-                    BENCH_TIMED_LOOP(reps, target_ns, done, ns, pattern_fn[p]());
-                    v[r] = ns / (double)done / 1e3;
-                }
-                if (json) {
+                double v[BENCH_MAX_REPEATS];
+                BENCH_MEASURE(&b, v, 1e3, pattern_fn[p]()); /* us per execution */
+                if (b.machine) {
                     char f[160];
                     bench_fields(f, sizeof f,
                                  "\"pattern\":\"%s\",\"kind\":\"%s\",\"threads\":%d,\"n\":%ld",
                                  pattern_name[p], kind_name[k], T, N);
-                    bench_emit("patterns", f, "time", "us", v, repeats);
+                    bench_result(&b, "patterns", f, "time", "us", v, repeats);
                 } else {
                     printf("  %-14s %-8s %7d %9.2f\n", pattern_name[p], kind_name[k], T,
                            bench_median(v, repeats));

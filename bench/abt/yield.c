@@ -8,7 +8,8 @@
  * Reproduces: Argobots (TPDS 2018) Fig. 8 (yield operation time, yield and
  * yield_to, vs number of execution streams).
  *
- * --json --ops yield,yield_to --streams 1,2 --repeats 5 --sample-ms 10
+ * --ops yield,yield_to --streams 1,2, and the common flags of bench/common/bench.h
+ * (--json, --csv, --repeats 5, --sample-ms 10)
  * --pool priv   1 stream only: the primary stream gets a private pool
  * --callgrind yield|yield_to --iters K
  *     no timing: one pair on one stream, exactly K yields per ULT; instructions
@@ -110,21 +111,32 @@ static double run_pairs(int op, ABT_pool *pools, int npools, long iters, uint64_
     return sum / npools;
 }
 
+/* The driver's view of run_pairs: one configuration, K yields per ULT. */
+typedef struct {
+    int op;
+    ABT_pool *pools;
+    int npools;
+    uint64_t cap_ns;
+} pairs_cfg_t;
+
+static double pairs_iters(void *ctx, long iters)
+{
+    pairs_cfg_t *c = (pairs_cfg_t *)ctx;
+    return run_pairs(c->op, c->pools, c->npools, iters, c->cap_ns);
+}
+
 int main(int argc, char **argv)
 {
-    bench_args_t a = {argc, argv};
-    if (bench_flag(&a, "--help") || bench_flag(&a, "-h")) {
-        printf("usage: %s [--json] [--ops yield,yield_to] [--streams 1,2] [--repeats 5]\n"
-               "          [--sample-ms 10] [--pool default|priv]\n"
-               "       %s --callgrind yield|yield_to --iters K\n",
-               argv[0], argv[0]);
-        return 0;
-    }
+    bench_t b;
+    bench_init(&b, argc, argv, 10.0,
+               "[--ops yield,yield_to] [--streams 1,2] [--pool default|priv]\n"
+               "       %s --callgrind yield|yield_to --iters K\n");
+    const bench_args_t *a = &b.args;
     CHECK(ABT_init(0, NULL));
     ABT_xstream xs0;
     ABT_pool pools[2];
     CHECK(ABT_xstream_self(&xs0));
-    const char *pool_s = bench_opt(&a, "--pool");
+    const char *pool_s = bench_opt(a, "--pool");
     int priv = pool_s && strcmp(pool_s, "priv") == 0;
     if (priv) {
         /* private pool on the primary stream (1 stream only) */
@@ -134,30 +146,24 @@ int main(int argc, char **argv)
     }
     CHECK(ABT_xstream_get_main_pools(xs0, 1, &pools[0]));
 
-    const char *cg = bench_opt(&a, "--callgrind");
+    const char *cg = bench_opt(a, "--callgrind");
     if (cg) {
         int op = strcmp(cg, "yield_to") == 0 ? OP_YIELD_TO : OP_YIELD;
-        run_pairs(op, pools, 1, bench_opt_long(&a, "--iters", 1000), 0);
+        run_pairs(op, pools, 1, bench_opt_long(a, "--iters", 1000), 0);
         CHECK(ABT_finalize());
         return 0;
     }
 
-    int json = bench_flag(&a, "--json");
-    const char *ops = bench_opt(&a, "--ops");
+    const char *ops = bench_opt(a, "--ops");
     long streams[4];
-    int nstreams = bench_opt_list(&a, "--streams", "1,2", streams, 4);
+    int nstreams = bench_opt_list(a, "--streams", "1,2", streams, 4);
     if (priv) {
         nstreams = 1;
         streams[0] = 1;
     }
-    int repeats = (int)bench_opt_long(&a, "--repeats", 5);
-    if (repeats < 1)
-        repeats = 1;
-    if (repeats > 256)
-        repeats = 256;
-    double target_ns = bench_opt_double(&a, "--sample-ms", 10.0) * 1e6;
+    int repeats = b.repeats;
 
-    if (!json)
+    if (!b.machine)
         printf("yield (%s): ping-pong between two ULTs of a stream, ns per yield "
                "(median of %d)\n\n  op        streams   ns/yield     min     max\n",
                BENCH_IMPL_NAME, repeats);
@@ -173,18 +179,15 @@ int main(int argc, char **argv)
         for (int op = 0; op < 2; op++) {
             if (!bench_in_list(ops, op_name[op]))
                 continue;
-            uint64_t cap = (uint64_t)(BENCH_CAP_FACTOR * target_ns);
-            run_pairs(op, pools, ns, 1000, cap); /* warm-up */
-            double per = run_pairs(op, pools, ns, 20000, cap);
-            long iters = bench_rounds_for(per * 2.0, target_ns, 100000000);
-            double v[256];
-            for (int r = 0; r < repeats; r++)
-                v[r] = run_pairs(op, pools, ns, iters, cap);
-            if (json) {
+            pairs_cfg_t cfg = {op, pools, ns, bench_cap_ns(b.target_ns)};
+            double v[BENCH_MAX_REPEATS];
+            /* warm-up of 1,000, probe of 20,000; an iteration is 2 yields */
+            bench_measure_iters(&b, pairs_iters, &cfg, 1000, 20000, 2.0, v);
+            if (b.machine) {
                 char f[128];
                 bench_fields(f, sizeof f, "\"op\":\"%s\",\"streams\":%d,\"pool\":\"%s\"",
                              op_name[op], ns, priv ? "priv" : "default");
-                bench_emit("yield", f, "time", "ns_per_yield", v, repeats);
+                bench_result(&b, "yield", f, "time", "ns_per_yield", v, repeats);
             } else {
                 printf("  %-9s %7d %10.1f %7.1f %7.1f\n", op_name[op], ns,
                        bench_median(v, repeats), bench_min(v, repeats), bench_max(v, repeats));

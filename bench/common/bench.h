@@ -1,11 +1,32 @@
-/* bench.h - small helpers shared by every benchmark program of weft's suite:
- * a monotonic clock, sample statistics, command-line parsing and the JSON-lines
- * output the runner (bench/run.py) reads.  Header-only so that the same file
- * serves C programs built by gcc and clang and C++ programs (oneTBB twins).
+/* bench.h - the one measurement driver of weft's benchmark suite, shared by every
+ * program: the weft/Argobots twins over abt.h, the Pthreads, OpenMP (libgomp and
+ * libomp) and oneTBB baselines, and bench/sync.c.  Header-only so that the same
+ * file serves C programs built by gcc and clang and C++ programs (oneTBB twins).
+ *
+ * What it holds, top to bottom:
+ *   clock and statistics   bench_now_ns, bench_median / min / max, bench_maxrss_kib
+ *   the driver             bench_t and bench_init: the common flags (--json, --csv,
+ *                          --repeats, --sample-ms, --help) parsed once for everybody
+ *   the timing loops       BENCH_CALIBRATE, BENCH_TIMED_LOOP, BENCH_SAMPLES,
+ *                          BENCH_MEASURE (a BODY repeated in rounds, inlined) and
+ *                          bench_measure_iters (a function that runs K iterations
+ *                          itself and returns the time per operation)
+ *   output                 bench_result: one JSON line (--json), one CSV row (--csv)
+ *   flag helpers           bench_opt / bench_opt_long / bench_opt_list / bench_in_list
+ *   workload helpers       bench_rand, bench_pick_fraction
+ *
+ * How a sample is taken: one warm-up execution, then a calibration picks the number of
+ * rounds that fills --sample-ms; each of the --repeats samples times that many rounds
+ * and is cut short once it runs past BENCH_CAP_FACTOR times its target (a calibration
+ * taken on a quiet machine must not become minutes of run time when other jobs start).
+ * A program prints the median (and often min and max) of its samples in its table.
  *
  * Output protocol: with --json every result is one line
- *   {"bench":..., <config fields>, "metric":..., "unit":..., "samples":[...]}
- * and nothing else goes to stdout.  Without --json a program prints a
+ *   {"bench":..., "impl_build":..., <config fields>, "metric":..., "unit":...,
+ *    "samples":[...]}
+ * and nothing else goes to stdout (bench/run.py reads it).  With --csv every result is
+ * one row of bench,impl_build,config,metric,unit,median,min,max,repeats,samples after a
+ * header row, config being "key=value;key=value".  Without either a program prints a
  * human-readable table. */
 #ifndef WEFT_BENCH_H
 #define WEFT_BENCH_H
@@ -25,9 +46,14 @@
 extern "C" {
 #endif
 
+/* The implementation a binary measures, set by bench/CMakeLists.txt: weft, Argobots,
+ * pthread, gomp, libomp, tbb. */
 #ifndef BENCH_IMPL_NAME
 #define BENCH_IMPL_NAME "?"
 #endif
+
+/* Upper bound of --repeats: programs keep their samples in arrays of this size. */
+#define BENCH_MAX_REPEATS 256
 
 static inline uint64_t bench_now_ns(void)
 {
@@ -81,60 +107,6 @@ static inline double bench_max(const double *v, int n)
             m = v[i];
     return m;
 }
-
-/* How many rounds of an operation that takes round_ns fit in target_ns. */
-static inline long bench_rounds_for(double round_ns, double target_ns, long max_rounds)
-{
-    if (round_ns < 1.0)
-        round_ns = 1.0;
-    long r = (long)(target_ns / round_ns);
-    if (r < 1)
-        r = 1;
-    if (r > max_rounds)
-        r = max_rounds;
-    return r;
-}
-
-/* A sample is cut short when it runs past this many times its target: a
- * calibration taken while the machine was quiet must not turn into minutes of
- * run time when other jobs start (busy-waiting runtimes on a shared machine
- * lose whole kernel time slices). */
-#define BENCH_CAP_FACTOR 5
-
-/* BENCH_CALIBRATE: one warm-up execution of BODY, then executions until about
- * a fifth of target_ns has passed; sets reps to the count that fits target_ns. */
-#define BENCH_CALIBRATE(target_ns, reps, BODY)                                           \
-    do {                                                                                 \
-        { BODY; }                                                                        \
-        uint64_t bc_t0_ = bench_now_ns();                                                \
-        long bc_n_ = 0;                                                                  \
-        do {                                                                             \
-            { BODY; }                                                                    \
-            bc_n_++;                                                                     \
-        } while (bench_now_ns() - bc_t0_ < (uint64_t)((target_ns) / 5) && bc_n_ < 100000000); \
-        (reps) = bench_rounds_for((double)(bench_now_ns() - bc_t0_) / (double)bc_n_,      \
-                                  (target_ns), 100000000);                               \
-    } while (0)
-
-/* BENCH_TIMED_LOOP: up to reps executions of BODY, in 16 chunks, stopping after
- * a chunk once BENCH_CAP_FACTOR x target_ns has passed; sets done and ns. */
-#define BENCH_TIMED_LOOP(reps, target_ns, done, ns, BODY)                                \
-    do {                                                                                 \
-        uint64_t tl_t0_ = bench_now_ns();                                                \
-        uint64_t tl_cap_ = (uint64_t)((double)BENCH_CAP_FACTOR * (double)(target_ns));  \
-        long tl_step_ = (reps) / 16 > 0 ? (reps) / 16 : 1;                              \
-        long tl_done_ = 0;                                                               \
-        while (tl_done_ < (reps)) {                                                      \
-            long tl_end_ = tl_done_ + tl_step_ < (reps) ? tl_done_ + tl_step_ : (reps);  \
-            for (; tl_done_ < tl_end_; tl_done_++) {                                     \
-                BODY;                                                                    \
-            }                                                                            \
-            if (bench_now_ns() - tl_t0_ > tl_cap_)                                       \
-                break;                                                                   \
-        }                                                                                \
-        (ns) = (double)(bench_now_ns() - tl_t0_);                                        \
-        (done) = tl_done_;                                                               \
-    } while (0)
 
 /* ---- command line ------------------------------------------------------ */
 
@@ -219,9 +191,168 @@ static inline int bench_in_list(const char *list, const char *word)
     return 0;
 }
 
-/* ---- JSON-lines output ------------------------------------------------- */
+/* ---- the driver: flags every program shares ---------------------------- */
 
-/* Emits one result line.  fields is a preformatted fragment of config fields
+typedef struct {
+    bench_args_t args; /* the whole command line, for the program's own flags */
+    int json;          /* --json: one JSON line per result, nothing else on stdout */
+    int csv;           /* --csv: a header row, then one CSV row per result */
+    int machine;       /* json || csv: the program prints no table */
+    int repeats;       /* --repeats: samples per configuration, 1..BENCH_MAX_REPEATS */
+    double target_ns;  /* --sample-ms: target duration of one sample */
+} bench_t;
+
+/* Parses the common flags into b.  --help / -h prints "usage: PROG <usage>", every
+ * further line of `usage` (continuation lines start with "PROG" where the program
+ * has another mode, written as %s), then the common flags, and exits 0.
+ * default_sample_ms is the program's --sample-ms default. */
+static inline void bench_init(bench_t *b, int argc, char **argv, double default_sample_ms,
+                              const char *usage)
+{
+    b->args.argc = argc;
+    b->args.argv = argv;
+    if (bench_flag(&b->args, "--help") || bench_flag(&b->args, "-h")) {
+        printf("usage: %s ", argv[0]);
+        for (const char *p = usage; *p; p++) {
+            if (p[0] == '%' && p[1] == 's') {
+                fputs(argv[0], stdout);
+                p++;
+            } else {
+                putchar(*p);
+            }
+        }
+        printf("common options (bench/common/bench.h):\n"
+               "  --json          one JSON line per result (read by bench/run.py)\n"
+               "  --csv           CSV rows: bench,impl_build,config,metric,unit,median,min,"
+               "max,repeats,samples\n"
+               "  --repeats N     samples per configuration (default 5, at most %d)\n"
+               "  --sample-ms T   target duration of one sample (default %g)\n",
+               BENCH_MAX_REPEATS, default_sample_ms);
+        exit(0);
+    }
+    b->json = bench_flag(&b->args, "--json");
+    b->csv = !b->json && bench_flag(&b->args, "--csv");
+    b->machine = b->json || b->csv;
+    long r = bench_opt_long(&b->args, "--repeats", 5);
+    b->repeats = r < 1 ? 1 : r > BENCH_MAX_REPEATS ? BENCH_MAX_REPEATS : (int)r;
+    b->target_ns = bench_opt_double(&b->args, "--sample-ms", default_sample_ms) * 1e6;
+}
+
+/* ---- timing loops ------------------------------------------------------ */
+
+/* How many rounds of an operation that takes round_ns fit in target_ns. */
+static inline long bench_rounds_for(double round_ns, double target_ns, long max_rounds)
+{
+    if (round_ns < 1.0)
+        round_ns = 1.0;
+    long r = (long)(target_ns / round_ns);
+    if (r < 1)
+        r = 1;
+    if (r > max_rounds)
+        r = max_rounds;
+    return r;
+}
+
+/* A sample is cut short when it runs past this many times its target: a
+ * calibration taken while the machine was quiet must not turn into minutes of
+ * run time when other jobs start (busy-waiting runtimes on a shared machine
+ * lose whole kernel time slices). */
+#define BENCH_CAP_FACTOR 5
+
+/* The time after which a sample of target_ns is cut short. */
+static inline uint64_t bench_cap_ns(double target_ns)
+{
+    return (uint64_t)(BENCH_CAP_FACTOR * target_ns);
+}
+
+/* BENCH_CALIBRATE: one warm-up execution of BODY, then executions until about
+ * a fifth of target_ns has passed; sets reps to the count that fits target_ns. */
+#define BENCH_CALIBRATE(target_ns, reps, BODY)                                           \
+    do {                                                                                 \
+        { BODY; }                                                                        \
+        uint64_t bc_t0_ = bench_now_ns();                                                \
+        long bc_n_ = 0;                                                                  \
+        do {                                                                             \
+            { BODY; }                                                                    \
+            bc_n_++;                                                                     \
+        } while (bench_now_ns() - bc_t0_ < (uint64_t)((target_ns) / 5) && bc_n_ < 100000000); \
+        (reps) = bench_rounds_for((double)(bench_now_ns() - bc_t0_) / (double)bc_n_,      \
+                                  (target_ns), 100000000);                               \
+    } while (0)
+
+/* BENCH_TIMED_LOOP: up to reps executions of BODY, in 16 chunks, stopping after
+ * a chunk once BENCH_CAP_FACTOR x target_ns has passed; sets done and ns.  For
+ * programs that accumulate their own phase times inside BODY. */
+#define BENCH_TIMED_LOOP(reps, target_ns, done, ns, BODY)                                \
+    do {                                                                                 \
+        uint64_t tl_t0_ = bench_now_ns();                                                \
+        uint64_t tl_cap_ = (uint64_t)((double)BENCH_CAP_FACTOR * (double)(target_ns));  \
+        long tl_step_ = (reps) / 16 > 0 ? (reps) / 16 : 1;                              \
+        long tl_done_ = 0;                                                               \
+        while (tl_done_ < (reps)) {                                                      \
+            long tl_end_ = tl_done_ + tl_step_ < (reps) ? tl_done_ + tl_step_ : (reps);  \
+            for (; tl_done_ < tl_end_; tl_done_++) {                                     \
+                BODY;                                                                    \
+            }                                                                            \
+            if (bench_now_ns() - tl_t0_ > tl_cap_)                                       \
+                break;                                                                   \
+        }                                                                                \
+        (ns) = (double)(bench_now_ns() - tl_t0_);                                        \
+        (done) = tl_done_;                                                               \
+    } while (0)
+
+/* BENCH_SAMPLE: one sample of `rounds` executions of BODY (a timed loop); stores in
+ * out the time per round divided by `per`: per = units of work per round gives ns per
+ * unit, per = 1e3 gives microseconds per round. */
+#define BENCH_SAMPLE(b, rounds, out, per, BODY)                                          \
+    do {                                                                                 \
+        long bs_done_;                                                                   \
+        double bs_ns_;                                                                   \
+        BENCH_TIMED_LOOP((rounds), (b)->target_ns, bs_done_, bs_ns_, BODY);              \
+        (out) = bs_ns_ / ((double)bs_done_ * (double)(per));                             \
+    } while (0)
+
+/* BENCH_MEASURE: calibrate BODY, then take b->repeats samples of it into out[]
+ * (see BENCH_SAMPLE for `per`). */
+#define BENCH_MEASURE(b, out, per, BODY)                                                 \
+    do {                                                                                 \
+        long bm_rounds_;                                                                 \
+        BENCH_CALIBRATE((b)->target_ns, bm_rounds_, BODY);                               \
+        for (int bm_r_ = 0; bm_r_ < (b)->repeats; bm_r_++)                               \
+            BENCH_SAMPLE((b), bm_rounds_, (out)[bm_r_], (per), BODY);                    \
+    } while (0)
+
+/* A measurement that runs its own loop: executes `iters` iterations (of ops_per_iter
+ * operations each) and returns the time per operation in ns.  It should stop early
+ * once bench_cap_ns(target) has passed and divide by what it did. */
+typedef double (*bench_iters_fn)(void *ctx, long iters);
+
+/* Warm-up of warm_iters, a probe of probe_iters to estimate the time per operation,
+ * then b->repeats samples of the iteration count that fills --sample-ms, into out[]. */
+static inline void bench_measure_iters(const bench_t *b, bench_iters_fn fn, void *ctx,
+                                       long warm_iters, long probe_iters, double ops_per_iter,
+                                       double *out)
+{
+    fn(ctx, warm_iters);
+    double per = fn(ctx, probe_iters);
+    long iters = bench_rounds_for(per * ops_per_iter, b->target_ns, 100000000);
+    for (int r = 0; r < b->repeats; r++)
+        out[r] = fn(ctx, iters);
+}
+
+/* ---- output ------------------------------------------------------------- */
+
+/* snprintf into a caller buffer, for the fields fragment of bench_result. */
+static inline const char *bench_fields(char *buf, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, size, fmt, ap);
+    va_end(ap);
+    return buf;
+}
+
+/* Emits one JSON result line.  fields is a preformatted fragment of config fields
  * without braces, e.g. "\"kind\":\"ult\",\"n\":256". */
 static inline void bench_emit(const char *bench, const char *fields, const char *metric,
                               const char *unit, const double *samples, int n)
@@ -235,15 +366,54 @@ static inline void bench_emit(const char *bench, const char *fields, const char 
     fflush(stdout);
 }
 
-/* snprintf into a caller buffer, for the fields fragment. */
-static inline const char *bench_fields(char *buf, size_t size, const char *fmt, ...)
+/* Emits one CSV row (the header row before the first one); the config column is
+ * the fields fragment as key=value pairs separated by ';'. */
+static inline void bench_emit_csv(const char *bench, const char *fields, const char *metric,
+                                  const char *unit, const double *samples, int n)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, size, fmt, ap);
-    va_end(ap);
-    return buf;
+    static int header_done;
+    if (!header_done) {
+        printf("bench,impl_build,config,metric,unit,median,min,max,repeats,samples\n");
+        header_done = 1;
+    }
+    printf("%s,%s,", bench, BENCH_IMPL_NAME);
+    for (const char *p = fields; *p; p++) {
+        if (*p == '"')
+            continue;
+        putchar(*p == ':' ? '=' : *p == ',' ? ';' : *p);
+    }
+    printf(",%s,%s,%.3f,%.3f,%.3f,%d,", metric, unit, bench_median(samples, n),
+           bench_min(samples, n), bench_max(samples, n), n);
+    for (int i = 0; i < n; i++)
+        printf("%s%.3f", i ? " " : "", samples[i]);
+    printf("\n");
+    fflush(stdout);
 }
+
+/* One result in the format the command line asked for: a JSON line (--json), a
+ * CSV row (--csv), or nothing (the program prints its table line itself, when
+ * b->machine is 0). */
+static inline void bench_result(const bench_t *b, const char *bench, const char *fields,
+                                const char *metric, const char *unit, const double *samples,
+                                int n)
+{
+    if (b->json)
+        bench_emit(bench, fields, metric, unit, samples, n);
+    else if (b->csv)
+        bench_emit_csv(bench, fields, metric, unit, samples, n);
+}
+
+/* The two results of a peak-memory measurement (--memory modes): maxrss and
+ * maxrss_at_start, in KiB. */
+static inline void bench_result_maxrss(const bench_t *b, const char *bench, const char *fields,
+                                       long rss_kib, long rss_start_kib)
+{
+    double v[2] = {(double)rss_kib, (double)rss_start_kib};
+    bench_result(b, bench, fields, "maxrss", "KiB", &v[0], 1);
+    bench_result(b, bench, fields, "maxrss_at_start", "KiB", &v[1], 1);
+}
+
+/* ---- workload helpers --------------------------------------------------- */
 
 /* A pseudo-random generator with a fixed seed, so that the same units deviate
  * in every implementation (xorshift64*). */

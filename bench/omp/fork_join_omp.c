@@ -11,7 +11,8 @@
  * OpenMP runtimes may run a task immediately past their queue cutoff) and join
  * (taskwait); there is no separate free.
  *
- * --json --n 256,4096 --streams 1,2 --modes one,each --repeats 5 --sample-ms 10 */
+ * --n 256,4096 --streams 1,2 --modes one,each, and the common flags of
+ * bench/common/bench.h (--json, --csv, --repeats 5, --sample-ms 10). */
 #include "bench.h"
 
 #include <omp.h>
@@ -21,7 +22,7 @@ __attribute__((noinline)) static void empty_fn(void *arg)
     __asm__ __volatile__("" ::"r"(arg) : "memory");
 }
 
-static double target_ns = 10e6;
+static bench_t bench; /* the common flags (bench/common/bench.h) */
 
 /* rounds of N tasks on the calling thread (cut short past BENCH_CAP_FACTOR x
  * the sample target); acc: create ns, join ns, rounds done */
@@ -40,7 +41,7 @@ static void rounds_of_tasks(long n, long rounds, double *acc)
         acc[0] += (double)(t1 - t0);
         acc[1] += (double)(t2 - t1);
         acc[2] += 1;
-        if (t2 - start > (uint64_t)(BENCH_CAP_FACTOR * target_ns))
+        if (t2 - start > bench_cap_ns(bench.target_ns))
             break;
     }
 }
@@ -71,20 +72,16 @@ static void sample(long n, int streams, int each, long rounds, double *create, d
 
 int main(int argc, char **argv)
 {
-    bench_args_t a = {argc, argv};
-    int json = bench_flag(&a, "--json");
+    bench_init(&bench, argc, argv, 10.0,
+               "[--n 256,4096] [--streams 1,2] [--modes one,each]\n");
+    const bench_args_t *a = &bench.args;
     long ns[16], streams[4];
-    int nn = bench_opt_list(&a, "--n", "256,4096", ns, 16);
-    int nstreams = bench_opt_list(&a, "--streams", "1,2", streams, 4);
-    const char *modes = bench_opt(&a, "--modes");
-    int repeats = (int)bench_opt_long(&a, "--repeats", 5);
-    if (repeats < 1)
-        repeats = 1;
-    if (repeats > 256)
-        repeats = 256;
-    target_ns = bench_opt_double(&a, "--sample-ms", 10.0) * 1e6;
+    int nn = bench_opt_list(a, "--n", "256,4096", ns, 16);
+    int nstreams = bench_opt_list(a, "--streams", "1,2", streams, 4);
+    const char *modes = bench_opt(a, "--modes");
+    int repeats = bench.repeats;
 
-    if (!json)
+    if (!bench.machine)
         printf("fork_join_omp (%s): N empty OpenMP tasks, ns per task (median of %d)\n\n"
                "     N  streams  mode   create    join   total\n",
                BENCH_IMPL_NAME, repeats);
@@ -102,22 +99,22 @@ int main(int argc, char **argv)
                 long n = ns[i];
                 double c, j;
                 long rounds;
-                BENCH_CALIBRATE(target_ns, rounds, sample(n, st, each, 1, &c, &j));
-                double v[3][256];
+                BENCH_CALIBRATE(bench.target_ns, rounds, sample(n, st, each, 1, &c, &j));
+                double v[3][BENCH_MAX_REPEATS];
                 for (int r = 0; r < repeats; r++) {
                     sample(n, st, each, rounds, &c, &j);
                     v[1][r] = c;
                     v[2][r] = j;
                     v[0][r] = c + j;
                 }
-                if (json) {
+                if (bench.machine) {
                     char f[160];
                     bench_fields(f, sizeof f,
                                  "\"kind\":\"task\",\"n\":%ld,\"streams\":%d,\"mode\":\"%s\"", n,
                                  st, mode);
-                    bench_emit("fork_join", f, "total", "ns_per_unit", v[0], repeats);
-                    bench_emit("fork_join", f, "create", "ns_per_unit", v[1], repeats);
-                    bench_emit("fork_join", f, "join", "ns_per_unit", v[2], repeats);
+                    bench_result(&bench, "fork_join", f, "total", "ns_per_unit", v[0], repeats);
+                    bench_result(&bench, "fork_join", f, "create", "ns_per_unit", v[1], repeats);
+                    bench_result(&bench, "fork_join", f, "join", "ns_per_unit", v[2], repeats);
                 } else {
                     printf("%6ld  %7d  %-5s %7.1f %7.1f %7.1f\n", n, st, mode,
                            bench_median(v[1], repeats), bench_median(v[2], repeats),

@@ -5,16 +5,17 @@
  * libomp's may run a queued sibling on top of the current task's stack but
  * cannot switch back and forth between the two, so this measures the cost of
  * the taskyield scheduling point, not a ping-pong context switch.
- * --json --streams 1,2 --repeats 5 --sample-ms 10 */
+ * --streams 1,2, and the common flags of bench/common/bench.h (--json, --csv,
+ * --repeats 5, --sample-ms 10). */
 #include "bench.h"
 
 #include <omp.h>
 
-static double target_ns = 10e6;
+static bench_t bench; /* the common flags (bench/common/bench.h) */
 
 static double pair_run(int streams, long iters)
 {
-    uint64_t cap = (uint64_t)(BENCH_CAP_FACTOR * target_ns);
+    uint64_t cap = bench_cap_ns(bench.target_ns);
     double per[2] = {0, 0};
 #pragma omp parallel num_threads(streams)
     {
@@ -50,35 +51,34 @@ static double pair_run(int streams, long iters)
     return streams == 2 ? 0.5 * (per[0] + per[1]) : per[0];
 }
 
+/* The driver's view of pair_run: ctx points to the number of threads. */
+static double pair_iters(void *ctx, long iters)
+{
+    return pair_run(*(int *)ctx, iters);
+}
+
 int main(int argc, char **argv)
 {
-    bench_args_t a = {argc, argv};
-    int json = bench_flag(&a, "--json");
+    bench_init(&bench, argc, argv, 10.0,
+               "[--streams 1,2]\n");
+    const bench_args_t *a = &bench.args;
     long streams[4];
-    int nstreams = bench_opt_list(&a, "--streams", "1,2", streams, 4);
-    int repeats = (int)bench_opt_long(&a, "--repeats", 5);
-    if (repeats < 1)
-        repeats = 1;
-    if (repeats > 256)
-        repeats = 256;
-    target_ns = bench_opt_double(&a, "--sample-ms", 10.0) * 1e6;
-    if (!json)
+    int nstreams = bench_opt_list(a, "--streams", "1,2", streams, 4);
+    int repeats = bench.repeats;
+    if (!bench.machine)
         printf("yield_omp (%s): taskyield, ns per call (median of %d)\n\n  streams  ns\n",
                BENCH_IMPL_NAME, repeats);
     for (int s = 0; s < nstreams; s++) {
         int st = (int)streams[s];
         if (st < 1 || st > 2)
             continue;
-        pair_run(st, 1000);
-        double per = pair_run(st, 100000);
-        long iters = bench_rounds_for(per * 2.0, target_ns, 100000000);
-        double v[256];
-        for (int r = 0; r < repeats; r++)
-            v[r] = pair_run(st, iters);
-        if (json) {
+        double v[BENCH_MAX_REPEATS];
+        /* warm-up of 1,000, probe of 100,000; an iteration is 2 taskyields */
+        bench_measure_iters(&bench, pair_iters, &st, 1000, 100000, 2.0, v);
+        if (bench.machine) {
             char f[96];
             bench_fields(f, sizeof f, "\"op\":\"taskyield\",\"streams\":%d", st);
-            bench_emit("yield", f, "time", "ns_per_yield", v, repeats);
+            bench_result(&bench, "yield", f, "time", "ns_per_yield", v, repeats);
         } else {
             printf("  %7d  %6.1f\n", st, bench_median(v, repeats));
         }

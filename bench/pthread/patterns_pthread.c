@@ -7,7 +7,8 @@
  *   task_parallel  T threads, each creating one thread per element of its chunk
  *   nested         T threads over the rows; every row forks T threads over
  *                  the columns
- * --json --patterns ... --threads 1,2 --n 1000 --repeats 5 --sample-ms 20 */
+ * --patterns ... --threads 1,2 --n 1000, and the common flags of
+ * bench/common/bench.h (--json, --csv, --repeats 5, --sample-ms 20). */
 #include "bench.h"
 
 #include <pthread.h>
@@ -131,18 +132,16 @@ static void (*const pattern_fn[4])(void) = {pattern_for, pattern_task_single,
 
 int main(int argc, char **argv)
 {
-    bench_args_t a = {argc, argv};
-    int json = bench_flag(&a, "--json");
-    const char *pats = bench_opt(&a, "--patterns");
+    bench_t b;
+    bench_init(&b, argc, argv, 20.0,
+               "[--patterns for,task_single,task_parallel,nested] [--threads 1,2]\n"
+               "          [--n 1000]\n");
+    const bench_args_t *a = &b.args;
+    const char *pats = bench_opt(a, "--patterns");
     long threads[16];
-    int nthreads = bench_opt_list(&a, "--threads", "1,2", threads, 16);
-    N = bench_opt_long(&a, "--n", 1000);
-    int repeats = (int)bench_opt_long(&a, "--repeats", 5);
-    if (repeats < 1)
-        repeats = 1;
-    if (repeats > 256)
-        repeats = 256;
-    double target_ns = bench_opt_double(&a, "--sample-ms", 20.0) * 1e6;
+    int nthreads = bench_opt_list(a, "--threads", "1,2", threads, 16);
+    N = bench_opt_long(a, "--n", 1000);
+    int repeats = b.repeats;
     alpha = alpha_v;
     vec = (double *)malloc(sizeof(double) * (size_t)N);
     mat = (double *)malloc(sizeof(double) * (size_t)N * (size_t)N);
@@ -154,7 +153,7 @@ int main(int argc, char **argv)
     cpu_set_t all;
     sched_getaffinity(0, sizeof all, &all);
 
-    if (!json)
+    if (!b.machine)
         printf("patterns_pthread: scal on %ld elements, us per execution (median of %d)\n\n"
                "  pattern        threads        us\n",
                N, repeats);
@@ -175,21 +174,14 @@ int main(int argc, char **argv)
         for (int p = 0; p < 4; p++) {
             if (!bench_in_list(pats, pattern_name[p]))
                 continue;
-            long reps;
-            BENCH_CALIBRATE(target_ns, reps, pattern_fn[p]());
-            double v[256];
-            for (int r = 0; r < repeats; r++) {
-                long done;
-                double ns;
-                BENCH_TIMED_LOOP(reps, target_ns, done, ns, pattern_fn[p]());
-                v[r] = ns / (double)done / 1e3;
-            }
-            if (json) {
+            double v[BENCH_MAX_REPEATS];
+            BENCH_MEASURE(&b, v, 1e3, pattern_fn[p]()); /* us per execution */
+            if (b.machine) {
                 char f[160];
                 bench_fields(f, sizeof f,
                              "\"pattern\":\"%s\",\"kind\":\"pthread\",\"threads\":%d,\"n\":%ld",
                              pattern_name[p], T, N);
-                bench_emit("patterns", f, "time", "us", v, repeats);
+                bench_result(&b, "patterns", f, "time", "us", v, repeats);
             } else {
                 printf("  %-14s %7d %9.2f\n", pattern_name[p], T, bench_median(v, repeats));
                 fflush(stdout);

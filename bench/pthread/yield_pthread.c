@@ -2,7 +2,8 @@
  * the same CPU each loop K times over sched_yield(), so the kernel switches
  * between them; on 2 streams a second pair runs on a second CPU.
  * ns per yield = loop time / (2 K), median of the samples.
- * --json --streams 1,2 --repeats 5 --sample-ms 10 */
+ * --streams 1,2, and the common flags of bench/common/bench.h (--json, --csv,
+ * --repeats 5, --sample-ms 10). */
 #include "bench.h"
 
 #include <pthread.h>
@@ -49,7 +50,7 @@ static int cpu_of(int idx)
     return 0;
 }
 
-static double target_ns = 10e6;
+static bench_t bench; /* the common flags (bench/common/bench.h) */
 
 static double run_pairs(int pairs, long iters)
 {
@@ -60,7 +61,7 @@ static double run_pairs(int pairs, long iters)
     for (int i = 0; i < 2 * pairs; i++) {
         m[i].cpu = cpu_of(i / 2);
         m[i].iters = iters;
-        m[i].cap_ns = (uint64_t)(BENCH_CAP_FACTOR * target_ns);
+        m[i].cap_ns = bench_cap_ns(bench.target_ns);
         m[i].bar = &bar;
         pthread_create(&th[i], NULL, member_fn, &m[i]);
     }
@@ -77,19 +78,21 @@ static double run_pairs(int pairs, long iters)
     return sum / pairs;
 }
 
+/* The driver's view of run_pairs: ctx points to the number of pairs. */
+static double pairs_iters(void *ctx, long iters)
+{
+    return run_pairs(*(int *)ctx, iters);
+}
+
 int main(int argc, char **argv)
 {
-    bench_args_t a = {argc, argv};
-    int json = bench_flag(&a, "--json");
+    bench_init(&bench, argc, argv, 10.0,
+               "[--streams 1,2]\n");
+    const bench_args_t *a = &bench.args;
     long streams[4];
-    int nstreams = bench_opt_list(&a, "--streams", "1,2", streams, 4);
-    int repeats = (int)bench_opt_long(&a, "--repeats", 5);
-    if (repeats < 1)
-        repeats = 1;
-    if (repeats > 256)
-        repeats = 256;
-    target_ns = bench_opt_double(&a, "--sample-ms", 10.0) * 1e6;
-    if (!json)
+    int nstreams = bench_opt_list(a, "--streams", "1,2", streams, 4);
+    int repeats = bench.repeats;
+    if (!bench.machine)
         printf("yield_pthread: two threads on one CPU over sched_yield, ns per yield (median "
                "of %d)\n\n  streams  ns/yield\n",
                repeats);
@@ -97,16 +100,13 @@ int main(int argc, char **argv)
         int st = (int)streams[s];
         if (st < 1 || st > 2)
             continue;
-        run_pairs(st, 1000);
-        double per = run_pairs(st, 20000);
-        long iters = bench_rounds_for(per * 2.0, target_ns, 100000000);
-        double v[256];
-        for (int r = 0; r < repeats; r++)
-            v[r] = run_pairs(st, iters);
-        if (json) {
+        double v[BENCH_MAX_REPEATS];
+        /* warm-up of 1,000, probe of 20,000; an iteration is 2 yields */
+        bench_measure_iters(&bench, pairs_iters, &st, 1000, 20000, 2.0, v);
+        if (bench.machine) {
             char f[96];
             bench_fields(f, sizeof f, "\"op\":\"sched_yield\",\"streams\":%d", st);
-            bench_emit("yield", f, "time", "ns_per_yield", v, repeats);
+            bench_result(&bench, "yield", f, "time", "ns_per_yield", v, repeats);
         } else {
             printf("  %7d  %8.1f\n", st, bench_median(v, repeats));
         }

@@ -87,6 +87,7 @@ static void keep_primary(weft_xstream *me)
         weft_atomic_store_relaxed(&x->state, WEFT_XS_TERMINATED);
         x->joined = true;
         x->thread_started = false;
+        x->join_lock = (weft_spinlock){ 0 };   /* a lost thread may have held it */
         weft_waiter *w = x->joiner;
         x->joiner = NULL;
         if (w && w->ult)           /* an external-thread joiner is gone with its thread */

@@ -46,6 +46,16 @@ void weft_fatal(const char *fmt, ...)
     abort();
 }
 
+void weft_warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("weft: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
 /* ---------------------------------------------------------------- environment */
 
 /* ABT_<name> wins over the legacy ABT_ENV_<name>. */

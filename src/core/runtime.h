@@ -91,6 +91,10 @@ WEFT_INTERNAL void weft_registry_del_pool(weft_pool *p);
 WEFT_INTERNAL void weft_registry_add_sched(weft_sched *s);
 WEFT_INTERNAL void weft_registry_del_sched(weft_sched *s);
 
+/* One line on stderr, "weft: " first: for a failure nobody can be told of, whose policy
+ * (retry, fall back) lets the program go on.  The caller decides how often. */
+WEFT_INTERNAL __attribute__((format(printf, 1, 2))) void weft_warn(const char *fmt, ...);
+
 /* Abort with a message: only for what cannot be reported (OS failures, corrupted state). */
 WEFT_INTERNAL __attribute__((noreturn, format(printf, 1, 2))) void weft_fatal(const char *fmt, ...);
 

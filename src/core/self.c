@@ -199,6 +199,9 @@ WEFT_API int ABT_self_set_associated_pool(ABT_pool pool)
     weft_pool *p = weft_pool_from(pool);
     if (!p)
         return ABT_ERR_INV_POOL;
+    int r = weft_pool_bind(p, u);  /* the caller owns itself; a user pool's unit may fail */
+    if (r != ABT_SUCCESS)
+        return r;
     u->pool = p;
     return ABT_SUCCESS;
 }
@@ -318,11 +321,19 @@ WEFT_API int ABT_self_schedule(ABT_thread thread, ABT_pool pool)
     if (t == u || !weft_unit_is_ult(u) || (t->flags & WEFT_U_MAIN_SCHED))
         return ABT_ERR_INV_THREAD;
     /* validated: now take the target out of its current pool, then re-associate it */
-    if (t->in_pool && weft_pool_remove(t->pool, t) != ABT_SUCCESS)
+    bool removed = t->in_pool;
+    if (removed && weft_pool_remove(t->pool, t) != ABT_SUCCESS)
         return ABT_ERR_INV_THREAD;
     weft_pool *p = weft_pool_from(pool);
-    if (p && t->pool != p)         /* a joiner on another stream may read it (unit.c) */
-        weft_atomic_store_relaxed_plain(&t->pool, p);
+    if (p && p != t->pool) {
+        int r = weft_pool_bind(p, t);      /* a user pool's unit: may fail */
+        if (r != ABT_SUCCESS) {
+            if (removed)
+                weft_pool_push(t->pool, t);    /* back to its pool, unchanged */
+            return r;
+        }
+        weft_atomic_store_relaxed_plain(&t->pool, p);   /* a joiner may read it (unit.c) */
+    }
     weft_xstream *xs = weft_xs_self();
     if (xs->cur == xs->sched->unit) {
         weft_sched_run_unit(xs, xs->sched, t);

@@ -123,6 +123,9 @@ static int revive(ABT_pool pool, void (*fn)(void *), void *arg, ABT_thread *thre
     ult = weft_unit_is_ult(u);
     if (to && !ult)
         return ABT_ERR_INV_THREAD;   /* revive_to needs a ULT to switch to */
+    int r = weft_pool_bind(p, u);    /* a user pool's unit: may fail, nothing changed */
+    if (r != ABT_SUCCESS)
+        return r;
     u->fn = fn;
     u->arg = arg;
     u->pool = p;
@@ -342,11 +345,26 @@ WEFT_API int ABT_thread_set_associated_pool(ABT_thread thread, ABT_pool pool)
     /* A unit waiting in a pool moves to the new one now (its links belong to the old
      * pool); any other unit goes there the next time it is pushed. */
     weft_pool *old = u->pool;
+    weft_xstream *xs = weft_xs_self();
+    if (old != p && xs && xs->cur == u) {  /* the caller itself: it owns its unit */
+        int r = weft_pool_bind(p, u);
+        if (r != ABT_SUCCESS)
+            return r;
+        u->pool = p;
+        return ABT_SUCCESS;
+    }
     if (old != p && old && weft_pool_remove(old, u) == ABT_SUCCESS) {
+        int r = weft_pool_bind(p, u);      /* a user pool's unit: may fail */
+        if (r != ABT_SUCCESS) {
+            weft_pool_push(old, u);        /* back where it was, unchanged */
+            return r;
+        }
         u->pool = p;
         weft_pool_push(p, u);
         return ABT_SUCCESS;
     }
+    /* running, blocked, or in a pool it cannot be taken out of: the unit of a user pool is
+     * made at its next push (pool/user.c, "Failure") */
     u->pool = p;
     return ABT_SUCCESS;
 }

@@ -41,6 +41,10 @@
 #include "arch/spinlock.h"
 #include "mem/mem.h"
 
+#if WEFT_ASAN && WEFT_TSAN
+#error "ASan and TSan cannot be combined (weft_unit shares one slot between them)"
+#endif
+
 typedef struct weft_unit weft_unit;
 typedef struct weft_waiter weft_waiter;
 typedef struct weft_pool weft_pool;
@@ -109,9 +113,18 @@ struct weft_unit {
     void (*migr_cb)(ABT_thread, void *);
     void *migr_cb_arg;
     weft_sched *sched;              /* for WEFT_U_SCHED units: the scheduler it runs */
-    void *tsan_fiber;               /* ThreadSanitizer fiber (TSan builds only) */
-    void *asan_fake_stack;          /* AddressSanitizer fake-stack cookie (ASan builds) */
+    union {                         /* ASan and TSan never share a build (#error above) */
+        void *tsan_fiber;           /* ThreadSanitizer fiber (TSan builds only) */
+        void *asan_fake_stack;      /* AddressSanitizer fake-stack cookie (ASan builds) */
+    };
     uint8_t prio;                   /* priority pools (pool/prio.c): level + 1, 0 = none */
+    /* user-defined pools (pool/user.c): the ABT_unit that the user's pool `upool` made
+     * for this unit, NULL when none, and the chain link of its entry in the unit table.
+     * The entry lives here, so making one never allocates.  All three are written under
+     * the lock of the table shard of `uunit`; see user.c for who may read them unlocked. */
+    _Atomic(ABT_unit) uunit;
+    _Atomic(weft_pool *) upool;
+    weft_unit *unext;
 } __attribute__((aligned(WEFT_CACHE_LINE)));
 
 /* A blocked waiter.  For a ULT, `ult` is set and waking means making it ready.  For a
@@ -135,6 +148,8 @@ struct weft_waiter {
 struct weft_pool_ops {
     const char *name;                           /* ABT_info_print_pool */
     void (*push)(weft_pool *p, weft_unit *u, ABT_pool_context ctx);
+    /* WEFT_POOL_CAP_BIND pools: make what a push of u needs (core/pool/pool.h). */
+    int (*bind)(weft_pool *p, weft_unit *u);
     weft_unit *(*pop)(weft_pool *p, ABT_pool_context ctx);
     /* Block up to timeout_ns (0: no limit) for a unit; NULL on time-out or wake-up. */
     weft_unit *(*pop_wait)(weft_pool *p, uint64_t timeout_ns, ABT_pool_context ctx);
@@ -247,7 +262,9 @@ struct weft_xstream {
     bool thread_started;
     bool joined;
     _Atomic bool cancelled;        /* ABT_xstream_cancel / ABT_xstream_exit */
-    weft_waiter *joiner;           /* protected by the global lock */
+    weft_waiter *joiner;           /* protected by join_lock */
+    weft_spinlock join_lock;       /* joiner + the TERMINATED transition; a parking joiner
+                                    * releases it only once off its stack (post action) */
     int cpubind;                   /* -1 when not bound */
     int *affinity;
     int num_affinity;

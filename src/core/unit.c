@@ -375,6 +375,33 @@ void weft_unit_apply_attr(weft_unit *u, const struct weft_thread_attr *attr)
     u->migr_cb_arg = attr->cb_arg;
 }
 
+void weft_unit_release_extras(weft_unit *u)
+{
+    if (weft_atomic_load_relaxed(&u->keys) != NULL)
+        weft_unit_run_key_dtors(u);
+    if (weft_atomic_load_relaxed(&u->uunit) != NULL)
+        weft_user_unit_drop(u);
+}
+
+/* weft_unit_spawn into a pool without the inline FIFO (unit.h). */
+int weft_unit_spawn_other(weft_pool *p, weft_unit *u, ABT_thread *handle)
+{
+    int r = weft_pool_bind(p, u);
+    if (WEFT_UNLIKELY(r != ABT_SUCCESS)) {
+        uint16_t flags = u->flags;
+        /* nothing was published: no event, the descriptor goes back as it came */
+        weft_unit_recycle_quiet(weft_xs_self(), u);
+        if (handle)
+            *handle = (flags & WEFT_U_ULT) ? ABT_THREAD_NULL : (ABT_thread)ABT_TASK_NULL;
+        return r;
+    }
+    if (handle)
+        *handle = (ABT_thread)u;
+    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_CREATE);
+    p->ops->push(p, u, ABT_POOL_CONTEXT_OP_THREAD_CREATE);
+    return ABT_SUCCESS;
+}
+
 /* ---------------------------------------------------------------- yield, park, wake */
 
 /* A migration requested while the unit ran or was blocked takes effect when it is next
@@ -383,6 +410,17 @@ static void apply_migration(weft_unit *u)
 {
     weft_pool *to = weft_atomic_exchange_acq_rel(&u->migr_to, NULL);
     if (to) {
+        /* the pusher owns u here.  Into a user-defined pool whose create_unit fails, the
+         * migration is abandoned (u stays in its pool) with a message: this push cannot
+         * report it, and the migration request already returned success. */
+        if (WEFT_UNLIKELY(weft_pool_bind(to, u) != ABT_SUCCESS)) {
+            static _Atomic bool told;
+            if (!weft_atomic_exchange_relaxed(&told, true))
+                weft_warn("a migration to user-defined pool %d was abandoned (its "
+                          "create_unit returned ABT_UNIT_NULL); the unit stays in its pool. "
+                          "Reported once.", to->id);
+            return;
+        }
         u->pool = to;
         if (u->migr_cb)
             u->migr_cb((ABT_thread)u, u->migr_cb_arg);

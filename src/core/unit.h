@@ -79,6 +79,8 @@ struct weft_thread_attr {
 };
 
 WEFT_INTERNAL void weft_unit_run_key_dtors(weft_unit *u);
+/* Recycling: run the key destructors and give a user pool's unit back, if any (unit.c). */
+WEFT_INTERNAL void weft_unit_release_extras(weft_unit *u);
 /* The unit's id (ABT_thread_get_id), given on first request (thread.c). */
 WEFT_INTERNAL uint64_t weft_unit_id(weft_unit *u);
 /* Work-unit-local values (key.c): ABT_ERR_INV_KEY, ABT_ERR_MEM or ABT_SUCCESS. */
@@ -86,7 +88,8 @@ WEFT_INTERNAL WEFT_WUR int weft_key_set(weft_unit *u, ABT_key key, void *value);
 WEFT_INTERNAL int weft_key_get(weft_unit *u, ABT_key key, void **value);
 
 /* A descriptor in a cache is "recycled": ctx, stack, keys, migration fields, request,
- * sched and sanitizer cookies are NULL/0, stack_kind is NONE and in_pool is 0.  Fresh
+ * sched, sanitizer cookies and the user-pool unit (uunit, upool, unext) are NULL/0,
+ * stack_kind is NONE and in_pool is 0.  Fresh
  * descriptors are zeroed (desc.c); weft_unit_recycle restores the state before a
  * descriptor goes back.  So creating a unit only writes what differs per unit. */
 static inline weft_unit *weft_unit_new(weft_xstream *xs, weft_pool *p, void (*fn)(void *),
@@ -107,11 +110,13 @@ static inline weft_unit *weft_unit_new(weft_xstream *xs, weft_pool *p, void (*fn
     return u;
 }
 
-static inline void weft_unit_recycle(weft_xstream *xs, weft_unit *u)
+/* Back to the cache without telling the tool (a unit whose creation failed). */
+static inline void weft_unit_recycle_quiet(weft_xstream *xs, weft_unit *u)
 {
-    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_FREE);
-    if (WEFT_UNLIKELY(weft_atomic_load_relaxed(&u->keys) != NULL))
-        weft_unit_run_key_dtors(u);
+    /* keys, or the unit of a user-defined pool (pool/user.c): one test for both */
+    if (WEFT_UNLIKELY(((uintptr_t)weft_atomic_load_relaxed(&u->keys) |
+                       (uintptr_t)weft_atomic_load_relaxed(&u->uunit)) != 0))
+        weft_unit_release_extras(u);
     u->flags = 0;                  /* marks a free descriptor (stack dumps skip it) */
     u->prio = 0;
     u->stack_kind = WEFT_STACK_NONE;
@@ -119,8 +124,16 @@ static inline void weft_unit_recycle(weft_xstream *xs, weft_unit *u)
     weft_atomic_store_relaxed(&u->migr_to, NULL);
     weft_atomic_store_relaxed(&u->request, 0);
     u->sched = NULL;
-    u->asan_fake_stack = NULL;
+#if WEFT_ASAN
+    u->asan_fake_stack = NULL;     /* only ASan builds ever write it (core/sanitizer.h) */
+#endif
     weft_desc_free(weft_xs_cache(xs), u);
+}
+
+static inline void weft_unit_recycle(weft_xstream *xs, weft_unit *u)
+{
+    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_FREE);
+    weft_unit_recycle_quiet(xs, u);
 }
 
 #define WEFT_U_DEFAULT_FLAGS WEFT_U_MIGRATABLE
@@ -134,7 +147,9 @@ WEFT_INTERNAL void weft_unit_apply_attr(weft_unit *u, const struct weft_thread_a
  * nothing is written to it here after the push).  The handle (ABT_thread and ABT_task are
  * one type), when asked for, is set before the push; on failure to ABT_THREAD_NULL, or
  * ABT_TASK_NULL for a tasklet, as Argobots 1.x does.
- * ABT_ERR_MEM when no descriptor can be had (nothing to undo). */
+ * ABT_ERR_MEM when no descriptor can be had; into a user-defined pool, also the error of
+ * its bind (ABT_ERR_OTHER: the user's create_unit failed), with nothing left behind. */
+WEFT_INTERNAL WEFT_WUR int weft_unit_spawn_other(weft_pool *p, weft_unit *u, ABT_thread *handle);
 static inline WEFT_WUR int weft_unit_spawn(weft_pool *p, void (*fn)(void *), void *arg,
                                            const struct weft_thread_attr *attr, uint16_t flags,
                                            ABT_thread *handle)
@@ -147,10 +162,12 @@ static inline WEFT_WUR int weft_unit_spawn(weft_pool *p, void (*fn)(void *), voi
     }
     if (WEFT_UNLIKELY(attr != NULL))
         weft_unit_apply_attr(u, attr);
+    if (WEFT_UNLIKELY(!(p->caps & WEFT_POOL_CAP_INLINE_FIFO)))
+        return weft_unit_spawn_other(p, u, handle);
     if (handle)
         *handle = (ABT_thread)u;
     weft_tool_event(u, ABT_TOOL_EVENT_THREAD_CREATE);
-    weft_pool_push_ctx(p, u, ABT_POOL_CONTEXT_OP_THREAD_CREATE);
+    weft_pool_fifo_push(p, u);
     return ABT_SUCCESS;
 }
 /* Scheduler side: run a popped unit to its next switch-back. */

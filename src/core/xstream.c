@@ -109,11 +109,13 @@ static void *xstream_thread(void *arg)
         weft_sched_retire(s);
     }
     weft_mem_flush(&xs->cache);
-    pthread_mutex_lock(&weft_g.lock);
+    /* Under join_lock: a joining ULT holds it until it is off its stack, so the wake below
+     * never sees a joiner that still runs (the post-action rule of core/unit.h). */
+    weft_spin_lock(&xs->join_lock);
     weft_atomic_store_release(&xs->state, WEFT_XS_TERMINATED);
     weft_waiter *w = xs->joiner;
     xs->joiner = NULL;
-    pthread_mutex_unlock(&weft_g.lock);
+    weft_spin_unlock(&xs->join_lock);
     if (w)
         weft_waiter_wake(w);
     weft_overflow_thread_fini();
@@ -175,15 +177,12 @@ int weft_xstream_join(weft_xstream *xs)
     weft_sched_request(xs->main_sched, WEFT_SCHED_REQ_FINISH);
     weft_waiter w;
     weft_waiter_init(&w);
-    weft_spinlock l = { 0 };       /* weft_wait_block wants a lock to release */
-    pthread_mutex_lock(&weft_g.lock);
+    weft_spin_lock(&xs->join_lock);
     if (weft_atomic_load_acquire(&xs->state) != WEFT_XS_TERMINATED) {
         xs->joiner = &w;
-        weft_spin_lock(&l);
-        pthread_mutex_unlock(&weft_g.lock);
-        weft_wait_block_uncounted(&w, &l);
+        weft_wait_block_uncounted(&w, &xs->join_lock);   /* releases join_lock */
     } else {
-        pthread_mutex_unlock(&weft_g.lock);
+        weft_spin_unlock(&xs->join_lock);
     }
     if (!xs->joined)               /* (helper) a fork() child marks lost streams joined */
         pthread_join(xs->thread, NULL);
@@ -274,6 +273,11 @@ static int set_main_sched(weft_xstream *xs, weft_sched *s)
     if (me != xs || !self || !weft_unit_is_ult(self) || !sched_in_chain(xs, old))
         return ABT_ERR_XSTREAM_STATE;
     bool move = sched_has_pool(old, self->pool);
+    if (move) {                    /* the caller moves there (user pool: may fail) */
+        int r = weft_pool_bind(s->pools[0], self);
+        if (r != ABT_SUCCESS)
+            return r;
+    }
     s->use = WEFT_SCHED_MAIN;
     s->xs = xs;
     if (xs->primary) {
@@ -646,9 +650,13 @@ WEFT_API int ABT_xstream_run_unit(ABT_unit unit, ABT_pool pool)
     weft_xstream *xs = weft_xs_self();
     if (!xs)
         return ABT_ERR_INV_XSTREAM;
-    weft_unit *u = weft_unit_claim_abt_unit(unit);  /* user-made units: pool/user.c */
-    if (u->pool != p)   /* no store when unchanged; a joiner may read u->pool (unit.c) */
+    weft_unit *u = weft_unit_from_abt_unit(unit);  /* user-made units: pool/user.c */
+    if (u->pool != p) { /* no store when unchanged; a joiner may read u->pool (unit.c) */
+        int r = weft_pool_bind(p, u);
+        if (r != ABT_SUCCESS)
+            return r;
         weft_atomic_store_relaxed_plain(&u->pool, p);
+    }
     weft_unit *self = xs->cur;
     if (self == xs->sched->unit) {      /* called by a scheduler: the normal case */
         weft_sched_run_unit(xs, xs->sched, u);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/cross/aarch64.sh - cross-build the context-switch test (tests/internal_arch_context.c)
-# for AArch64 and run it under qemu user-mode emulation.  For developers on an x86-64
-# Debian/Ubuntu machine; CI does not run it.
+# for AArch64 and run it under qemu user-mode emulation, on an x86-64 Debian/Ubuntu machine.
+# CI runs it as the aarch64 configuration of scripts/test.sh, which installs the tools first
+# and skips it with one message when they cannot be installed.
 #
 # Usage: tests/cross/aarch64.sh [asm|ucontext|all]      (default: all)
 #

@@ -233,6 +233,9 @@ static int push_one(weft_pool *p, ABT_thread thread, ABT_pool_context ctx)
     weft_unit *u = weft_unit_from(thread);
     if (!u)
         return ABT_SUCCESS;
+    int r = weft_pool_bind(p, u);  /* a user pool's unit (pool/user.c): may fail */
+    if (r != ABT_SUCCESS)
+        return r;
     u->pool = p;
     weft_atomic_store_relaxed(&u->state, WEFT_READY);
     weft_pool_push_ctx(p, u, ctx);
@@ -262,8 +265,11 @@ WEFT_API int ABT_pool_push_threads_ex(ABT_pool pool, const ABT_thread *threads, 
         return ABT_ERR_INV_ARG;
     if (p->ops->push_many)         /* the user's push_many (pool/user.c) */
         return p->ops->push_many(p, threads, num, ctx);
-    for (size_t i = 0; i < num; i++)
-        push_one(p, threads[i], ctx);
+    for (size_t i = 0; i < num; i++) {
+        int r = push_one(p, threads[i], ctx);
+        if (r != ABT_SUCCESS)
+            return r;
+    }
     return ABT_SUCCESS;
 }
 
@@ -360,8 +366,8 @@ WEFT_API int ABT_pool_push(ABT_pool pool, ABT_unit unit)
         return ABT_ERR_INV_POOL;
     if (unit == NULL || unit == ABT_UNIT_NULL)
         return ABT_ERR_INV_UNIT;
-    /* a unit popped from a user pool may be the user's: translate and release it */
-    return push_one(p, (ABT_thread)weft_unit_claim_abt_unit(unit), ABT_POOL_CONTEXT_OP_POOL_OTHER);
+    /* a unit popped from a user pool may be the user's: translate it */
+    return push_one(p, (ABT_thread)weft_unit_from_abt_unit(unit), ABT_POOL_CONTEXT_OP_POOL_OTHER);
 }
 
 WEFT_API int ABT_pool_print_all_threads(ABT_pool pool, void *arg,

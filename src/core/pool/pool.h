@@ -36,6 +36,8 @@ enum weft_pool_cap {
     WEFT_POOL_CAP_POP_WAIT = 1u << 3,    /* ABT_pool_pop_wait_thread(_ex) is allowed */
     WEFT_POOL_CAP_LIST = 1u << 4,        /* keeps units on the intrusive list (head/tail);
                                           * INLINE_FIFO implies it, RANDWS has only this */
+    WEFT_POOL_CAP_BIND = 1u << 5,        /* a unit needs ops->bind before its first push
+                                          * here (user-defined pools: the user's unit) */
 };
 
 static inline bool weft_pool_can(const weft_pool *p, enum weft_pool_cap cap)
@@ -96,20 +98,44 @@ static inline void weft_pool_push_head(weft_pool *p, weft_unit *u)
 
 WEFT_INTERNAL void weft_pool_signal(weft_pool *p);
 
-/* Push a ready unit.  The caller has set u->pool = p (or keeps it for a re-push). */
+/* The push of a pool with WEFT_POOL_CAP_INLINE_FIFO. */
+static inline void weft_pool_fifo_push(weft_pool *p, weft_unit *u)
+{
+    if (p->locked)
+        weft_spin_lock(&p->lock);
+    fifo_link_tail(p, u);
+    if (p->locked)
+        weft_spin_unlock(&p->lock);
+    if (p->caps & WEFT_POOL_CAP_SIGNAL)
+        weft_pool_signal(p);
+}
+
+/* Push a ready unit.  The caller has set u->pool = p (or keeps it for a re-push).  A push
+ * cannot fail: a pool with WEFT_POOL_CAP_BIND makes what it lacks here (user.c documents
+ * the policy); callers that can report an error bind first (weft_pool_bind). */
 static inline void weft_pool_push_ctx(weft_pool *p, weft_unit *u, ABT_pool_context ctx)
 {
     if (WEFT_LIKELY(p->caps & WEFT_POOL_CAP_INLINE_FIFO)) {
-        if (p->locked)
-            weft_spin_lock(&p->lock);
-        fifo_link_tail(p, u);
-        if (p->locked)
-            weft_spin_unlock(&p->lock);
-        if (p->caps & WEFT_POOL_CAP_SIGNAL)
-            weft_pool_signal(p);
+        weft_pool_fifo_push(p, u);
         return;
     }
     p->ops->push(p, u, ctx);
+}
+
+/* A descriptor is being recycled, or its unit moves to a pool of another kind: give its user-made unit back (u->uunit != NULL). */
+WEFT_INTERNAL void weft_user_unit_drop(weft_unit *u);
+
+/* Prepare u, which the caller owns (not in any pool, not running elsewhere), to be pushed
+ * to p: ABT_SUCCESS, or the error a push into p would have (the user's create_unit
+ * failed: ABT_ERR_OTHER, as Argobots).  On error nothing has changed. */
+static inline WEFT_WUR int weft_pool_bind(weft_pool *p, weft_unit *u)
+{
+    if (WEFT_UNLIKELY(p->caps & WEFT_POOL_CAP_BIND))
+        return p->ops->bind(p, u);
+    /* into a pool of another kind: a user pool's unit is given back now, as Argobots */
+    if (WEFT_UNLIKELY(weft_atomic_load_relaxed(&u->uunit) != NULL))
+        weft_user_unit_drop(u);
+    return ABT_SUCCESS;
 }
 
 static inline void weft_pool_push(weft_pool *p, weft_unit *u)
@@ -241,9 +267,6 @@ WEFT_INTERNAL WEFT_WUR int weft_pool_alloc(const weft_pool_ops *ops, unsigned ca
 
 /* ABT_unit -> unit: a user-made unit through the table, anything else as a pointer. */
 WEFT_INTERNAL weft_unit *weft_unit_from_abt_unit(ABT_unit unit);
-/* Same, for a caller that takes the unit over (runs or re-pushes it): a user-made unit
- * popped through ABT_pool_pop is released (unmapped and given to the pool's free_unit). */
-WEFT_INTERNAL weft_unit *weft_unit_claim_abt_unit(ABT_unit unit);
 /* ops->pop_unit `how` */
 enum weft_pool_pop_how { WEFT_POP_NOW, WEFT_POP_WAIT, WEFT_POP_TIMEDWAIT };
 /* keyval.c: the ABT_pool_config_automatic key (unchanged when absent). */

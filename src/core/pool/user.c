@@ -11,27 +11,43 @@
  * nothing out of bounds.
  *
  * Units.  The user's pool stores its own ABT_unit values, which we neither allocate nor
- * can look inside.  A unit gets one when it is pushed (create_unit / u_create_from_thread)
- * and loses it when it is popped (free_unit / u_free): per push, not per association as
- * in Argobots, because the runtime has no hook when a ULT terminates or is freed, and a
- * unit that is not in the pool needs none.  (The documentation leaves the timing of these
- * callbacks to the runtime.)  Both directions of the mapping are needed:
+ * can look inside.  As in Argobots, a unit gets one per association: the first time it is
+ * bound to a user pool (weft_pool_bind, before the push that needs it), create_unit /
+ * u_create_from_thread makes it, and it keeps it across pops and re-pushes (yield,
+ * wake-up, ABT_pool_pop + ABT_pool_push) until it is bound to another user pool, its
+ * descriptor is recycled (weft_unit_recycle), or that pool is freed; then free_unit /
+ * u_free gets it back.  Moving to a built-in pool keeps the unit until one of those.
+ * Both directions of the mapping are needed:
+ *   thread -> unit: weft_unit.uunit (and .upool, the pool that made it).
  *   unit -> thread: old-style p_pop returns a unit; ABT_unit_get_thread, ABT_pool_push,
  *                   ABT_pool_remove and ABT_xstream_run_unit receive one.  A global table
- *                   (64 shards, each a spinlock and an open-addressing array) maps every
- *                   live user-made unit to its weft_unit and pool.  An ABT_unit not in the
- *                   table is a weft_unit pointer (built-in pools, ABT_thread_get_unit).
- *   thread -> unit: a 1.2 pop returns the thread, whose unit must be freed.  While the
- *                   thread is in the user pool, the pool owns its links (types.h), so
- *                   `prev` holds the unit: written before the user's push publishes the
- *                   thread, read after the user's pop took it out; the user's own queue
- *                   synchronisation orders the two, no lock of ours is needed.
- * ABT_pool_pop (the unit-level pop) must hand out the user's unit and keep it valid: the
- * thread leaves the pool but keeps its unit and mapping ("detached") until the caller
- * passes the unit to ABT_xstream_run_unit or ABT_pool_push (weft_unit_claim_abt_unit
- * frees it then).  A detached unit that is never claimed (its thread pushed by handle
- * instead) stays mapped until its pool is freed, which frees every unit still mapped to
- * it before calling the user's p_free.
+ *                   (64 shards, each a spinlock and an array of bucket chains) holds every
+ *                   bound unit; an ABT_unit not in it is a weft_unit pointer (built-in
+ *                   pools, ABT_thread_get_unit).
+ * The table is intrusive: a unit's entry is its own uunit/upool/unext fields, so binding
+ * never allocates.  Each shard starts with MAP_INLINE buckets inside it; when chains grow
+ * long, a bigger bucket array is allocated (outside the lock) if memory allows, else the
+ * chains just get longer.
+ *
+ * Protocol.  An entry (uunit != NULL) is linked, unlinked and its three fields written
+ * only under the lock of the shard of its key.  Binding is done by whoever owns the unit
+ * (it is in no pool and runs nowhere else: the creator, the pusher of a popped unit, the
+ * unit itself): the fast check "already bound to p" reads uunit/upool without the lock,
+ * which is safe because only the owner changes them, except pool destruction (map_sweep),
+ * which unbinds units of a pool nobody may push to any more.  Unbinding (rebind,
+ * recycle, sweep) re-checks uunit under the lock, so exactly one of two racing unbinders
+ * gives the unit back.  The user's callbacks are never called with a shard lock held.
+ *
+ * Failure.  create_unit may return ABT_UNIT_NULL.  Where the API can report it, bind
+ * fails with ABT_ERR_OTHER (what Argobots returns) and nothing changes: ABT_thread_create
+ * and friends, revive, ABT_pool_push(_thread(s)), ABT_thread_set_associated_pool when the
+ * unit can be bound at once, ABT_self_set_associated_pool, ABT_self_schedule,
+ * ABT_xstream_run_unit, an immediate migration.  A unit bound to its pool is re-pushed
+ * without any callback or allocation, so yield and wake-up cannot fail.  A push that
+ * still needs a unit (its pool was changed while it ran or waited in another pool) has no
+ * one to report to: the policy is to call create_unit again until it succeeds, yielding
+ * the OS thread in between, with one message on stderr; a pending migration whose target
+ * cannot make a unit is abandoned with a message (core/unit.c).
  *
  * Which callback answers what (Argobots 1.2, audited routine by routine):
  *   emptiness (ABT_pool_is_empty, every scheduler's stop check): a 1.2 pool's is_empty,
@@ -51,11 +67,8 @@
  * guarantees the unit is in the pool, which join bypass, cancellation, yield_to and
  * migration cannot guarantee against a concurrent pop; so the ops table has no remove and
  * those paths fall back to their slow variants.  ABT_pool_remove (the user's own call)
- * does use p_remove.
- *
- * Failure: push cannot report an error (it runs inside yield and wake-up), so a
- * create_unit that returns ABT_UNIT_NULL, or no memory for the table, aborts with a
- * message. */
+ * does use p_remove. */
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,19 +113,16 @@ static inline bool unit_is_null(ABT_unit u) { return u == NULL || u == ABT_UNIT_
 /* ---------------------------------------------------------------- unit -> thread table */
 
 #define MAP_SHARDS 64
+#define MAP_INLINE 16              /* buckets a shard starts with, inside it */
 
-struct map_entry {
-    ABT_unit key;                  /* NULL: free slot */
-    weft_unit *thread;
-    weft_pool *pool;               /* the pool whose free_unit releases `key` */
-};
-
-/* Linear probing, load <= 1/2, deletion by backward shift (no tombstones).  All fields
- * are protected by `lock`; the callbacks of the user are never called with it held. */
+/* `b` NULL: the inline buckets.  All fields and the chains (weft_unit.unext) are
+ * protected by `lock`. */
 struct map_shard {
     weft_spinlock lock;
-    uint32_t n, mask;              /* mask = capacity - 1; capacity 0 when e == NULL */
-    struct map_entry *e;
+    uint32_t n;                    /* entries */
+    uint32_t mask;                 /* buckets - 1, when b != NULL */
+    weft_unit **b;                 /* a heap array, or NULL */
+    weft_unit *inline_b[MAP_INLINE];
 } __attribute__((aligned(WEFT_CACHE_LINE)));
 
 static struct map_shard map[MAP_SHARDS];
@@ -127,116 +137,134 @@ static inline uint64_t map_hash(ABT_unit k)
 
 static inline struct map_shard *shard_of(uint64_t h) { return &map[h >> 58]; }
 
-static struct map_entry *slot_find(struct map_shard *s, ABT_unit k, uint64_t h)
+static inline weft_unit **bucket(struct map_shard *s, uint64_t h)
 {
-    if (!s->e)
-        return NULL;
-    for (uint32_t i = (uint32_t)h & s->mask;; i = (i + 1) & s->mask) {
-        if (s->e[i].key == k)
-            return &s->e[i];
-        if (s->e[i].key == NULL)
-            return NULL;
-    }
+    return s->b ? &s->b[h & s->mask] : &s->inline_b[h & (MAP_INLINE - 1)];
 }
 
-static void slot_put(struct map_entry *e, uint32_t mask, const struct map_entry *x)
+static inline uint32_t shard_cap(const struct map_shard *s)
 {
-    uint32_t i = (uint32_t)map_hash(x->key) & mask;
-    while (e[i].key)
-        i = (i + 1) & mask;
-    e[i] = *x;
+    return s->b ? s->mask + 1 : MAP_INLINE;
 }
 
 /* Shard lock held. */
-static bool shard_grow(struct map_shard *s)
+static weft_unit *chain_find(struct map_shard *s, ABT_unit k, uint64_t h)
 {
-    uint32_t cap = s->e ? (s->mask + 1) * 2 : 16;
-    struct map_entry *ne = calloc(cap, sizeof(*ne));
-    if (!ne)
-        return false;
-    if (s->e) {
-        for (uint32_t i = 0; i <= s->mask; i++)
-            if (s->e[i].key)
-                slot_put(ne, cap - 1, &s->e[i]);
-        free(s->e);
-    }
-    s->e = ne;
-    s->mask = cap - 1;
-    return true;
+    weft_unit *t = *bucket(s, h);
+    while (t && weft_atomic_load_relaxed(&t->uunit) != k)
+        t = t->unext;
+    return t;
 }
 
-/* Shard lock held; `e` points into s->e. */
-static void slot_delete(struct map_shard *s, struct map_entry *e)
+/* Shard lock held; t is linked here under key k. */
+static void chain_unlink(struct map_shard *s, weft_unit *t, ABT_unit k)
 {
-    uint32_t i = (uint32_t)(e - s->e), j = i;
-    for (;;) {
-        s->e[i].key = NULL;
-        for (;;) {
-            j = (j + 1) & s->mask;
-            if (s->e[j].key == NULL)
-                goto done;
-            uint32_t home = (uint32_t)map_hash(s->e[j].key) & s->mask;
-            /* s->e[j] may move to i unless its home lies cyclically in (i, j] */
-            bool stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
-            if (!stays) {
-                s->e[i] = s->e[j];
-                i = j;
-                break;
-            }
-        }
-    }
-done:
+    weft_unit **pp = bucket(s, map_hash(k));
+    while (*pp != t)
+        pp = &(*pp)->unext;
+    *pp = t->unext;
+    t->unext = NULL;
+    weft_atomic_store_relaxed(&t->uunit, NULL);
+    weft_atomic_store_relaxed(&t->upool, NULL);
     s->n--;
     weft_atomic_fetch_sub_relaxed(&map_live, 1);
 }
 
-static void map_insert(ABT_unit k, weft_unit *t, weft_pool *p)
+/* More buckets for a shard whose chains average over 2, if memory allows: optional, so
+ * a failed allocation only leaves the chains longer.  Called without the lock. */
+static void shard_maybe_grow(struct map_shard *s)
 {
-    uint64_t h = map_hash(k);
-    struct map_shard *s = shard_of(h);
     weft_spin_lock(&s->lock);
-    struct map_entry *e = slot_find(s, k, h);
-    if (!e) {
-        if ((s->n + 1) * 2 > (s->e ? s->mask + 1 : 0) && !shard_grow(s)) {
-            weft_spin_unlock(&s->lock);
-            weft_fatal("out of memory in the unit table of user-defined pools");
+    uint32_t cap = shard_cap(s);
+    bool want = s->n > 2 * cap;
+    weft_spin_unlock(&s->lock);
+    if (!want || cap >= (1u << 24))
+        return;
+    weft_unit **nb = calloc((size_t)cap * 4, sizeof(*nb));
+    if (!nb)
+        return;
+    weft_unit **old = NULL;
+    weft_spin_lock(&s->lock);
+    if (shard_cap(s) == cap) {     /* nobody grew it meanwhile */
+        uint32_t nmask = cap * 4 - 1;
+        for (uint32_t i = 0; i < cap; i++) {
+            weft_unit *t = s->b ? s->b[i] : s->inline_b[i];
+            while (t) {
+                weft_unit *next = t->unext;
+                weft_unit **nbk = &nb[map_hash(weft_atomic_load_relaxed(&t->uunit)) & nmask];
+                t->unext = *nbk;
+                *nbk = t;
+                t = next;
+            }
         }
-        struct map_entry x = { k, t, p };
-        slot_put(s->e, s->mask, &x);
-        s->n++;
-        weft_atomic_fetch_add_relaxed(&map_live, 1);
-    } else {
-        /* A unit value reused by the user before we freed the old one cannot happen
-         * (units are unique while alive); an entry left by a detached unit of the same
-         * value is simply replaced. */
-        e->thread = t;
-        e->pool = p;
+        old = s->b;
+        if (!s->b)
+            memset(s->inline_b, 0, sizeof(s->inline_b));
+        s->b = nb;
+        s->mask = nmask;
+        nb = NULL;
     }
     weft_spin_unlock(&s->lock);
+    free(nb);
+    free(old);
 }
 
-/* Look `k` up; with `remove`, also take the entry out.  False if absent. */
-static bool map_get(ABT_unit k, bool remove, struct map_entry *out)
+/* Link t under k, made by p.  t is unbound and owned by the caller. */
+static void map_link(weft_unit *t, ABT_unit k, weft_pool *p)
 {
-    if (weft_atomic_load_relaxed(&map_live) == 0)
-        return false;
     uint64_t h = map_hash(k);
     struct map_shard *s = shard_of(h);
     weft_spin_lock(&s->lock);
-    struct map_entry *e = slot_find(s, k, h);
-    if (e) {
-        *out = *e;
-        if (remove)
-            slot_delete(s, e);
-    }
+    weft_unit **bk = bucket(s, h);
+    weft_atomic_store_relaxed(&t->uunit, k);
+    weft_atomic_store_relaxed(&t->upool, p);
+    t->unext = *bk;
+    *bk = t;
+    uint32_t n = ++s->n;
+    bool grow = n > 2 * shard_cap(s);
+    weft_atomic_fetch_add_relaxed(&map_live, 1);
     weft_spin_unlock(&s->lock);
-    return e != NULL;
+    if (WEFT_UNLIKELY(grow))
+        shard_maybe_grow(s);
+}
+
+/* The unit bound to k, and the pool that made k; NULL if k is not a bound unit. */
+static weft_unit *map_find(ABT_unit k, weft_pool **pool)
+{
+    if (weft_atomic_load_relaxed(&map_live) == 0)
+        return NULL;
+    uint64_t h = map_hash(k);
+    struct map_shard *s = shard_of(h);
+    weft_spin_lock(&s->lock);
+    weft_unit *t = chain_find(s, k, h);
+    if (t && pool)
+        *pool = weft_atomic_load_relaxed(&t->upool);
+    weft_spin_unlock(&s->lock);
+    return t;
 }
 
 static void unit_release(weft_pool *p, ABT_unit u);
 
-/* Free every unit still mapped to `p` (its pool is being destroyed; nobody pushes to it
- * any more).  Victims are collected under the shard lock and released without it. */
+/* Unbind t if it is bound (re-checked under the lock) and give its unit back. */
+static void unit_unbind(weft_unit *t)
+{
+    ABT_unit k = weft_atomic_load_relaxed(&t->uunit);
+    if (!k)
+        return;
+    struct map_shard *s = shard_of(map_hash(k));
+    weft_pool *p = NULL;
+    weft_spin_lock(&s->lock);
+    if (weft_atomic_load_relaxed(&t->uunit) == k) {
+        p = weft_atomic_load_relaxed(&t->upool);
+        chain_unlink(s, t, k);
+    }
+    weft_spin_unlock(&s->lock);
+    if (p)
+        unit_release(p, k);
+}
+
+/* Unbind every unit bound to `p` (its pool is being destroyed; nobody pushes to it any
+ * more).  Victims are collected under the shard lock and released without it. */
 static void map_sweep(weft_pool *p)
 {
     ABT_unit victims[64];
@@ -246,19 +274,27 @@ static void map_sweep(weft_pool *p)
         do {
             n = 0;
             weft_spin_lock(&s->lock);
-            for (uint32_t j = 0; s->e && j <= s->mask && n < 64; j++) {
-                /* a deletion may shift another entry into slot j: look at it again */
-                while (s->e[j].key && s->e[j].pool == p && n < 64) {
-                    victims[n++] = s->e[j].key;
-                    slot_delete(s, &s->e[j]);
+            uint32_t cap = shard_cap(s);
+            for (uint32_t j = 0; j < cap && n < 64; j++) {
+                weft_unit *t = s->b ? s->b[j] : s->inline_b[j];
+                while (t && n < 64) {
+                    weft_unit *next = t->unext;
+                    if (weft_atomic_load_relaxed(&t->upool) == p) {
+                        ABT_unit k = weft_atomic_load_relaxed(&t->uunit);
+                        victims[n++] = k;
+                        chain_unlink(s, t, k);
+                    }
+                    t = next;
                 }
             }
-            if (s->n == 0 && s->e) {           /* give an empty shard's array back */
-                free(s->e);
-                s->e = NULL;
+            weft_unit **old = NULL;
+            if (s->n == 0 && s->b) {           /* give an empty shard's array back */
+                old = s->b;
+                s->b = NULL;
                 s->mask = 0;
             }
             weft_spin_unlock(&s->lock);
+            free(old);
             for (size_t k = 0; k < n; k++)
                 unit_release(p, victims[k]);
         } while (n == 64);
@@ -267,19 +303,9 @@ static void map_sweep(weft_pool *p)
 
 /* ---------------------------------------------------------------- units of a pool */
 
-static ABT_unit unit_make(weft_pool *p, weft_unit *t)
-{
-    struct user_pool *q = upool(p);
-    ABT_unit u = q->old ? q->o.u_create_from_thread((ABT_thread)t)
-                        : q->n.create_unit(handle(p), (ABT_thread)t);
-    if (unit_is_null(u))
-        weft_fatal("user-defined pool %d: create_unit returned ABT_UNIT_NULL", p->id);
-    map_insert(u, t, p);
-    t->prev = (weft_unit *)(void *)u;
-    return u;
-}
+static inline ABT_unit unit_of(weft_unit *t) { return weft_atomic_load_relaxed(&t->uunit); }
 
-/* Give a unit (already unmapped) back to the pool that made it. */
+/* Give a unit (already unbound) back to the pool that made it. */
 static void unit_release(weft_pool *p, ABT_unit u)
 {
     struct user_pool *q = upool(p);
@@ -289,24 +315,47 @@ static void unit_release(weft_pool *p, ABT_unit u)
         q->n.free_unit(handle(p), u);
 }
 
-/* Old style popped `u`: its thread.  The unit stays mapped unless `drop`. */
-static weft_unit *thread_of_popped(weft_pool *p, ABT_unit u, bool drop)
+/* ops->bind: t (owned by the caller) gets a unit of p, unless it has one.  The new unit
+ * is made before the old one is given back, so a failure changes nothing. */
+static int op_bind(weft_pool *p, weft_unit *t)
 {
-    struct map_entry e;
-    if (!map_get(u, drop, &e))
-        weft_fatal("user-defined pool %d popped a unit it was never given", p->id);
-    if (drop)
-        unit_release(p, u);
-    return e.thread;
+    if (weft_atomic_load_relaxed(&t->upool) == p && unit_of(t))
+        return ABT_SUCCESS;
+    struct user_pool *q = upool(p);
+    ABT_unit u = q->old ? q->o.u_create_from_thread((ABT_thread)t)
+                        : q->n.create_unit(handle(p), (ABT_thread)t);
+    if (unit_is_null(u))
+        return ABT_ERR_OTHER;
+    unit_unbind(t);
+    map_link(t, u, p);
+    return ABT_SUCCESS;
 }
 
-/* 1.2 style popped `t`: drop its unit. */
-static weft_unit *drop_unit_of(weft_pool *p, weft_unit *t)
+/* The unit t is pushed with.  A push cannot report: see "Failure" at the top. */
+static ABT_unit unit_for_push(weft_pool *p, weft_unit *t)
 {
-    ABT_unit u = (ABT_unit)(void *)t->prev;
-    struct map_entry e;
-    map_get(u, true, &e);
-    unit_release(p, u);
+    if (WEFT_LIKELY(weft_atomic_load_relaxed(&t->upool) == p)) {
+        ABT_unit u = unit_of(t);
+        if (WEFT_LIKELY(u != NULL))
+            return u;
+    }
+    static _Atomic bool told;
+    while (op_bind(p, t) != ABT_SUCCESS) {
+        if (!weft_atomic_exchange_relaxed(&told, true))
+            weft_warn("user-defined pool %d: create_unit returned ABT_UNIT_NULL for a push "
+                      "that cannot report it (a yield or wake-up after the unit's pool "
+                      "was changed); retrying until it succeeds. Reported once.", p->id);
+        sched_yield();
+    }
+    return unit_of(t);
+}
+
+/* Old style popped `u`: its thread. */
+static weft_unit *thread_of_popped(weft_pool *p, ABT_unit u)
+{
+    weft_unit *t = map_find(u, NULL);
+    if (!t)
+        weft_fatal("user-defined pool %d popped a unit it was never given", p->id);
     return t;
 }
 
@@ -315,7 +364,7 @@ static weft_unit *drop_unit_of(weft_pool *p, weft_unit *t)
 static void op_push(weft_pool *p, weft_unit *t, ABT_pool_context ctx)
 {
     struct user_pool *q = upool(p);
-    ABT_unit u = unit_make(p, t);
+    ABT_unit u = unit_for_push(p, t);
     if (q->old)
         q->o.p_push(handle(p), u);
     else
@@ -327,10 +376,9 @@ static weft_unit *op_pop(weft_pool *p, ABT_pool_context ctx)
     struct user_pool *q = upool(p);
     if (q->old) {
         ABT_unit u = q->o.p_pop(handle(p));
-        return unit_is_null(u) ? NULL : thread_of_popped(p, u, true);
+        return unit_is_null(u) ? NULL : thread_of_popped(p, u);
     }
-    weft_unit *t = weft_unit_from(q->n.pop(handle(p), ctx));
-    return t ? drop_unit_of(p, t) : NULL;
+    return weft_unit_from(q->n.pop(handle(p), ctx));
 }
 
 static weft_unit *op_pop_wait(weft_pool *p, uint64_t timeout_ns, ABT_pool_context ctx)
@@ -339,10 +387,9 @@ static weft_unit *op_pop_wait(weft_pool *p, uint64_t timeout_ns, ABT_pool_contex
     double secs = (double)timeout_ns * 1e-9;
     if (q->old) {
         ABT_unit u = q->o.p_pop_timedwait(handle(p), weft_wtime() + secs);
-        return unit_is_null(u) ? NULL : thread_of_popped(p, u, true);
+        return unit_is_null(u) ? NULL : thread_of_popped(p, u);
     }
-    weft_unit *t = weft_unit_from(q->n.pop_wait(handle(p), secs, ctx));
-    return t ? drop_unit_of(p, t) : NULL;
+    return weft_unit_from(q->n.pop_wait(handle(p), secs, ctx));
 }
 
 /* 1.2 definitions: emptiness is the user's is_empty (old ones: p_get_size() == 0). */
@@ -372,15 +419,15 @@ struct print_arg {
 static void print_unit_as_thread(void *arg, ABT_unit u)
 {
     struct print_arg *a = arg;
-    struct map_entry e;
-    a->thread_fn(a->arg, map_get(u, false, &e) ? (ABT_thread)e.thread : (ABT_thread)u);
+    weft_unit *t = map_find(u, NULL);
+    a->thread_fn(a->arg, t ? (ABT_thread)t : (ABT_thread)u);
 }
 
 static void print_thread_as_unit(void *arg, ABT_thread th)
 {
     struct print_arg *a = arg;
     weft_unit *t = weft_unit_from(th);
-    a->unit_fn(a->arg, t ? (ABT_unit)(void *)t->prev : ABT_UNIT_NULL);
+    a->unit_fn(a->arg, t ? unit_of(t) : ABT_UNIT_NULL);
 }
 
 static void op_print_all(weft_pool *p, void *arg, void (*fn)(void *, ABT_thread))
@@ -412,17 +459,13 @@ static void op_destroy(weft_pool *p)
 
 weft_unit *weft_unit_from_abt_unit(ABT_unit unit)
 {
-    struct map_entry e;
-    return map_get(unit, false, &e) ? e.thread : (weft_unit *)unit;
+    weft_unit *t = map_find(unit, NULL);
+    return t ? t : (weft_unit *)unit;
 }
 
-weft_unit *weft_unit_claim_abt_unit(ABT_unit unit)
+void weft_user_unit_drop(weft_unit *u)
 {
-    struct map_entry e;
-    if (!map_get(unit, true, &e))
-        return (weft_unit *)unit;
-    unit_release(e.pool, unit);
-    return e.thread;
+    unit_unbind(u);
 }
 
 static int op_pop_unit(weft_pool *p, ABT_unit *unit, int how, double secs)
@@ -440,7 +483,7 @@ static int op_pop_unit(weft_pool *p, ABT_unit *unit, int how, double secs)
         else
             return ABT_ERR_POOL;
         if (!unit_is_null(u)) {
-            thread_of_popped(p, u, false);      /* checks it is ours; stays mapped */
+            thread_of_popped(p, u);             /* checks it is ours */
             *unit = u;
         }
         return ABT_SUCCESS;
@@ -454,7 +497,7 @@ static int op_pop_unit(weft_pool *p, ABT_unit *unit, int how, double secs)
         return ABT_ERR_POOL;
     weft_unit *t = weft_unit_from(th);
     if (t)
-        *unit = (ABT_unit)(void *)t->prev;      /* detached: stays mapped */
+        *unit = unit_of(t);                     /* stays bound */
     return ABT_SUCCESS;
 }
 
@@ -466,24 +509,21 @@ static int op_remove_unit(weft_pool *p, ABT_unit unit)
     if (unit_is_null(unit))
         return ABT_ERR_INV_UNIT;
     /* the user's own unit, or a thread handle (ABT_thread_get_unit) of a queued thread */
-    struct map_entry e;
-    if (!map_get(unit, false, &e)) {
-        weft_unit *t = (weft_unit *)unit;
+    weft_pool *owner = NULL;
+    weft_unit *t = map_find(unit, &owner);
+    if (!t) {
+        t = (weft_unit *)unit;
         if (t->pool != p)
             return ABT_ERR_POOL;
-        unit = (ABT_unit)(void *)t->prev;
-        if (!map_get(unit, false, &e) || e.thread != t)
+        unit = unit_of(t);
+        if (!unit || map_find(unit, &owner) != t)
             return ABT_ERR_POOL;
     }
-    if (e.pool != p)
+    if (owner != p)
         return ABT_ERR_POOL;
-    /* p_remove's answer is ours (Argobots); refused, the unit stays the pool's */
-    int r = q->o.p_remove(handle(p), unit);
-    if (r != ABT_SUCCESS)
-        return r;
-    map_get(unit, true, &e);
-    unit_release(p, unit);
-    return ABT_SUCCESS;
+    /* p_remove's answer is ours (Argobots); refused, the unit stays the pool's.  Removed,
+     * it stays bound to its thread, which the caller now holds. */
+    return q->o.p_remove(handle(p), unit);
 }
 
 static int op_print_units(weft_pool *p, void *arg, void (*fn)(void *, ABT_unit))
@@ -516,13 +556,13 @@ static int op_pop_many(weft_pool *p, ABT_thread *threads, size_t len, size_t *nu
             return ABT_ERR_POOL;
         if (len > 0)
             q->n.pop_many(handle(p), threads, len, &n, ctx);
-        for (size_t i = 0; i < n; i++)
-            drop_unit_of(p, (weft_unit *)threads[i]);
     }
     *num = n;
     return ABT_SUCCESS;
 }
 
+/* ABT_pool_push_threads: every thread is bound first, so a create_unit failure pushes
+ * none of them (those already bound keep their unit for a later push). */
 static int op_push_many(weft_pool *p, const ABT_thread *threads, size_t num,
                                 ABT_pool_context ctx)
 {
@@ -532,6 +572,15 @@ static int op_push_many(weft_pool *p, const ABT_thread *threads, size_t num,
     ABT_unit buf[64], *units = buf;
     if (!q->old && num > sizeof(buf) / sizeof(*buf) && !(units = malloc(num * sizeof(*units))))
         return ABT_ERR_MEM;
+    for (size_t i = 0; i < num; i++) {
+        weft_unit *t = weft_unit_from(threads[i]);
+        int r;
+        if (t && (r = op_bind(p, t)) != ABT_SUCCESS) {
+            if (units != buf)
+                free(units);
+            return r;
+        }
+    }
     size_t n = 0;
     for (size_t i = 0; i < num; i++) {
         weft_unit *t = weft_unit_from(threads[i]);
@@ -542,7 +591,7 @@ static int op_push_many(weft_pool *p, const ABT_thread *threads, size_t num,
         if (q->old)
             op_push(p, t, ctx);
         else
-            units[n++] = unit_make(p, t);
+            units[n++] = unit_of(t);
     }
     if (n > 0)
         q->n.push_many(handle(p), units, n, ctx);
@@ -597,6 +646,7 @@ WEFT_API int ABT_pool_create(ABT_pool_user_def def, ABT_pool_config config, ABT_
     }
     q->ops.name = "USER";
     q->ops.push = op_push;
+    q->ops.bind = op_bind;
     q->ops.pop = op_pop;
     q->ops.size = op_size;
     if (!q->old)
@@ -612,7 +662,7 @@ WEFT_API int ABT_pool_create(ABT_pool_user_def def, ABT_pool_config config, ABT_
     q->ops.print_units = op_print_units;
     q->ops.pop_many = op_pop_many;
     q->ops.push_many = op_push_many;
-    p->caps = 0;
+    p->caps = WEFT_POOL_CAP_BIND;
     if (q->old || q->n.get_size)
         p->caps |= WEFT_POOL_CAP_SIZE;
     if (!q->old && q->n.pop_wait)      /* an old definition has no relative pop_wait */
