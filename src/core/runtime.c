@@ -133,6 +133,7 @@ void weft_config_load(struct weft_config *c)
     c->sys_page_size = env_u64("SYS_PAGE_SIZE", pg > 0 ? (uint64_t)pg : 4096, 512, 1u << 30);
     c->mem_page_size = env_u64("MEM_PAGE_SIZE", 8u << 20, 4096, (uint64_t)1 << 40);
     c->mem_stack_page_size = env_u64("MEM_STACK_PAGE_SIZE", 8u << 20, 4096, (uint64_t)1 << 40);
+    c->mem_trim_ms = env_u64("MEM_TRIM_MS", 100, 0, (uint64_t)1 << 32);
     c->mutex_max_handovers = (uint32_t)env_u64("MUTEX_MAX_HANDOVERS", 64, 0, UINT32_MAX);
     c->mutex_max_wakeups = (uint32_t)env_u64("MUTEX_MAX_WAKEUPS", 1, 0, UINT32_MAX);
     c->print_config = env_bool("PRINT_CONFIG", false);
@@ -181,6 +182,11 @@ void weft_config_print(FILE *fp, const struct weft_config *c)
     fprintf(fp, " - key table size: %u\n", c->key_table_size);
     fprintf(fp, " - stack cache per stream: %u stacks\n", c->mem_max_stacks);
     fprintf(fp, " - descriptor cache per stream: %u descriptors\n", c->mem_max_descs);
+    if (c->mem_trim_ms)
+        fprintf(fp, " - memory trimmed after bursts: every %llu ms\n",
+                (unsigned long long)c->mem_trim_ms);
+    else
+        fprintf(fp, " - memory trimmed after bursts: never\n");
     fprintf(fp, " - large page allocation: %s\n", lp[c->lp_alloc]);
     fprintf(fp, " - huge page size: %zu bytes\n", c->huge_page_size);
     fprintf(fp, " - stack overflow check: %s\n", so[c->stack_overflow_check]);
@@ -259,6 +265,7 @@ static int runtime_init(void)
         .stack_page_size = weft_g.cfg.mem_stack_page_size,
         .guard = weft_g.cfg.stack_overflow_check == 3 ? 2 : weft_g.cfg.stack_overflow_check == 2,
         .canary = weft_g.cfg.stack_overflow_check != 0,
+        .trim_ns = weft_g.cfg.mem_trim_ms * 1000000u,
     });
     weft_sched *s;
     if ((r = weft_sched_create_predef(ABT_SCHED_BASIC, 0, NULL, ABT_SCHED_CONFIG_NULL, true,

@@ -31,6 +31,7 @@ struct weft_config {
     size_t sys_page_size;          /* ABT_SYS_PAGE_SIZE */
     size_t mem_page_size;          /* ABT_MEM_PAGE_SIZE */
     size_t mem_stack_page_size;    /* ABT_MEM_STACK_PAGE_SIZE */
+    uint64_t mem_trim_ms;          /* ABT_MEM_TRIM_MS: trim period (mem/trim.c), 0 off */
     int stack_overflow_check;      /* ABT_STACK_OVERFLOW_CHECK: 0 none, 1 canary, 2/3 guard */
     bool print_config;             /* ABT_PRINT_CONFIG */
     uint32_t mutex_max_handovers;  /* ABT_MUTEX_MAX_HANDOVERS */

@@ -256,8 +256,9 @@ struct weft_xstream {
     weft_sched *sched;             /* innermost running scheduler: units return to it */
     void (*post_fn)(weft_xstream *, void *); /* action to run right after the next switch */
     void *post_arg;
-    struct weft_mem_cache cache;   /* only this stream touches it: no atomics */
     int32_t yield_budget;          /* yields left before the scheduler must run (unit.c) */
+    /* only this stream touches it: no atomics (its trimming fields at the end are cold) */
+    struct weft_mem_cache cache;
     /* --- cold --- */
     weft_sched *main_sched;
     int rank;

@@ -46,6 +46,9 @@ bool weft_sched_has_to_stop(weft_sched *s)
      * and every event_freq units, so that is where the due timed waits of this stream fire */
     weft_timers_poll();
     weft_dump_check();             /* (helper) stack_dump.h: stop for a stack dump */
+    weft_xstream *xs = weft_xs_self();
+    if (WEFT_LIKELY(xs != NULL))
+        weft_mem_tick(&xs->cache); /* mem/trim.c: give memory back after a burst */
     if (WEFT_UNLIKELY(s->use == WEFT_SCHED_IN_POOL))   /* stacked: sched/stacked.c */
         return weft_sched_stacked_has_to_stop(s);
     uint32_t r = weft_atomic_load_acquire(&s->request);
