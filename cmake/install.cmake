@@ -1,13 +1,18 @@
 # Install: libraries, public headers, pkg-config files (weft.pc, and argobots.pc so that
 # `pkg-config argobots` users link weft unchanged), and a CMake package (weft::weft).
+# Two install components, which are also the two Debian packages (cmake/package.cmake):
+#   runtime - the shared library libweft.so.1 (package libweft);
+#   dev     - headers, libweft.a, the libweft.so link, .pc files, CMake package
+#             (package libweft-dev).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 install(TARGETS weft weft_static EXPORT weftTargets
-  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_COMPONENT dev
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(FILES include/abt.h include/weft.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES include/abt.h include/weft.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        COMPONENT dev)
 
 # Relocatable .pc files: the prefix is found from the .pc file's own place, so
 # `cmake --install --prefix DIR` works without reconfiguring.
@@ -17,10 +22,11 @@ foreach(pc weft argobots)
   configure_file(${CMAKE_CURRENT_SOURCE_DIR}/cmake/${pc}.pc.in
                  ${CMAKE_CURRENT_BINARY_DIR}/${pc}.pc @ONLY)
   install(FILES ${CMAKE_CURRENT_BINARY_DIR}/${pc}.pc
-          DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+          DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT dev)
 endforeach()
 
-install(EXPORT weftTargets NAMESPACE weft:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/weft)
+install(EXPORT weftTargets NAMESPACE weft:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/weft
+        COMPONENT dev)
 configure_package_config_file(${CMAKE_CURRENT_SOURCE_DIR}/cmake/weftConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/weftConfig.cmake
   INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/weft)
@@ -28,4 +34,4 @@ write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/weftConfigVersion.c
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/weftConfig.cmake
               ${CMAKE_CURRENT_BINARY_DIR}/weftConfigVersion.cmake
-        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/weft)
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/weft COMPONENT dev)
