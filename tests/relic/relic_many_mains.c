@@ -55,11 +55,10 @@ int main(void)
         CHECK(pthread_create(&th[i], NULL, main_thread, &slots[i]) == 0);
     for (int i = 0; i < MAINS; i++)
         pthread_join(th[i], NULL);
-    for (int i = 0; i < MAINS; i++) {
+    /* (Their assistants are not compared: they need not be alive at the same time, and
+     * a finished thread's pthread_t may be reused.) */
+    for (int i = 0; i < MAINS; i++)
         CHECK_EQ_INT(slots[i].foreign, 0);
-        for (int j = 0; j < i; j++)
-            CHECK(!pthread_equal(slots[i].assistant, slots[j].assistant));
-    }
 
     /* One thread, several handles, plus its thread-bound Relic. */
     relic_t h[HANDLES];
