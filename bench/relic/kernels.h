@@ -32,6 +32,7 @@
 #include "bench.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -414,6 +415,17 @@ struct driver {
 
 static void empty_task(void *p) { (void)p; }
 
+/* The submitter's thread, for the "where did the empty task run" pass. */
+static pthread_t rt_submitter;
+static long rt_remote;             /* empty tasks run by another thread than the submitter */
+
+static void where_task(void *p)
+{
+    (void)p;
+    if (!pthread_equal(pthread_self(), rt_submitter))
+        rt_remote++;               /* read after the wait: ordered by the framework */
+}
+
 static void emit(struct driver *d, const char *bench, const char *kernel, const char *metric,
                  const double *v, int n)
 {
@@ -497,6 +509,22 @@ static void driver_body(void *ctx)
         if (!d->json)
             printf("%-8s empty task submit+wait round trip: %.1f ns (median)\n", FW_NAME,
                    bench_median(par, reps));
+        /* Untimed: how often the task really ran on the other thread.  A work-stealing
+         * framework whose waiting thread runs its own task has a short round trip
+         * without any hand-off; Relic always hands off. */
+        rt_submitter = pthread_self();
+        rt_remote = 0;
+        const long nwhere = 10000;
+        for (long i = 0; i < nwhere; i++)
+            fw_pair(where_task, NULL, NULL);
+        double frac = (double)rt_remote / (double)nwhere;
+        if (d->json) {
+            char fields[64];
+            snprintf(fields, sizeof fields, "\"tasks\":%ld", nwhere);
+            bench_emit("relic_roundtrip", fields, "remote_fraction", "1", &frac, 1);
+        } else {
+            printf("%-8s empty tasks run by the other thread: %.1f%%\n", FW_NAME, frac * 100);
+        }
     }
 }
 

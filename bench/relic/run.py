@@ -45,7 +45,7 @@ def main():
     a = ap.parse_args()
     reps = 5 if a.quick else a.repeats
     bindir = os.path.join(a.build, "bench")
-    speed, rt, labels = {}, {}, []
+    speed, rt, remote, labels = {}, {}, {}, []
     for prog, label, env in FRAMEWORKS:
         path = os.path.join(bindir, prog)
         if not os.path.exists(path):
@@ -61,7 +61,9 @@ def main():
         for line in r.stdout.splitlines():
             d = json.loads(line)
             med = statistics.median(d["samples"])
-            if d["bench"] == "relic_roundtrip":
+            if d["bench"] == "relic_roundtrip" and d["metric"] == "remote_fraction":
+                remote[label] = med
+            elif d["bench"] == "relic_roundtrip":
                 rt[label] = med
             elif d["metric"] == "serial_ns":
                 ser[d["kernel"]] = med
@@ -73,8 +75,9 @@ def main():
     kernels = [k for k in KERNELS if any(k in speed[l] for l in labels)]
     os.makedirs(a.out, exist_ok=True)
     lines = ["| framework | " + " | ".join(kernels) +
-             " | geomean (all) | geomean (no negative outliers) | empty round trip ns |",
-             "|---" * (len(kernels) + 4) + "|"]
+             " | geomean (all) | geomean (no negative outliers) | empty round trip ns |"
+             " empty tasks run remotely |",
+             "|---" * (len(kernels) + 5) + "|"]
     summary = {}
     for l in labels:
         s = speed[l]
@@ -84,7 +87,8 @@ def main():
         cells = [f"{(s[k] - 1) * 100:+.1f}%" if k in s else "-" for k in kernels]
         lines.append(f"| {l} | " + " | ".join(cells) +
                      f" | {(g_all - 1) * 100:+.1f}% | {(g_pos - 1) * 100:+.1f}% | "
-                     f"{rt.get(l, float('nan')):.0f} |")
+                     f"{rt.get(l, float('nan')):.0f} | "
+                     f"{remote.get(l, float('nan')) * 100:.0f}% |")
     table = "\n".join(lines)
     print(table)
     best_other = max((summary[l][1] for l in labels if l != "Relic"), default=None)
@@ -99,7 +103,8 @@ def main():
     with open(os.path.join(a.out, "relic_summary.md"), "w") as f:
         f.write(table + "\n")
     with open(os.path.join(a.out, "relic_results.json"), "w") as f:
-        json.dump({"speedup": speed, "roundtrip_ns": rt, "iters": a.iters,
+        json.dump({"speedup": speed, "roundtrip_ns": rt, "remote_fraction": remote,
+                   "iters": a.iters,
                    "repeats": reps}, f, indent=1)
 
     try:
