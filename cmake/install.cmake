@@ -1,14 +1,19 @@
 # Install: libraries, public headers, pkg-config files (weft.pc, and argobots.pc so that
 # `pkg-config argobots` users link weft unchanged; relic.pc for libweft-relic), and a CMake
 # package (weft::weft, weft::relic).
+# Two install components, which are also the two Debian packages (cmake/package.cmake):
+#   runtime - the shared libraries libweft.so.1, libweft-relic.so.1 (package libweft);
+#   dev     - headers, static libraries, the .so links, .pc files, CMake package
+#             (package libweft-dev).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 install(TARGETS weft weft_static relic relic_static EXPORT weftTargets
-  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_COMPONENT dev
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(FILES include/abt.h include/weft.h include/relic.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES include/abt.h include/weft.h include/relic.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        COMPONENT dev)
 
 # Relocatable .pc files: the prefix is found from the .pc file's own place, so
 # `cmake --install --prefix DIR` works without reconfiguring.
@@ -18,10 +23,11 @@ foreach(pc weft argobots relic)
   configure_file(${CMAKE_CURRENT_SOURCE_DIR}/cmake/${pc}.pc.in
                  ${CMAKE_CURRENT_BINARY_DIR}/${pc}.pc @ONLY)
   install(FILES ${CMAKE_CURRENT_BINARY_DIR}/${pc}.pc
-          DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+          DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT dev)
 endforeach()
 
-install(EXPORT weftTargets NAMESPACE weft:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/weft)
+install(EXPORT weftTargets NAMESPACE weft:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/weft
+        COMPONENT dev)
 configure_package_config_file(${CMAKE_CURRENT_SOURCE_DIR}/cmake/weftConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/weftConfig.cmake
   INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/weft)
@@ -29,4 +35,4 @@ write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/weftConfigVersion.c
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/weftConfig.cmake
               ${CMAKE_CURRENT_BINARY_DIR}/weftConfigVersion.cmake
-        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/weft)
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/weft COMPONENT dev)

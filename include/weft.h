@@ -1,4 +1,6 @@
-/* weft.h - what weft offers beyond the Argobots 1.2 API.
+/**
+ * @file weft.h
+ * @brief What weft offers beyond the Argobots 1.2 API.
  *
  * Include <abt.h> for the Argobots-compatible interface; this header adds weft_*
  * extensions.  Every extension follows the Argobots conventions: functions return
@@ -12,17 +14,19 @@
 extern "C" {
 #endif
 
-#define WEFT_VERSION "1.2.0"
-#define WEFT_VERSION_MAJOR 1
-#define WEFT_VERSION_MINOR 2
-#define WEFT_VERSION_PATCH 0
+#define WEFT_VERSION "1.2.0" /**< version of weft, as a string */
+#define WEFT_VERSION_MAJOR 1 /**< major part of WEFT_VERSION */
+#define WEFT_VERSION_MINOR 2 /**< minor part of WEFT_VERSION */
+#define WEFT_VERSION_PATCH 0 /**< patch part of WEFT_VERSION */
 
 /* ======================================================================== */
 /* Synchronization extensions                                               */
 /* ======================================================================== */
 
-/*
- * weft_thread_sleep - suspend the caller for `seconds` (Argobots issue #29).
+/**
+ * @brief Suspend the caller for seconds.
+ *
+ * Suspend the caller for `seconds` (Argobots issue #29).
  *
  * A ULT is parked: its execution stream runs other work meanwhile, and a stream
  * with a BASIC_WAIT scheduler and nothing else to run sleeps in the kernel until
@@ -30,14 +34,18 @@ extern "C" {
  * thread.  0 seconds yields (ULT) or returns at once.  The deadline is measured
  * on CLOCK_MONOTONIC.  The wake-up is driven by the scheduler of the stream the
  * ULT slept on: a stream busy with ULTs that never yield wakes it late.
- *
- * Contexts: any.  Errors: ABT_ERR_INV_ARG if seconds is negative or NaN;
- * ABT_ERR_MEM if the stream's timer queue could not be created.
+ * @contexts any.
+ * @retval ABT_SUCCESS
+ * @retval ABT_ERR_INV_ARG seconds is negative or NaN
+ * @retval ABT_ERR_MEM the stream's timer queue could not be created
+ * @undefined nothing.
  */
 int weft_thread_sleep(double seconds) ABT_API_PUBLIC;
 
-/*
- * weft_eventual_wait_any - wait until one of `count` eventuals is ready
+/**
+ * @brief Wait until one of count eventuals is set.
+ *
+ * Wait until one of `count` eventuals is ready
  * (Argobots issue #167; the counterpart of MPI_Waitany).
  *
  * Sets *index to the index of a ready eventual and, if value is not NULL,
@@ -49,19 +57,34 @@ int weft_thread_sleep(double seconds) ABT_API_PUBLIC;
  * like ABT_eventual_wait: a ULT parks, an external thread sleeps on a futex.
  * weft_eventual_timedwait_any takes an absolute CLOCK_REALTIME deadline, like
  * ABT_eventual_timedwait, and returns ABT_ERR_COND_TIMEDOUT when it passes.
- *
- * Errors: ABT_ERR_INV_ARG (index NULL, eventuals NULL with count > 0, count >
- * INT32_MAX, abstime NULL); ABT_ERR_INV_EVENTUAL if no entry is a valid
- * eventual; ABT_ERR_EVENTUAL from a tasklet (as ABT_eventual_wait in 1.x);
- * ABT_ERR_MEM; ABT_ERR_COND_TIMEDOUT (timed variant).
+ * @contexts a ULT or an external thread; not a tasklet.
+ * @retval ABT_SUCCESS
+ * @retval ABT_ERR_INV_ARG index NULL, eventuals NULL with count > 0, count > INT32_MAX
+ * @retval ABT_ERR_INV_EVENTUAL no entry is a valid eventual
+ * @retval ABT_ERR_EVENTUAL the caller is a tasklet
+ * @retval ABT_ERR_MEM out of memory
+ * @undefined an eventual freed while the call waits on it.
  */
 int weft_eventual_wait_any(size_t count, const ABT_eventual *eventuals,
                            size_t *index, void **value) ABT_API_PUBLIC;
+/**
+ * @brief weft_eventual_wait_any() with an absolute CLOCK_REALTIME deadline.
+ * @contexts as weft_eventual_wait_any().
+ * @retval ABT_SUCCESS
+ * @retval ABT_ERR_COND_TIMEDOUT the deadline passed
+ * @retval ABT_ERR_INV_ARG as weft_eventual_wait_any(), or abstime NULL
+ * @retval ABT_ERR_INV_EVENTUAL no entry is a valid eventual
+ * @retval ABT_ERR_EVENTUAL the caller is a tasklet
+ * @retval ABT_ERR_MEM out of memory
+ * @undefined as weft_eventual_wait_any().
+ */
 int weft_eventual_timedwait_any(size_t count, const ABT_eventual *eventuals,
                                 size_t *index, void **value,
                                 const struct timespec *abstime) ABT_API_PUBLIC;
 
-/*
+/**
+ * @name Statically initialised readers-writer locks
+ *
  * Statically initialised readers-writer locks, in the style of
  * ABT_MUTEX_INITIALIZER:
  *
@@ -71,24 +94,31 @@ int weft_eventual_timedwait_any(size_t count, const ABT_eventual *eventuals,
  * All-zero memory is an unlocked rwlock.  The handle lives as long as the
  * memory; it must not be passed to ABT_rwlock_free, and memory in use must
  * not be initialised again.
+ * @{
  */
+/** Storage for a statically initialised rwlock. */
 typedef struct {
-    int dummy[16];
+    int dummy[16]; /**< private */
 } weft_rwlock_memory;
 
+/** Initializer of a weft_rwlock_memory: an unlocked rwlock. */
 #define WEFT_RWLOCK_INITIALIZER                                                \
     {                                                                          \
         { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }                     \
     }
+/** The ABT_rwlock handle of a weft_rwlock_memory. */
 #define WEFT_RWLOCK_MEMORY_GET_HANDLE(p_rwlock_memory)                         \
     ((ABT_rwlock)(p_rwlock_memory))
+/** @} */
 
 /* ======================================================================== */
 /* Priority pool (Argobots issue #355)                                      */
 /* ======================================================================== */
 
-/*
- * weft_pool_create_prio - a pool of num_levels FIFO queues; level 0 runs first.
+/**
+ * @brief Create a priority pool.
+ *
+ * A pool of num_levels FIFO queues; level 0 runs first.
  *
  * A pop takes the oldest unit of the highest-priority (lowest-numbered)
  * non-empty level, in constant time whatever num_levels.  Where a push goes:
@@ -107,35 +137,69 @@ typedef struct {
  * ABT_info_print_thread_stacks_in_pool) and support ABT_pool_remove.
  *
  * access and automatic mean what they mean for ABT_pool_create_basic.
- * Errors: ABT_ERR_INV_ARG (newpool NULL, num_levels outside 1..64),
- * ABT_ERR_INV_POOL_ACCESS, ABT_ERR_UNINITIALIZED, ABT_ERR_MEM.
+ * @contexts any (after ABT_init()).
+ * @retval ABT_SUCCESS
+ * @retval ABT_ERR_INV_ARG newpool NULL, num_levels outside 1..64
+ * @retval ABT_ERR_INV_POOL_ACCESS access is not an ABT_pool_access
+ * @retval ABT_ERR_UNINITIALIZED the runtime is not running
+ * @retval ABT_ERR_MEM out of memory
+ * @undefined nothing.
  */
 int weft_pool_create_prio(ABT_pool_access access, int num_levels,
                           ABT_bool automatic, ABT_pool *newpool) ABT_API_PUBLIC;
 
 /* weft_pool_get_num_levels - the number of levels of a priority pool
  * (ABT_ERR_INV_POOL for any other pool). */
+/**
+ * @brief The number of levels of a priority pool.
+ * @contexts any.
+ * @retval ABT_SUCCESS
+ * @retval ABT_ERR_INV_POOL pool is not a priority pool
+ * @retval ABT_ERR_INV_ARG num_levels is NULL
+ * @undefined nothing.
+ */
 int weft_pool_get_num_levels(ABT_pool pool, int *num_levels) ABT_API_PUBLIC;
 
-/*
- * weft_thread_create_prio - ABT_thread_create into a priority pool, with the
+/**
+ * @brief ABT_thread_create() with a priority.
+ *
+ * ABT_thread_create into a priority pool, with the
  * ULT's priority `prio` (0 = highest) set before it is queued: it enters at
  * its level, and returns there whenever it yields or is woken.
- * Errors: ABT_ERR_INV_POOL if pool is not a priority pool, ABT_ERR_INV_ARG
- * if prio is not a level of the pool; otherwise as ABT_thread_create.
+ * @contexts any (after ABT_init()).
+ * @retval ABT_SUCCESS
+ * @retval ABT_ERR_INV_POOL pool is not a priority pool
+ * @retval ABT_ERR_INV_ARG prio is not a level of the pool
+ * @retval other as ABT_thread_create()
+ * @undefined as ABT_thread_create().
  */
 int weft_thread_create_prio(ABT_pool pool, void (*thread_func)(void *),
                             void *arg, ABT_thread_attr attr, int prio,
                             ABT_thread *newthread) ABT_API_PUBLIC;
 
-/*
- * weft_thread_set_prio / weft_thread_get_prio - a work unit's priority (0 =
+/**
+ * @brief Set the priority of a work unit.
+ *
+ * A work unit's priority (0 =
  * highest, -1 = none).  A new priority applies from the unit's next push
  * (yield, wake-up, ABT_pool_push_thread); a unit already queued keeps its
  * place.  Other pools ignore it.  Errors: ABT_ERR_INV_THREAD,
  * ABT_ERR_INV_ARG (prio outside -1..63, or a NULL prio pointer).
+ * @contexts any.
+ * @retval ABT_SUCCESS
+ * @retval ABT_ERR_INV_THREAD thread is ABT_THREAD_NULL
+ * @retval ABT_ERR_INV_ARG prio outside -1..63
+ * @undefined nothing.
  */
 int weft_thread_set_prio(ABT_thread thread, int prio) ABT_API_PUBLIC;
+/**
+ * @brief The priority of a work unit (-1: none).
+ * @contexts any.
+ * @retval ABT_SUCCESS
+ * @retval ABT_ERR_INV_THREAD thread is ABT_THREAD_NULL
+ * @retval ABT_ERR_INV_ARG prio is NULL
+ * @undefined nothing.
+ */
 int weft_thread_get_prio(ABT_thread thread, int *prio) ABT_API_PUBLIC;
 
 /* ======================================================================== */

@@ -7,9 +7,15 @@
 #      installs the package and builds examples/hello.c against it three ways (pkg-config
 #      weft, pkg-config argobots, find_package(weft));
 #   3. cross-builds the context-switch test for AArch64 and runs it under qemu-user
-#      (tests/cross/aarch64.sh), skipped with one message when the tools cannot be installed.
+#      (tests/cross/aarch64.sh), skipped with one message when the tools cannot be installed;
+#   4. docs: builds the API reference with Doxygen, any warning or a public function without
+#      its sections failing (scripts/test_docs.sh, installs doxygen when missing);
+#   5. packages: builds the Debian packages with cpack, installs them with apt-get, builds
+#      and runs examples/hello.c and examples/consumer against them, purges them (also on
+#      failure), and checks the Spack recipe (scripts/test_packages.sh).
 #
-# Usage: scripts/test.sh [release|asan|tsan|valgrind|aarch64]...   (default: all five)
+# Usage: scripts/test.sh [release|asan|tsan|valgrind|aarch64|docs|packages]...
+#        (default: all seven)
 #
 # Build trees go to build/<config>; each configuration's build, ctest and install output is
 # logged to build/<config>/{build,ctest,install}.log and shown only when something fails
@@ -22,11 +28,11 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 
 configs=("$@")
-[ ${#configs[@]} -eq 0 ] && configs=(release asan tsan valgrind aarch64)
+[ ${#configs[@]} -eq 0 ] && configs=(release asan tsan valgrind aarch64 docs packages)
 for cfg in "${configs[@]}"; do
   case "$cfg" in
-    release | asan | tsan | valgrind | aarch64) ;;
-    *) echo "unknown configuration: $cfg (release, asan, tsan, valgrind, aarch64)" >&2; exit 2 ;;
+    release | asan | tsan | valgrind | aarch64 | docs | packages) ;;
+    *) echo "unknown configuration: $cfg (release, asan, tsan, valgrind, aarch64, docs, packages)" >&2; exit 2 ;;
   esac
 done
 want() { # want CONFIG: whether CONFIG was asked for
@@ -149,7 +155,7 @@ junit_count() { # junit_count FILE ATTRIBUTE: the attribute of <testsuite>
 
 # ---- native configurations ----------------------------------------------------------------
 for cfg in "${configs[@]}"; do
-  [ "$cfg" = aarch64 ] && continue
+  case "$cfg" in aarch64 | docs | packages) continue ;; esac
   case "$cfg" in
     release)  opts=(-DCMAKE_BUILD_TYPE=Release) ;;
     asan)     opts=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DWEFT_SANITIZE_ADDRESS=ON) ;;
@@ -247,6 +253,27 @@ if want aarch64; then
     record aarch64 "$p" "$f" 0 "$t0"
   fi
 fi
+
+# ---- docs and packages (each script prints its checks and a "<name>: P passed, F failed"
+# line; exit 77 = could not run here) ------------------------------------------------------------
+for cfg in docs packages; do
+  want "$cfg" || continue
+  t0=$(date +%s)
+  mkdir -p "build/$cfg"
+  echo "== [$cfg] scripts/test_$cfg.sh"
+  out=$("scripts/test_$cfg.sh" 2>&1)
+  rc=$?
+  echo "$out" | grep -v "^$cfg: [0-9]* passed"
+  p=$(echo "$out" | sed -n "s/^$cfg: \([0-9]*\) passed, \([0-9]*\) failed\$/\1/p" | tail -n1)
+  f=$(echo "$out" | sed -n "s/^$cfg: \([0-9]*\) passed, \([0-9]*\) failed\$/\2/p" | tail -n1)
+  p=${p:-0}; f=${f:-0}
+  if [ "$rc" -eq 77 ]; then
+    record "$cfg" "$p" "$f" 1 "$t0" "skipped: $(echo "$out" | sed -n 's/^SKIP: //p' | head -n1)"
+  else
+    [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+    record "$cfg" "$p" "$f" 0 "$t0"
+  fi
+done
 
 echo "== summary"
 for line in "${summary[@]}"; do echo "   $line"; done

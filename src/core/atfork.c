@@ -118,8 +118,14 @@ static void child(void)
         return;
     held = false;
     pthread_mutex_init(&weft_g.lock, NULL);
-    for (weft_pool *p = weft_g.pools; p; p = p->all_next)
+    for (weft_pool *p = weft_g.pools; p; p = p->all_next) {
         weft_atomic_store_relaxed(&p->lock.v, 0);
+        /* the sleepers of the other streams are gone with their threads (the forking
+         * primary ULT runs: its own scheduler is not asleep) */
+        p->idlers = NULL;
+        p->notify &= (uint8_t)~WEFT_POOL_IDLERS;
+    }
+    weft_atomic_store_relaxed(&weft_g.idle_spinners, 0);   /* a spinner may be gone too */
     weft_dump_atfork_child();
     weft_xstream *me = weft_tls_xs;
     if (me && me->primary && me->cur == me->main_unit) {

@@ -1,19 +1,22 @@
 /* src/core/overflow.c - reporting ULT stack overflows (see overflow.h for the modes).
  *
- * mprotect: the SIGSEGV handler runs on the faulting thread's alternate signal stack (the
- * ULT's own stack is exhausted).  It finds the ULT through the thread's stream (TLS
- * weft_tls_xs, one load): a fault is an overflow of the running unit's stack when the
- * faulting address lies in that stack's guard page, or when the thread's stack pointer has
- * gone below the usable stack while the address is below it too (a frame larger than the
- * guard page jumped over it).  The running scheduler's own stack (the primary stream's)
- * is checked the same way.  Anything else goes to the handler that was installed before
- * ours (or the default action: the fault repeats and kills the process as it would have).
- * The report is formatted without stdio (async-signal-safe) and written with one write().
+ * The SIGSEGV handler runs on the faulting thread's alternate signal stack (the ULT's own
+ * stack is exhausted).  It finds the ULT through the thread's stream (TLS weft_tls_xs, one
+ * load): a fault is an overflow of the running unit's stack when the faulting address lies
+ * in that stack's guard page, or below the stack (within OVERRUN_REACH) while the thread's
+ * stack pointer is in the stack or below it (a frame larger than the guard page jumped
+ * over it, or there is no guard: canary mode).  The running scheduler's own stack (the
+ * primary stream's) is checked the same way.  Anything else goes to the handler that was
+ * installed before ours (or the default action: the fault repeats and kills the process
+ * as it would have).  The report is formatted without stdio and written with one write();
+ * the function's name comes from dladdr (not async-signal-safe, but the process is about
+ * to abort: the one risk is a fault inside the dynamic loader, which then hangs).
  *
- * The handler is installed by ABT_init only when the check is on, removed by the last
+ * The handler is installed by ABT_init unless the check is none, removed by the last
  * ABT_finalize if it is still ours.  Each stream thread gets its own alternate stack, unless
  * the thread already has one (the program's, or a sanitizer's), which is then left alone. */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +36,9 @@
 #endif
 
 #define ALTSTACK_SIZE (64u << 10)
+/* How far below a stack a fault still counts as its overflow (the guard page catches
+ * the first byte; this is for frames that jump it, and for canary mode). */
+#define OVERRUN_REACH ((uintptr_t)64 << 20)
 
 
 bool weft_canary_on;
@@ -81,37 +87,68 @@ static void put_hex(struct msg *m, uintptr_t v)
             m->buf[m->n++] = t[i];
 }
 
-/* The one report, for an overflowed ULT (u) or scheduler stack (u == NULL). */
-static void report(weft_unit *u, weft_stack *s, uintptr_t addr, const char *how)
+/* "function NAME" (dladdr), else "the function at ADDR (in FILE+OFFSET)". */
+static void put_fn(struct msg *m, void (*fn)(void *))
+{
+    Dl_info info;
+    void *p = (void *)(uintptr_t)fn;
+    memset(&info, 0, sizeof(info));
+    if (p && dladdr(p, &info) && info.dli_sname && info.dli_saddr == p) {
+        put(m, "function ");
+        put(m, info.dli_sname);
+        return;
+    }
+    put(m, "the function at ");
+    put_hex(m, (uintptr_t)p);
+    if (info.dli_fname && info.dli_fbase) {
+        put(m, " (");
+        put(m, info.dli_fname);
+        put(m, "+");
+        put_hex(m, (uintptr_t)p - (uintptr_t)info.dli_fbase);
+        put(m, ")");
+    }
+}
+
+/* The one report, for an overflowed ULT (u) or scheduler stack (u == NULL): `over` is
+ * how far below the stack the overrun reached at least (0: unknown), `how` what caught
+ * it. */
+static void report(weft_unit *u, weft_stack *s, size_t over, const char *how)
 {
     struct msg m = { .n = 0 };
     uintptr_t lo = (uintptr_t)weft_stack_lo(s), top = (uintptr_t)weft_stack_top(s);
     if (u) {
         put(&m, "weft: stack overflow in ULT ");
         put_dec(&m, weft_unit_id(u));
+        put(&m, " (created with ");
+        put_fn(&m, u->fn);
+        put(&m, ", ABT_thread ");
+        put_hex(&m, (uintptr_t)u);
+        put(&m, ")");
     } else {
         put(&m, "weft: stack overflow in the scheduler of execution stream ");
         weft_xstream *xs = weft_tls_xs;
         put_dec(&m, xs ? (uint64_t)xs->rank : 0);
     }
-    put(&m, ": its stack of ");
+    put(&m, ": it ran past the low end of its stack of ");
     put_dec(&m, s->usable);
     put(&m, " bytes [");
     put_hex(&m, lo);
     put(&m, ", ");
     put_hex(&m, top);
-    put(&m, ") ");
-    put(&m, how);
-    if (addr) {
-        put(&m, " (address ");
-        put_hex(&m, addr);
-        put(&m, ")");
+    put(&m, ")");
+    if (over) {
+        put(&m, " by at least ");
+        put_dec(&m, over);
+        put(&m, " bytes");
     }
+    put(&m, "; ");
+    put(&m, how);
     put(&m, ".\nweft: give it a larger stack: ");
     if (u) {
-        put(&m, "raise ABT_THREAD_STACKSIZE (the default, now ");
+        put(&m, "raise ABT_THREAD_STACKSIZE (the default size, now ");
         put_dec(&m, weft_g.cfg.thread_stacksize);
-        put(&m, " bytes) or set the ULT's size with ABT_thread_attr_set_stacksize.\n");
+        put(&m, " bytes), or create the ULT with an attribute whose size is set by "
+                "ABT_thread_attr_set_stacksize.\n");
     } else {
         put(&m, "raise ABT_SCHED_STACKSIZE (now ");
         put_dec(&m, weft_g.cfg.sched_stacksize);
@@ -130,7 +167,10 @@ static void report(weft_unit *u, weft_stack *s, uintptr_t addr, const char *how)
 
 void weft_canary_fail(weft_unit *u)
 {
-    report(u, u->stack, 0, "was overrun: the canary at its low end is overwritten");
+    weft_stack *s = u->stack;
+    size_t over = weft_canary_damage(s->canary + 1);
+    report(u, s, over ? over + ((uintptr_t)weft_stack_lo(s) & 7) : 0,
+           "the canary below it was overwritten (found when the ULT left its stack)");
     abort();
 }
 
@@ -149,16 +189,27 @@ static uintptr_t fault_sp(void *uc)
 #endif
 }
 
-/* Did this fault overflow stack s?  (guard page hit, or the stack pointer went below it) */
-static bool overflowed(weft_stack *s, uintptr_t addr, uintptr_t sp)
+/* Did this fault overflow stack s?  Returns how far below the stack it reached (at
+ * least 1), 0 if it is no overflow of s. */
+static size_t overflowed(weft_stack *s, uintptr_t addr, uintptr_t sp, const char **how)
 {
     if (!s)
-        return false;
-    uintptr_t base = (uintptr_t)s->map_base, lo = (uintptr_t)weft_stack_lo(s);
+        return 0;
+    uintptr_t base = (uintptr_t)s->map_base, lo = (uintptr_t)weft_stack_lo(s),
+              top = (uintptr_t)weft_stack_top(s);
     size_t pg = weft_g.cfg.sys_page_size ? weft_g.cfg.sys_page_size : 4096;
-    if (s->guarded && addr >= base && addr < base + pg)
-        return true;
-    return sp && sp < lo && sp + (1u << 20) > lo && addr < lo && addr + (1u << 20) > lo;
+    if (addr >= lo || lo - addr > OVERRUN_REACH)
+        return 0;
+    if (s->guarded && addr >= base && addr < base + pg) {
+        *how = "the access hit the guard page below it";
+        return lo - addr;
+    }
+    /* the stack pointer is in the stack or below it, the access below the stack */
+    if (sp && sp <= top && top - sp <= s->usable + OVERRUN_REACH) {
+        *how = sp < lo ? "the stack pointer went below it" : "an access below it faulted";
+        return lo - (sp < addr ? sp : addr);
+    }
+    return 0;
 }
 
 static void chain(int sig, siginfo_t *si, void *uc)
@@ -186,14 +237,16 @@ static void segv_handler(int sig, siginfo_t *si, void *uc)
     if (xs && si && si->si_code > 0) {     /* raised by the kernel for an access */
         uintptr_t addr = (uintptr_t)si->si_addr, sp = fault_sp(uc);
         weft_unit *u = xs->cur;
+        const char *how = NULL;
+        size_t over;
         if (u && (u->flags & WEFT_U_ULT) && u->stack_kind != WEFT_STACK_USER &&
-            overflowed(u->stack, addr, sp)) {
-            report(u, u->stack, addr, "is exhausted: the access hit the guard page below it");
+            (over = overflowed(u->stack, addr, sp, &how)) != 0) {
+            report(u, u->stack, over, how);
             abort();
         }
         weft_sched *s = xs->sched;
-        if (s && !s->unit && overflowed(s->stack, addr, sp)) {
-            report(NULL, s->stack, addr, "is exhausted: the access hit the guard page below it");
+        if (s && !s->unit && (over = overflowed(s->stack, addr, sp, &how)) != 0) {
+            report(NULL, s->stack, over, how);
             abort();
         }
     }
@@ -233,8 +286,8 @@ void weft_overflow_thread_fini(void)
 void weft_overflow_init(void)
 {
     int mode = weft_g.cfg.stack_overflow_check;
-    weft_canary_on = mode == 1 && !ON_VALGRIND();
-    if (mode < 2)
+    weft_canary_on = mode != 0 && !ON_VALGRIND();
+    if (mode == 0)
         return;
     if (!installed) {
         struct sigaction sa;

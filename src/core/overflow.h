@@ -1,16 +1,20 @@
 /* src/core/overflow.h - ULT stack-overflow detection, chosen at ABT_init by
  * ABT_STACK_OVERFLOW_CHECK (cfg.stack_overflow_check):
- *   none             nothing.
- *   canary           a pattern at the low end of every runtime-made stack, written when
- *                    the stack is mapped (mem/stack.c, mem/canary.h); weft_canary_check compares two of its
- *                    words when a ULT yields, blocks or terminates (unit.c).  Disabled
- *                    under valgrind, which reports the read below the stack pointer.
- *   mprotect[_strict] a PROT_NONE guard page below every stack (mem/stack.c) and a SIGSEGV
- *                    handler on an alternate signal stack per stream thread (overflow.c)
- *                    that names the ULT whose guard page was hit.
- * Either way the report is one message on stderr (which ULT, its stack, the address, and
- * how to give it a larger stack), then abort().  User-supplied stacks
- * (ABT_thread_attr_set_stack) get neither a canary nor a guard: their memory is not ours. */
+ *   none (0)             nothing.
+ *   canary (1)           canary words below every runtime-made stack (mem/stack.c,
+ *                        mem/canary.h), written when the stack is mapped; weft_canary_check
+ *                        compares the word nearest to the stack whenever a ULT leaves its
+ *                        stack (yield, block, exit and every direct switch, unit.c).  Off
+ *                        under valgrind, which reports the read below the stack pointer.
+ *   mprotect (2)         the default: the canary, and a guard page (no access) right below
+ *                        it, set when the stack is mapped or carved from an arena (mem/stack.c).
+ *   mprotect_strict (3)  the same, but a stack whose guard cannot be set is not used.
+ * In every mode but none a SIGSEGV handler runs on an alternate signal stack per stream
+ * thread (overflow.c): a fault on the guard page, or below the stack of the running ULT,
+ * is reported.  The report is one message on stderr (the ULT's id, the function it was
+ * created with, its stack size, how far it overran when known, and the two ways to give
+ * it a larger stack), then abort().  User-supplied stacks (ABT_thread_attr_set_stack) get
+ * neither a canary nor a guard: their memory is not ours. */
 #ifndef WEFT_CORE_OVERFLOW_H
 #define WEFT_CORE_OVERFLOW_H
 
@@ -22,12 +26,15 @@ extern WEFT_INTERNAL bool weft_canary_on;
 
 WEFT_INTERNAL WEFT_COLD __attribute__((noreturn)) void weft_canary_fail(weft_unit *u);
 
-/* A ULT leaves its stack (yield, block, exit): is the canary still there? */
+/* A ULT leaves its stack (yield, block, exit, a direct switch): is the canary intact?
+ * Off: one load and branch; on: three loads more (stack, canary address, the word). */
 static inline void weft_canary_check(weft_unit *u)
 {
-    if (WEFT_UNLIKELY(weft_canary_on) && u->stack &&
-        !weft_canary_intact(weft_stack_lo(u->stack)))
-        weft_canary_fail(u);
+    if (WEFT_UNLIKELY(weft_canary_on)) {
+        weft_stack *s = u->stack;
+        if (s && WEFT_UNLIKELY(!weft_canary_word_intact(s->canary)))
+            weft_canary_fail(u);
+    }
 }
 
 /* ABT_init / ABT_finalize (runtime.c): install or remove the SIGSEGV handler and the

@@ -123,6 +123,8 @@ void weft_config_load(struct weft_config *c)
     c->sched_stacksize = env_u64("SCHED_STACKSIZE", 4u << 20, 16384, (uint64_t)1 << 40);
     c->sched_event_freq = (uint32_t)env_u64("SCHED_EVENT_FREQ", 50, 1, UINT32_MAX);
     c->sched_sleep_nsec = env_u64("SCHED_SLEEP_NSEC", 100, 0, UINT64_MAX);
+    c->sched_spin_nsec = env_u64("SCHED_SPIN_NSEC", 50000, 0, 1000000000u);
+    c->sched_max_spinners = (uint32_t)env_u64("SCHED_MAX_SPINNERS", 1, 0, 65536);
     c->max_xstreams = (int)env_u64("MAX_NUM_XSTREAMS", ncpu > 0 ? (uint64_t)ncpu : 1, 1, 65536);
     c->key_table_size = pow2_at_least((uint32_t)env_u64("KEY_TABLE_SIZE", 4, 1, 1u << 20));
     c->mem_max_stacks = (uint32_t)env_u64("MEM_MAX_NUM_STACKS", 1024, 0, UINT32_MAX);
@@ -131,6 +133,7 @@ void weft_config_load(struct weft_config *c)
     c->sys_page_size = env_u64("SYS_PAGE_SIZE", pg > 0 ? (uint64_t)pg : 4096, 512, 1u << 30);
     c->mem_page_size = env_u64("MEM_PAGE_SIZE", 8u << 20, 4096, (uint64_t)1 << 40);
     c->mem_stack_page_size = env_u64("MEM_STACK_PAGE_SIZE", 8u << 20, 4096, (uint64_t)1 << 40);
+    c->mem_trim_ms = env_u64("MEM_TRIM_MS", 100, 0, (uint64_t)1 << 32);
     c->mutex_max_handovers = (uint32_t)env_u64("MUTEX_MAX_HANDOVERS", 64, 0, UINT32_MAX);
     c->mutex_max_wakeups = (uint32_t)env_u64("MUTEX_MAX_WAKEUPS", 1, 0, UINT32_MAX);
     c->print_config = env_bool("PRINT_CONFIG", false);
@@ -147,12 +150,14 @@ void weft_config_load(struct weft_config *c)
             c->lp_alloc = WEFT_LP_THP;
     }
     const char *so = env("STACK_OVERFLOW_CHECK");
-    c->stack_overflow_check = 0;
+    /* default: guard page + canary (docs/architecture.md, "Stack-overflow detection") */
+    c->stack_overflow_check = 2;
     if (so) {
-        if (!strcasecmp(so, "canary"))
+        if (!strcasecmp(so, "none") || !strcasecmp(so, "0") || !strcasecmp(so, "off") ||
+            !strcasecmp(so, "no") || !strcasecmp(so, "false"))
+            c->stack_overflow_check = 0;
+        else if (!strcasecmp(so, "canary"))
             c->stack_overflow_check = 1;
-        else if (!strcasecmp(so, "mprotect"))
-            c->stack_overflow_check = 2;
         else if (!strcasecmp(so, "mprotect_strict"))
             c->stack_overflow_check = 3;
     }
@@ -162,7 +167,8 @@ void weft_config_load(struct weft_config *c)
 void weft_config_print(FILE *fp, const struct weft_config *c)
 {
     static const char *lp[] = { "malloc", "mmap_rp", "mmap_hp_rp", "mmap_hp_thp", "thp" };
-    static const char *so[] = { "none", "canary", "mprotect", "mprotect_strict" };
+    static const char *so[] = { "none", "canary", "mprotect (guard page + canary)",
+                                "mprotect_strict (guard page required + canary)" };
     fprintf(fp, "weft %s configuration (Argobots %s API):\n", ABT_VERSION, ABT_VERSION);
     fprintf(fp, " - context switch: %s\n", WEFT_CONTEXT_UCONTEXT ? "ucontext" : "assembly");
     fprintf(fp, " - max. # of execution streams: %d\n", c->max_xstreams);
@@ -170,10 +176,17 @@ void weft_config_print(FILE *fp, const struct weft_config *c)
     fprintf(fp, " - default scheduler stack size: %zu bytes\n", c->sched_stacksize);
     fprintf(fp, " - scheduler event check frequency: %u\n", c->sched_event_freq);
     fprintf(fp, " - scheduler sleep: %llu ns\n", (unsigned long long)c->sched_sleep_nsec);
+    fprintf(fp, " - idle spin: %llu ns, at most %u streams at a time\n",
+            (unsigned long long)c->sched_spin_nsec, c->sched_max_spinners);
     fprintf(fp, " - set affinity: %s\n", c->set_affinity ? "yes" : "no");
     fprintf(fp, " - key table size: %u\n", c->key_table_size);
     fprintf(fp, " - stack cache per stream: %u stacks\n", c->mem_max_stacks);
     fprintf(fp, " - descriptor cache per stream: %u descriptors\n", c->mem_max_descs);
+    if (c->mem_trim_ms)
+        fprintf(fp, " - memory trimmed after bursts: every %llu ms\n",
+                (unsigned long long)c->mem_trim_ms);
+    else
+        fprintf(fp, " - memory trimmed after bursts: never\n");
     fprintf(fp, " - large page allocation: %s\n", lp[c->lp_alloc]);
     fprintf(fp, " - huge page size: %zu bytes\n", c->huge_page_size);
     fprintf(fp, " - stack overflow check: %s\n", so[c->stack_overflow_check]);
@@ -232,6 +245,9 @@ static int runtime_init(void)
 {
     int r = ABT_ERR_MEM;
     weft_config_load(&weft_g.cfg);
+    /* a spinner's place is left taken if the primary ULT finalized while the primary
+     * scheduler, which handed it over, was spinning (core/sched/idle.c) */
+    weft_atomic_store_relaxed(&weft_g.idle_spinners, 0);
     weft_g.rank_cap = weft_g.cfg.max_xstreams;
     weft_g.by_rank = calloc((size_t)weft_g.rank_cap, sizeof(weft_xstream *));
     weft_xstream *xs = calloc(1, sizeof(*xs));
@@ -248,7 +264,8 @@ static int runtime_init(void)
         .sys_page_size = weft_g.cfg.sys_page_size,
         .stack_page_size = weft_g.cfg.mem_stack_page_size,
         .guard = weft_g.cfg.stack_overflow_check == 3 ? 2 : weft_g.cfg.stack_overflow_check == 2,
-        .canary = weft_g.cfg.stack_overflow_check == 1,
+        .canary = weft_g.cfg.stack_overflow_check != 0,
+        .trim_ns = weft_g.cfg.mem_trim_ms * 1000000u,
     });
     weft_sched *s;
     if ((r = weft_sched_create_predef(ABT_SCHED_BASIC, 0, NULL, ABT_SCHED_CONFIG_NULL, true,

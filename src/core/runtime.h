@@ -14,6 +14,8 @@ struct weft_config {
     size_t sched_stacksize;        /* ABT_SCHED_STACKSIZE */
     uint32_t sched_event_freq;     /* ABT_SCHED_EVENT_FREQ */
     uint64_t sched_sleep_nsec;     /* ABT_SCHED_SLEEP_NSEC */
+    uint64_t sched_spin_nsec;      /* ABT_SCHED_SPIN_NSEC: an idle scheduler spins so long */
+    uint32_t sched_max_spinners;   /* ABT_SCHED_MAX_SPINNERS: streams spinning at once */
     bool set_affinity;             /* ABT_SET_AFFINITY */
     int *affinity_list;            /* ABT_SET_AFFINITY CPU-id lists, flattened, or NULL */
     int *affinity_off;             /* list i: affinity_list[off[i] .. off[i+1]) (affinity.c) */
@@ -29,6 +31,7 @@ struct weft_config {
     size_t sys_page_size;          /* ABT_SYS_PAGE_SIZE */
     size_t mem_page_size;          /* ABT_MEM_PAGE_SIZE */
     size_t mem_stack_page_size;    /* ABT_MEM_STACK_PAGE_SIZE */
+    uint64_t mem_trim_ms;          /* ABT_MEM_TRIM_MS: trim period (mem/trim.c), 0 off */
     int stack_overflow_check;      /* ABT_STACK_OVERFLOW_CHECK: 0 none, 1 canary, 2/3 guard */
     bool print_config;             /* ABT_PRINT_CONFIG */
     uint32_t mutex_max_handovers;  /* ABT_MUTEX_MAX_HANDOVERS */
@@ -49,6 +52,7 @@ struct weft_global {
     _Atomic uint64_t next_unit_id;
     _Atomic int next_pool_id;
     _Atomic uint32_t next_key_id;
+    _Atomic int idle_spinners;     /* idle schedulers spinning now (core/sched/idle.c) */
 };
 
 extern WEFT_INTERNAL struct weft_global weft_g;

@@ -424,7 +424,8 @@ static uint32_t live_streams(void)
     return n;
 }
 
-/* Wake streams that sleep in pop_wait, so that they reach their stop point.  Lock held. */
+/* Wake streams that sleep (idle or in pop_wait), so that they reach their stop point.
+ * Lock held. */
 static void wake_streams_locked(void)
 {
     for (int i = 0; i < weft_g.rank_cap; i++) {
@@ -434,6 +435,7 @@ static void wake_streams_locked(void)
         weft_sched *s = x->main_sched;
         for (int j = 0; s && j < s->num_pools; j++)
             weft_pool_wake_all(s->pools[j]);
+        weft_xs_wake(x);           /* a sleeping scheduler (core/idle.h) */
     }
 }
 

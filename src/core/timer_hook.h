@@ -6,7 +6,9 @@
  * before its first timed wait, and every scheduler loop polls through it when idle and
  * every event_freq units (weft_sched_has_to_stop, ABT_xstream_check_events), and a
  * sleeping BASIC_WAIT caps its sleep at the next deadline.  Until a hook is installed a
- * poll is one load and a branch.  Rejected: core calling sync directly (a layer reaching
+ * poll is one load and a branch.  weft_timers_next also answers when memory trimming
+ * (mem/trim.c) wants this stream's event check to run again, so a stream that sleeps
+ * while idle still gives a burst's memory back.  Rejected: core calling sync directly (a layer reaching
  * up), and a list of hooks (one owner of deadlines is all weft has). */
 #ifndef WEFT_CORE_TIMER_HOOK_H
 #define WEFT_CORE_TIMER_HOOK_H
@@ -16,6 +18,8 @@
 #include "arch/atomic.h"
 #include "arch/compiler.h"
 #include "arch/cpu.h"
+#include "core/runtime.h"
+#include "mem/mem.h"
 
 #define WEFT_NO_DEADLINE UINT64_MAX
 
@@ -45,7 +49,10 @@ static inline uint64_t weft_timers_poll(void)
 static inline uint64_t weft_timers_next(void)
 {
     const struct weft_timer_hook *h = weft_atomic_load_acquire(&weft_timer_hook);
-    return WEFT_LIKELY(h == NULL) ? WEFT_NO_DEADLINE : h->next();
+    uint64_t t = WEFT_LIKELY(h == NULL) ? WEFT_NO_DEADLINE : h->next();
+    /* the next memory-trim step of this stream's caches or of the depots */
+    uint64_t m = weft_mem_trim_deadline(weft_xs_cache(weft_xs_self()));
+    return m < t ? m : t;
 }
 
 /* How long a scheduler that wants to sleep up to max_ns may sleep given the next

@@ -181,6 +181,8 @@ struct weft_pool {
     uint8_t locked;                /* access != PRIV */
     uint8_t caps;                  /* enum weft_pool_cap (core/pool/pool.h) */
     uint8_t automatic;
+    uint8_t notify;                /* WEFT_POOL_SIGNAL | WEFT_POOL_IDLERS (pool.h); under
+                                    * `lock` (constant in a PRIV pool) */
     _Atomic uint32_t seq;          /* FIFO_WAIT: bumped on every push/wake (futex word) */
     _Atomic uint32_t nsleepers;    /* FIFO_WAIT: callers inside pop_wait */
     /* --- cold --- */
@@ -193,6 +195,8 @@ struct weft_pool {
     void *data;                    /* ABT_pool_set_data */
     void *impl;                    /* user-defined pools: their own state */
     weft_pool *all_next, *all_prev;/* registry of every pool (freed by ABT_finalize) */
+    struct weft_idle_node *idlers; /* sleeping schedulers over this pool (core/idle.h);
+                                    * under `lock`, mirrored by WEFT_POOL_IDLERS in notify */
 };
 
 /* ---- schedulers ---- */
@@ -231,6 +235,8 @@ struct weft_sched {
      * in no pool and no slab; made with the scheduler, freed with it. */
     weft_unit *self_unit;
     weft_sched *parent;            /* the scheduler it returns to when stacked */
+    struct weft_idle_node *idle_nodes; /* one per pool: its sleeps register there (idle.c) */
+    bool idle_forever;             /* every pool wakes its sleepers: sleeps need no bound */
     void *tsan_fiber;
     void *asan_fake_stack;
     weft_sched *all_next, *all_prev;
@@ -250,8 +256,9 @@ struct weft_xstream {
     weft_sched *sched;             /* innermost running scheduler: units return to it */
     void (*post_fn)(weft_xstream *, void *); /* action to run right after the next switch */
     void *post_arg;
-    struct weft_mem_cache cache;   /* only this stream touches it: no atomics */
     int32_t yield_budget;          /* yields left before the scheduler must run (unit.c) */
+    /* only this stream touches it: no atomics (its trimming fields at the end are cold) */
+    struct weft_mem_cache cache;
     /* --- cold --- */
     weft_sched *main_sched;
     int rank;
@@ -269,6 +276,7 @@ struct weft_xstream {
     int num_affinity;
     weft_unit *main_unit;          /* primary stream: the primary ULT */
     _Atomic(weft_unit *) main_handoff; /* primary ULT popped by another stream, sent home */
+    _Atomic uint32_t idle;         /* futex word of its sleeping scheduler (core/idle.h) */
     void *tsan_os_fiber;           /* TSan: the OS thread's own fiber */
     void *os_stack_lo;             /* the OS thread's stack (ASan bounds) */
     size_t os_stack_size;

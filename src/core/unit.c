@@ -237,7 +237,7 @@ static void post_finish_handoff(weft_xstream *xs, void *arg)
 
 void weft_ult_exit(weft_xstream *xs, weft_unit *self)
 {
-    weft_canary_check(self);       /* (helper) mem/overflow.h: ABT_STACK_OVERFLOW_CHECK */
+    weft_canary_check(self);       /* (helper) core/overflow.h: ABT_STACK_OVERFLOW_CHECK */
     weft_waiter *w = weft_atomic_load_acquire(&self->joiner);
     if (w && w != WEFT_JOIN_DONE && w->ult && w->ult->xs == xs &&
         (self->flags & WEFT_U_NAMED)) {
@@ -337,7 +337,7 @@ void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u)
          * another stream's pool: popped from a shared pool elsewhere, it is sent home. */
         weft_xstream *home = weft_g.primary;
         weft_atomic_store_release(&home->main_handoff, u);
-        weft_pool_wake_all(home->main_sched->pools[0]);
+        weft_xs_wake(home);        /* core/idle.h: its scheduler may sleep */
         return;
     }
     if (WEFT_LIKELY(u->flags & WEFT_U_ULT)) {
@@ -433,14 +433,7 @@ static void apply_migration(weft_unit *u)
 static void post_push_fifo(weft_xstream *xs, void *arg)
 {
     weft_unit *u = arg;
-    weft_pool *p = u->pool;
-    if (p->locked)
-        weft_spin_lock(&p->lock);
-    fifo_link_tail(p, u);
-    if (p->locked)
-        weft_spin_unlock(&p->lock);
-    if (p->caps & WEFT_POOL_CAP_SIGNAL)
-        weft_pool_signal(p);
+    weft_pool_fifo_push(u->pool, u);
 }
 
 static void post_push(weft_xstream *xs, void *arg)
@@ -520,7 +513,7 @@ static bool park_bypass(weft_xstream *xs, weft_unit *self)
 
 static inline __attribute__((always_inline)) void ult_yield(weft_xstream *xs, weft_unit *self)
 {
-    weft_canary_check(self);       /* (helper) mem/overflow.h */
+    weft_canary_check(self);       /* (helper) core/overflow.h */
     if (yield_bypass(xs, self))
         return;
     weft_tool_event(self, ABT_TOOL_EVENT_THREAD_YIELD);
@@ -546,6 +539,7 @@ WEFT_API int ABT_thread_yield(void)
 
 int weft_ult_yield_to(weft_xstream *xs, weft_unit *self, weft_unit *to)
 {
+    weft_canary_check(self);       /* (helper) core/overflow.h */
     if (!(to->flags & WEFT_U_ULT) || !weft_pool_remove_ready(to->pool, to))
         return ABT_ERR_THREAD;
     if (!to->ctx && !ensure_stack(xs, to)) {
@@ -626,6 +620,7 @@ int weft_unit_resume(weft_unit *u, bool claim)
 int weft_ult_switch_to(weft_xstream *xs, weft_unit *self, weft_unit *to, int self_mode,
                        bool resume)
 {
+    weft_canary_check(self);       /* (helper) core/overflow.h */
     if (resume) {
         if (weft_unit_resume(to, true) != ABT_SUCCESS)
             return ABT_ERR_THREAD;
@@ -685,6 +680,7 @@ int weft_ult_switch_to(weft_xstream *xs, weft_unit *self, weft_unit *to, int sel
  * and the caller continues right away. */
 void weft_ult_run_as_parent(weft_xstream *xs, weft_unit *self, weft_unit *u)
 {
+    weft_canary_check(self);       /* (helper) core/overflow.h */
     weft_sched parent;
     memset(&parent, 0, sizeof(parent));
     parent.predef = -1;
@@ -704,7 +700,7 @@ void weft_ult_run_as_parent(weft_xstream *xs, weft_unit *self, weft_unit *u)
 void weft_ult_park(weft_xstream *xs, weft_unit *self, void (*post)(weft_xstream *, void *),
                    void *arg)
 {
-    weft_canary_check(self);       /* (helper) mem/overflow.h */
+    weft_canary_check(self);       /* (helper) core/overflow.h */
     weft_tool_event(self, ABT_TOOL_EVENT_THREAD_SUSPEND);
     /* release: whoever sees BLOCKED also sees the blocked count taken before */
     weft_atomic_store_release(&self->state, WEFT_BLOCKED);
@@ -802,12 +798,11 @@ static inline bool join_may_bypass(weft_xstream *xs, weft_pool *p)
 
 void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t)
 {
+    /* A bypassed join's waiter is read only for ult and counted_blocked (hand-off or
+     * wake-up): the other fields are set on the paths that use them. */
     weft_waiter w;
-    w.next = NULL;
     w.ult = (self && (self->flags & WEFT_U_ULT)) ? self : NULL;
-    weft_atomic_store_relaxed(&w.futex, 0);
     w.counted_blocked = 0;
-    w.data = NULL;
     if (w.ult) {
         /* Join bypass: a target that never ran and waits in one of our pools is run
          * here and now, by the joiner itself. */
@@ -815,6 +810,7 @@ void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t)
         if (join_may_bypass(xs, tp) && weft_pool_take_fresh(tp, t)) {
             if (t->flags & WEFT_U_ULT) {
                 if (ensure_stack(xs, t)) {
+                    weft_canary_check(self);   /* (helper) core/overflow.h */
                     weft_atomic_store_relaxed(&t->joiner, &w);
                     /* we wait for t as a parked joiner would: SUSPEND, and RESUME when
                      * t's hand-off or wake-up brings us back */
@@ -845,6 +841,8 @@ void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t)
                 weft_pool_push(t->pool, t);
             }
         }
+        w.next = NULL;
+        weft_atomic_store_relaxed(&w.futex, 0);
         w.data = t;
         weft_atomic_fetch_add_relaxed(&self->pool->num_blocked, 1);
         w.counted_blocked = 1;
@@ -852,6 +850,9 @@ void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t)
         return;
     }
     /* tasklet or external thread: sleep on the waiter's futex */
+    w.next = NULL;
+    weft_atomic_store_relaxed(&w.futex, 0);
+    w.data = NULL;
     weft_waiter *expected = NULL;
     if (weft_atomic_cas_strong_acq_rel_acquire(&t->joiner, &expected, &w))
         weft_waiter_wait_os(&w);

@@ -1,28 +1,44 @@
-/* src/mem/canary.h - the stack canary: a known pattern in the lowest words of every stack
- * the runtime maps (written by stack.c when weft_mem_cfg.canary is set).  A stack that
- * grew into it has overflowed; core/overflow.h checks it when a ULT leaves its stack. */
+/* src/mem/canary.h - the stack canary: a known pattern in the WEFT_CANARY_WORDS words just
+ * below the usable range of every stack the runtime maps (written by stack.c when
+ * weft_mem_cfg.canary is set), between the stack and its guard page.  A ULT that ran past
+ * the low end of its stack overwrites it before anything else; core/overflow.h checks the
+ * word nearest to the stack (the first one reached) whenever a ULT leaves its stack. */
 #ifndef WEFT_MEM_CANARY_H
 #define WEFT_MEM_CANARY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define WEFT_CANARY_WORDS 8
+#define WEFT_CANARY_BYTES (WEFT_CANARY_WORDS * sizeof(uintptr_t))
 #define WEFT_CANARY_VALUE ((uintptr_t)0x5eedc0a1ca4a7e57ull)
 
-static inline void weft_canary_write(void *lo)
+/* `below` is the low end of the stack: the canary fills [below - WEFT_CANARY_BYTES, below). */
+static inline void weft_canary_write(void *below)
 {
-    uintptr_t *w = lo;
+    uintptr_t *w = (uintptr_t *)below - WEFT_CANARY_WORDS;
     for (int i = 0; i < WEFT_CANARY_WORDS; i++)
         w[i] = WEFT_CANARY_VALUE;
 }
 
-/* The lowest word and the highest one (the first a growing stack reaches). */
+/* The word right below the stack (stack.c keeps its address in the stack header). */
 __attribute__((no_sanitize("address", "thread"))) static inline bool
-weft_canary_intact(const void *lo)
+weft_canary_word_intact(const uintptr_t *word)
 {
-    const volatile uintptr_t *w = lo;
-    return ((w[0] ^ WEFT_CANARY_VALUE) | (w[WEFT_CANARY_WORDS - 1] ^ WEFT_CANARY_VALUE)) == 0;
+    return *(const volatile uintptr_t *)word == WEFT_CANARY_VALUE;
+}
+
+/* For the report: how many bytes below `below` the pattern is damaged (0: intact).  The
+ * overrun went at least that far. */
+__attribute__((no_sanitize("address", "thread"))) static inline size_t
+weft_canary_damage(const void *below)
+{
+    const volatile uintptr_t *w = (const uintptr_t *)below - WEFT_CANARY_WORDS;
+    for (int i = 0; i < WEFT_CANARY_WORDS; i++)
+        if (w[i] != WEFT_CANARY_VALUE)
+            return (size_t)(WEFT_CANARY_WORDS - i) * sizeof(uintptr_t);
+    return 0;
 }
 
 #endif

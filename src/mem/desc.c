@@ -1,30 +1,85 @@
 /* src/mem/desc.c - slow paths of descriptor allocation: slabs and the depot.
  * Fast paths are inline in mem.h.
  *
- * Descriptors are carved from slabs of SLAB_UNITS, each slab zeroed (the "recycled"
- * state of unit.h) and recorded in a global list.  A descriptor is never freed alone: a
- * full stream cache spills into the depot, and ABT_finalize frees every slab at once,
+ * Descriptors are carved from slabs of SLAB_UNITS.  A slab is SLAB_UNITS * desc_size
+ * bytes, a whole number of pages (desc_size is a multiple of 64), and starts zeroed (the
+ * "recycled" state of unit.h).  Slabs live in chunks: CHUNK_SIZE-aligned anonymous
+ * mappings (MAP_NORESERVE) whose first page holds the chunk's record, so the slab of a
+ * descriptor is found from its address alone.  A descriptor is never freed alone: a
+ * full stream cache spills into the depot, and ABT_finalize unmaps every chunk at once,
  * which also reclaims units the program never freed.  The depot is a LIFO list under a
  * mutex; a stream moves descriptors to or from it in batches, so the mutex is taken at
- * most once per DEPOT_BATCH operations. */
-#include <stdlib.h>
+ * most once per DEPOT_BATCH operations.
+ *
+ * Giving memory back (trim.c decides how many): when the depot holds more than its mark,
+ * it counts its descriptors per slab, and slabs whose SLAB_UNITS descriptors are all in
+ * the depot leave the list and have their pages dropped (MADV_DONTNEED); such a "dormant"
+ * slab reads as zeros, which is exactly a fresh slab, so it is the first one carved
+ * again.  A slab with one descriptor live or in a stream cache stays (caches trim
+ * themselves first, so after a burst nearly every slab is free).  Chunks stay mapped
+ * until ABT_finalize (their record page: 4 KiB per MiB of descriptors), so a handle into
+ * a dormant slab still points at weft's memory (zeros: a free descriptor).  A descriptor
+ * that comes back from a dormant slab is zeroed: whatever it held while free (e.g. a
+ * generation count) starts over.  Rejected: freeing slabs to malloc (stack dumps and
+ * stale handles would read freed memory), MADV_FREE (RSS falls only under pressure). */
 #include <string.h>
+#include <sys/mman.h>
 
 #include "mem/mem.h"
 
 #define DEPOT_BATCH 64
 #define SLAB_UNITS 64
+#define CHUNK_MIN (1u << 20)
+#define CHUNK_MAX_SLABS 256        /* a slab is at least 64 * 64 bytes = 4 KiB */
+/* The depot keeps this many descriptors whatever its mark. */
+#define DEPOT_FLOOR 256
 
-struct slab {
-    struct slab *next;
-    char *units;                   /* SLAB_UNITS descriptors of weft_mem_cfg.desc_size */
+enum { SLAB_UNCARVED = 0, SLAB_ACTIVE, SLAB_DORMANT, SLAB_DROPPING };
+
+struct chunk {                     /* at the start of its own mapping */
+    struct chunk *next;
+    char *slabs;                   /* the first slab: one page after the record */
+    uint32_t nslabs, ncarved, ndormant;
+    uint8_t state[CHUNK_MAX_SLABS];
+    uint16_t count[CHUNK_MAX_SLABS]; /* depot descriptors per slab, during a trim */
 };
 
 struct weft_mem_config weft_mem_cfg;
+uint64_t weft_mem_desc_trim_at = UINT64_MAX;
 
 static pthread_mutex_t depot_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct weft_mem_node *depot_descs;     /* protected by depot_lock */
-static struct slab *slabs;         /* protected by depot_lock */
+/* protected by depot_lock */
+static struct weft_mem_node *depot_descs;
+static size_t depot_num;
+static struct chunk *chunks;
+static size_t chunks_dormant;      /* dormant slabs in all chunks */
+static uint32_t depot_taken, depot_mark;
+static uint64_t depot_next_trim;
+static uint32_t depot_returns;     /* lone frees (no cache), to pace trim checks */
+static size_t chunk_size;          /* set by weft_mem_init */
+
+static size_t slab_bytes(void) { return SLAB_UNITS * weft_mem_cfg.desc_size; }
+static size_t pg_size(void)
+{
+    return weft_mem_cfg.sys_page_size ? weft_mem_cfg.sys_page_size : 4096;
+}
+
+static struct chunk *chunk_of(const void *d)
+{
+    return (struct chunk *)((uintptr_t)d & ~(uintptr_t)(chunk_size - 1));
+}
+
+static size_t slab_index(struct chunk *ch, const void *d)
+{
+    return (size_t)((const char *)d - ch->slabs) / slab_bytes();
+}
+
+static void depot_push(struct weft_mem_node *v)
+{
+    v->next = depot_descs;
+    depot_descs = v;
+    depot_num++;
+}
 
 /* Take up to `n` descriptors from the depot into the stream cache.  Lock held. */
 static void refill_cache(struct weft_mem_cache *c, int n)
@@ -32,32 +87,62 @@ static void refill_cache(struct weft_mem_cache *c, int n)
     for (int i = 0; c && i < n && depot_descs; i++) {
         struct weft_mem_node *v = depot_descs;
         depot_descs = v->next;
+        depot_num--;
         v->next = c->descs;
         c->descs = v;
         c->num_descs++;
+        c->desc_mark++;
+        depot_taken++;
     }
 }
 
-/* A new zeroed slab: one descriptor for the caller, the rest to the depot.  Lock held. */
+/* A new chunk, CHUNK-aligned.  Lock held. */
+static struct chunk *new_chunk(void)
+{
+    char *raw = weft_map_anon(2 * chunk_size, MAP_NORESERVE);
+    if (!raw)
+        return NULL;
+    char *al = (char *)(((uintptr_t)raw + chunk_size - 1) & ~(uintptr_t)(chunk_size - 1));
+    if (al > raw)
+        munmap(raw, (size_t)(al - raw));
+    munmap(al + chunk_size, (size_t)(raw + 2 * chunk_size - (al + chunk_size)));
+    struct chunk *ch = (struct chunk *)al;
+    size_t head = (sizeof(*ch) + pg_size() - 1) / pg_size() * pg_size();
+    ch->slabs = al + head;
+    size_t n = (chunk_size - head) / slab_bytes();
+    ch->nslabs = (uint32_t)(n < CHUNK_MAX_SLABS ? n : CHUNK_MAX_SLABS);
+    ch->next = chunks;
+    chunks = ch;
+    return ch;
+}
+
+/* A zeroed slab, dormant or new: one descriptor for the caller, the rest to the depot.
+ * Lock held. */
 static void *new_slab(void)
 {
+    struct chunk *ch = NULL;
+    size_t i = 0;
+    if (chunks_dormant) {
+        for (ch = chunks; ch && ch->ndormant == 0; ch = ch->next)
+            ;
+        WEFT_ASSERT(ch != NULL);
+        while (ch->state[i] != SLAB_DORMANT)
+            i++;
+        ch->ndormant--;
+        chunks_dormant--;
+    } else {
+        ch = chunks;
+        if (!ch || ch->ncarved == ch->nslabs)
+            ch = new_chunk();
+        if (!ch)
+            return NULL;
+        i = ch->ncarved++;
+    }
+    ch->state[i] = SLAB_ACTIVE;
     size_t dsz = weft_mem_cfg.desc_size;
-    struct slab *sl = malloc(sizeof(*sl));
-    char *units = aligned_alloc(WEFT_CACHE_LINE, SLAB_UNITS * dsz);
-    if (!sl || !units) {
-        free(sl);
-        free(units);
-        return NULL;
-    }
-    memset(units, 0, SLAB_UNITS * dsz);
-    sl->units = units;
-    sl->next = slabs;
-    slabs = sl;
-    for (int i = SLAB_UNITS - 1; i >= 1; i--) {
-        struct weft_mem_node *v = (struct weft_mem_node *)(units + (size_t)i * dsz);
-        v->next = depot_descs;
-        depot_descs = v;
-    }
+    char *units = ch->slabs + i * slab_bytes();
+    for (int k = SLAB_UNITS - 1; k >= 1; k--)
+        depot_push((struct weft_mem_node *)(units + (size_t)k * dsz));
     return units;
 }
 
@@ -65,40 +150,51 @@ void weft_mem_init(const struct weft_mem_config *cfg)
 {
     WEFT_ASSERT(cfg->desc_size % WEFT_CACHE_LINE == 0);
     weft_mem_cfg = *cfg;
+    size_t pg = pg_size();
+    chunk_size = CHUNK_MIN;
+    while (chunk_size < pg + SLAB_UNITS * cfg->desc_size || chunk_size < 2 * pg)
+        chunk_size *= 2;
 }
 
 void *weft_desc_alloc_slow(struct weft_mem_cache *c)
 {
     pthread_mutex_lock(&depot_lock);
     struct weft_mem_node *u = depot_descs;
-    if (u)
+    if (u) {
         depot_descs = u->next;
-    else
+        depot_num--;
+    } else {
         u = new_slab();
-    if (u)
+    }
+    if (u) {
+        depot_taken++;
         refill_cache(c, DEPOT_BATCH);
+    }
     pthread_mutex_unlock(&depot_lock);
     return u;
 }
 
 void weft_desc_free_slow(struct weft_mem_cache *c, void *desc)
 {
-    struct weft_mem_node *u = desc;
     pthread_mutex_lock(&depot_lock);
-    u->next = depot_descs;
-    depot_descs = u;
+    depot_push(desc);
     /* a full stream cache also spills half of itself */
     if (c) {
+        c->desc_mark = weft_mem_cfg.max_descs;
         uint32_t n = c->num_descs / 2;
         while (n--) {
             struct weft_mem_node *v = c->descs;
             c->descs = v->next;
             c->num_descs--;
-            v->next = depot_descs;
-            depot_descs = v;
+            depot_push(v);
         }
     }
+    /* a spill, or every 64th lone free (external threads): time to check */
+    bool due = weft_mem_cfg.trim_ns && depot_num > DEPOT_FLOOR + SLAB_UNITS &&
+               (c || ++depot_returns % 64 == 0);
     pthread_mutex_unlock(&depot_lock);
+    if (due)                       /* memory came back: the depot may trim (trim.c) */
+        weft_desc_depot_trim(weft_mem_now());
 }
 
 void weft_desc_flush(struct weft_mem_cache *c)
@@ -107,33 +203,133 @@ void weft_desc_flush(struct weft_mem_cache *c)
     while (c->descs) {
         struct weft_mem_node *v = c->descs;
         c->descs = v->next;
-        v->next = depot_descs;
-        depot_descs = v;
+        depot_push(v);
     }
     c->num_descs = 0;
     pthread_mutex_unlock(&depot_lock);
 }
 
-void weft_desc_finalize(void)
+void weft_desc_cache_shrink(struct weft_mem_cache *c, uint32_t keep)
 {
+    if (c->num_descs <= keep)
+        return;
+    struct weft_mem_node **pp = &c->descs;
+    for (uint32_t i = 0; i < keep; i++)
+        pp = &(*pp)->next;
+    struct weft_mem_node *rest = *pp;
+    *pp = NULL;
+    c->num_descs = keep;
     pthread_mutex_lock(&depot_lock);
-    while (slabs) {
-        struct slab *sl = slabs;
-        slabs = sl->next;
-        free(sl->units);
-        free(sl);
+    while (rest) {
+        struct weft_mem_node *v = rest;
+        rest = v->next;
+        depot_push(v);
     }
-    depot_descs = NULL;
     pthread_mutex_unlock(&depot_lock);
 }
 
-/* Stack dumps: call fn on every descriptor of every slab, under the depot lock. */
+/* Drop up to `want` slabs whose descriptors are all in the depot.  Lock held. */
+static void drop_free_slabs(size_t want)
+{
+    for (struct weft_mem_node *v = depot_descs; v; v = v->next) {
+        struct chunk *ch = chunk_of(v);
+        ch->count[slab_index(ch, v)]++;
+    }
+    size_t chosen = 0;
+    for (struct chunk *ch = chunks; ch; ch = ch->next)
+        for (uint32_t i = 0; i < ch->ncarved; i++) {
+            if (chosen < want && ch->count[i] == SLAB_UNITS) {
+                WEFT_ASSERT(ch->state[i] == SLAB_ACTIVE);
+                ch->state[i] = SLAB_DROPPING;
+                chosen++;
+            }
+            ch->count[i] = 0;
+        }
+    if (!chosen)
+        return;
+    struct weft_mem_node **pp = &depot_descs;
+    while (*pp) {
+        struct chunk *ch = chunk_of(*pp);
+        if (ch->state[slab_index(ch, *pp)] == SLAB_DROPPING) {
+            *pp = (*pp)->next;
+            depot_num--;
+        } else {
+            pp = &(*pp)->next;
+        }
+    }
+    for (struct chunk *ch = chunks; ch; ch = ch->next)
+        for (uint32_t i = 0; i < ch->ncarved;) {
+            if (ch->state[i] != SLAB_DROPPING) {
+                i++;
+                continue;
+            }
+            uint32_t j = i;
+            for (; j < ch->ncarved && ch->state[j] == SLAB_DROPPING; j++) {
+                ch->state[j] = SLAB_DORMANT;
+                ch->ndormant++;
+                chunks_dormant++;
+            }
+            /* adjacent slabs: one call */
+            madvise(ch->slabs + i * slab_bytes(), (j - i) * slab_bytes(), MADV_DONTNEED);
+            i = j;
+        }
+}
+
+bool weft_desc_depot_trim(uint64_t now)
+{
+    if (!weft_mem_cfg.trim_ns)
+        return false;
+    pthread_mutex_lock(&depot_lock);
+    if (now < depot_next_trim) {
+        bool more = depot_num > DEPOT_FLOOR + SLAB_UNITS;
+        pthread_mutex_unlock(&depot_lock);
+        return more;
+    }
+    depot_next_trim = now + weft_mem_cfg.trim_ns;
+    depot_mark = weft_mem_decay(depot_mark, depot_taken);
+    depot_taken = 0;
+    size_t keep = depot_mark > DEPOT_FLOOR ? depot_mark : DEPOT_FLOOR;
+    if (depot_num >= keep + SLAB_UNITS)
+        drop_free_slabs((depot_num - keep) / SLAB_UNITS);
+    /* another step may give more back while the depot is above its floor and its mark
+     * has not yet decayed to it */
+    bool more = depot_num > DEPOT_FLOOR + SLAB_UNITS && depot_mark > DEPOT_FLOOR;
+    __atomic_store_n(&weft_mem_desc_trim_at, more ? depot_next_trim : UINT64_MAX,
+                     __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&depot_lock);
+    return more;
+}
+
+void weft_desc_finalize(void)
+{
+    pthread_mutex_lock(&depot_lock);
+    while (chunks) {
+        struct chunk *ch = chunks;
+        chunks = ch->next;
+        munmap(ch, chunk_size);
+    }
+    depot_descs = NULL;
+    depot_num = 0;
+    chunks_dormant = 0;
+    depot_taken = depot_mark = 0;
+    depot_next_trim = 0;
+    __atomic_store_n(&weft_mem_desc_trim_at, UINT64_MAX, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&depot_lock);
+}
+
+/* Stack dumps: call fn on every descriptor of every carved slab that is not dormant
+ * (a dormant slab holds only free descriptors), under the depot lock. */
 void weft_desc_foreach(void (*fn)(void *desc, void *arg), void *arg)
 {
     pthread_mutex_lock(&depot_lock);
-    for (struct slab *sl = slabs; sl; sl = sl->next)
-        for (int i = 0; i < SLAB_UNITS; i++)
-            fn(sl->units + (size_t)i * weft_mem_cfg.desc_size, arg);
+    for (struct chunk *ch = chunks; ch; ch = ch->next)
+        for (uint32_t i = 0; i < ch->ncarved; i++) {
+            if (ch->state[i] != SLAB_ACTIVE)
+                continue;
+            char *units = ch->slabs + i * slab_bytes();
+            for (int k = 0; k < SLAB_UNITS; k++)
+                fn(units + (size_t)k * weft_mem_cfg.desc_size, arg);
+        }
     pthread_mutex_unlock(&depot_lock);
 }
 
@@ -152,8 +348,12 @@ void weft_desc_atfork(int phase, void **forgotten)
     }
     pthread_mutex_init(&depot_lock, NULL);
     if (forgotten) {
-        *forgotten = slabs;
-        slabs = NULL;
+        *forgotten = chunks;
+        chunks = NULL;
+        chunks_dormant = 0;
         depot_descs = NULL;
+        depot_num = 0;
+        depot_taken = depot_mark = 0;
+        __atomic_store_n(&weft_mem_desc_trim_at, UINT64_MAX, __ATOMIC_RELAXED);
     }
 }

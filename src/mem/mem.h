@@ -9,9 +9,20 @@
  * style) - they need the owner to outlive its units, and streams can be freed while their
  * units live on.
  *
- * A stack is one mapping with its weft_stack header at the top; the usable stack grows
- * down from just below the header.  With ABT_STACK_OVERFLOW_CHECK=mprotect the lowest page
- * is a PROT_NONE guard.  Valgrind is told about every stack (client requests).
+ * A stack is one mapping: a guard page (weft_mem_cfg.guard), the canary words, the usable
+ * stack, which grows down from its weft_stack header, and the header (stack.c has the
+ * picture).  The guard and the canary are set when the stack is mapped (arena stacks: when
+ * carved) and stay while the stack is cached: taking a stack from a cache costs nothing
+ * more.  Valgrind is told about every stack (client requests).
+ *
+ * Trimming (trim.c): memory taken for a burst is given back once the burst is over.  Each
+ * cache and each depot has a high-water mark of what it recently needed, which decays by
+ * 1/8 every ABT_MEM_TRIM_MS (100 ms); what they hold beyond it goes back: a cache's
+ * surplus to the depot, the depot's surplus to the kernel (stacks: whole arenas unmapped,
+ * or their pages dropped with MADV_DONTNEED; descriptors: fully free slabs dropped).  None
+ * of it is on the fast paths below: a cache trims from its stream's event check
+ * (weft_mem_tick, every event_freq units and when idle, reading the clock once per
+ * WEFT_MEM_TICK_EVERY checks), a depot when memory is returned to it or from a tick.
  *
  * Layering: mem sits on arch only.  It does not know what a descriptor holds (core's
  * weft_unit) nor what a stream is: callers pass their stream's `struct weft_mem_cache`. */
@@ -42,6 +53,10 @@ struct weft_mem_cache {
     struct weft_mem_node *descs;   /* free descriptors */
     weft_stack *stacks;            /* free default-size stacks */
     uint32_t num_descs, num_stacks;
+    /* trimming (trim.c; slow paths only) */
+    uint32_t events;               /* event checks since the clock was last read */
+    uint32_t desc_mark, stack_mark;/* decaying high-water marks of what the cache needed */
+    uint64_t next_trim;            /* CLOCK_MONOTONIC ns of this cache's next trim */
 };
 
 /* What mem needs to know, set by weft_mem_init (ABT_init, before any stream runs) and
@@ -56,7 +71,8 @@ struct weft_mem_config {
     size_t sys_page_size;
     size_t stack_page_size;        /* arena size for default-size stacks */
     uint8_t guard;                 /* 0 none, 1 guard page when possible, 2 guard required */
-    uint8_t canary;                /* write a canary at the low end of every stack */
+    uint8_t canary;                /* write a canary below the low end of every stack */
+    uint64_t trim_ns;              /* ABT_MEM_TRIM_MS in ns: trim period, 0 never trim */
 };
 
 enum weft_lp_alloc {
@@ -74,9 +90,11 @@ struct weft_stack {
     void *map_base;                /* start of the mapping (guard page included) */
     size_t map_size;
     size_t usable;                 /* bytes usable below the header */
+    uintptr_t *canary;             /* the canary word right below the usable stack */
     unsigned vg_id;                /* valgrind stack id */
-    uint8_t guarded;               /* lowest page is PROT_NONE */
-    uint8_t from_arena;            /* carved from a huge-page arena: never unmapped alone */
+    uint8_t guarded;               /* lowest page is a guard (no access) */
+    uint8_t from_arena;            /* carved from an arena: never unmapped alone */
+    struct weft_arena *arena;      /* that arena (stack.c), or NULL */
 };
 
 /* usable range of a stack: [lo, top) */
@@ -107,6 +125,60 @@ WEFT_INTERNAL void weft_desc_foreach(void (*fn)(void *desc, void *arg), void *ar
  * to get the old lists (kept reachable) and starts with empty depots. */
 WEFT_INTERNAL void weft_desc_atfork(int phase, void **forgotten);
 WEFT_INTERNAL void weft_stack_atfork(int phase, void **forgotten);
+
+/* Trimming (trim.c).  A cache trims itself (and the depots) at most once per trim period,
+ * from its owner's event check; weft_mem_tick is that check's one call.  The depots trim
+ * themselves when memory comes back to them (weft_stack_free_slow, weft_desc_free_slow).
+ * While anything is held beyond the marks, weft_mem_trim_deadline() is when the next trim
+ * step is due (else UINT64_MAX): a stream that sleeps while idle caps its sleep at it
+ * (core/timer_hook.h folds it into weft_timers_next), so memory is given back even when
+ * every stream sleeps. */
+#define WEFT_MEM_TICK_EVERY 16
+/* What a cache keeps whatever its mark (a small fork-join round costs no depot trip). */
+#define WEFT_MEM_CACHE_FLOOR_STACKS 16
+#define WEFT_MEM_CACHE_FLOOR_DESCS 64
+/* The next trim step of each depot, UINT64_MAX if none is due (relaxed atomics). */
+extern WEFT_INTERNAL uint64_t weft_mem_stack_trim_at, weft_mem_desc_trim_at;
+WEFT_INTERNAL void weft_mem_tick_slow(struct weft_mem_cache *c);
+
+static inline void weft_mem_tick(struct weft_mem_cache *c)
+{
+    if (WEFT_LIKELY(++c->events % WEFT_MEM_TICK_EVERY != 0))
+        return;
+    weft_mem_tick_slow(c);
+}
+
+/* When the stream owning `c` (NULL: none) should next run its event check to trim: the
+ * next step of a depot, or of its own cache while that holds more than its floor. */
+static inline uint64_t weft_mem_trim_deadline(const struct weft_mem_cache *c)
+{
+    uint64_t d = __atomic_load_n(&weft_mem_stack_trim_at, __ATOMIC_RELAXED);
+    uint64_t e = __atomic_load_n(&weft_mem_desc_trim_at, __ATOMIC_RELAXED);
+    if (e < d)
+        d = e;
+    if (c && weft_mem_cfg.trim_ns && c->next_trim < d &&
+        (c->num_stacks > WEFT_MEM_CACHE_FLOOR_STACKS ||
+         c->num_descs > WEFT_MEM_CACHE_FLOOR_DESCS || c->stack_mark || c->desc_mark))
+        d = c->next_trim;
+    return d;
+}
+
+/* Within mem (trim.c, desc.c, stack.c). */
+WEFT_INTERNAL uint64_t weft_mem_now(void);
+/* The mark after a period in which `used` items were needed: a burst's mark falls by 8x
+ * per idle period (100,000 -> under 64 in four periods). */
+static inline uint32_t weft_mem_decay(uint32_t mark, uint32_t used)
+{
+    uint32_t d = mark / 8;
+    return used > d ? used : d;
+}
+/* Depot trims (lock taken inside); `now` from weft_mem_now().  They return true while
+ * the depot still holds more than its floor (another trim step will follow). */
+WEFT_INTERNAL bool weft_desc_depot_trim(uint64_t now);
+WEFT_INTERNAL bool weft_stack_depot_trim(uint64_t now);
+/* A cache's surplus beyond `keep` back to the depot (trim.c). */
+WEFT_INTERNAL void weft_desc_cache_shrink(struct weft_mem_cache *c, uint32_t keep);
+WEFT_INTERNAL void weft_stack_cache_shrink(struct weft_mem_cache *c, uint32_t keep);
 
 /* Descriptor allocation: NULL on failure (ABT_ERR_MEM).  `c` may be NULL. */
 static inline void *weft_desc_alloc(struct weft_mem_cache *c)

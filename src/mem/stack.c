@@ -1,22 +1,49 @@
 /* src/mem/stack.c - ULT stacks: mapping, guard pages, huge-page arenas, the stack depot.
  *
  * Layout of one stack mapping (addresses grow up):
- *   map_base: [guard page, PROT_NONE, only with the mprotect overflow check]
- *             [usable stack ............................................]
- *   top:      [struct weft_stack header, rounded up to 64 bytes]
- * The stack pointer of a fresh ULT starts at the header (16-byte aligned).
+ *   map_base: [guard page: no access; when weft_mem_cfg.guard is set and possible]
+ *             [canary: WEFT_CANARY_BYTES, mem/canary.h; reserved in every mode]
+ *   lo:       [usable stack: `usable` bytes ................................]
+ *   top:      [struct weft_stack header, 64 bytes] [slack up to the page end]
+ * The stack pointer of a fresh ULT starts at the header (16-byte aligned).  The canary
+ * sits right below lo and the guard right below the canary, so an overrun of the stack's
+ * size by 1 byte reaches the canary, and one longer than the canary faults on the guard:
+ * no slack between them where an overrun goes unnoticed.
+ *
+ * Guards are set when a stack is mapped (arena stacks: when the arena is carved) and stay
+ * while the stack circulates through caches and depot, so taking a stack costs nothing
+ * more with them.  A guard is a madvise(MADV_GUARD_INSTALL) marker where the kernel has
+ * them (Linux 6.13: no new VMA), else an mprotect(PROT_NONE) page, which splits the
+ * mapping: each such guard costs two of the process's vm.max_map_count mappings, so
+ * mprotect guards stop (the stack goes without, the canary still watches it) when a
+ * quarter of that limit is used by them, unless a guard is required (mprotect_strict).
  *
  * Default-size stacks are carved from arenas of ABT_MEM_STACK_PAGE_SIZE (8 MiB, mapped
  * MAP_NORESERVE: only touched pages cost memory), so a burst of thousands of live ULTs
  * costs no mmap/munmap per ULT.  With huge pages (ABT_MEM_LP_ALLOC=thp / mmap_hp_*) the
- * arenas are ABT_HUGE_PAGE_SIZE-aligned memory advised as huge pages.  Arenas live until
- * ABT_finalize, and their stacks circulate through caches and depot like any other. */
+ * arenas are ABT_HUGE_PAGE_SIZE-aligned memory advised as huge pages.  Their stacks
+ * circulate through caches and depot like any other.
+ *
+ * Giving memory back (trim.c decides how many, weft_stack_depot_trim does it): the depot
+ * keeps its high-water mark of stacks and takes the rest - the coldest, at the tail of its
+ * LIFO list - out of circulation.  A stack mapped alone is unmapped.  An arena stack
+ * becomes "dormant": a bit in its arena, its pages dropped; an arena whose stacks are all
+ * dormant is unmapped whole (after a burst that is nearly every arena: one munmap per
+ * 8 MiB), in the others each run of adjacent newly dormant stacks is dropped with one
+ * MADV_DONTNEED (the guard pages stay PROT_NONE: a guard is set once per mapping).  When
+ * the depot is empty, dormant stacks are revived (header and canary rewritten, zeroed
+ * pages) before a new arena is mapped.  Rejected: MADV_DONTNEED of single stacks kept on
+ * the depot list - the header page and the top of the stack stay resident (4 KiB of every
+ * 20 KiB stack: 400 MB after a 100,000-ULT burst); MADV_FREE - RSS only falls under
+ * memory pressure, so nobody can see the memory come back. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
 #include "mem/mem.h"
 #include "mem/canary.h"
+#include "arch/atomic.h"
 
 #if WEFT_USE_VALGRIND
 #include <valgrind/valgrind.h>
@@ -29,6 +56,10 @@
 
 #define DEPOT_BATCH 16
 #define HEADER_SIZE ((sizeof(weft_stack) + 63) & ~(size_t)63)
+
+#ifndef MADV_GUARD_INSTALL
+#define MADV_GUARD_INSTALL 102     /* Linux 6.13 */
+#endif
 
 
 /* Anonymous private mapping, NULL on failure.  A NULL from mmap is taken as a failure
@@ -43,13 +74,39 @@ void *weft_map_anon(size_t len, int flags)
 static pthread_mutex_t depot_lock = PTHREAD_MUTEX_INITIALIZER;
 static weft_stack *depot;          /* default-size stacks, protected by depot_lock */
 static size_t depot_num;
+/* trimming, protected by depot_lock: stacks handed out by the depot this period, the
+ * decaying mark, when the next trim step is due */
+static uint32_t depot_taken, depot_mark;
+static uint64_t depot_next_trim;
+static uint32_t depot_returns;     /* lone frees (no cache), to pace trim checks */
+uint64_t weft_mem_stack_trim_at = UINT64_MAX; /* relaxed atomic: the next step, if any */
 
-struct arena {
-    struct arena *next;
+/* The depot keeps this many stacks resident whatever its mark (a new burst of a few
+ * dozen ULTs costs no page fault). */
+#define DEPOT_FLOOR 64
+
+struct weft_arena {
+    struct weft_arena *next;
     void *base;
     size_t size;
+    size_t mprotect_guards;        /* of its stacks, counted in mprotect_guards */
+    size_t stride;                 /* bytes per stack slot */
+    uint32_t nslots;
+    uint32_t ncarved;              /* slots that became stacks (a failed guard skips one) */
+    uint32_t ndormant;             /* slots dormant: pages dropped, in no list */
+    uint8_t hugetlb;               /* MAP_HUGETLB: pages cannot be dropped one by one */
+    uint8_t touched;               /* in the current trim pass's list */
+    struct weft_arena *touched_next;
+    uint64_t *dormant;             /* nslots bits */
+    uint64_t *guarded;             /* nslots bits: the slot's guard page is PROT_NONE */
+    uint64_t *fresh;               /* nslots bits: became dormant in this trim pass */
 };
-static struct arena *arenas;       /* protected by depot_lock */
+static struct weft_arena *arenas;  /* protected by depot_lock */
+static size_t arenas_dormant;      /* dormant slots in all arenas */
+
+static inline bool bit_get(const uint64_t *b, size_t i) { return b[i / 64] >> (i % 64) & 1; }
+static inline void bit_set(uint64_t *b, size_t i) { b[i / 64] |= (uint64_t)1 << (i % 64); }
+static inline void bit_clr(uint64_t *b, size_t i) { b[i / 64] &= ~((uint64_t)1 << (i % 64)); }
 
 static size_t page_size(void)
 {
@@ -60,39 +117,82 @@ static size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
 static bool want_guard(void) { return weft_mem_cfg.guard != 0; }
 
-/* Write the header of a stack whose mapping is [base, base + size).  `usable` is the
- * size the caller asked for: it names the size class (cache lookups compare it), even
- * when rounding to pages left some slack below it. */
-static weft_stack *stack_init(void *base, size_t size, size_t usable, bool guard,
-                              bool from_arena)
+enum { GUARD_NONE, GUARD_SET, GUARD_ALREADY };
+
+/* mprotect guards in place (each splits a mapping in two) and how many may be. */
+static _Atomic size_t mprotect_guards;
+static size_t mprotect_guard_budget(void)
 {
-    weft_stack *s = (weft_stack *)((char *)base + size - HEADER_SIZE);
-    size_t pg = page_size();
+    static _Atomic size_t budget;
+    size_t b = weft_atomic_load_relaxed(&budget);
+    if (b == 0) {
+        unsigned long max = 65530;         /* the kernel's default */
+        FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
+        if (f) {
+            if (fscanf(f, "%lu", &max) != 1)
+                max = 65530;
+            fclose(f);
+        }
+        b = max / 4 / 2 + 1;
+        weft_atomic_store_relaxed(&budget, b);
+    }
+    return b;
+}
+
+/* Make [p, p + pg) a guard: 2 = a guard marker, 1 = a PROT_NONE page, 0 = none. */
+static uint8_t set_guard(void *p, size_t pg)
+{
+    /* asked every time (only when a stack is mapped): a kernel that has markers may
+     * still refuse them for some mappings (hugetlb) */
+    if (madvise(p, pg, MADV_GUARD_INSTALL) == 0)
+        return 2;
+    if (weft_mem_cfg.guard != 2 &&
+        weft_atomic_load_relaxed(&mprotect_guards) >= mprotect_guard_budget())
+        return 0;
+    if (mprotect(p, pg, PROT_NONE) != 0)
+        return 0;
+    weft_atomic_fetch_add_relaxed(&mprotect_guards, 1);
+    return 1;
+}
+
+/* The header's offset in a mapping: guard, canary, usable stack rounded up to 16. */
+static size_t header_offset(size_t usable)
+{
+    return (want_guard() ? page_size() : 0) + WEFT_CANARY_BYTES + round_up(usable, 16);
+}
+
+/* Write the header of a stack whose mapping is [base, base + size).  `usable` is the
+ * size the caller asked for: it names the size class (cache lookups compare it).
+ * NULL when a required guard could not be set. */
+static weft_stack *stack_init(void *base, size_t size, size_t usable, int guard,
+                              struct weft_arena *arena)
+{
+    weft_stack *s = (weft_stack *)((char *)base + header_offset(usable));
     s->next = NULL;
     s->map_base = base;
     s->map_size = size;
-    s->guarded = 0;
-    s->from_arena = from_arena;
+    s->guarded = guard == GUARD_ALREADY;
+    s->from_arena = arena != NULL;
+    s->arena = arena;
     s->usable = usable;
-    if (guard && size > 2 * pg) {
-        if (mprotect(base, pg, PROT_NONE) == 0) {
-            s->guarded = 1;
-        } else if (weft_mem_cfg.guard == 2) {
+    /* GUARD_ALREADY: a dormant arena slot revived; its guard survived MADV_DONTNEED */
+    if (guard == GUARD_SET) {
+        s->guarded = set_guard(base, page_size());
+        if (!s->guarded && weft_mem_cfg.guard == 2)
             return NULL;
-        }
     }
+    /* the canary ends at the low end of the stack, rounded down to a word */
+    uintptr_t *below = (uintptr_t *)((uintptr_t)weft_stack_lo(s) & ~(uintptr_t)7);
+    s->canary = below - 1;
     if (weft_mem_cfg.canary)
-        weft_canary_write((char *)s - s->usable);
+        weft_canary_write(below);
     s->vg_id = VG_REGISTER((char *)s - s->usable, (char *)s);
     return s;
 }
 
 static size_t map_size_for(size_t usable)
 {
-    size_t sz = round_up(usable + HEADER_SIZE, page_size());
-    if (want_guard())
-        sz += page_size();
-    return sz;
+    return round_up(header_offset(usable) + HEADER_SIZE, page_size());
 }
 
 /* Carve one default-size stack out of a new huge-page arena; the rest go to the depot.
@@ -108,14 +208,19 @@ static weft_stack *arena_refill(size_t usable)
     size_t chunk = huge ? hp : weft_mem_cfg.stack_page_size;
     size_t align = huge ? hp : page_size();
     size_t size = round_up(stride * 8 > chunk ? stride * 8 : chunk, align);
-    struct arena *a = malloc(sizeof(*a));
+    size_t nslots = size / stride, words = (nslots + 63) / 64;
+    struct weft_arena *a = calloc(1, sizeof(*a) + 3 * words * sizeof(uint64_t));
     if (!a)
         return NULL;
+    a->dormant = (uint64_t *)(a + 1);
+    a->guarded = a->dormant + words;
+    a->fresh = a->guarded + words;
     void *base = NULL;
     if (lp == WEFT_LP_MMAP_HP_RP || lp == WEFT_LP_MMAP_HP_THP)
         /* no MAP_NORESERVE: without reserved huge pages the mapping must fail here
          * (and fall back), not succeed and raise SIGBUS on first touch */
         base = weft_map_anon(size, MAP_HUGETLB);
+    a->hugetlb = base != NULL;
     if (!base && !huge) {
         base = weft_map_anon(size, MAP_NORESERVE | MAP_STACK);
         if (!base) {
@@ -139,13 +244,21 @@ static weft_stack *arena_refill(size_t usable)
     }
     a->base = base;
     a->size = size;
+    a->mprotect_guards = 0;
+    a->stride = stride;
+    a->nslots = (uint32_t)nslots;
     a->next = arenas;
     arenas = a;
     weft_stack *first = NULL;
-    for (size_t off = 0; off + stride <= size; off += stride) {
-        weft_stack *s = stack_init((char *)base + off, stride, usable, want_guard(), true);
+    for (size_t i = 0; i < nslots; i++) {
+        weft_stack *s = stack_init((char *)base + i * stride, stride, usable,
+                                   want_guard() ? GUARD_SET : GUARD_NONE, a);
         if (!s)
             continue;
+        a->ncarved++;
+        a->mprotect_guards += s->guarded == 1;
+        if (s->guarded)
+            bit_set(a->guarded, i);
         if (!first) {
             first = s;
         } else {
@@ -157,17 +270,164 @@ static weft_stack *arena_refill(size_t usable)
     return first;
 }
 
+/* The depot is empty: bring the dormant stacks of one arena back (zeroed pages: header
+ * and canary rewritten; guard pages were kept).  Called with depot_lock held. */
+static void revive_dormant(size_t usable)
+{
+    struct weft_arena *a = arenas;
+    while (a && a->ndormant == 0)
+        a = a->next;
+    if (!a)
+        return;
+    for (size_t i = 0; i < a->nslots && a->ndormant; i++) {
+        if (!bit_get(a->dormant, i))
+            continue;
+        bit_clr(a->dormant, i);
+        a->ndormant--;
+        arenas_dormant--;
+        weft_stack *s = stack_init((char *)a->base + i * a->stride, a->stride, usable,
+                                   bit_get(a->guarded, i) ? GUARD_ALREADY : GUARD_NONE, a);
+        s->next = depot;
+        depot = s;
+        depot_num++;
+    }
+}
+
+static void stack_unmap(weft_stack *s)
+{
+    VG_DEREGISTER(s->vg_id);
+    if (s->guarded == 1)
+        weft_atomic_fetch_sub_relaxed(&mprotect_guards, 1);
+    munmap(s->map_base, s->map_size);
+}
+
+/* Take the stacks of list `l` out of circulation (see the header comment).  Called with
+ * depot_lock held: a dormant slot is revived under it, never while its pages drop. */
+static void give_back(weft_stack *l)
+{
+    struct weft_arena *touched = NULL;
+    while (l) {
+        weft_stack *s = l;
+        l = s->next;
+        struct weft_arena *a = s->arena;
+        if (!a) {
+            stack_unmap(s);        /* deregisters from valgrind too */
+            continue;
+        }
+        VG_DEREGISTER(s->vg_id);
+        size_t i = (size_t)((char *)s->map_base - (char *)a->base) / a->stride;
+        bit_set(a->dormant, i);
+        bit_set(a->fresh, i);
+        a->ndormant++;
+        arenas_dormant++;
+        if (!a->touched) {
+            a->touched = 1;
+            a->touched_next = touched;
+            touched = a;
+        }
+    }
+    for (struct weft_arena *a = touched; a; a = a->touched_next) {
+        a->touched = 0;
+        if (a->ndormant == a->ncarved) {
+            /* every stack of the arena is dormant: unmap it whole */
+            for (struct weft_arena **pp = &arenas; *pp; pp = &(*pp)->next)
+                if (*pp == a) {
+                    *pp = a->next;
+                    break;
+                }
+            arenas_dormant -= a->ndormant;
+            weft_atomic_fetch_sub_relaxed(&mprotect_guards, a->mprotect_guards);
+            munmap(a->base, a->size);
+            continue;              /* freed below */
+        }
+        /* drop the pages of each run of adjacent newly dormant stacks */
+        for (size_t i = 0; i < a->nslots;) {
+            if (!bit_get(a->fresh, i)) {
+                i++;
+                continue;
+            }
+            size_t j = i;
+            while (j < a->nslots && bit_get(a->fresh, j))
+                j++;
+            if (!a->hugetlb)
+                madvise((char *)a->base + i * a->stride, (j - i) * a->stride, MADV_DONTNEED);
+            i = j;
+        }
+        memset(a->fresh, 0, (a->nslots + 63) / 64 * sizeof(uint64_t));
+    }
+    /* free the unmapped arenas' records (no longer on the arenas list) */
+    for (struct weft_arena *a = touched, *n; a; a = n) {
+        n = a->touched_next;
+        if (a->ndormant == a->ncarved)
+            free(a);
+    }
+}
+
+bool weft_stack_depot_trim(uint64_t now)
+{
+    if (!weft_mem_cfg.trim_ns)
+        return false;
+    pthread_mutex_lock(&depot_lock);
+    if (now < depot_next_trim) {
+        bool more = depot_num > DEPOT_FLOOR;
+        pthread_mutex_unlock(&depot_lock);
+        return more;
+    }
+    depot_next_trim = now + weft_mem_cfg.trim_ns;
+    depot_mark = weft_mem_decay(depot_mark, depot_taken);
+    depot_taken = 0;
+    size_t keep = depot_mark > DEPOT_FLOOR ? depot_mark : DEPOT_FLOOR;
+    if (depot_num > keep) {
+        /* keep the `keep` hottest (the head of the LIFO list), give back the rest */
+        weft_stack **pp = &depot;
+        for (size_t i = 0; i < keep; i++)
+            pp = &(*pp)->next;
+        weft_stack *rest = *pp;
+        *pp = NULL;
+        depot_num = keep;
+        give_back(rest);
+    }
+    bool more = depot_num > DEPOT_FLOOR;
+    __atomic_store_n(&weft_mem_stack_trim_at, more ? depot_next_trim : UINT64_MAX,
+                     __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&depot_lock);
+    return more;
+}
+
+void weft_stack_cache_shrink(struct weft_mem_cache *c, uint32_t keep)
+{
+    if (c->num_stacks <= keep)
+        return;
+    weft_stack **pp = &c->stacks;
+    for (uint32_t i = 0; i < keep; i++)
+        pp = &(*pp)->next;
+    weft_stack *rest = *pp, *last = rest;
+    *pp = NULL;
+    uint32_t n = c->num_stacks - keep;
+    c->num_stacks = keep;
+    while (last->next)
+        last = last->next;
+    pthread_mutex_lock(&depot_lock);
+    last->next = depot;
+    depot = rest;
+    depot_num += n;
+    pthread_mutex_unlock(&depot_lock);
+}
+
 weft_stack *weft_stack_alloc_slow(struct weft_mem_cache *c, size_t usable)
 {
     bool dflt = usable == weft_mem_cfg.thread_stacksize;
     if (dflt) {
         weft_stack *s = NULL;
         pthread_mutex_lock(&depot_lock);
+        if (!depot && arenas_dormant)
+            revive_dormant(usable);
         if (depot) {
             s = depot;
             depot = s->next;
             depot_num--;
-            for (int i = 1; c && i < DEPOT_BATCH && depot; i++) {
+            int i = 1;
+            for (; c && i < DEPOT_BATCH && depot; i++) {
                 weft_stack *v = depot;
                 depot = v->next;
                 depot_num--;
@@ -175,10 +435,14 @@ weft_stack *weft_stack_alloc_slow(struct weft_mem_cache *c, size_t usable)
                 c->stacks = v;
                 c->num_stacks++;
             }
+            depot_taken += (uint32_t)i;
+            if (c)
+                c->stack_mark += (uint32_t)i;
         } else {
-            /* default-size stacks are carved from arenas (kept until ABT_finalize):
-             * no mmap/munmap per ULT however many run at once */
+            /* default-size stacks are carved from arenas: no mmap/munmap per ULT however
+             * many run at once */
             s = arena_refill(usable);
+            depot_taken++;
         }
         pthread_mutex_unlock(&depot_lock);
         if (s)
@@ -188,7 +452,7 @@ weft_stack *weft_stack_alloc_slow(struct weft_mem_cache *c, size_t usable)
     void *base = weft_map_anon(size, MAP_NORESERVE | MAP_STACK);
     if (!base)
         return NULL;
-    weft_stack *s = stack_init(base, size, usable, want_guard(), false);
+    weft_stack *s = stack_init(base, size, usable, want_guard() ? GUARD_SET : GUARD_NONE, NULL);
     if (!s) {
         munmap(base, size);
         return NULL;
@@ -196,11 +460,6 @@ weft_stack *weft_stack_alloc_slow(struct weft_mem_cache *c, size_t usable)
     return s;
 }
 
-static void stack_unmap(weft_stack *s)
-{
-    VG_DEREGISTER(s->vg_id);
-    munmap(s->map_base, s->map_size);
-}
 
 void weft_stack_free_slow(struct weft_mem_cache *c, weft_stack *s)
 {
@@ -216,6 +475,7 @@ void weft_stack_free_slow(struct weft_mem_cache *c, weft_stack *s)
         depot_num++;
         s = NULL;
         if (c) {
+            c->stack_mark = weft_mem_cfg.max_stacks;   /* the cache overflowed */
             uint32_t n = c->num_stacks / 2;
             while (n-- && depot_num < limit) {
                 weft_stack *v = c->stacks;
@@ -227,9 +487,14 @@ void weft_stack_free_slow(struct weft_mem_cache *c, weft_stack *s)
             }
         }
     }
+    /* a spill, or every 64th lone free (external threads): time to check */
+    bool due = weft_mem_cfg.trim_ns && depot_num > DEPOT_FLOOR &&
+               (c || ++depot_returns % 64 == 0);
     pthread_mutex_unlock(&depot_lock);
     if (s)
         stack_unmap(s);
+    if (due)                       /* memory came back: the depot may trim (trim.c) */
+        weft_stack_depot_trim(weft_mem_now());
 }
 
 void weft_mem_flush(struct weft_mem_cache *c)
@@ -263,11 +528,16 @@ void weft_mem_finalize(void)
     }
     depot_num = 0;
     while (arenas) {
-        struct arena *a = arenas;
+        struct weft_arena *a = arenas;
         arenas = a->next;
+        weft_atomic_fetch_sub_relaxed(&mprotect_guards, a->mprotect_guards);
         munmap(a->base, a->size);
         free(a);
     }
+    arenas_dormant = 0;
+    depot_taken = depot_mark = 0;
+    depot_next_trim = 0;
+    __atomic_store_n(&weft_mem_stack_trim_at, UINT64_MAX, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&depot_lock);
 }
 
@@ -286,7 +556,10 @@ void weft_stack_atfork(int phase, void **forgotten)
     if (forgotten) {
         *forgotten = arenas;
         arenas = NULL;
+        arenas_dormant = 0;
         depot = NULL;
         depot_num = 0;
+        depot_taken = depot_mark = 0;
+        __atomic_store_n(&weft_mem_stack_trim_at, UINT64_MAX, __ATOMIC_RELAXED);
     }
 }

@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "core/idle.h"
 #include "sync/waitlist.h"
 
 __thread weft_timerq *weft_tls_tq __attribute__((tls_model("initial-exec")));
@@ -108,7 +109,8 @@ static void thread_exit(void *arg)
 {
     weft_timerq *q = arg;
     weft_spin_lock(&q->lock);
-    if (q->root) {
+    bool orphans = q->root != NULL;
+    if (orphans) {
         weft_spin_lock(&weft_orphan_tq.lock);
         while (q->root) {
             weft_tq_entry *e = heap_pop(q);
@@ -120,6 +122,11 @@ static void thread_exit(void *arg)
     }
     publish_next(q);
     weft_spin_unlock(&q->lock);
+    /* every scheduler polls the orphan queue, but all may sleep: wake the primary stream,
+     * which lives as long as the runtime (core/idle.h) */
+    weft_xstream *primary = weft_g.primary;
+    if (orphans && primary)
+        weft_xs_wake(primary);
     if (weft_tls_tq == q)
         weft_tls_tq = NULL;
     pthread_mutex_lock(&reg_lock);

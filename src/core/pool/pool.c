@@ -8,10 +8,92 @@
 #include "core/pool/pool.h"
 #include "core/unit.h"
 
+/* Take the first sleeper off p's list (lock held); NULL when none. */
+static weft_idle_node *idler_pop_locked(weft_pool *p)
+{
+    weft_idle_node *n = p->idlers;
+    if (!n)
+        return NULL;
+    p->idlers = n->next;
+    if (n->next)
+        n->next->prev = NULL;
+    n->linked = 0;
+    if (!p->idlers)
+        p->notify &= (uint8_t)~WEFT_POOL_IDLERS;
+    return n;
+}
+
+/* A push saw WEFT_POOL_IDLERS: wake one scheduler that sleeps on p.  A node whose stream
+ * is no longer asleep (woken by another event, on its way to unregister: it will look at
+ * p again) does not count; the next one is tried. */
+static void wake_one(weft_pool *p)
+{
+    for (;;) {
+        weft_spin_lock(&p->lock);
+        weft_idle_node *n = idler_pop_locked(p);
+        _Atomic uint32_t *word = n ? n->word : NULL;
+        weft_spin_unlock(&p->lock);
+        if (!word || weft_idle_wake_sleeper(word))
+            return;
+    }
+}
+
+/* The IDLERS bit the push saw may be gone (the sleeper woke for something else and left
+ * the list): wake_one then finds no node, and that sleeper looks at the pool anyway. */
+void weft_pool_notify(weft_pool *p)
+{
+    if (p->caps & WEFT_POOL_CAP_SIGNAL)
+        weft_pool_signal(p);
+    if (p->caps & WEFT_POOL_CAP_IDLE_WAKE)
+        wake_one(p);
+}
+
+void weft_pool_idle_add(weft_pool *p, weft_idle_node *n)
+{
+    WEFT_ASSERT(p->caps & WEFT_POOL_CAP_IDLE_WAKE);
+    weft_spin_lock(&p->lock);
+    n->prev = NULL;
+    n->next = p->idlers;
+    if (p->idlers)
+        p->idlers->prev = n;
+    p->idlers = n;
+    n->linked = 1;
+    p->notify |= WEFT_POOL_IDLERS;
+    weft_spin_unlock(&p->lock);
+}
+
+void weft_pool_idle_del(weft_pool *p, weft_idle_node *n)
+{
+    weft_spin_lock(&p->lock);
+    if (n->linked) {
+        if (n->prev)
+            n->prev->next = n->next;
+        else
+            p->idlers = n->next;
+        if (n->next)
+            n->next->prev = n->prev;
+        n->linked = 0;
+        if (!p->idlers)
+            p->notify &= (uint8_t)~WEFT_POOL_IDLERS;
+    }
+    weft_spin_unlock(&p->lock);
+}
+
 void weft_pool_wake_all(weft_pool *p)
 {
     if (p->ops->wake)
         p->ops->wake(p);
+    if (!(p->caps & WEFT_POOL_CAP_IDLE_WAKE))
+        return;
+    for (;;) {
+        weft_spin_lock(&p->lock);
+        weft_idle_node *n = idler_pop_locked(p);
+        _Atomic uint32_t *word = n ? n->word : NULL;
+        weft_spin_unlock(&p->lock);
+        if (!word)
+            return;
+        weft_idle_notify(word);
+    }
 }
 
 bool weft_pool_take_fresh_slow(weft_pool *p, weft_unit *u)
@@ -51,8 +133,11 @@ int weft_pool_alloc(const weft_pool_ops *ops, unsigned caps, ABT_pool_kind kind,
     if (!p)
         return ABT_ERR_MEM;
     p->ops = ops;
+    if (access == ABT_POOL_ACCESS_PRIV)
+        caps &= ~(unsigned)WEFT_POOL_CAP_IDLE_WAKE;   /* nobody else may push: no lock */
     p->caps = (uint8_t)caps;
     p->locked = access != ABT_POOL_ACCESS_PRIV;
+    p->notify = caps & WEFT_POOL_CAP_SIGNAL ? WEFT_POOL_SIGNAL : 0;
     p->automatic = automatic;
     p->kind = kind;
     p->access = access;
@@ -68,7 +153,7 @@ int weft_pool_create_builtin(ABT_pool_kind kind, ABT_pool_access access, bool au
                              weft_pool **out)
 {
     const weft_pool_ops *ops;
-    unsigned caps = WEFT_POOL_CAP_SIZE | WEFT_POOL_CAP_LIST;
+    unsigned caps = WEFT_POOL_CAP_SIZE | WEFT_POOL_CAP_LIST | WEFT_POOL_CAP_IDLE_WAKE;
     switch (kind) {
     case ABT_POOL_FIFO:
         ops = &weft_pool_fifo_ops;

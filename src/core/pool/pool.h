@@ -21,11 +21,22 @@
  * and a push wakes exactly one sleeper; a push only pays an atomic increment plus a load
  * of `nsleepers`.  Sleeper and pusher follow the Dekker pattern with seq_cst operations:
  * the sleeper announces itself (nsleepers++) and re-checks `seq` inside futex_wait; the
- * pusher bumps `seq` and then reads `nsleepers`. */
+ * pusher bumps `seq` and then reads `nsleepers`.
+ *
+ * Sleeping schedulers (core/idle.h).  `notify` holds WEFT_POOL_SIGNAL (FIFO_WAIT,
+ * constant) and WEFT_POOL_IDLERS (a scheduler sleeps on this pool; written under the
+ * lock, never set in a PRIV pool).  A push reads `notify` under its lock and calls
+ * weft_pool_notify when it is not zero: the one test and branch a push always made for
+ * FIFO_WAIT's signal, so a push to a pool nobody sleeps on costs nothing more. */
 #ifndef WEFT_CORE_POOL_H
 #define WEFT_CORE_POOL_H
 
+#include "core/idle.h"
 #include "core/runtime.h"
+
+/* p->notify bits */
+#define WEFT_POOL_SIGNAL 1u        /* FIFO_WAIT: pushes bump `seq` for pop_wait sleepers */
+#define WEFT_POOL_IDLERS 2u        /* p->idlers is not empty (written under the lock) */
 
 #define WEFT_POOL_HANDLE(p) ((ABT_pool)(p))
 
@@ -38,6 +49,8 @@ enum weft_pool_cap {
                                           * INLINE_FIFO implies it, RANDWS has only this */
     WEFT_POOL_CAP_BIND = 1u << 5,        /* a unit needs ops->bind before its first push
                                           * here (user-defined pools: the user's unit) */
+    WEFT_POOL_CAP_IDLE_WAKE = 1u << 6,   /* every push wakes a scheduler sleeping on it
+                                          * (p->idlers): built-in kinds, not PRIV */
 };
 
 static inline bool weft_pool_can(const weft_pool *p, enum weft_pool_cap cap)
@@ -77,7 +90,10 @@ static inline void fifo_unlink(weft_pool *p, weft_unit *u)
     weft_atomic_store_relaxed(&p->size, weft_atomic_load_relaxed(&p->size) - 1);
 }
 
-/* Put a unit back at the head of an inline-FIFO pool (it was popped by mistake). */
+/* A push saw p->notify set: bump FIFO_WAIT's event count, wake one sleeping scheduler. */
+WEFT_INTERNAL void weft_pool_notify(weft_pool *p);
+
+/* Put a unit at the head of a list pool (popped by mistake, or RANDWS's creations). */
 static inline void weft_pool_push_head(weft_pool *p, weft_unit *u)
 {
     WEFT_ASSERT(p->caps & WEFT_POOL_CAP_LIST);
@@ -92,22 +108,31 @@ static inline void weft_pool_push_head(weft_pool *p, weft_unit *u)
     p->head = u;
     u->in_pool = 1;
     weft_atomic_store_relaxed(&p->size, weft_atomic_load_relaxed(&p->size) + 1);
+    uint8_t f = p->notify;         /* under the lock, as in weft_pool_fifo_push */
     if (p->locked)
         weft_spin_unlock(&p->lock);
+    if (WEFT_UNLIKELY(f))
+        weft_pool_notify(p);
 }
 
 WEFT_INTERNAL void weft_pool_signal(weft_pool *p);
 
-/* The push of a pool with WEFT_POOL_CAP_INLINE_FIFO. */
+/* The push of a pool with WEFT_POOL_CAP_INLINE_FIFO: link `u` at the tail, wake a
+ * sleeper if one waits (p->notify, read under the lock). */
 static inline void weft_pool_fifo_push(weft_pool *p, weft_unit *u)
 {
-    if (p->locked)
+    if (p->locked) {
         weft_spin_lock(&p->lock);
-    fifo_link_tail(p, u);
-    if (p->locked)
+        fifo_link_tail(p, u);
+        uint8_t f = p->notify;     /* IDLERS only changes under the lock */
         weft_spin_unlock(&p->lock);
-    if (p->caps & WEFT_POOL_CAP_SIGNAL)
-        weft_pool_signal(p);
+        if (WEFT_UNLIKELY(f))
+            weft_pool_notify(p);
+    } else {
+        fifo_link_tail(p, u);
+        if (WEFT_UNLIKELY(p->notify))   /* PRIV: SIGNAL or nothing, constant */
+            weft_pool_notify(p);
+    }
 }
 
 /* Push a ready unit.  The caller has set u->pool = p (or keeps it for a re-push).  A push
@@ -232,8 +257,12 @@ static inline bool weft_pool_remove_ready(weft_pool *p, weft_unit *u)
 /* Block up to timeout_ns for a unit (FIFO_WAIT sleeps, others poll once). */
 WEFT_INTERNAL weft_unit *weft_pool_pop_wait(weft_pool *p, uint64_t timeout_ns,
                                             ABT_pool_context ctx);
-/* Wake every pop_wait sleeper (stop requests). */
+/* Wake every pop_wait sleeper and every scheduler sleeping on the pool (stop requests). */
 WEFT_INTERNAL void weft_pool_wake_all(weft_pool *p);
+/* A scheduler going to sleep registers on each of its pools with IDLE_WAKE, and
+ * unregisters when it wakes (core/idle.h, sched/idle.c). */
+WEFT_INTERNAL void weft_pool_idle_add(weft_pool *p, weft_idle_node *n);
+WEFT_INTERNAL void weft_pool_idle_del(weft_pool *p, weft_idle_node *n);
 
 WEFT_INTERNAL WEFT_WUR int weft_pool_create_builtin(ABT_pool_kind kind, ABT_pool_access access,
                                                     bool automatic, weft_pool **out);

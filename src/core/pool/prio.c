@@ -123,8 +123,11 @@ static void prio_push(weft_pool *p, weft_unit *u, ABT_pool_context ctx)
     int l = level_for(q, u, ctx);
     lock(p);
     link_tail(q, u, l);
+    unsigned f = p->notify;        /* IDLERS: read under the lock */
     unlock(p);
-    weft_pool_signal(p);
+    weft_pool_signal(p);           /* prio_pop_wait's event count */
+    if (WEFT_UNLIKELY(f & WEFT_POOL_IDLERS))
+        weft_pool_notify(p);         /* a scheduler sleeps on it */
 }
 
 static weft_unit *prio_pop(weft_pool *p, ABT_pool_context ctx)
@@ -237,7 +240,8 @@ WEFT_API int weft_pool_create_prio(ABT_pool_access access, int num_levels, ABT_b
         return ABT_ERR_INV_POOL_ACCESS;
     weft_pool *p;
     int r = weft_pool_alloc(&weft_pool_prio_ops,
-                            WEFT_POOL_CAP_SIZE | WEFT_POOL_CAP_POP_WAIT, /* signals in prio_push */
+                            WEFT_POOL_CAP_SIZE | WEFT_POOL_CAP_POP_WAIT |
+                                WEFT_POOL_CAP_IDLE_WAKE, /* signals in prio_push */
                             (ABT_pool_kind)-2 /* not an Argobots kind */, access,
                             automatic != ABT_FALSE,
                             sizeof(struct prio_pool) + (size_t)num_levels * sizeof(struct level),

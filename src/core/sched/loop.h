@@ -6,9 +6,10 @@
  *   - run what the pick returns; every `event_freq` units, and whenever nothing is
  *     runnable, check events (stop requests, timers, stack dumps: weft_sched_has_to_stop);
  *   - the primary ULT popped by another stream is taken back first (weft_sched_take_main);
- *   - idle: a waiting scheduler (BASIC_WAIT) sleeps in pop_wait on its first pool until a
- *     push, a stop request or the next timer deadline; the others spin WEFT_SCHED_IDLE_SPINS
- *     times with cpu_relax, then give the core away with sched_yield.
+ *   - idle (nothing picked, nothing to stop for): weft_sched_idle (sched/idle.c) spins
+ *     for ABT_SCHED_SPIN_NSEC if fewer than ABT_SCHED_MAX_SPINNERS streams spin already
+ *     (never under BASIC_WAIT), then sleeps on the stream's idle word until a push to one
+ *     of its pools, a stop request, the next timer deadline or another event (core/idle.h).
  * The loop is always_inline and each scheduler passes a constant pick function and a
  * constant `wait_when_idle`, so the compiler emits one specialised loop per scheduler with
  * the pick inlined: the policy costs no indirect call per unit.  Rejected: a function
@@ -17,16 +18,9 @@
 #ifndef WEFT_CORE_SCHED_LOOP_H
 #define WEFT_CORE_SCHED_LOOP_H
 
-#include <sched.h>
-
 #include "core/sched/sched.h"
 #include "core/timer_hook.h"
 #include "core/unit.h"
-
-/* An idle loop spins this many times (~0.1 ms) before a sched_yield: long enough that a
- * wake-up from another stream is seen within a microsecond under normal load, short
- * enough that an oversubscribed machine still gets its core back. */
-#define WEFT_SCHED_IDLE_SPINS 4096
 
 /* A pick policy: the next unit to run, or NULL.  `rng` is the loop's private xorshift
  * state (never 0), for policies that choose at random. */
@@ -61,13 +55,15 @@ weft_sched_loop(weft_sched *s, weft_sched_pick_fn pick, bool wait_when_idle)
     uint32_t rng = (uint32_t)((uintptr_t)s >> 6) ^ (uint32_t)xs->rank * 0x9e3779b9u;
     if (rng == 0)
         rng = 1;
-    uint32_t n = 0, idle = 0;
+    uint32_t n = 0;
+    weft_sched_idle_state idle = { 0 };
     for (;;) {
         weft_sched_take_main(xs, s);
         weft_unit *u = pick(s, &rng);
         if (u) {
+            if (WEFT_UNLIKELY(idle.phase != WEFT_IDLE_NONE))
+                weft_sched_idle_end(&idle);
             weft_sched_run_unit(xs, s, u);
-            idle = 0;
             if (++n < s->event_freq)
                 continue;
         }
@@ -76,20 +72,10 @@ weft_sched_loop(weft_sched *s, weft_sched_pick_fn pick, bool wait_when_idle)
             break;
         if (u)
             continue;
-        if (wait_when_idle) {
-            /* one pool: sleep until a push or a stop request; several: nap briefly */
-            uint64_t t = s->num_pools == 1 ? 1000000000u : 1000000u;
-            t = weft_timers_cap(t, weft_timers_next()); /* wake for the next timed wait */
-            u = weft_pool_pop_wait(s->pools[0], t, ABT_POOL_CONTEXT_OWNER_PRIMARY);
-            if (u)
-                weft_sched_run_unit(xs, s, u);
-        } else if (++idle < WEFT_SCHED_IDLE_SPINS) {
-            weft_cpu_relax();
-        } else {
-            idle = 0;
-            sched_yield();
-        }
+        weft_sched_idle(xs, s, &idle, wait_when_idle);
     }
+    if (idle.phase != WEFT_IDLE_NONE)
+        weft_sched_idle_end(&idle);   /* gives a spinner's place back */
 }
 
 #endif

@@ -46,6 +46,9 @@ bool weft_sched_has_to_stop(weft_sched *s)
      * and every event_freq units, so that is where the due timed waits of this stream fire */
     weft_timers_poll();
     weft_dump_check();             /* (helper) stack_dump.h: stop for a stack dump */
+    weft_xstream *xs = weft_xs_self();
+    if (WEFT_LIKELY(xs != NULL))
+        weft_mem_tick(&xs->cache); /* mem/trim.c: give memory back after a burst */
     if (WEFT_UNLIKELY(s->use == WEFT_SCHED_IN_POOL))   /* stacked: sched/stacked.c */
         return weft_sched_stacked_has_to_stop(s);
     uint32_t r = weft_atomic_load_acquire(&s->request);
@@ -63,6 +66,9 @@ void weft_sched_request(weft_sched *s, uint32_t req)
         ;
     for (int i = 0; i < s->num_pools; i++)
         weft_pool_wake_all(s->pools[i]);
+    weft_xstream *xs = s->xs;      /* a main scheduler's stream: it may sleep (idle.c) */
+    if (xs)
+        weft_xs_wake(xs);
 }
 
 void weft_sched_take_main_slow(weft_xstream *xs, weft_sched *s)
@@ -100,8 +106,11 @@ static int sched_alloc(int num_pools, ABT_pool *pools, bool need_pools, ABT_pool
     weft_sched *s = calloc(1, sizeof(*s));
     if (!s)
         return ABT_ERR_MEM;
-    s->pools = calloc((size_t)(num_pools > 0 ? num_pools : 1), sizeof(weft_pool *));
-    if (!s->pools || !(s->self_unit = sched_self_unit_new(s))) {
+    size_t np = (size_t)(num_pools > 0 ? num_pools : 1);
+    s->pools = calloc(np, sizeof(weft_pool *));
+    s->idle_nodes = calloc(np, sizeof(weft_idle_node));
+    if (!s->pools || !s->idle_nodes || !(s->self_unit = sched_self_unit_new(s))) {
+        free(s->idle_nodes);
         free(s->pools);
         free(s);
         return ABT_ERR_MEM;
@@ -115,6 +124,7 @@ static int sched_alloc(int num_pools, ABT_pool *pools, bool need_pools, ABT_pool
                 for (int j = 0; j < i; j++)
                     weft_pool_release(s->pools[j]);
                 sched_self_unit_free(s->self_unit);
+                free(s->idle_nodes);
                 free(s->pools);
                 free(s);
                 return r;
@@ -123,6 +133,7 @@ static int sched_alloc(int num_pools, ABT_pool *pools, bool need_pools, ABT_pool
             for (int j = 0; j < i; j++)
                 weft_pool_release(s->pools[j]);
             sched_self_unit_free(s->self_unit);
+            free(s->idle_nodes);
             free(s->pools);
             free(s);
             return ABT_ERR_INV_POOL;
@@ -131,6 +142,10 @@ static int sched_alloc(int num_pools, ABT_pool *pools, bool need_pools, ABT_pool
         s->pools[i] = p;
     }
     s->event_freq = weft_g.cfg.sched_event_freq;
+    s->idle_forever = true;        /* may it sleep without a bound when idle (idle.c)? */
+    for (int i = 0; i < num_pools; i++)
+        if (!(s->pools[i]->caps & WEFT_POOL_CAP_IDLE_WAKE))
+            s->idle_forever = false;
     *out = s;
     return ABT_SUCCESS;
 }
@@ -231,6 +246,7 @@ void weft_sched_destroy(weft_sched *s)
     if (s->stack)
         weft_stack_free(NULL, s->stack);
     sched_self_unit_free(s->self_unit);
+    free(s->idle_nodes);
     free(s->pools);
     free(s);
 }

@@ -47,6 +47,27 @@ WEFT_INTERNAL void weft_sched_prio_run(ABT_sched sched);
 WEFT_INTERNAL void weft_sched_randws_run(ABT_sched sched);
 WEFT_INTERNAL bool weft_sched_stacked_has_to_stop(weft_sched *s);
 
+/* ---- idling (sched/idle.c; the protocol: core/idle.h) ----
+ * The loop of loop.h calls weft_sched_idle each time it finds nothing to run and nothing
+ * to stop for, and weft_sched_idle_end when it runs a unit again or leaves. */
+enum weft_sched_idle_phase {
+    WEFT_IDLE_NONE = 0,            /* not idle (it ran something since) */
+    WEFT_IDLE_SPINNING,            /* holds one of weft_g.idle_spinners */
+    WEFT_IDLE_SLEEPY,              /* goes to sleep at every idle round */
+};
+typedef struct {
+    uint8_t phase;                 /* enum weft_sched_idle_phase */
+    uint64_t spin_end;             /* CLOCK_MONOTONIC ns */
+    uint64_t nap_ns;               /* current bounded sleep (schedulers that cannot sleep
+                                    * without a bound) */
+} weft_sched_idle_state;
+#define WEFT_IDLE_NAP_MIN_NS 50000u
+#define WEFT_IDLE_NAP_MAX_NS 1000000u
+/* no_spin: sleep at once (BASIC_WAIT). */
+WEFT_INTERNAL void weft_sched_idle(weft_xstream *xs, weft_sched *s, weft_sched_idle_state *st,
+                                   bool no_spin);
+WEFT_INTERNAL void weft_sched_idle_end(weft_sched_idle_state *st);
+
 /* keyval.c: read the predefined keys out of a config */
 WEFT_INTERNAL void weft_sched_config_predef(ABT_sched_config cfg, int *freq, int *automatic);
 

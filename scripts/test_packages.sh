@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# scripts/test_packages.sh - the Debian packages work for their users (the `packages`
+# configuration of scripts/test.sh; run it alone the same way).
+#   1. builds the library (Release, prefix /usr, no tests) in build/packages and runs
+#      `cpack -G DEB`: libweft_<v>-1_<arch>.deb and libweft-dev_<v>-1_<arch>.deb;
+#   2. checks their metadata (names, versions, dependencies, shlibs file, file split);
+#   3. installs both with `apt-get install ./libweft*.deb`, then builds and runs
+#      examples/hello.c through `pkg-config weft`, `pkg-config argobots`, the static
+#      library, and examples/consumer through find_package(weft), all from /usr;
+#   4. purges both packages and checks that nothing of them is left, also when a step
+#      failed or the script is interrupted (an EXIT trap).
+# The Spack recipe is checked first (scripts/check_spack.py, no Spack needed).
+# Needs dpkg, apt-get and root (or sudo).  Refuses to run when libweft or libweft-dev is
+# already installed, since it would remove them at the end.
+# Prints one line per check and, last, "packages: P passed, F failed"; exits 0 when all
+# passed, 1 when one failed, 77 when the machine cannot install packages.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+bdir=build/packages
+jobs=$(nproc 2>/dev/null || echo 2)
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null 2>&1; then sudo -n "$@"; else return 1; fi
+}
+pass=0 fail=0
+mkdir -p "$bdir"
+log=$bdir/packages.log
+: >"$log"
+check() { # check NAME COMMAND...: runs COMMAND with its output in the log
+  echo "-- $1" >>"$log"
+  if "${@:2}" >>"$log" 2>&1; then
+    echo "   ok $1"; pass=$((pass + 1))
+  else
+    echo "   FAILED $1 (log: $log)"; fail=$((fail + 1))
+  fi
+}
+finish() {
+  echo "packages: $pass passed, $fail failed"
+  [ "$fail" -eq 0 ]
+  exit $?
+}
+
+# ---- the Spack recipe (no Spack needed) ------------------------------------------------------
+check "Spack recipe compiles and maps its variants to the build's options" \
+  python3 scripts/check_spack.py
+if [ "$fail" -gt 0 ]; then grep '^check_spack' "$log"; fi
+
+# ---- the Debian packages need dpkg, apt-get and root --------------------------------------------
+if ! command -v dpkg >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1 ||
+   ! as_root true 2>/dev/null; then
+  echo "SKIP: the Debian packages need dpkg, apt-get and root or sudo"
+  echo "packages: $pass passed, $fail failed"
+  [ "$fail" -eq 0 ] && exit 77
+  exit 1
+fi
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
+for p in libweft libweft-dev; do
+  if installed "$p"; then
+    echo "   FAILED $p is already installed; remove it first (this check purges it)"
+    fail=$((fail + 1)); finish
+  fi
+done
+# cpack's Depends come from dpkg-shlibdeps (dpkg-dev), which also needs `file`
+if ! command -v dpkg-shlibdeps >/dev/null 2>&1 || ! command -v file >/dev/null 2>&1; then
+  echo "== installing: dpkg-dev file"
+  { as_root apt-get update -qq &&
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq dpkg-dev file; } >>"$log" 2>&1
+fi
+
+# ---- build the packages -------------------------------------------------------------------
+if ! { cmake -S "$root" -B "$bdir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr \
+             -DWEFT_BUILD_TESTS=OFF -DWEFT_BUILD_BENCH=OFF &&
+       cmake --build "$bdir" -j "$jobs" &&
+       rm -f "$bdir"/libweft*.deb &&
+       (cd "$bdir" && cpack -G DEB); } >>"$log" 2>&1; then
+  echo "   FAILED build and cpack -G DEB (log: $log)"; tail -n 30 "$log"; fail=1; finish
+fi
+version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$bdir/CMakeCache.txt")
+arch=$(dpkg --print-architecture)
+rt=$bdir/libweft_${version}-1_${arch}.deb
+dev=$bdir/libweft-dev_${version}-1_${arch}.deb
+field() { dpkg-deb -f "$1" "$2"; }
+expect() { # expect WHAT ACTUAL WANTED
+  [ "$2" = "$3" ] && return 0
+  echo "$1: got '$2', want '$3'"; return 1
+}
+meta_runtime() {
+  expect Package "$(field "$rt" Package)" libweft &&
+  expect Version "$(field "$rt" Version)" "$version-1" &&
+  expect Section "$(field "$rt" Section)" libs &&
+  field "$rt" Depends | grep -q '^libc6 (>= ' &&
+  dpkg-deb -I "$rt" shlibs | grep -qx "libweft 1 libweft (>= $version-1)" &&
+  dpkg-deb -I "$rt" postinst | grep -q ldconfig &&
+  # only the shared library and its SONAME link
+  ! dpkg-deb -c "$rt" | grep -v '/$' | grep -v -E '/libweft\.so\.1(\.[0-9.]+)?( ->.*)?$'
+}
+meta_dev() {
+  expect Package "$(field "$dev" Package)" libweft-dev &&
+  expect Version "$(field "$dev" Version)" "$version-1" &&
+  expect Depends "$(field "$dev" Depends)" "libweft (= $version-1)" || return 1
+  local f files
+  files=$(dpkg-deb -c "$dev")
+  for f in include/abt.h include/weft.h /libweft.a '/libweft.so -> libweft.so.1' \
+           pkgconfig/weft.pc pkgconfig/argobots.pc cmake/weft/weftConfig.cmake \
+           cmake/weft/weftConfigVersion.cmake cmake/weft/weftTargets.cmake; do
+    grep -q -F -- "$f" <<<"$files" || { echo "missing $f"; return 1; }
+  done
+}
+check "metadata of libweft (version, Depends, shlibs, ldconfig trigger, files)" meta_runtime
+check "metadata of libweft-dev (Depends on the same libweft, files)" meta_dev
+
+# ---- install, use, purge ------------------------------------------------------------------
+purge() {
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq libweft-dev libweft >>"$log" 2>&1
+}
+trap 'purge' EXIT
+work=$(mktemp -d)
+trap 'purge; rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM HUP
+
+if ! check "apt-get install ./libweft*.deb" \
+     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$root/$rt" "$root/$dev"; then
+  tail -n 20 "$log"
+  finish
+fi
+libdir=$(pkg-config --variable=libdir weft 2>/dev/null)
+check "pkg-config finds weft $version and argobots under /usr" \
+  bash -c "[ \"\$(pkg-config --modversion weft)\" = '$version' ] && pkg-config --exists argobots &&
+           case \"\$(realpath '$libdir')\" in /usr/lib*) ;; *) false ;; esac"
+for pc in weft argobots; do
+  # shellcheck disable=SC2046
+  check "examples/hello.c via pkg-config $pc, runs on the installed libweft.so.1" \
+    bash -c "cc -o '$work/hello_$pc' '$root/examples/hello.c' \$(pkg-config --cflags --libs $pc) &&
+             '$work/hello_$pc' && ldd '$work/hello_$pc' | grep -q -E '=> /(usr/)?lib/.*libweft\\.so\\.1 '"
+done
+check "examples/hello.c with the static libweft.a" \
+  bash -c "cc -o '$work/hello_static' '$root/examples/hello.c' \$(pkg-config --cflags weft) \
+             '$libdir/libweft.a' \$(pkg-config --libs-only-l --static weft | sed 's/-lweft//') &&
+           '$work/hello_static' && ! ldd '$work/hello_static' | grep -q libweft"
+check "examples/consumer via find_package(weft)" \
+  bash -c "cmake -S '$root/examples/consumer' -B '$work/consumer' -G Ninja &&
+           cmake --build '$work/consumer' && '$work/consumer/hello'"
+shlibdeps() { # a program linked to libweft gets "libweft (>= v)" from dpkg-shlibdeps
+  mkdir -p "$work/deb/debian" &&
+  printf 'Source: t\n\nPackage: t\nArchitecture: any\n' >"$work/deb/debian/control" &&
+  (cd "$work/deb" && dpkg-shlibdeps -O "$work/hello_weft") | grep -q "libweft (>= $version-1)"
+}
+check "dpkg-shlibdeps of a consumer: libweft (>= $version-1)" shlibdeps
+
+purge_clean() {
+  purge &&
+  ! installed libweft && ! installed libweft-dev &&
+  [ ! -e /usr/include/abt.h ] && [ ! -e "$libdir/libweft.so.1" ] && [ ! -e "$libdir/pkgconfig/weft.pc" ] &&
+  ! pkg-config --exists weft
+}
+check "apt-get purge leaves nothing of libweft, libweft-dev" purge_clean
+finish
