@@ -1,24 +1,25 @@
 # Install: libraries, public headers, pkg-config files (weft.pc, and argobots.pc so that
-# `pkg-config argobots` users link weft unchanged), and a CMake package (weft::weft).
+# `pkg-config argobots` users link weft unchanged; relic.pc for libweft-relic), and a CMake
+# package (weft::weft, weft::relic).
 # Two install components, which are also the two Debian packages (cmake/package.cmake):
-#   runtime - the shared library libweft.so.1 (package libweft);
-#   dev     - headers, libweft.a, the libweft.so link, .pc files, CMake package
+#   runtime - the shared libraries libweft.so.1, libweft-relic.so.1 (package libweft);
+#   dev     - headers, static libraries, the .so links, .pc files, CMake package
 #             (package libweft-dev).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-install(TARGETS weft weft_static EXPORT weftTargets
+install(TARGETS weft weft_static relic relic_static EXPORT weftTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_COMPONENT dev
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(FILES include/abt.h include/weft.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+install(FILES include/abt.h include/weft.h include/relic.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         COMPONENT dev)
 
 # Relocatable .pc files: the prefix is found from the .pc file's own place, so
 # `cmake --install --prefix DIR` works without reconfiguring.
 file(RELATIVE_PATH WEFT_PC_TO_PREFIX "/root/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/root")
 string(REGEX REPLACE "/$" "" WEFT_PC_TO_PREFIX "${WEFT_PC_TO_PREFIX}")
-foreach(pc weft argobots)
+foreach(pc weft argobots relic)
   configure_file(${CMAKE_CURRENT_SOURCE_DIR}/cmake/${pc}.pc.in
                  ${CMAKE_CURRENT_BINARY_DIR}/${pc}.pc @ONLY)
   install(FILES ${CMAKE_CURRENT_BINARY_DIR}/${pc}.pc
