@@ -5,7 +5,11 @@
 #include "stale_test.h"
 
 static ABT_barrier g_bar;
-static void arrive(void *arg) { (void)arg; CHECK_ABT(ABT_barrier_wait(g_bar)); }
+static void arrive(void *arg)
+{
+    (void)arg;
+    CHECK_ABT(ABT_barrier_wait(g_bar));
+}
 
 int main(int argc, char **argv)
 {
@@ -25,7 +29,7 @@ int main(int argc, char **argv)
     CHECK_ERR(ABT_barrier_free(&copy), ABT_ERR_INV_BARRIER);
 
     CHECK_ABT(ABT_barrier_get_num_waiters(b2, &n));
-    CHECK_EQ_INT(n, 2);   /* the stale reinit did not reach it */
+    CHECK_EQ_INT(n, 2); /* the stale reinit did not reach it */
     /* one arrival from a ULT, one from here: a stale wait counted nowhere */
     g_bar = b2;
     ABT_xstream xs;

@@ -19,7 +19,7 @@ int main(int argc, char **argv)
 
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_sec += 60;   /* a wait that reached the cond would outlast the watchdog */
+    ts.tv_sec += 60; /* a wait that reached the cond would outlast the watchdog */
     CHECK_ABT(ABT_mutex_lock(m));
     STALE_STEP("cond: wait on a stale handle");
     CHECK_ERR(ABT_cond_wait(stale, m), ABT_ERR_INV_COND);

@@ -33,7 +33,7 @@ int main(int argc, char **argv)
     CHECK_ERR(ABT_eventual_free(&copy), ABT_ERR_INV_EVENTUAL);
 
     CHECK_ABT(ABT_eventual_test(e2, &val, &ready));
-    CHECK(ready == ABT_FALSE);   /* the stale set did not reach it */
+    CHECK(ready == ABT_FALSE); /* the stale set did not reach it */
     int w = 42;
     CHECK_ABT(ABT_eventual_set(e2, &w, sizeof(int)));
     CHECK_ABT(ABT_eventual_wait(e2, &val));

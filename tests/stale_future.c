@@ -23,7 +23,7 @@ int main(int argc, char **argv)
     CHECK_ERR(ABT_future_free(&copy), ABT_ERR_INV_FUTURE);
     CHECK_ABT(ABT_future_set(f2, NULL));
     CHECK_ABT(ABT_future_test(f2, &ready));
-    CHECK(ready == ABT_FALSE);   /* one compartment left: the stale set counted nowhere */
+    CHECK(ready == ABT_FALSE); /* one compartment left: the stale set counted nowhere */
     CHECK_ABT(ABT_future_set(f2, NULL));
     CHECK_ABT(ABT_future_wait(f2));
     CHECK_ABT(ABT_future_free(&f2));

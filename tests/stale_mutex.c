@@ -29,7 +29,7 @@ int main(int argc, char **argv)
     CHECK_ERR(ABT_mutex_lock_low(stale), ABT_ERR_INV_MUTEX);
     CHECK_ERR(ABT_mutex_trylock(stale), ABT_ERR_INV_MUTEX);
     CHECK_ERR(ABT_mutex_spinlock(stale), ABT_ERR_INV_MUTEX);
-    CHECK_ERR(ABT_mutex_unlock(stale), ABT_ERR_INV_MUTEX);   /* must not release m2 */
+    CHECK_ERR(ABT_mutex_unlock(stale), ABT_ERR_INV_MUTEX); /* must not release m2 */
     CHECK_ERR(ABT_mutex_unlock_se(stale), ABT_ERR_INV_MUTEX);
     CHECK_ERR(ABT_mutex_unlock_de(stale), ABT_ERR_INV_MUTEX);
     ABT_mutex_attr attr;

@@ -32,7 +32,7 @@ int main(int argc, char **argv)
     ABT_thread copy = stale;
     CHECK_ERR(ABT_thread_free(&copy), ABT_ERR_INV_THREAD);
     CHECK_ABT(ABT_thread_get_state(t, &st));
-    CHECK_EQ_INT(st, ABT_THREAD_STATE_READY);   /* the cancel did not reach it */
+    CHECK_EQ_INT(st, ABT_THREAD_STATE_READY); /* the cancel did not reach it */
     CHECK_ABT(ABT_thread_join(t));
     CHECK_ABT(ABT_thread_get_state(t, &st));
     CHECK_EQ_INT(st, ABT_THREAD_STATE_TERMINATED);

@@ -17,7 +17,7 @@ int main(int argc, char **argv)
     STALE_STEP("rwlock: stale handle, memory reused by a write-locked rwlock");
     CHECK_ERR(ABT_rwlock_rdlock(stale), ABT_ERR_INV_RWLOCK);
     CHECK_ERR(ABT_rwlock_wrlock(stale), ABT_ERR_INV_RWLOCK);
-    CHECK_ERR(ABT_rwlock_unlock(stale), ABT_ERR_INV_RWLOCK);   /* must not release l2 */
+    CHECK_ERR(ABT_rwlock_unlock(stale), ABT_ERR_INV_RWLOCK); /* must not release l2 */
     ABT_rwlock copy = stale;
     CHECK_ERR(ABT_rwlock_free(&copy), ABT_ERR_INV_RWLOCK);
     CHECK_ABT(ABT_rwlock_unlock(l2));

@@ -4,7 +4,11 @@
 #include "stale_test.h"
 
 static int runs;
-static void body(void *arg) { (void)arg; runs++; }
+static void body(void *arg)
+{
+    (void)arg;
+    runs++;
+}
 
 int main(int argc, char **argv)
 {

@@ -62,7 +62,7 @@ int main(int argc, char **argv)
     CHECK_ABT(ABT_thread_equal(stale, ABT_THREAD_NULL, &b));
     CHECK(b == ABT_FALSE);
     CHECK_ABT(ABT_thread_get_id(fresh, &id));
-    CHECK(id != id_live);   /* a new ULT, a new id */
+    CHECK(id != id_live); /* a new ULT, a new id */
     CHECK_ABT(ABT_thread_free(&fresh));
 
     CHECK_ABT(ABT_finalize());

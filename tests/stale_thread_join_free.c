@@ -29,7 +29,7 @@ int main(int argc, char **argv)
     STALE_STEP("free of a freed ULT");
     ABT_thread copy = stale;
     CHECK_ERR(ABT_thread_free(&copy), ABT_ERR_INV_THREAD);
-    CHECK(copy == stale);   /* an error leaves the handle as it was */
+    CHECK(copy == stale); /* an error leaves the handle as it was */
     CHECK_ERR(ABT_thread_join_many(1, &copy), ABT_ERR_INV_THREAD);
     CHECK_ERR(ABT_thread_free_many(1, &copy), ABT_ERR_INV_THREAD);
 

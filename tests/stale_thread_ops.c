@@ -5,7 +5,11 @@
 #include "stale_test.h"
 
 static int runs;
-static void body(void *arg) { (void)arg; runs++; }
+static void body(void *arg)
+{
+    (void)arg;
+    runs++;
+}
 
 static ABT_thread g_stale;
 static ABT_pool g_pool;

@@ -21,7 +21,7 @@ int main(int argc, char **argv)
     CHECK_ABT(ABT_xstream_get_main_pools(xs, 1, &pool));
 
     CHECK_ABT(ABT_thread_create(pool, body, NULL, ABT_THREAD_ATTR_NULL, NULL));
-    CHECK_ABT(ABT_self_yield());   /* runs and frees the unnamed ULT */
+    CHECK_ABT(ABT_self_yield()); /* runs and frees the unnamed ULT */
     size_t size;
     CHECK_ABT(ABT_pool_get_total_size(pool, &size));
     CHECK_EQ_INT((long)size, 0);
@@ -36,7 +36,7 @@ int main(int argc, char **argv)
     CHECK_ERR(ABT_thread_get_state(first, &st), ABT_ERR_INV_THREAD);
     CHECK_ABT(ABT_thread_join(t));
     ABT_bool eq;
-    CHECK_ABT(ABT_thread_equal(seen, t, &eq));   /* a named ULT's own handle */
+    CHECK_ABT(ABT_thread_equal(seen, t, &eq)); /* a named ULT's own handle */
     CHECK(eq == ABT_TRUE);
     CHECK_ABT(ABT_thread_free(&t));
 

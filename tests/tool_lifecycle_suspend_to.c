@@ -133,8 +133,7 @@ int main(int argc, char **argv)
 
     round_(a_suspend_to, b_resume, 1, "CREATE RUN SUSPEND RESUME RUN FINISH JOIN",
            "CREATE RUN FINISH JOIN");
-    round_(a_suspend, b_resume_yield_to, 0,
-           "CREATE RUN SUSPEND RESUME RUN FINISH JOIN",
+    round_(a_suspend, b_resume_yield_to, 0, "CREATE RUN SUSPEND RESUME RUN FINISH JOIN",
            "CREATE RUN YIELD RUN FINISH JOIN");
     round_(a_suspend_then_resume_b, b_resume_suspend_to, 0,
            "CREATE RUN SUSPEND RESUME RUN FINISH JOIN",

@@ -16,9 +16,9 @@ static int migrate_to_pool(weft_unit *u, weft_pool *p)
         return ABT_ERR_MIGRATION_TARGET;
     weft_pool *from = u->pool;
     if (from && weft_pool_remove(from, u) == ABT_SUCCESS) {
-        int r = weft_pool_bind(p, u);      /* a user pool's unit: may fail */
+        int r = weft_pool_bind(p, u); /* a user pool's unit: may fail */
         if (r != ABT_SUCCESS) {
-            weft_pool_push(from, u);       /* stays where it was */
+            weft_pool_push(from, u); /* stays where it was */
             return r;
         }
         u->pool = p;

@@ -7,7 +7,7 @@ struct weft_tool weft_tool_g;
 
 struct weft_tool_ctx {
     weft_unit *unit;
-    weft_unit *caller;             /* NULL: an external thread (or a scheduler) */
+    weft_unit *caller; /* NULL: an external thread (or a scheduler) */
     bool caller_is_unit;
     int sync_type;
     void *sync_obj;
@@ -22,7 +22,7 @@ void weft_tool_dispatch(weft_unit *u, uint64_t ev)
     weft_xstream *xs = weft_xs_self();
     weft_unit *caller = xs ? xs->cur : NULL;
     if (caller == u)
-        caller = NULL;             /* a unit is not its own caller (RUN: its scheduler) */
+        caller = NULL; /* a unit is not its own caller (RUN: its scheduler) */
     /* every join reports JOIN, as in Argobots (ABT_thread_free joins again after
      * ABT_thread_join; a revived unit is joined afresh) */
     struct weft_tool_ctx ctx = { u, caller, caller != NULL, ABT_SYNC_EVENT_TYPE_UNKNOWN, NULL };
@@ -60,7 +60,7 @@ WEFT_API int ABT_tool_query_thread(ABT_tool_context context, uint64_t event,
         *(ABT_pool *)val = c->unit->pool ? (ABT_pool)c->unit->pool : ABT_POOL_NULL;
         return ABT_SUCCESS;
     case ABT_TOOL_QUERY_KIND_STACK_DEPTH: {
-        int depth = 0;     /* schedulers stacked above the unit's own scheduler */
+        int depth = 0; /* schedulers stacked above the unit's own scheduler */
         weft_xstream *xs = c->unit->xs;
         for (weft_sched *s = xs ? xs->sched : NULL; s && s->parent; s = s->parent)
             depth++;
@@ -77,10 +77,7 @@ WEFT_API int ABT_tool_query_thread(ABT_tool_context context, uint64_t event,
     case ABT_TOOL_QUERY_KIND_SYNC_OBJECT_TYPE:
         *(ABT_sync_event_type *)val = (ABT_sync_event_type)c->sync_type;
         return ABT_SUCCESS;
-    case ABT_TOOL_QUERY_KIND_SYNC_OBJECT_HANDLE:
-        *(void **)val = c->sync_obj;
-        return ABT_SUCCESS;
-    default:
-        return ABT_ERR_INV_ARG;
+    case ABT_TOOL_QUERY_KIND_SYNC_OBJECT_HANDLE: *(void **)val = c->sync_obj; return ABT_SUCCESS;
+    default: return ABT_ERR_INV_ARG;
     }
 }

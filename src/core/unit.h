@@ -68,7 +68,7 @@ static inline void weft_set_post(weft_xstream *xs, void (*fn)(weft_xstream *, vo
 /* ---- creation ---- */
 struct weft_thread_attr {
     size_t stacksize;
-    void *stackaddr;               /* user stack, or NULL */
+    void *stackaddr; /* user stack, or NULL */
     bool migratable;
     void (*cb)(ABT_thread, void *);
     void *cb_arg;
@@ -115,7 +115,7 @@ static inline void weft_unit_retire(weft_xstream *xs, weft_unit *u, uintptr_t ha
     if (WEFT_UNLIKELY(((uintptr_t)weft_atomic_load_relaxed(&u->keys) |
                        (uintptr_t)weft_atomic_load_relaxed(&u->uunit)) != 0))
         weft_unit_release_extras(u);
-    u->flags = 0;                  /* marks a free descriptor (stack dumps skip it) */
+    u->flags = 0; /* marks a free descriptor (stack dumps skip it) */
     u->prio = 0;
     u->stack_kind = WEFT_STACK_NONE;
     u->migr_cb = NULL;
@@ -123,7 +123,7 @@ static inline void weft_unit_retire(weft_xstream *xs, weft_unit *u, uintptr_t ha
     weft_atomic_store_relaxed(&u->request, 0);
     u->sched = NULL;
 #if WEFT_ASAN
-    u->asan_fake_stack = NULL;     /* only ASan builds ever write it (core/sanitizer.h) */
+    u->asan_fake_stack = NULL; /* only ASan builds ever write it (core/sanitizer.h) */
 #endif
     weft_atomic_store_relaxed(&u->handle, handle + WEFT_HANDLE_GEN_STEP);
     weft_desc_free(weft_xs_cache(xs), u);
@@ -245,7 +245,7 @@ static inline int weft_unit_free(weft_unit *t, ABT_thread h)
         xs = self ? self->xs : xs;
     }
     if (weft_tool_wants(ABT_TOOL_EVENT_THREAD_JOIN | ABT_TOOL_EVENT_THREAD_FREE)) {
-        weft_tool_dispatch(t, ABT_TOOL_EVENT_THREAD_JOIN);   /* one test for both events */
+        weft_tool_dispatch(t, ABT_TOOL_EVENT_THREAD_JOIN); /* one test for both events */
         weft_tool_dispatch(t, ABT_TOOL_EVENT_THREAD_FREE);
     }
     weft_unit_retire(xs, t, (uintptr_t)h);

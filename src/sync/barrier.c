@@ -9,9 +9,9 @@
 
 typedef struct {
     weft_spinlock lock;
-    uint32_t num;                  /* waiters per round; guarded by lock */
-    uint32_t count;                /* arrivals in the current round; guarded by lock */
-    weft_waitlist wl;              /* guarded by lock */
+    uint32_t num;     /* waiters per round; guarded by lock */
+    uint32_t count;   /* arrivals in the current round; guarded by lock */
+    weft_waitlist wl; /* guarded by lock */
 } weft_barrier;
 
 _Static_assert(sizeof(weft_barrier) <= WEFT_OBJ_BODY_MAX, "weft_barrier: one cache line");

@@ -16,9 +16,9 @@
 
 typedef struct {
     weft_spinlock lock;
-    uint32_t allocated;            /* made by ABT_cond_create */
-    ABT_mutex mutex;               /* mutex of the current waiters; guarded by lock */
-    weft_waitlist wl;              /* guarded by lock */
+    uint32_t allocated; /* made by ABT_cond_create */
+    ABT_mutex mutex;    /* mutex of the current waiters; guarded by lock */
+    weft_waitlist wl;   /* guarded by lock */
 } weft_cond;
 
 _Static_assert(sizeof(weft_cond) <= WEFT_OBJ_BODY_MAX, "weft_cond must fit ABT_cond_memory");

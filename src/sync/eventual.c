@@ -19,10 +19,10 @@
 
 typedef struct {
     weft_spinlock lock;
-    _Atomic uint32_t ready;        /* written under lock */
-    int32_t nbytes;                /* size of the value buffer (0: none) */
-    uint32_t allocated;            /* made by ABT_eventual_create */
-    weft_waitlist wl;              /* guarded by lock */
+    _Atomic uint32_t ready; /* written under lock */
+    int32_t nbytes;         /* size of the value buffer (0: none) */
+    uint32_t allocated;     /* made by ABT_eventual_create */
+    weft_waitlist wl;       /* guarded by lock */
 } weft_eventual;
 
 _Static_assert(sizeof(weft_eventual) <= WEFT_OBJ_BODY_MAX,
@@ -40,10 +40,7 @@ static inline void *ev_value(weft_eventual *e)
     return e->nbytes > 0 ? weft_obj_extra_of_body(e) : NULL;
 }
 
-static inline bool ev_ready(weft_eventual *e)
-{
-    return weft_atomic_load_acquire(&e->ready) != 0;
-}
+static inline bool ev_ready(weft_eventual *e) { return weft_atomic_load_acquire(&e->ready) != 0; }
 
 WEFT_API int ABT_eventual_create(int nbytes, ABT_eventual *neweventual)
 {
@@ -279,9 +276,8 @@ WEFT_API int weft_eventual_wait_any(size_t count, const ABT_eventual *eventuals,
     return wait_any(count, eventuals, index, value, NULL);
 }
 
-WEFT_API int weft_eventual_timedwait_any(size_t count, const ABT_eventual *eventuals,
-                                         size_t *index, void **value,
-                                         const struct timespec *abstime)
+WEFT_API int weft_eventual_timedwait_any(size_t count, const ABT_eventual *eventuals, size_t *index,
+                                         void **value, const struct timespec *abstime)
 {
     if (!abstime)
         return ABT_ERR_INV_ARG;

@@ -11,11 +11,11 @@
 
 typedef struct {
     weft_spinlock lock;
-    _Atomic uint32_t ready;        /* written under lock */
-    uint32_t num;                  /* compartments */
-    uint32_t counter;              /* compartments set; guarded by lock */
+    _Atomic uint32_t ready; /* written under lock */
+    uint32_t num;           /* compartments */
+    uint32_t counter;       /* compartments set; guarded by lock */
     void (*cb)(void **);
-    weft_waitlist wl;              /* guarded by lock */
+    weft_waitlist wl; /* guarded by lock */
 } weft_future;
 
 _Static_assert(sizeof(weft_future) <= WEFT_OBJ_BODY_MAX, "weft_future header too large");

@@ -19,10 +19,7 @@ enum { UNLOCK_PLAIN, UNLOCK_SE, UNLOCK_DE };
 static __thread char ext_tag __attribute__((tls_model("initial-exec")));
 
 /* Identity of the caller for recursive mutexes. */
-static inline void *self_id(void)
-{
-    return (void *)weft_self_identity(&ext_tag);
-}
+static inline void *self_id(void) { return (void *)weft_self_identity(&ext_tag); }
 
 /* ---------------------------------------------------------------- acquire / release */
 
@@ -83,8 +80,7 @@ static inline bool try_acquire(weft_mutex *m)
 
 /* The waiter unlock_se / unlock_de prefer, unlinked and claimed (object lock held); NULL
  * if none qualifies.  *same_stream tells whether it is a ULT of the caller's stream. */
-static weft_wl_waiter *take_preferred(weft_mutex *m, weft_xstream *xs, int mode,
-                                      bool *same_stream)
+static weft_wl_waiter *take_preferred(weft_mutex *m, weft_xstream *xs, int mode, bool *same_stream)
 {
     weft_waitlist *lists[2] = { &m->high, &m->low };
     for (int i = 0; i < 2; i++) {
@@ -122,7 +118,7 @@ static WEFT_COLD void unlock_slow(weft_mutex *m, int mode)
         return;
     weft_unit *self = mode == UNLOCK_SE && same_stream ? weft_self_ult() : NULL;
     weft_wl_wake(ww); /* ww may be gone from here on */
-    if (self) /* the woken ULT was pushed first: it runs (and takes the mutex) before us */
+    if (self)         /* the woken ULT was pushed first: it runs (and takes the mutex) before us */
         weft_ult_yield(xs, self);
 }
 

@@ -27,16 +27,16 @@
 #include "sync/objmem.h"
 #include "sync/waitlist.h"
 
-#define M_LOCKED 1u
+#define M_LOCKED  1u
 #define M_WAITERS 2u
 
 typedef struct {
-    _Atomic uint32_t state;        /* M_LOCKED | M_WAITERS */
-    weft_spinlock lock;            /* guards the waitlists */
-    uint32_t nest;                 /* recursive: extra levels; holder only */
-    uint32_t allocated;            /* made by ABT_mutex_create (may be freed) */
-    _Atomic(void *) owner;         /* recursive: holder identity, NULL when free */
-    weft_waitlist high, low;       /* guarded by lock */
+    _Atomic uint32_t state;  /* M_LOCKED | M_WAITERS */
+    weft_spinlock lock;      /* guards the waitlists */
+    uint32_t nest;           /* recursive: extra levels; holder only */
+    uint32_t allocated;      /* made by ABT_mutex_create (may be freed) */
+    _Atomic(void *) owner;   /* recursive: holder identity, NULL when free */
+    weft_waitlist high, low; /* guarded by lock */
 } weft_mutex;
 
 _Static_assert(sizeof(weft_mutex) <= WEFT_OBJ_BODY_MAX, "weft_mutex must fit ABT_mutex_memory");

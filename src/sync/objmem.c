@@ -11,24 +11,21 @@
 
 #include "sync/objmem.h"
 
-#define KEEP_BYTES ((size_t)16 << 20)
-#define NUM_CLASSES 32             /* lists for 1..32 cache lines; larger blocks: "big" */
+#define KEEP_BYTES  ((size_t)16 << 20)
+#define NUM_CLASSES 32 /* lists for 1..32 cache lines; larger blocks: "big" */
 
-struct kept {                      /* lives in a freed block, after the generation word */
+struct kept { /* lives in a freed block, after the generation word */
     struct kept *next;
     size_t size;
 };
 
 static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct kept *lists[NUM_CLASSES + 1];  /* guarded by kept_lock; [0] unused */
-static struct kept *big;                     /* exact-size matches, guarded by kept_lock */
-static size_t kept_bytes;                    /* guarded by kept_lock */
+static struct kept *lists[NUM_CLASSES + 1]; /* guarded by kept_lock; [0] unused */
+static struct kept *big;                    /* exact-size matches, guarded by kept_lock */
+static size_t kept_bytes;                   /* guarded by kept_lock */
 static pthread_once_t hooks_once = PTHREAD_ONCE_INIT;
 
-static inline struct kept *kept_of(void *base)
-{
-    return (struct kept *)((char *)base + 8);
-}
+static inline struct kept *kept_of(void *base) { return (struct kept *)((char *)base + 8); }
 
 static inline void *base_of(struct kept *k) { return (char *)k - 8; }
 
@@ -58,12 +55,11 @@ static void register_hooks(void)
         weft_fatal("sync: no room for the finalize hook");
 }
 
-
 static size_t block_size(size_t extra)
 {
     size_t line = WEFT_CACHE_LINE;
     size_t size = (WEFT_OBJ_MEM_SIZE + extra + line - 1) & ~(line - 1);
-    return size < extra ? 0 : size;   /* 0: overflow */
+    return size < extra ? 0 : size; /* 0: overflow */
 }
 
 /* A kept block of exactly `size` bytes, or NULL.  Lock held. */
@@ -79,7 +75,7 @@ static void *take_kept(size_t size)
             return base_of(k);
         }
         if (cls <= NUM_CLASSES)
-            break;                     /* one size per class list */
+            break; /* one size per class list */
     }
     return NULL;
 }
@@ -95,14 +91,15 @@ void *weft_obj_alloc(size_t extra)
     pthread_mutex_unlock(&kept_lock);
     uint32_t gen = 1;
     if (base) {
-        gen = weft_atomic_load_relaxed(weft_obj_gen(base));   /* bumped by the free */
+        gen = weft_atomic_load_relaxed(weft_obj_gen(base)); /* bumped by the free */
     } else {
         base = aligned_alloc(WEFT_CACHE_LINE, size);
         if (!base)
             return NULL;
         if (((uintptr_t)base & WEFT_OBJ_ADDR_MASK) != (uintptr_t)base)
             weft_fatal("sync object at %p does not fit a handle (address above 2^48 or "
-                       "tagged by the allocator)", base);
+                       "tagged by the allocator)",
+                       base);
     }
     memset(base, 0, size);
     weft_atomic_store_relaxed(weft_obj_gen(base), gen);
@@ -126,5 +123,5 @@ void weft_obj_free(void *base, size_t extra)
         base = NULL;
     }
     pthread_mutex_unlock(&kept_lock);
-    free(base);                        /* beyond the keep limit: back to malloc */
+    free(base); /* beyond the keep limit: back to malloc */
 }

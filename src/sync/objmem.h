@@ -62,10 +62,10 @@ static inline void *weft_obj_from(const void *h)
 #if WEFT_OBJ_TAG_SHIFT
     uint32_t tag = (uint32_t)(v >> WEFT_OBJ_TAG_SHIFT);
     void *a = (void *)(v & WEFT_OBJ_ADDR_MASK);
-    if (WEFT_LIKELY(tag != 0)) {       /* a heap object: its generation must match */
+    if (WEFT_LIKELY(tag != 0)) { /* a heap object: its generation must match */
         if (WEFT_UNLIKELY(weft_atomic_load_relaxed(weft_obj_gen(a)) != tag))
             return NULL;
-        if (a == NULL)                 /* it was just read: tells the caller's NULL test */
+        if (a == NULL) /* it was just read: tells the caller's NULL test */
             __builtin_unreachable();
         return a;
     }
@@ -77,8 +77,8 @@ static inline void *weft_obj_from(const void *h)
 static inline void *weft_obj_handle(void *base)
 {
 #if WEFT_OBJ_TAG_SHIFT
-    return (void *)((uintptr_t)base |
-                    (uintptr_t)weft_atomic_load_relaxed(weft_obj_gen(base)) << WEFT_OBJ_TAG_SHIFT);
+    return (void *)((uintptr_t)base | (uintptr_t)weft_atomic_load_relaxed(weft_obj_gen(base))
+                                          << WEFT_OBJ_TAG_SHIFT);
 #else
     return base;
 #endif

@@ -16,21 +16,20 @@
 
 #include <weft.h>
 
-#define RW_WRITER 1u
+#define RW_WRITER  1u
 #define RW_WAITERS 2u
-#define RW_READER 4u
+#define RW_READER  4u
 
 enum { MODE_READ = 0, MODE_WRITE = 1 };
 
 typedef struct {
     _Atomic uint32_t state;
-    weft_spinlock lock;            /* guards wl */
-    uint32_t allocated;            /* made by ABT_rwlock_create */
+    weft_spinlock lock; /* guards wl */
+    uint32_t allocated; /* made by ABT_rwlock_create */
     weft_waitlist wl;
 } weft_rwlock;
 
-_Static_assert(sizeof(weft_rwlock) <= WEFT_OBJ_BODY_MAX,
-               "weft_rwlock must fit weft_rwlock_memory");
+_Static_assert(sizeof(weft_rwlock) <= WEFT_OBJ_BODY_MAX, "weft_rwlock must fit weft_rwlock_memory");
 _Static_assert(sizeof(weft_rwlock_memory) == WEFT_OBJ_MEM_SIZE, "weft_rwlock_memory size");
 
 static inline weft_rwlock *rw_from(ABT_rwlock h)

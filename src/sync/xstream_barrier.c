@@ -13,7 +13,7 @@
 typedef struct {
     uint32_t num;
     _Atomic uint32_t count;
-    _Atomic uint32_t gen;          /* futex word */
+    _Atomic uint32_t gen; /* futex word */
 } weft_xbarrier;
 
 static inline weft_xbarrier *xbar_from(ABT_xstream_barrier h)

@@ -28,13 +28,10 @@ static inline void unlock(weft_pool *p)
 
 static void fifo_push(weft_pool *p, weft_unit *u, ABT_pool_context ctx)
 {
-    weft_pool_push_ctx(p, u, ctx);     /* the inline path: this pool has CAP_INLINE_FIFO */
+    weft_pool_push_ctx(p, u, ctx); /* the inline path: this pool has CAP_INLINE_FIFO */
 }
 
-static weft_unit *fifo_pop(weft_pool *p, ABT_pool_context ctx)
-{
-    return weft_pool_pop_ctx(p, ctx);
-}
+static weft_unit *fifo_pop(weft_pool *p, ABT_pool_context ctx) { return weft_pool_pop_ctx(p, ctx); }
 
 int weft_fifo_remove(weft_pool *p, weft_unit *u)
 {
@@ -63,10 +60,7 @@ bool weft_fifo_take_fresh(weft_pool *p, weft_unit *u)
     return ok;
 }
 
-size_t weft_fifo_size(weft_pool *p)
-{
-    return weft_atomic_load_relaxed(&p->size);
-}
+size_t weft_fifo_size(weft_pool *p) { return weft_atomic_load_relaxed(&p->size); }
 
 void weft_fifo_print_all(weft_pool *p, void *arg, void (*fn)(void *, ABT_thread))
 {
@@ -112,7 +106,7 @@ const weft_pool_ops weft_pool_fifo_ops = {
     .name = "FIFO",
     .push = fifo_push,
     .pop = fifo_pop,
-    .pop_wait = NULL,              /* polled (pool.c), as Argobots' FIFO */
+    .pop_wait = NULL, /* polled (pool.c), as Argobots' FIFO */
     .remove = weft_fifo_remove,
     .take_fresh = weft_fifo_take_fresh,
     .size = weft_fifo_size,

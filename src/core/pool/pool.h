@@ -35,8 +35,8 @@
 #include "core/runtime.h"
 
 /* p->notify bits */
-#define WEFT_POOL_SIGNAL 1u        /* FIFO_WAIT: pushes bump `seq` for pop_wait sleepers */
-#define WEFT_POOL_IDLERS 2u        /* p->idlers is not empty (written under the lock) */
+#define WEFT_POOL_SIGNAL 1u /* FIFO_WAIT: pushes bump `seq` for pop_wait sleepers */
+#define WEFT_POOL_IDLERS 2u /* p->idlers is not empty (written under the lock) */
 
 #define WEFT_POOL_HANDLE(p) ((ABT_pool)(p))
 
@@ -108,7 +108,7 @@ static inline void weft_pool_push_head(weft_pool *p, weft_unit *u)
     p->head = u;
     u->in_pool = 1;
     weft_atomic_store_relaxed(&p->size, weft_atomic_load_relaxed(&p->size) + 1);
-    uint8_t f = p->notify;         /* under the lock, as in weft_pool_fifo_push */
+    uint8_t f = p->notify; /* under the lock, as in weft_pool_fifo_push */
     if (p->locked)
         weft_spin_unlock(&p->lock);
     if (WEFT_UNLIKELY(f))
@@ -124,13 +124,13 @@ static inline void weft_pool_fifo_push(weft_pool *p, weft_unit *u)
     if (p->locked) {
         weft_spin_lock(&p->lock);
         fifo_link_tail(p, u);
-        uint8_t f = p->notify;     /* IDLERS only changes under the lock */
+        uint8_t f = p->notify; /* IDLERS only changes under the lock */
         weft_spin_unlock(&p->lock);
         if (WEFT_UNLIKELY(f))
             weft_pool_notify(p);
     } else {
         fifo_link_tail(p, u);
-        if (WEFT_UNLIKELY(p->notify))   /* PRIV: SIGNAL or nothing, constant */
+        if (WEFT_UNLIKELY(p->notify)) /* PRIV: SIGNAL or nothing, constant */
             weft_pool_notify(p);
     }
 }
@@ -147,7 +147,8 @@ static inline void weft_pool_push_ctx(weft_pool *p, weft_unit *u, ABT_pool_conte
     p->ops->push(p, u, ctx);
 }
 
-/* A descriptor is being recycled, or its unit moves to a pool of another kind: give its user-made unit back (u->uunit != NULL). */
+/* A descriptor is being recycled, or its unit moves to a pool of another kind: give its user-made
+ * unit back (u->uunit != NULL). */
 WEFT_INTERNAL void weft_user_unit_drop(weft_unit *u);
 
 /* Prepare u, which the caller owns (not in any pool, not running elsewhere), to be pushed
@@ -223,7 +224,7 @@ WEFT_INTERNAL bool weft_pool_take_fresh_slow(weft_pool *p, weft_unit *u);
 static inline bool weft_pool_take_fresh(weft_pool *p, weft_unit *u)
 {
     if (WEFT_UNLIKELY(!(p->caps & WEFT_POOL_CAP_INLINE_FIFO)))
-        return weft_pool_take_fresh_slow(p, u);   /* through the ops table (pool.c) */
+        return weft_pool_take_fresh_slow(p, u); /* through the ops table (pool.c) */
     bool ok = false;
     if (p->locked)
         weft_spin_lock(&p->lock);

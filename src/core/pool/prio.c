@@ -35,10 +35,10 @@ struct level {
 };
 
 struct prio_pool {
-    weft_pool base;                /* first: weft_pool_destroy frees the whole block */
+    weft_pool base; /* first: weft_pool_destroy frees the whole block */
     int nlevels;
-    int dflt;                      /* level of units without a priority */
-    uint64_t nonempty;             /* bit l: level l has units (under base.lock) */
+    int dflt;          /* level of units without a priority */
+    uint64_t nonempty; /* bit l: level l has units (under base.lock) */
     struct level lv[];
 };
 
@@ -57,12 +57,9 @@ static inline void unlock(weft_pool *p)
 }
 
 /* Priority handed from weft_thread_create_prio to the push of the ULT it creates. */
-static __thread int create_prio;   /* level + 1, 0 = none */
+static __thread int create_prio; /* level + 1, 0 = none */
 
-static inline int unit_prio(weft_unit *u)
-{
-    return weft_atomic_load_relaxed_plain(&u->prio);
-}
+static inline int unit_prio(weft_unit *u) { return weft_atomic_load_relaxed_plain(&u->prio); }
 
 static int level_for(struct prio_pool *q, weft_unit *u, ABT_pool_context ctx)
 {
@@ -123,11 +120,11 @@ static void prio_push(weft_pool *p, weft_unit *u, ABT_pool_context ctx)
     int l = level_for(q, u, ctx);
     lock(p);
     link_tail(q, u, l);
-    unsigned f = p->notify;        /* IDLERS: read under the lock */
+    unsigned f = p->notify; /* IDLERS: read under the lock */
     unlock(p);
-    weft_pool_signal(p);           /* prio_pop_wait's event count */
+    weft_pool_signal(p); /* prio_pop_wait's event count */
     if (WEFT_UNLIKELY(f & WEFT_POOL_IDLERS))
-        weft_pool_notify(p);         /* a scheduler sleeps on it */
+        weft_pool_notify(p); /* a scheduler sleeps on it */
 }
 
 static weft_unit *prio_pop(weft_pool *p, ABT_pool_context ctx)
@@ -190,10 +187,7 @@ static bool prio_take_fresh(weft_pool *p, weft_unit *u)
     return ok;
 }
 
-static size_t prio_size(weft_pool *p)
-{
-    return weft_atomic_load_relaxed(&p->size);
-}
+static size_t prio_size(weft_pool *p) { return weft_atomic_load_relaxed(&p->size); }
 
 static void prio_wake(weft_pool *p)
 {
@@ -239,13 +233,13 @@ WEFT_API int weft_pool_create_prio(ABT_pool_access access, int num_levels, ABT_b
     if ((unsigned)access > ABT_POOL_ACCESS_MPMC)
         return ABT_ERR_INV_POOL_ACCESS;
     weft_pool *p;
-    int r = weft_pool_alloc(&weft_pool_prio_ops,
-                            WEFT_POOL_CAP_SIZE | WEFT_POOL_CAP_POP_WAIT |
-                                WEFT_POOL_CAP_IDLE_WAKE, /* signals in prio_push */
-                            (ABT_pool_kind)-2 /* not an Argobots kind */, access,
-                            automatic != ABT_FALSE,
-                            sizeof(struct prio_pool) + (size_t)num_levels * sizeof(struct level),
-                            &p);
+    int r =
+        weft_pool_alloc(&weft_pool_prio_ops,
+                        WEFT_POOL_CAP_SIZE | WEFT_POOL_CAP_POP_WAIT |
+                            WEFT_POOL_CAP_IDLE_WAKE, /* signals in prio_push */
+                        (ABT_pool_kind)-2 /* not an Argobots kind */, access,
+                        automatic != ABT_FALSE,
+                        sizeof(struct prio_pool) + (size_t)num_levels * sizeof(struct level), &p);
     if (r != ABT_SUCCESS)
         return r;
     struct prio_pool *q = pp(p);
