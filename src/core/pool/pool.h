@@ -53,6 +53,19 @@ enum weft_pool_cap {
                                           * (p->idlers): built-in kinds, not PRIV */
 };
 
+/* The pool's lock, unless its access mode is PRIV (one stream only). */
+static inline void weft_pool_lock(weft_pool *p)
+{
+    if (p->locked)
+        weft_spin_lock(&p->lock);
+}
+
+static inline void weft_pool_unlock(weft_pool *p)
+{
+    if (p->locked)
+        weft_spin_unlock(&p->lock);
+}
+
 static inline bool weft_pool_can(const weft_pool *p, enum weft_pool_cap cap)
 {
     return (p->caps & cap) != 0;
@@ -286,6 +299,11 @@ extern WEFT_INTERNAL const weft_pool_ops weft_pool_fifo_ops;
 WEFT_INTERNAL int weft_fifo_remove(weft_pool *p, weft_unit *u);
 WEFT_INTERNAL bool weft_fifo_take_fresh(weft_pool *p, weft_unit *u);
 WEFT_INTERNAL size_t weft_fifo_size(weft_pool *p);
+/* pop_wait of the kinds that signal through the event count `seq` (FIFO_WAIT, priority):
+ * pop with `pop`, else sleep on `seq` until a push, a wake or the time-out (fifo.c). */
+WEFT_INTERNAL weft_unit *weft_pool_seq_pop_wait(weft_pool *p, uint64_t timeout_ns,
+                                                ABT_pool_context ctx,
+                                                weft_unit *(*pop)(weft_pool *, ABT_pool_context));
 WEFT_INTERNAL void weft_fifo_print_all(weft_pool *p, void *arg, void (*fn)(void *, ABT_thread));
 extern WEFT_INTERNAL const weft_pool_ops weft_pool_fifo_wait_ops;
 extern WEFT_INTERNAL const weft_pool_ops weft_pool_randws_ops;

@@ -16,18 +16,6 @@
     (ABT_POOL_CONTEXT_OP_THREAD_CREATE | ABT_POOL_CONTEXT_OP_THREAD_CREATE_TO | \
      ABT_POOL_CONTEXT_OP_THREAD_REVIVE | ABT_POOL_CONTEXT_OP_THREAD_REVIVE_TO)
 
-static inline void lock(weft_pool *p)
-{
-    if (p->locked)
-        weft_spin_lock(&p->lock);
-}
-
-static inline void unlock(weft_pool *p)
-{
-    if (p->locked)
-        weft_spin_unlock(&p->lock);
-}
-
 static void randws_push(weft_pool *p, weft_unit *u, ABT_pool_context ctx)
 {
     if (ctx & PUSH_HEAD_OPS) {
@@ -41,11 +29,11 @@ static weft_unit *randws_pop(weft_pool *p, ABT_pool_context ctx)
 {
     if (weft_atomic_load_relaxed(&p->size) == 0)
         return NULL;
-    lock(p);
+    weft_pool_lock(p);
     weft_unit *u = (ctx & ABT_POOL_CONTEXT_OWNER_SECONDARY) ? p->tail : p->head;
     if (u)
         fifo_unlink(p, u);
-    unlock(p);
+    weft_pool_unlock(p);
     return u;
 }
 
