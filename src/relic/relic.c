@@ -51,21 +51,21 @@ enum { HINT_NONE, HINT_AWAKE, HINT_SLEEP };
 struct relic {
     struct rl_ring ring;
     /* read by both sides on every step, written rarely */
-    alignas(WEFT_CACHE_LINE) _Atomic uint32_t asleep;  /* futex: 1 while the assistant sleeps */
-    _Atomic uint32_t hint;         /* HINT_*, written by the owner */
-    _Atomic uint32_t stop;         /* 1: the assistant exits once the ring is empty */
+    alignas(WEFT_CACHE_LINE) _Atomic uint32_t asleep; /* futex: 1 while the assistant sleeps */
+    _Atomic uint32_t hint;                            /* HINT_*, written by the owner */
+    _Atomic uint32_t stop; /* 1: the assistant exits once the ring is empty */
     /* the owner's sleeping wait */
     alignas(WEFT_CACHE_LINE) _Atomic uint32_t waiting; /* futex: 1 while the owner sleeps */
-    _Atomic uint64_t wait_target;  /* the tail the sleeping owner waits for */
+    _Atomic uint64_t wait_target;                      /* the tail the sleeping owner waits for */
     /* cold: set at creation, or owner-only */
     alignas(WEFT_CACHE_LINE) pthread_t assistant;
     struct rl_place place;
-    uint64_t spin_ns;              /* bounded spin before a futex sleep (0: single CPU) */
-    ABT_thread owner_unit;         /* the owning weft unit, or ABT_THREAD_NULL */
-    pthread_t owner_thread;        /* the owning OS thread when owner_unit is NULL */
-    bool bound;                    /* the Relic of relic_init (the batch is tracked) */
-    bool batch_open;               /* owner-only: a submit since the last wait */
-    ABT_thread batch_unit;         /* owner-only: the unit that opened the batch */
+    uint64_t spin_ns;       /* bounded spin before a futex sleep (0: single CPU) */
+    ABT_thread owner_unit;  /* the owning weft unit, or ABT_THREAD_NULL */
+    pthread_t owner_thread; /* the owning OS thread when owner_unit is NULL */
+    bool bound;             /* the Relic of relic_init (the batch is tracked) */
+    bool batch_open;        /* owner-only: a submit since the last wait */
+    ABT_thread batch_unit;  /* owner-only: the unit that opened the batch */
 };
 
 /* initial-exec: one %fs-relative load on the submit path (like weft's own TLS). */
@@ -255,7 +255,7 @@ static inline int do_submit(struct relic *r, void (*fn)(void *), void *arg)
         wake_assistant(r);
         return RELIC_SUCCESS;
     }
-    fn(arg);                       /* full ring: run it here, never block or drop */
+    fn(arg); /* full ring: run it here, never block or drop */
     return RELIC_SUCCESS;
 }
 
@@ -354,10 +354,7 @@ RELIC_API void relic_sleep_hint(void)
         set_hint(tls_relic, HINT_SLEEP);
 }
 
-RELIC_API relic_t relic_self(void)
-{
-    return tls_relic;
-}
+RELIC_API relic_t relic_self(void) { return tls_relic; }
 
 /* ---- public: explicit handles ------------------------------------------------------ */
 
@@ -417,10 +414,7 @@ RELIC_API void relic_sleep_hint_on(relic_t r)
         set_hint(r, HINT_SLEEP);
 }
 
-RELIC_API int relic_assistant_cpu(relic_t r)
-{
-    return r ? r->place.cpu : -1;
-}
+RELIC_API int relic_assistant_cpu(relic_t r) { return r ? r->place.cpu : -1; }
 
 RELIC_API const char *relic_strerror(int err)
 {

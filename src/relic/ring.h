@@ -40,19 +40,19 @@ struct rl_task {
 struct rl_ring {
     /* producer line: head is written by the producer, read by the consumer */
     alignas(WEFT_CACHE_LINE) _Atomic uint64_t head;
-    uint64_t tail_seen;            /* producer-private: a lower bound of tail */
+    uint64_t tail_seen; /* producer-private: a lower bound of tail */
     /* consumer line: tail is written by the consumer, read by the producer */
     alignas(WEFT_CACHE_LINE) _Atomic uint64_t tail;
-    uint64_t head_seen;            /* consumer-private: a lower bound of head */
+    uint64_t head_seen; /* consumer-private: a lower bound of head */
     alignas(WEFT_CACHE_LINE) struct rl_task slot[RELIC_RING_SIZE];
 };
 
 /* Producer: append a task; false when the ring is full (the caller runs it inline). */
 static inline bool rl_ring_push(struct rl_ring *q, void (*fn)(void *), void *arg)
 {
-    uint64_t h = weft_atomic_load_relaxed(&q->head);        /* our own index */
+    uint64_t h = weft_atomic_load_relaxed(&q->head); /* our own index */
     if (WEFT_UNLIKELY(h - q->tail_seen >= RELIC_RING_SIZE)) {
-        q->tail_seen = weft_atomic_load_acquire(&q->tail);  /* the slot's task has run */
+        q->tail_seen = weft_atomic_load_acquire(&q->tail); /* the slot's task has run */
         if (h - q->tail_seen >= RELIC_RING_SIZE)
             return false;
     }
@@ -72,7 +72,7 @@ static inline uint64_t rl_ring_pushed(struct rl_ring *q)
  * when the ring is empty (tail is never 0 after a task ran). */
 static inline uint64_t rl_ring_run_one(struct rl_ring *q)
 {
-    uint64_t t = weft_atomic_load_relaxed(&q->tail);        /* our own index */
+    uint64_t t = weft_atomic_load_relaxed(&q->tail); /* our own index */
     if (t == q->head_seen) {
         q->head_seen = weft_atomic_load_acquire(&q->head);
         if (t == q->head_seen)

@@ -8,7 +8,7 @@
 
 #define EXTRA 10
 
-static _Atomic int gate;           /* 1: the first task may finish */
+static _Atomic int gate; /* 1: the first task may finish */
 static _Atomic int started;
 static pthread_t main_thread;
 static int ran[RELIC_RING_SIZE + EXTRA];
@@ -47,7 +47,7 @@ int main(void)
         if (round == 0)
             CHECK_RELIC(relic_init());
         if (round == 2)
-            relic_sleep_hint();        /* same behaviour with a sleeping assistant */
+            relic_sleep_hint(); /* same behaviour with a sleeping assistant */
         CHECK_RELIC(relic_submit(blocker, NULL));
         while (!atomic_load(&started))
             ;

@@ -5,13 +5,13 @@
 
 #include "relic_test.h"
 
-#define MAINS 4
+#define MAINS   4
 #define HANDLES 3
 
 struct slot {
     long count;
-    pthread_t assistant;           /* the first thread seen running this Relic's tasks */
-    int foreign;                   /* tasks seen on another thread */
+    pthread_t assistant; /* the first thread seen running this Relic's tasks */
+    int foreign;         /* tasks seen on another thread */
     int set;
 };
 
@@ -35,7 +35,7 @@ static void *main_thread(void *arg)
     relic_wake_up_hint();
     for (long i = 0; i < n; i++) {
         CHECK_RELIC(relic_submit(task, s));
-        if (i % 64 == 63)          /* stay below the ring: no task inline */
+        if (i % 64 == 63) /* stay below the ring: no task inline */
             CHECK_RELIC(relic_wait());
     }
     CHECK_RELIC(relic_wait());
@@ -78,7 +78,7 @@ int main(void)
         }
     }
     for (int j = 0; j < HANDLES; j++)
-        CHECK_RELIC(relic_destroy(h[j]));   /* waits for the rest */
+        CHECK_RELIC(relic_destroy(h[j])); /* waits for the rest */
     CHECK_RELIC(relic_finalize());
     for (int j = 0; j <= HANDLES; j++) {
         CHECK_EQ_INT(hs[j].count, n);
