@@ -35,18 +35,15 @@
 
 static ABT_pool pools[2];
 
-static double now_ns(void)
-{
-    return (double)bench_now_ns();
-}
+static double now_ns(void) { return (double)bench_now_ns(); }
 
-#define CK(call)                                                                   \
-    do {                                                                           \
-        int r_ = (call);                                                           \
-        if (r_ != ABT_SUCCESS) {                                                   \
+#define CK(call)                                                                       \
+    do {                                                                               \
+        int r_ = (call);                                                               \
+        if (r_ != ABT_SUCCESS) {                                                       \
             fprintf(stderr, "%s:%d: %s returned %d\n", __FILE__, __LINE__, #call, r_); \
-            exit(1);                                                               \
-        }                                                                          \
+            exit(1);                                                                   \
+        }                                                                              \
     } while (0)
 
 /* Run fn(i) for i in [0, n) as ULTs spread round-robin over the two pools (or all on
@@ -408,21 +405,21 @@ typedef struct {
 } row_t;
 
 static const row_t rows[] = {
-    {"mutex", "mutex lock+unlock", abt_mutex_uncontended, pth_mutex_uncontended, 100000, 1, 0},
-    {"mutex_trylock", "mutex trylock+unlock", abt_trylock, pth_trylock, 100000, 1, 0},
-    {"mutex_contended", "mutex contended (2 streams)", abt_mutex_contended, pth_mutex_contended,
-     25000, 2, 0},
-    {"rwlock_rd", "rwlock rdlock+unlock", abt_rd, pth_rd, 100000, 1, 0},
-    {"rwlock_wr", "rwlock wrlock+unlock", abt_wr, pth_wr, 100000, 1, 0},
-    {"cond_rt_1", "cond round trip, 1 stream", abt_cond_rt_1, NULL, 10000, 1, 0},
-    {"cond_rt_2", "cond round trip, 2 streams", abt_cond_rt_2, pth_cond_rt, 5000, 1, 0},
-    {"cond_signal", "cond signal, no waiter", abt_cond_signal_nowaiter, pth_cond_signal_nowaiter,
-     100000, 1, 0},
-    {"eventual", "eventual set+wait+reset", abt_eventual_local, NULL, 50000, 1, 0},
-    {"future", "future set+wait+reset (1)", abt_future_local, NULL, 50000, 1, 0},
-    {"eventual_pingpong", "eventual ping-pong, 2 str.", abt_eventual_pingpong, NULL, 5000, 1, 0},
-    {"barrier_2", "barrier of 2 ULTs", abt_barrier, pth_barrier, 5000, 1, 2},
-    {"barrier_32", "barrier of 32 ULTs", abt_barrier, pth_barrier, 500, 1, 32},
+    { "mutex", "mutex lock+unlock", abt_mutex_uncontended, pth_mutex_uncontended, 100000, 1, 0 },
+    { "mutex_trylock", "mutex trylock+unlock", abt_trylock, pth_trylock, 100000, 1, 0 },
+    { "mutex_contended", "mutex contended (2 streams)", abt_mutex_contended, pth_mutex_contended,
+      25000, 2, 0 },
+    { "rwlock_rd", "rwlock rdlock+unlock", abt_rd, pth_rd, 100000, 1, 0 },
+    { "rwlock_wr", "rwlock wrlock+unlock", abt_wr, pth_wr, 100000, 1, 0 },
+    { "cond_rt_1", "cond round trip, 1 stream", abt_cond_rt_1, NULL, 10000, 1, 0 },
+    { "cond_rt_2", "cond round trip, 2 streams", abt_cond_rt_2, pth_cond_rt, 5000, 1, 0 },
+    { "cond_signal", "cond signal, no waiter", abt_cond_signal_nowaiter, pth_cond_signal_nowaiter,
+      100000, 1, 0 },
+    { "eventual", "eventual set+wait+reset", abt_eventual_local, NULL, 50000, 1, 0 },
+    { "future", "future set+wait+reset (1)", abt_future_local, NULL, 50000, 1, 0 },
+    { "eventual_pingpong", "eventual ping-pong, 2 str.", abt_eventual_pingpong, NULL, 5000, 1, 0 },
+    { "barrier_2", "barrier of 2 ULTs", abt_barrier, pth_barrier, 5000, 1, 2 },
+    { "barrier_32", "barrier of 32 ULTs", abt_barrier, pth_barrier, 500, 1, 32 },
 };
 
 /* The driver's view of a measurement function: n_ops = iters, then run it. */
@@ -441,7 +438,7 @@ static bench_t bench;
 /* Median ns per operation of fn; its samples in v (bench.repeats of them). */
 static double measure(const row_t *r, double (*fn)(void), double *v)
 {
-    op_t op = {fn};
+    op_t op = { fn };
     bench_measure_iters(&bench, op_iters, &op, r->probe, r->probe, r->per_iter, v);
     return bench_median(v, bench.repeats);
 }

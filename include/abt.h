@@ -75,9 +75,8 @@ extern "C" {
 
 /** Encodes a version as one comparable integer:
  * MAJOR*10^7 + MINOR*10^5 + REVISION*10^3 + TYPE*100 + PATCH. */
-#define ABT_CALC_VERSION(MAJOR, MINOR, REVISION, TYPE, PATCH)                  \
-    ((MAJOR) * 10000000 + (MINOR) * 100000 + (REVISION) * 1000 +             \
-     (TYPE) * 100 + (PATCH))
+#define ABT_CALC_VERSION(MAJOR, MINOR, REVISION, TYPE, PATCH) \
+    ((MAJOR)*10000000 + (MINOR)*100000 + (REVISION)*1000 + (TYPE)*100 + (PATCH))
 
 /** The interface version implemented: Argobots 1.2 (final release). */
 #define ABT_VERSION    "1.2"
@@ -93,12 +92,12 @@ extern "C" {
 
 /** Return values of the ABT_* routines.  ABT_error_get_str() turns a code
  * into its macro name.  @{ */
-#define ABT_SUCCESS                 0  /**< no error */
-#define ABT_ERR_UNINITIALIZED       1  /**< runtime not initialised */
-#define ABT_ERR_MEM                 2  /**< memory allocation failed */
-#define ABT_ERR_OTHER               3  /**< anything not covered below */
-#define ABT_ERR_INV_XSTREAM         4  /**< bad execution stream */
-#define ABT_ERR_INV_XSTREAM_RANK    5  /**< bad or taken rank */
+#define ABT_SUCCESS                 0 /**< no error */
+#define ABT_ERR_UNINITIALIZED       1 /**< runtime not initialised */
+#define ABT_ERR_MEM                 2 /**< memory allocation failed */
+#define ABT_ERR_OTHER               3 /**< anything not covered below */
+#define ABT_ERR_INV_XSTREAM         4 /**< bad execution stream */
+#define ABT_ERR_INV_XSTREAM_RANK    5 /**< bad or taken rank */
 #define ABT_ERR_INV_XSTREAM_BARRIER 6
 #define ABT_ERR_INV_SCHED           7
 #define ABT_ERR_INV_SCHED_KIND      8
@@ -160,17 +159,14 @@ extern "C" {
 /* ======================================================================== */
 
 typedef int ABT_bool; /**< boolean: ABT_TRUE or ABT_FALSE */
-#define ABT_TRUE  1 /**< true value of ABT_bool */
-#define ABT_FALSE 0 /**< false value of ABT_bool */
+#define ABT_TRUE  1   /**< true value of ABT_bool */
+#define ABT_FALSE 0   /**< false value of ABT_bool */
 
 /** Historical "any rank" value; no routine uses it. */
 #define ABT_XSTREAM_ANY_RANK (-1)
 
 /** Life cycle of an execution stream. */
-enum ABT_xstream_state {
-    ABT_XSTREAM_STATE_RUNNING = 0,
-    ABT_XSTREAM_STATE_TERMINATED = 1
-};
+enum ABT_xstream_state { ABT_XSTREAM_STATE_RUNNING = 0, ABT_XSTREAM_STATE_TERMINATED = 1 };
 
 /** Built-in schedulers for the *_create_basic routines.  DEFAULT and BASIC
  * scan their pools in order; BASIC_WAIT does the same but sleeps on an empty
@@ -194,10 +190,7 @@ enum ABT_sched_state {
 
 /** Kind of work unit that would run a user scheduler (ABT_sched_def.type).
  * Accepted for compatibility; schedulers always run on a ULT. */
-enum ABT_sched_type {
-    ABT_SCHED_TYPE_ULT = 0,
-    ABT_SCHED_TYPE_TASK = 1
-};
+enum ABT_sched_type { ABT_SCHED_TYPE_ULT = 0, ABT_SCHED_TYPE_TASK = 1 };
 
 /** Built-in pool implementations for ABT_pool_create_basic(). */
 enum ABT_pool_kind {
@@ -358,26 +351,26 @@ typedef struct ABT_tool_context_opaque *ABT_tool_context;
 typedef uint64_t ABT_unit_id;      /**< work-unit identifier */
 typedef ABT_unit_id ABT_thread_id; /**< same thing, ULT spelling */
 
-typedef enum ABT_xstream_state ABT_xstream_state; /**< see enum ABT_xstream_state */
-typedef enum ABT_sched_predef ABT_sched_predef; /**< see enum ABT_sched_predef */
-typedef enum ABT_sched_state ABT_sched_state; /**< see enum ABT_sched_state */
-typedef enum ABT_sched_type ABT_sched_type; /**< see enum ABT_sched_type */
-typedef enum ABT_pool_kind ABT_pool_kind; /**< see enum ABT_pool_kind */
-typedef enum ABT_pool_access ABT_pool_access; /**< see enum ABT_pool_access */
-typedef enum ABT_unit_type ABT_unit_type; /**< see enum ABT_unit_type */
-typedef enum ABT_thread_state ABT_thread_state; /**< see enum ABT_thread_state */
-typedef enum ABT_task_state ABT_task_state; /**< see enum ABT_task_state */
-typedef enum ABT_info_query_kind ABT_info_query_kind; /**< see enum ABT_info_query_kind */
-typedef enum ABT_tool_query_kind ABT_tool_query_kind; /**< see enum ABT_tool_query_kind */
+typedef enum ABT_xstream_state ABT_xstream_state;       /**< see enum ABT_xstream_state */
+typedef enum ABT_sched_predef ABT_sched_predef;         /**< see enum ABT_sched_predef */
+typedef enum ABT_sched_state ABT_sched_state;           /**< see enum ABT_sched_state */
+typedef enum ABT_sched_type ABT_sched_type;             /**< see enum ABT_sched_type */
+typedef enum ABT_pool_kind ABT_pool_kind;               /**< see enum ABT_pool_kind */
+typedef enum ABT_pool_access ABT_pool_access;           /**< see enum ABT_pool_access */
+typedef enum ABT_unit_type ABT_unit_type;               /**< see enum ABT_unit_type */
+typedef enum ABT_thread_state ABT_thread_state;         /**< see enum ABT_thread_state */
+typedef enum ABT_task_state ABT_task_state;             /**< see enum ABT_task_state */
+typedef enum ABT_info_query_kind ABT_info_query_kind;   /**< see enum ABT_info_query_kind */
+typedef enum ABT_tool_query_kind ABT_tool_query_kind;   /**< see enum ABT_tool_query_kind */
 typedef enum ABT_exec_entity_type ABT_exec_entity_type; /**< see enum ABT_exec_entity_type */
-typedef enum ABT_sync_event_type ABT_sync_event_type; /**< see enum ABT_sync_event_type */
+typedef enum ABT_sync_event_type ABT_sync_event_type;   /**< see enum ABT_sync_event_type */
 
 /** NULL values of the handle types.  They are distinct small constants rather
  * than NULL so that the runtime can tell which kind of handle was expected;
  * compare against them, never against NULL.  ABT_TASK_NULL differs from
  * ABT_THREAD_NULL although the types are the same; task routines accept
  * either.  @{ */
-#define ABT_NULL 0 /**< 0: handles use the sentinels below, not NULL */
+#define ABT_NULL                 0 /**< 0: handles use the sentinels below, not NULL */
 #define ABT_XSTREAM_NULL         ((ABT_xstream)0x01)
 #define ABT_XSTREAM_BARRIER_NULL ((ABT_xstream_barrier)0x02)
 #define ABT_SCHED_NULL           ((ABT_sched)0x03)
@@ -431,31 +424,37 @@ typedef struct {
 } ABT_eventual_memory;
 
 /** Plain (non-recursive) unlocked mutex. */
-#define ABT_MUTEX_INITIALIZER                                                  \
-    {                                                                          \
-        { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }                     \
+#define ABT_MUTEX_INITIALIZER                              \
+    {                                                      \
+        {                                                  \
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 \
+        }                                                  \
     }
 /** Recursive unlocked mutex (the first word flags recursion).  @{ */
-#define ABT_RECURSIVE_MUTEX_INITIALIZER                                        \
-    {                                                                          \
-        { 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }                     \
+#define ABT_RECURSIVE_MUTEX_INITIALIZER                    \
+    {                                                      \
+        {                                                  \
+            1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 \
+        }                                                  \
     }
-#define ABT_COND_INITIALIZER                                                   \
-    {                                                                          \
-        { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }                     \
+#define ABT_COND_INITIALIZER                               \
+    {                                                      \
+        {                                                  \
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 \
+        }                                                  \
     }
-#define ABT_EVENTUAL_INITIALIZER                                               \
-    {                                                                          \
-        { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }                     \
+#define ABT_EVENTUAL_INITIALIZER                           \
+    {                                                      \
+        {                                                  \
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 \
+        }                                                  \
     }
 /** @} */
 
 /** Turn a pointer to such memory into a usable handle.  @{ */
-#define ABT_MUTEX_MEMORY_GET_HANDLE(p_mutex_memory)                            \
-    ((ABT_mutex)(p_mutex_memory))
-#define ABT_COND_MEMORY_GET_HANDLE(p_cond_memory) ((ABT_cond)(p_cond_memory))
-#define ABT_EVENTUAL_MEMORY_GET_HANDLE(p_eventual_memory)                      \
-    ((ABT_eventual)(p_eventual_memory))
+#define ABT_MUTEX_MEMORY_GET_HANDLE(p_mutex_memory)       ((ABT_mutex)(p_mutex_memory))
+#define ABT_COND_MEMORY_GET_HANDLE(p_cond_memory)         ((ABT_cond)(p_cond_memory))
+#define ABT_EVENTUAL_MEMORY_GET_HANDLE(p_eventual_memory) ((ABT_eventual)(p_eventual_memory))
 /** @} */
 
 /* ======================================================================== */
@@ -472,7 +471,7 @@ typedef enum {
 /** Names one configuration entry: user entries use idx >= 0, negative
  * indices are reserved for the runtime. */
 typedef struct {
-    int idx; /**< variable index (negative: reserved) */
+    int idx;                    /**< variable index (negative: reserved) */
     ABT_sched_config_type type; /**< value type */
 } ABT_sched_config_var;
 
@@ -508,10 +507,10 @@ typedef ABT_pool (*ABT_sched_get_migr_pool_fn)(ABT_sched);
  *  - get_migr_pool: optional; chooses the pool receiving migrated work
  *           units (the first pool when absent). */
 typedef struct {
-    ABT_sched_type type; /**< ignored (kept for source compatibility) */
-    ABT_sched_init_fn init; /**< optional: called once at creation */
-    ABT_sched_run_fn run; /**< required: the scheduling loop */
-    ABT_sched_free_fn free; /**< optional: called at destruction */
+    ABT_sched_type type;                      /**< ignored (kept for source compatibility) */
+    ABT_sched_init_fn init;                   /**< optional: called once at creation */
+    ABT_sched_run_fn run;                     /**< required: the scheduling loop */
+    ABT_sched_free_fn free;                   /**< optional: called at destruction */
     ABT_sched_get_migr_pool_fn get_migr_pool; /**< optional: pool receiving migrated units */
 } ABT_sched_def;
 
@@ -528,7 +527,7 @@ typedef enum {
 
 /** Names one pool configuration entry; negative keys are reserved. */
 typedef struct {
-    int key; /**< configuration key (negative: reserved) */
+    int key;                   /**< configuration key (negative: reserved) */
     ABT_pool_config_type type; /**< value type */
 } ABT_pool_config_var;
 
@@ -542,15 +541,15 @@ extern const ABT_pool_config_var ABT_pool_config_automatic ABT_API_PUBLIC;
 typedef uint64_t ABT_pool_context;
 
 /** Priority group: how urgently the work unit should be handled.  @{ */
-#define ABT_POOL_CONTEXT_PRIO_DEFAULT_PRIO ((ABT_pool_context)0x0)
-#define ABT_POOL_CONTEXT_PRIO_HIGH_PRIO    ((ABT_pool_context)0x1)
-#define ABT_POOL_CONTEXT_PRIO_LOW_PRIO     ((ABT_pool_context)0x2)
+#define ABT_POOL_CONTEXT_PRIO_DEFAULT_PRIO         ((ABT_pool_context)0x0)
+#define ABT_POOL_CONTEXT_PRIO_HIGH_PRIO            ((ABT_pool_context)0x1)
+#define ABT_POOL_CONTEXT_PRIO_LOW_PRIO             ((ABT_pool_context)0x2)
 /** @} */
 /** Owner group: whether the caller is the pool's main user (PRIMARY) or is
  * reaching into somebody else's pool, e.g. stealing (SECONDARY).  @{ */
-#define ABT_POOL_CONTEXT_OWNER_DEFAULT     ((ABT_pool_context)0x0)
-#define ABT_POOL_CONTEXT_OWNER_PRIMARY     ((ABT_pool_context)0x100)
-#define ABT_POOL_CONTEXT_OWNER_SECONDARY   ((ABT_pool_context)0x200)
+#define ABT_POOL_CONTEXT_OWNER_DEFAULT             ((ABT_pool_context)0x0)
+#define ABT_POOL_CONTEXT_OWNER_PRIMARY             ((ABT_pool_context)0x100)
+#define ABT_POOL_CONTEXT_OWNER_SECONDARY           ((ABT_pool_context)0x200)
 /** @} */
 /** Operation group: which runtime operation triggered the push or pop.  @{ */
 #define ABT_POOL_CONTEXT_OP_POOL_OTHER             ((ABT_pool_context)0x0)
@@ -592,8 +591,8 @@ typedef size_t (*ABT_pool_user_get_size_fn)(ABT_pool);
 /** @} */
 typedef ABT_thread (*ABT_pool_user_pop_wait_fn)(ABT_pool, double,
                                                 ABT_pool_context); /**< see above */
-typedef void (*ABT_pool_user_pop_many_fn)(ABT_pool, ABT_thread *, size_t,
-                                          size_t *, ABT_pool_context); /**< see above */
+typedef void (*ABT_pool_user_pop_many_fn)(ABT_pool, ABT_thread *, size_t, size_t *,
+                                          ABT_pool_context); /**< see above */
 typedef void (*ABT_pool_user_push_many_fn)(ABT_pool, const ABT_unit *, size_t,
                                            ABT_pool_context); /**< see above */
 typedef void (*ABT_pool_user_print_all_fn)(ABT_pool, void *arg,
@@ -614,8 +613,8 @@ typedef ABT_unit (*ABT_pool_pop_fn)(ABT_pool);
 typedef ABT_unit (*ABT_pool_pop_wait_fn)(ABT_pool, double);
 /** @} */
 typedef ABT_unit (*ABT_pool_pop_timedwait_fn)(ABT_pool, double); /**< old */
-typedef int (*ABT_pool_remove_fn)(ABT_pool, ABT_unit); /**< see above */
-typedef int (*ABT_pool_free_fn)(ABT_pool); /**< see above */
+typedef int (*ABT_pool_remove_fn)(ABT_pool, ABT_unit);           /**< see above */
+typedef int (*ABT_pool_free_fn)(ABT_pool);                       /**< see above */
 typedef int (*ABT_pool_print_all_fn)(ABT_pool, void *arg,
                                      void (*)(void *, ABT_unit)); /**< see above */
 
@@ -633,22 +632,22 @@ typedef int (*ABT_pool_print_all_fn)(ABT_pool, void *arg,
  *  - p_pop_timedwait takes an absolute deadline in seconds on the clock of
  *    ABT_get_wtime(). */
 struct ABT_pool_def {
-    ABT_pool_access access; /**< which streams may push and pop */
-    ABT_unit_get_type_fn u_get_type; /**< see the struct description */
-    ABT_unit_get_thread_fn u_get_thread; /**< see the struct description */
-    ABT_unit_get_task_fn u_get_task; /**< see the struct description */
-    ABT_unit_is_in_pool_fn u_is_in_pool; /**< see the struct description */
+    ABT_pool_access access;                              /**< which streams may push and pop */
+    ABT_unit_get_type_fn u_get_type;                     /**< see the struct description */
+    ABT_unit_get_thread_fn u_get_thread;                 /**< see the struct description */
+    ABT_unit_get_task_fn u_get_task;                     /**< see the struct description */
+    ABT_unit_is_in_pool_fn u_is_in_pool;                 /**< see the struct description */
     ABT_unit_create_from_thread_fn u_create_from_thread; /**< see the struct description */
-    ABT_unit_create_from_task_fn u_create_from_task; /**< see the struct description */
-    ABT_unit_free_fn u_free; /**< see the struct description */
-    ABT_pool_init_fn p_init; /**< see the struct description */
-    ABT_pool_get_size_fn p_get_size; /**< see the struct description */
-    ABT_pool_push_fn p_push; /**< see the struct description */
-    ABT_pool_pop_fn p_pop; /**< see the struct description */
-    ABT_pool_pop_timedwait_fn p_pop_timedwait; /**< see the struct description */
-    ABT_pool_remove_fn p_remove; /**< see the struct description */
-    ABT_pool_free_fn p_free; /**< see the struct description */
-    ABT_pool_print_all_fn p_print_all; /**< see the struct description */
+    ABT_unit_create_from_task_fn u_create_from_task;     /**< see the struct description */
+    ABT_unit_free_fn u_free;                             /**< see the struct description */
+    ABT_pool_init_fn p_init;                             /**< see the struct description */
+    ABT_pool_get_size_fn p_get_size;                     /**< see the struct description */
+    ABT_pool_push_fn p_push;                             /**< see the struct description */
+    ABT_pool_pop_fn p_pop;                               /**< see the struct description */
+    ABT_pool_pop_timedwait_fn p_pop_timedwait;           /**< see the struct description */
+    ABT_pool_remove_fn p_remove;                         /**< see the struct description */
+    ABT_pool_free_fn p_free;                             /**< see the struct description */
+    ABT_pool_print_all_fn p_print_all;                   /**< see the struct description */
 };
 typedef struct ABT_pool_def ABT_pool_def; /**< old-style pool definition */
 
@@ -661,15 +660,11 @@ typedef struct ABT_pool_def ABT_pool_def; /**< old-style pool definition */
  * valid only during the call (for ABT_tool_query_thread()) and the user
  * argument given at registration.  The task variant has no registration
  * routine and is kept for source compatibility. */
-typedef void (*ABT_tool_thread_callback_fn)(ABT_thread, ABT_xstream,
-                                            uint64_t event,
-                                            ABT_tool_context context,
-                                            void *user_arg);
-typedef void (*ABT_tool_task_callback_fn)(ABT_task, ABT_xstream,
-                                          uint64_t event,
+typedef void (*ABT_tool_thread_callback_fn)(ABT_thread, ABT_xstream, uint64_t event,
+                                            ABT_tool_context context, void *user_arg);
+typedef void (*ABT_tool_task_callback_fn)(ABT_task, ABT_xstream, uint64_t event,
                                           ABT_tool_context context,
                                           void *user_arg); /**< see above */
-
 
 /**
  * @defgroup initialisation_and_finalisation Initialisation and finalisation
@@ -775,9 +770,8 @@ int ABT_xstream_create(ABT_sched sched, ABT_xstream *newxstream) ABT_API_PUBLIC;
  * @undefined freed pool handles; pools whose access mode forbids the streams that
  * will use them.
  */
-int ABT_xstream_create_basic(ABT_sched_predef predef, int num_pools,
-                             ABT_pool *pools, ABT_sched_config config,
-                             ABT_xstream *newxstream) ABT_API_PUBLIC;
+int ABT_xstream_create_basic(ABT_sched_predef predef, int num_pools, ABT_pool *pools,
+                             ABT_sched_config config, ABT_xstream *newxstream) ABT_API_PUBLIC;
 /**
  * @brief ABT_xstream_create() with a chosen rank.
  * @contexts any (after ABT_init()).
@@ -790,8 +784,7 @@ int ABT_xstream_create_basic(ABT_sched_predef predef, int num_pools,
  * @retval ABT_ERR_SYS the OS thread could not be created
  * @undefined a freed sched handle.
  */
-int ABT_xstream_create_with_rank(ABT_sched sched, int rank,
-                                 ABT_xstream *newxstream) ABT_API_PUBLIC;
+int ABT_xstream_create_with_rank(ABT_sched sched, int rank, ABT_xstream *newxstream) ABT_API_PUBLIC;
 /**
  * @brief Join an execution stream, free it and set *xstream to ABT_XSTREAM_NULL.
  * The stream first runs all work left in its pools (see ABT_xstream_join()); its main
@@ -904,8 +897,7 @@ int ABT_xstream_get_rank(ABT_xstream xstream, int *rank) ABT_API_PUBLIC;
  * ABT_UNIT_NULL (nothing changed)
  * @undefined units left in pools of the old scheduler that no other scheduler uses.
  */
-int ABT_xstream_set_main_sched(ABT_xstream xstream,
-                               ABT_sched sched) ABT_API_PUBLIC;
+int ABT_xstream_set_main_sched(ABT_xstream xstream, ABT_sched sched) ABT_API_PUBLIC;
 /**
  * @brief ABT_xstream_set_main_sched() with a new predefined scheduler over pools.
  * @contexts as ABT_xstream_set_main_sched().
@@ -919,8 +911,7 @@ int ABT_xstream_set_main_sched(ABT_xstream xstream,
  * ABT_UNIT_NULL (nothing changed)
  * @undefined as ABT_xstream_set_main_sched().
  */
-int ABT_xstream_set_main_sched_basic(ABT_xstream xstream,
-                                     ABT_sched_predef predef, int num_pools,
+int ABT_xstream_set_main_sched_basic(ABT_xstream xstream, ABT_sched_predef predef, int num_pools,
                                      ABT_pool *pools) ABT_API_PUBLIC;
 /**
  * @brief The main scheduler of an execution stream.
@@ -930,8 +921,7 @@ int ABT_xstream_set_main_sched_basic(ABT_xstream xstream,
  * @retval ABT_ERR_INV_ARG sched is NULL
  * @undefined a freed stream handle.
  */
-int ABT_xstream_get_main_sched(ABT_xstream xstream,
-                               ABT_sched *sched) ABT_API_PUBLIC;
+int ABT_xstream_get_main_sched(ABT_xstream xstream, ABT_sched *sched) ABT_API_PUBLIC;
 /**
  * @brief The first max_pools pools of an execution stream's main scheduler.
  * Entries beyond the scheduler's number of pools are left untouched.
@@ -942,8 +932,7 @@ int ABT_xstream_get_main_sched(ABT_xstream xstream,
  * @undefined a pools array shorter than max_pools.
  * @differs a negative max_pools returns ABT_ERR_INV_ARG (Argobots crashes).
  */
-int ABT_xstream_get_main_pools(ABT_xstream xstream, int max_pools,
-                               ABT_pool *pools) ABT_API_PUBLIC;
+int ABT_xstream_get_main_pools(ABT_xstream xstream, int max_pools, ABT_pool *pools) ABT_API_PUBLIC;
 /**
  * @brief Whether an execution stream is running or terminated.
  * @contexts any.
@@ -952,8 +941,7 @@ int ABT_xstream_get_main_pools(ABT_xstream xstream, int max_pools,
  * @retval ABT_ERR_INV_ARG state is NULL
  * @undefined a freed stream handle.
  */
-int ABT_xstream_get_state(ABT_xstream xstream,
-                          ABT_xstream_state *state) ABT_API_PUBLIC;
+int ABT_xstream_get_state(ABT_xstream xstream, ABT_xstream_state *state) ABT_API_PUBLIC;
 /**
  * @brief Whether two stream handles name the same stream (two NULL handles are equal).
  * @contexts any.
@@ -961,8 +949,7 @@ int ABT_xstream_get_state(ABT_xstream xstream,
  * @retval ABT_ERR_INV_ARG result is NULL
  * @undefined nothing.
  */
-int ABT_xstream_equal(ABT_xstream xstream1, ABT_xstream xstream2,
-                      ABT_bool *result) ABT_API_PUBLIC;
+int ABT_xstream_equal(ABT_xstream xstream1, ABT_xstream xstream2, ABT_bool *result) ABT_API_PUBLIC;
 /**
  * @brief The number of execution streams that exist (running or not yet freed).
  * @contexts any.
@@ -980,8 +967,7 @@ int ABT_xstream_get_num(int *num_xstreams) ABT_API_PUBLIC;
  * @retval ABT_ERR_INV_ARG is_primary is NULL
  * @undefined a freed stream handle.
  */
-int ABT_xstream_is_primary(ABT_xstream xstream,
-                           ABT_bool *is_primary) ABT_API_PUBLIC;
+int ABT_xstream_is_primary(ABT_xstream xstream, ABT_bool *is_primary) ABT_API_PUBLIC;
 /**
  * @brief Run a work unit popped from pool, from a scheduler loop (or a ULT).
  * Called by a scheduler, it runs the unit and returns when the unit finishes, yields or
@@ -1044,8 +1030,7 @@ int ABT_xstream_get_cpubind(ABT_xstream xstream, int *cpuid) ABT_API_PUBLIC;
  * @retval ABT_ERR_MEM out of memory
  * @undefined a freed stream handle.
  */
-int ABT_xstream_set_affinity(ABT_xstream xstream, int num_cpuids,
-                             int *cpuids) ABT_API_PUBLIC;
+int ABT_xstream_set_affinity(ABT_xstream xstream, int num_cpuids, int *cpuids) ABT_API_PUBLIC;
 /**
  * @brief The CPUs an execution stream may run on: up to max_cpuids ids in cpuids, the total
  * count in *num_cpuids (if not NULL).
@@ -1137,8 +1122,7 @@ int ABT_xstream_barrier_wait(ABT_xstream_barrier barrier) ABT_API_PUBLIC;
  * @retval other the error returned by def->init
  * @undefined a def whose run loop ignores ABT_sched_has_to_stop().
  */
-int ABT_sched_create(ABT_sched_def *def, int num_pools, ABT_pool *pools,
-                     ABT_sched_config config,
+int ABT_sched_create(ABT_sched_def *def, int num_pools, ABT_pool *pools, ABT_sched_config config,
                      ABT_sched *newsched) ABT_API_PUBLIC;
 /**
  * @brief Create a predefined scheduler over pools (new pools if num_pools is 0 or pools NULL;
@@ -1150,9 +1134,8 @@ int ABT_sched_create(ABT_sched_def *def, int num_pools, ABT_pool *pools,
  * @retval ABT_ERR_MEM out of memory
  * @undefined freed pool handles.
  */
-int ABT_sched_create_basic(ABT_sched_predef predef, int num_pools,
-                           ABT_pool *pools, ABT_sched_config config,
-                           ABT_sched *newsched) ABT_API_PUBLIC;
+int ABT_sched_create_basic(ABT_sched_predef predef, int num_pools, ABT_pool *pools,
+                           ABT_sched_config config, ABT_sched *newsched) ABT_API_PUBLIC;
 /**
  * @brief Free a scheduler that no stream or pool uses, and reset the handle.
  * Calls def->free, releases automatic pools.
@@ -1199,8 +1182,7 @@ int ABT_sched_get_num_pools(ABT_sched sched, int *num_pools) ABT_API_PUBLIC;
  * @retval ABT_ERR_SCHED idx + max_pools exceeds the number of pools
  * @undefined a pools array shorter than max_pools.
  */
-int ABT_sched_get_pools(ABT_sched sched, int max_pools, int idx,
-                        ABT_pool *pools) ABT_API_PUBLIC;
+int ABT_sched_get_pools(ABT_sched sched, int max_pools, int idx, ABT_pool *pools) ABT_API_PUBLIC;
 /**
  * @brief The number of ready units in all pools of a scheduler.
  * @contexts any.
@@ -1283,8 +1265,7 @@ int ABT_sched_config_create(ABT_sched_config *config, ...) ABT_API_PUBLIC;
  * @retval ABT_ERR_INV_ARG num_vars is negative
  * @undefined fewer pointers than num_vars; a pointer to a too small object.
  */
-int ABT_sched_config_read(ABT_sched_config config, int num_vars,
-                          ...) ABT_API_PUBLIC;
+int ABT_sched_config_read(ABT_sched_config config, int num_vars, ...) ABT_API_PUBLIC;
 /**
  * @brief Free a scheduler configuration and reset the handle.
  * @contexts any.
@@ -1303,8 +1284,7 @@ int ABT_sched_config_free(ABT_sched_config *config) ABT_API_PUBLIC;
  * @retval ABT_ERR_MEM out of memory
  * @undefined val pointing to less than the type's size.
  */
-int ABT_sched_config_set(ABT_sched_config config, int idx,
-                         ABT_sched_config_type type,
+int ABT_sched_config_set(ABT_sched_config config, int idx, ABT_sched_config_type type,
                          const void *val) ABT_API_PUBLIC;
 /**
  * @brief The type and value of variable idx (either output may be NULL).
@@ -1314,8 +1294,7 @@ int ABT_sched_config_set(ABT_sched_config config, int idx,
  * @retval ABT_ERR_INV_ARG the variable is not set
  * @undefined val pointing to less than the type's size.
  */
-int ABT_sched_config_get(ABT_sched_config config, int idx,
-                         ABT_sched_config_type *p_type,
+int ABT_sched_config_get(ABT_sched_config config, int idx, ABT_sched_config_type *p_type,
                          void *val) ABT_API_PUBLIC;
 
 /** @} */
@@ -1372,8 +1351,8 @@ int ABT_pool_create(ABT_pool_user_def def, ABT_pool_config config,
  * @retval ABT_ERR_MEM out of memory
  * @undefined nothing.
  */
-int ABT_pool_create_basic(ABT_pool_kind kind, ABT_pool_access access,
-                          ABT_bool automatic, ABT_pool *newpool) ABT_API_PUBLIC;
+int ABT_pool_create_basic(ABT_pool_kind kind, ABT_pool_access access, ABT_bool automatic,
+                          ABT_pool *newpool) ABT_API_PUBLIC;
 /**
  * @brief Free a pool no scheduler uses, and reset the handle.
  * @contexts any.
@@ -1463,8 +1442,7 @@ int ABT_pool_pop_threads(ABT_pool pool, ABT_thread *threads, size_t len,
  * @retval ABT_ERR_POOL a 1.2-style user pool without pop_many
  * @undefined as ABT_pool_pop_threads().
  */
-int ABT_pool_pop_threads_ex(ABT_pool pool, ABT_thread *threads, size_t len,
-                            size_t *num,
+int ABT_pool_pop_threads_ex(ABT_pool pool, ABT_thread *threads, size_t len, size_t *num,
                             ABT_pool_context pool_ctx) ABT_API_PUBLIC;
 /**
  * @brief Push a ready ULT or tasklet into a pool and associate it with the pool.
@@ -1502,8 +1480,7 @@ int ABT_pool_push_thread_ex(ABT_pool pool, ABT_thread thread,
  * ABT_UNIT_NULL (nothing changed)
  * @undefined as ABT_pool_push_thread().
  */
-int ABT_pool_push_threads(ABT_pool pool, const ABT_thread *threads,
-                          size_t num) ABT_API_PUBLIC;
+int ABT_pool_push_threads(ABT_pool pool, const ABT_thread *threads, size_t num) ABT_API_PUBLIC;
 /**
  * @brief ABT_pool_push_threads() with a pool-context hint.
  * @contexts any.
@@ -1516,8 +1493,7 @@ int ABT_pool_push_threads(ABT_pool pool, const ABT_thread *threads,
  * ABT_UNIT_NULL (nothing changed)
  * @undefined as ABT_pool_push_thread().
  */
-int ABT_pool_push_threads_ex(ABT_pool pool, const ABT_thread *threads,
-                             size_t num,
+int ABT_pool_push_threads_ex(ABT_pool pool, const ABT_thread *threads, size_t num,
                              ABT_pool_context pool_ctx) ABT_API_PUBLIC;
 /**
  * @brief Pop a unit, waiting up to time_secs seconds for one (ABT_THREAD_NULL on timeout).
@@ -1529,8 +1505,7 @@ int ABT_pool_push_threads_ex(ABT_pool pool, const ABT_thread *threads,
  * @retval ABT_ERR_POOL a user pool without pop_wait
  * @undefined as ABT_pool_pop_thread().
  */
-int ABT_pool_pop_wait_thread(ABT_pool pool, ABT_thread *thread,
-                             double time_secs) ABT_API_PUBLIC;
+int ABT_pool_pop_wait_thread(ABT_pool pool, ABT_thread *thread, double time_secs) ABT_API_PUBLIC;
 /**
  * @brief ABT_pool_pop_wait_thread() with a pool-context hint.
  * @contexts as ABT_pool_pop_wait_thread().
@@ -1540,8 +1515,7 @@ int ABT_pool_pop_wait_thread(ABT_pool pool, ABT_thread *thread,
  * @retval ABT_ERR_POOL a user pool without pop_wait
  * @undefined as ABT_pool_pop_thread().
  */
-int ABT_pool_pop_wait_thread_ex(ABT_pool pool, ABT_thread *thread,
-                                double time_secs,
+int ABT_pool_pop_wait_thread_ex(ABT_pool pool, ABT_thread *thread, double time_secs,
                                 ABT_pool_context pool_ctx) ABT_API_PUBLIC;
 /**
  * @brief Call print_fn(arg, thread) once for every ready unit of the pool.
@@ -1553,7 +1527,7 @@ int ABT_pool_pop_wait_thread_ex(ABT_pool pool, ABT_thread *thread,
  * @undefined print_fn changing the pool.
  */
 int ABT_pool_print_all_threads(ABT_pool pool, void *arg,
-    void (*print_fn)(void *arg, ABT_thread)) ABT_API_PUBLIC;
+                               void (*print_fn)(void *arg, ABT_thread)) ABT_API_PUBLIC;
 /**
  * @brief Attach a user pointer to a pool.
  * @contexts any.
@@ -1611,8 +1585,7 @@ int ABT_pool_pop(ABT_pool pool, ABT_unit *unit) ABT_API_PUBLIC;
  * @retval ABT_ERR_POOL a user pool without a timed pop
  * @undefined as ABT_pool_pop_thread().
  */
-int ABT_pool_pop_wait(ABT_pool pool, ABT_unit *unit,
-                      double time_secs) ABT_API_PUBLIC;
+int ABT_pool_pop_wait(ABT_pool pool, ABT_unit *unit, double time_secs) ABT_API_PUBLIC;
 /**
  * @brief Deprecated: ABT_pool_pop_wait() with an absolute deadline on the ABT_get_wtime()
  * clock.
@@ -1700,8 +1673,7 @@ int ABT_pool_config_free(ABT_pool_config *config) ABT_API_PUBLIC;
  * @retval ABT_ERR_MEM out of memory
  * @undefined val pointing to less than the type's size.
  */
-int ABT_pool_config_set(ABT_pool_config config, int key,
-                        ABT_pool_config_type type,
+int ABT_pool_config_set(ABT_pool_config config, int key, ABT_pool_config_type type,
                         const void *val) ABT_API_PUBLIC;
 /**
  * @brief The type and value stored under key (either output may be NULL).
@@ -1711,8 +1683,8 @@ int ABT_pool_config_set(ABT_pool_config config, int key,
  * @retval ABT_ERR_INV_ARG key is not set
  * @undefined val pointing to less than the type's size.
  */
-int ABT_pool_config_get(ABT_pool_config config, int key,
-                        ABT_pool_config_type *p_type, void *val) ABT_API_PUBLIC;
+int ABT_pool_config_get(ABT_pool_config config, int key, ABT_pool_config_type *p_type,
+                        void *val) ABT_API_PUBLIC;
 
 /*
  * 1.2-style user pool definitions
@@ -1733,8 +1705,7 @@ int ABT_pool_config_get(ABT_pool_config config, int key,
  */
 int ABT_pool_user_def_create(ABT_pool_user_create_unit_fn p_create_unit,
                              ABT_pool_user_free_unit_fn p_free_unit,
-                             ABT_pool_user_is_empty_fn p_is_empty,
-                             ABT_pool_user_pop_fn p_pop,
+                             ABT_pool_user_is_empty_fn p_is_empty, ABT_pool_user_pop_fn p_pop,
                              ABT_pool_user_push_fn p_push,
                              ABT_pool_user_def *newdef) ABT_API_PUBLIC;
 /**
@@ -1753,8 +1724,7 @@ int ABT_pool_user_def_free(ABT_pool_user_def *def) ABT_API_PUBLIC;
  * @retval ABT_ERR_INV_POOL_USER_DEF def is ABT_POOL_USER_DEF_NULL
  * @undefined nothing.
  */
-int ABT_pool_user_def_set_init(ABT_pool_user_def def,
-                               ABT_pool_user_init_fn p_init) ABT_API_PUBLIC;
+int ABT_pool_user_def_set_init(ABT_pool_user_def def, ABT_pool_user_init_fn p_init) ABT_API_PUBLIC;
 /**
  * @brief Set (NULL: remove) the optional free callback of a pool definition.
  * @contexts any.
@@ -1762,8 +1732,7 @@ int ABT_pool_user_def_set_init(ABT_pool_user_def def,
  * @retval ABT_ERR_INV_POOL_USER_DEF def is ABT_POOL_USER_DEF_NULL
  * @undefined nothing.
  */
-int ABT_pool_user_def_set_free(ABT_pool_user_def def,
-                               ABT_pool_user_free_fn p_free) ABT_API_PUBLIC;
+int ABT_pool_user_def_set_free(ABT_pool_user_def def, ABT_pool_user_free_fn p_free) ABT_API_PUBLIC;
 /**
  * @brief Set (NULL: remove) the optional get_size callback of a pool definition.
  * @contexts any.
@@ -1772,7 +1741,7 @@ int ABT_pool_user_def_set_free(ABT_pool_user_def def,
  * @undefined nothing.
  */
 int ABT_pool_user_def_set_get_size(ABT_pool_user_def def,
-    ABT_pool_user_get_size_fn p_get_size) ABT_API_PUBLIC;
+                                   ABT_pool_user_get_size_fn p_get_size) ABT_API_PUBLIC;
 /**
  * @brief Set (NULL: remove) the optional pop_wait callback of a pool definition.
  * @contexts any.
@@ -1781,7 +1750,7 @@ int ABT_pool_user_def_set_get_size(ABT_pool_user_def def,
  * @undefined nothing.
  */
 int ABT_pool_user_def_set_pop_wait(ABT_pool_user_def def,
-    ABT_pool_user_pop_wait_fn p_pop_wait) ABT_API_PUBLIC;
+                                   ABT_pool_user_pop_wait_fn p_pop_wait) ABT_API_PUBLIC;
 /**
  * @brief Set (NULL: remove) the optional pop_many callback of a pool definition.
  * @contexts any.
@@ -1790,7 +1759,7 @@ int ABT_pool_user_def_set_pop_wait(ABT_pool_user_def def,
  * @undefined nothing.
  */
 int ABT_pool_user_def_set_pop_many(ABT_pool_user_def def,
-    ABT_pool_user_pop_many_fn p_pop_many) ABT_API_PUBLIC;
+                                   ABT_pool_user_pop_many_fn p_pop_many) ABT_API_PUBLIC;
 /**
  * @brief Set (NULL: remove) the optional push_many callback of a pool definition.
  * @contexts any.
@@ -1799,7 +1768,7 @@ int ABT_pool_user_def_set_pop_many(ABT_pool_user_def def,
  * @undefined nothing.
  */
 int ABT_pool_user_def_set_push_many(ABT_pool_user_def def,
-    ABT_pool_user_push_many_fn p_push_many) ABT_API_PUBLIC;
+                                    ABT_pool_user_push_many_fn p_push_many) ABT_API_PUBLIC;
 /**
  * @brief Set (NULL: remove) the optional print_all callback of a pool definition.
  * @contexts any.
@@ -1808,7 +1777,7 @@ int ABT_pool_user_def_set_push_many(ABT_pool_user_def def,
  * @undefined nothing.
  */
 int ABT_pool_user_def_set_print_all(ABT_pool_user_def def,
-    ABT_pool_user_print_all_fn p_print_all) ABT_API_PUBLIC;
+                                    ABT_pool_user_print_all_fn p_print_all) ABT_API_PUBLIC;
 
 /** @} */
 
@@ -1886,8 +1855,7 @@ int ABT_unit_set_associated_pool(ABT_unit unit, ABT_pool pool) ABT_API_PUBLIC;
  * @differs a stack that cannot be allocated at the first run sends the ULT back to its
  * pool to retry (Argobots fails the create with ABT_ERR_MEM).
  */
-int ABT_thread_create(ABT_pool pool, void (*thread_func)(void *), void *arg,
-                      ABT_thread_attr attr,
+int ABT_thread_create(ABT_pool pool, void (*thread_func)(void *), void *arg, ABT_thread_attr attr,
                       ABT_thread *newthread) ABT_API_PUBLIC;
 /**
  * @brief Create a ULT in pool and switch to it at once; the caller goes back to its pool.
@@ -1903,8 +1871,7 @@ int ABT_thread_create(ABT_pool pool, void (*thread_func)(void *), void *arg,
  * @undefined as ABT_thread_create().
  */
 int ABT_thread_create_to(ABT_pool pool, void (*thread_func)(void *), void *arg,
-                         ABT_thread_attr attr,
-                         ABT_thread *newthread) ABT_API_PUBLIC;
+                         ABT_thread_attr attr, ABT_thread *newthread) ABT_API_PUBLIC;
 /**
  * @brief ABT_thread_create() into the first pool of xstream's main scheduler.
  * @contexts any (after ABT_init()).
@@ -1917,10 +1884,8 @@ int ABT_thread_create_to(ABT_pool pool, void (*thread_func)(void *), void *arg,
  * ABT_UNIT_NULL (nothing changed)
  * @undefined as ABT_thread_create().
  */
-int ABT_thread_create_on_xstream(ABT_xstream xstream,
-                                 void (*thread_func)(void *), void *arg,
-                                 ABT_thread_attr attr,
-                                 ABT_thread *newthread) ABT_API_PUBLIC;
+int ABT_thread_create_on_xstream(ABT_xstream xstream, void (*thread_func)(void *), void *arg,
+                                 ABT_thread_attr attr, ABT_thread *newthread) ABT_API_PUBLIC;
 /**
  * @brief Deprecated: create num_threads ULTs, the i-th in pool_list[i] running
  * thread_func_list[i](arg_list[i]); newthread_list may be NULL (unnamed ULTs).
@@ -1933,9 +1898,8 @@ int ABT_thread_create_on_xstream(ABT_xstream xstream,
  * @retval other the first error of ABT_thread_create()
  * @undefined lists shorter than num_threads.
  */
-int ABT_thread_create_many(int num_threads, ABT_pool *pool_list,
-                           void (**thread_func_list)(void *), void **arg_list,
-                           ABT_thread_attr attr,
+int ABT_thread_create_many(int num_threads, ABT_pool *pool_list, void (**thread_func_list)(void *),
+                           void **arg_list, ABT_thread_attr attr,
                            ABT_thread *newthread_list) ABT_API_PUBLIC;
 /**
  * @brief Reuse a terminated, not yet freed ULT: it runs thread_func(arg) again from pool.
@@ -1987,8 +1951,7 @@ int ABT_thread_free(ABT_thread *thread) ABT_API_PUBLIC;
  * @retval other the first error of ABT_thread_free()
  * @undefined as ABT_thread_free().
  */
-int ABT_thread_free_many(int num_threads,
-                         ABT_thread *thread_list) ABT_API_PUBLIC;
+int ABT_thread_free_many(int num_threads, ABT_thread *thread_list) ABT_API_PUBLIC;
 /**
  * @brief Wait until a ULT or tasklet has terminated (it stays allocated).
  * @contexts any; a ULT caller is suspended, others wait in the kernel.
@@ -2007,8 +1970,7 @@ int ABT_thread_join(ABT_thread thread) ABT_API_PUBLIC;
  * @retval other the first error of ABT_thread_join()
  * @undefined as ABT_thread_join().
  */
-int ABT_thread_join_many(int num_threads,
-                         ABT_thread *thread_list) ABT_API_PUBLIC;
+int ABT_thread_join_many(int num_threads, ABT_thread *thread_list) ABT_API_PUBLIC;
 /**
  * @brief Terminate the calling ULT; does not return on success.
  * @contexts a ULT other than the primary ULT.
@@ -2059,8 +2021,7 @@ int ABT_thread_self_id(ABT_unit_id *id) ABT_API_PUBLIC;
  * @retval ABT_ERR_INV_ARG xstream is NULL
  * @undefined a freed handle.
  */
-int ABT_thread_get_last_xstream(ABT_thread thread,
-                                ABT_xstream *xstream) ABT_API_PUBLIC;
+int ABT_thread_get_last_xstream(ABT_thread thread, ABT_xstream *xstream) ABT_API_PUBLIC;
 /**
  * @brief The state of a work unit (ready, running, blocked, terminated).
  * @contexts any.
@@ -2069,8 +2030,7 @@ int ABT_thread_get_last_xstream(ABT_thread thread,
  * @retval ABT_ERR_INV_ARG state is NULL
  * @undefined a freed handle; the value is a snapshot.
  */
-int ABT_thread_get_state(ABT_thread thread,
-                         ABT_thread_state *state) ABT_API_PUBLIC;
+int ABT_thread_get_state(ABT_thread thread, ABT_thread_state *state) ABT_API_PUBLIC;
 /**
  * @brief The pool a work unit is associated with.
  * @contexts any.
@@ -2112,8 +2072,7 @@ int ABT_thread_get_unit(ABT_thread thread, ABT_unit *unit) ABT_API_PUBLIC;
  * ABT_UNIT_NULL (nothing changed)
  * @undefined changing the pool of a unit another stream is popping.
  */
-int ABT_thread_set_associated_pool(ABT_thread thread,
-                                   ABT_pool pool) ABT_API_PUBLIC;
+int ABT_thread_set_associated_pool(ABT_thread thread, ABT_pool pool) ABT_API_PUBLIC;
 /**
  * @brief Yield the calling ULT and run thread next (it is taken out of its pool).
  * @contexts a ULT.
@@ -2156,8 +2115,7 @@ int ABT_thread_resume(ABT_thread thread) ABT_API_PUBLIC;
  * ABT_UNIT_NULL (nothing changed)
  * @undefined migrating a unit that is running on another stream at that instant.
  */
-int ABT_thread_migrate_to_xstream(ABT_thread thread,
-                                  ABT_xstream xstream) ABT_API_PUBLIC;
+int ABT_thread_migrate_to_xstream(ABT_thread thread, ABT_xstream xstream) ABT_API_PUBLIC;
 /**
  * @brief Move a migratable work unit to the first pool of sched.
  * @contexts any.
@@ -2170,8 +2128,7 @@ int ABT_thread_migrate_to_xstream(ABT_thread thread,
  * ABT_UNIT_NULL (nothing changed)
  * @undefined as ABT_thread_migrate_to_xstream().
  */
-int ABT_thread_migrate_to_sched(ABT_thread thread,
-                                ABT_sched sched) ABT_API_PUBLIC;
+int ABT_thread_migrate_to_sched(ABT_thread thread, ABT_sched sched) ABT_API_PUBLIC;
 /**
  * @brief Move a migratable work unit to pool; the migration callback runs.
  * @contexts any.
@@ -2204,8 +2161,7 @@ int ABT_thread_migrate(ABT_thread thread) ABT_API_PUBLIC;
  * @retval ABT_ERR_INV_THREAD thread is ABT_THREAD_NULL
  * @undefined a callback that blocks.
  */
-int ABT_thread_set_callback(ABT_thread thread,
-                            void (*cb_func)(ABT_thread thread, void *cb_arg),
+int ABT_thread_set_callback(ABT_thread thread, void (*cb_func)(ABT_thread thread, void *cb_arg),
                             void *cb_arg) ABT_API_PUBLIC;
 /**
  * @brief Allow or forbid migrating a work unit (ignored for the primary ULT and schedulers).
@@ -2214,8 +2170,7 @@ int ABT_thread_set_callback(ABT_thread thread,
  * @retval ABT_ERR_INV_THREAD thread is ABT_THREAD_NULL
  * @undefined nothing.
  */
-int ABT_thread_set_migratable(ABT_thread thread,
-                              ABT_bool migratable) ABT_API_PUBLIC;
+int ABT_thread_set_migratable(ABT_thread thread, ABT_bool migratable) ABT_API_PUBLIC;
 /**
  * @brief Whether a work unit may migrate.
  * @contexts any.
@@ -2224,8 +2179,7 @@ int ABT_thread_set_migratable(ABT_thread thread,
  * @retval ABT_ERR_INV_ARG is_migratable is NULL
  * @undefined nothing.
  */
-int ABT_thread_is_migratable(ABT_thread thread,
-                             ABT_bool *is_migratable) ABT_API_PUBLIC;
+int ABT_thread_is_migratable(ABT_thread thread, ABT_bool *is_migratable) ABT_API_PUBLIC;
 /**
  * @brief Whether a ULT is the primary ULT.
  * @contexts any.
@@ -2234,8 +2188,7 @@ int ABT_thread_is_migratable(ABT_thread thread,
  * @retval ABT_ERR_INV_ARG is_primary is NULL
  * @undefined nothing.
  */
-int ABT_thread_is_primary(ABT_thread thread,
-                          ABT_bool *is_primary) ABT_API_PUBLIC;
+int ABT_thread_is_primary(ABT_thread thread, ABT_bool *is_primary) ABT_API_PUBLIC;
 /**
  * @brief Whether a work unit is unnamed (created without a handle, freed automatically).
  * @contexts any.
@@ -2244,8 +2197,7 @@ int ABT_thread_is_primary(ABT_thread thread,
  * @retval ABT_ERR_INV_ARG is_unnamed is NULL
  * @undefined asking about an unnamed unit after it finished.
  */
-int ABT_thread_is_unnamed(ABT_thread thread,
-                          ABT_bool *is_unnamed) ABT_API_PUBLIC;
+int ABT_thread_is_unnamed(ABT_thread thread, ABT_bool *is_unnamed) ABT_API_PUBLIC;
 /**
  * @brief Deprecated: whether two handles name the same work unit.
  * @contexts any.
@@ -2253,8 +2205,7 @@ int ABT_thread_is_unnamed(ABT_thread thread,
  * @retval ABT_ERR_INV_ARG result is NULL
  * @undefined nothing.
  */
-int ABT_thread_equal(ABT_thread thread1, ABT_thread thread2,
-                     ABT_bool *result) ABT_API_PUBLIC;
+int ABT_thread_equal(ABT_thread thread1, ABT_thread thread2, ABT_bool *result) ABT_API_PUBLIC;
 /**
  * @brief The stack size of a ULT (0 for a tasklet).
  * @contexts any.
@@ -2263,8 +2214,7 @@ int ABT_thread_equal(ABT_thread thread1, ABT_thread thread2,
  * @retval ABT_ERR_INV_ARG stacksize is NULL
  * @undefined nothing.
  */
-int ABT_thread_get_stacksize(ABT_thread thread,
-                             size_t *stacksize) ABT_API_PUBLIC;
+int ABT_thread_get_stacksize(ABT_thread thread, size_t *stacksize) ABT_API_PUBLIC;
 /**
  * @brief The stack address and size of a ULT; either output may be NULL.
  * @contexts any.
@@ -2274,8 +2224,7 @@ int ABT_thread_get_stacksize(ABT_thread thread,
  * @differs stacks are lazy: the address is NULL (with the size it will have) before the
  * first run and after termination.
  */
-int ABT_thread_get_stack(ABT_thread thread, void **stackaddr,
-                         size_t *stacksize) ABT_API_PUBLIC;
+int ABT_thread_get_stack(ABT_thread thread, void **stackaddr, size_t *stacksize) ABT_API_PUBLIC;
 /**
  * @brief The id of a work unit (unique in the process).
  * @contexts any.
@@ -2310,8 +2259,7 @@ int ABT_thread_get_arg(ABT_thread thread, void **arg) ABT_API_PUBLIC;
  * @retval ABT_ERR_INV_ARG thread_func is NULL
  * @undefined nothing.
  */
-int ABT_thread_get_thread_func(ABT_thread thread,
-                               void (**thread_func)(void *)) ABT_API_PUBLIC;
+int ABT_thread_get_thread_func(ABT_thread thread, void (**thread_func)(void *)) ABT_API_PUBLIC;
 /**
  * @brief Set the value of key for a work unit.
  * @contexts any.
@@ -2322,8 +2270,7 @@ int ABT_thread_get_thread_func(ABT_thread thread,
  * @undefined setting a value of a unit that runs on another stream concurrently with its
  * own ABT_key_set().
  */
-int ABT_thread_set_specific(ABT_thread thread, ABT_key key,
-                            void *value) ABT_API_PUBLIC;
+int ABT_thread_set_specific(ABT_thread thread, ABT_key key, void *value) ABT_API_PUBLIC;
 /**
  * @brief The value of key for a work unit (NULL if never set).
  * @contexts any.
@@ -2333,8 +2280,7 @@ int ABT_thread_set_specific(ABT_thread thread, ABT_key key,
  * @retval ABT_ERR_INV_ARG value is NULL
  * @undefined as ABT_thread_set_specific().
  */
-int ABT_thread_get_specific(ABT_thread thread, ABT_key key,
-                            void **value) ABT_API_PUBLIC;
+int ABT_thread_get_specific(ABT_thread thread, ABT_key key, void **value) ABT_API_PUBLIC;
 /**
  * @brief A new attribute object describing a ULT (stack, migratability, callback); free it
  * with ABT_thread_attr_free().
@@ -2346,8 +2292,7 @@ int ABT_thread_get_specific(ABT_thread thread, ABT_key key,
  * @undefined nothing.
  * @differs the stack address is NULL before the first run and after termination.
  */
-int ABT_thread_get_attr(ABT_thread thread,
-                        ABT_thread_attr *attr) ABT_API_PUBLIC;
+int ABT_thread_get_attr(ABT_thread thread, ABT_thread_attr *attr) ABT_API_PUBLIC;
 
 /** @} */
 
@@ -2410,8 +2355,7 @@ int ABT_thread_attr_get_stack(ABT_thread_attr attr, void **stackaddr,
  * @retval ABT_ERR_INV_ARG stacksize below 512 bytes
  * @undefined a size too small for what the ULT runs (stack overflow).
  */
-int ABT_thread_attr_set_stacksize(ABT_thread_attr attr,
-                                  size_t stacksize) ABT_API_PUBLIC;
+int ABT_thread_attr_set_stacksize(ABT_thread_attr attr, size_t stacksize) ABT_API_PUBLIC;
 /**
  * @brief The stack size of an attribute.
  * @contexts any.
@@ -2420,8 +2364,7 @@ int ABT_thread_attr_set_stacksize(ABT_thread_attr attr,
  * @retval ABT_ERR_INV_ARG stacksize is NULL
  * @undefined nothing.
  */
-int ABT_thread_attr_get_stacksize(ABT_thread_attr attr,
-                                  size_t *stacksize) ABT_API_PUBLIC;
+int ABT_thread_attr_get_stacksize(ABT_thread_attr attr, size_t *stacksize) ABT_API_PUBLIC;
 /**
  * @brief Set the migration callback of an attribute.
  * @contexts any.
@@ -2430,8 +2373,8 @@ int ABT_thread_attr_get_stacksize(ABT_thread_attr attr,
  * @undefined nothing.
  */
 int ABT_thread_attr_set_callback(ABT_thread_attr attr,
-    void (*cb_func)(ABT_thread thread, void *cb_arg),
-    void *cb_arg) ABT_API_PUBLIC;
+                                 void (*cb_func)(ABT_thread thread, void *cb_arg),
+                                 void *cb_arg) ABT_API_PUBLIC;
 /**
  * @brief Set whether ULTs created with the attribute may migrate.
  * @contexts any.
@@ -2439,8 +2382,7 @@ int ABT_thread_attr_set_callback(ABT_thread_attr attr,
  * @retval ABT_ERR_INV_THREAD_ATTR attr is ABT_THREAD_ATTR_NULL
  * @undefined nothing.
  */
-int ABT_thread_attr_set_migratable(ABT_thread_attr attr,
-                                   ABT_bool is_migratable) ABT_API_PUBLIC;
+int ABT_thread_attr_set_migratable(ABT_thread_attr attr, ABT_bool is_migratable) ABT_API_PUBLIC;
 
 /** @} */
 
@@ -2485,8 +2427,8 @@ int ABT_task_create(ABT_pool pool, void (*task_func)(void *), void *arg,
  * ABT_UNIT_NULL (nothing changed)
  * @undefined as ABT_task_create().
  */
-int ABT_task_create_on_xstream(ABT_xstream xstream, void (*task_func)(void *),
-                               void *arg, ABT_task *newtask) ABT_API_PUBLIC;
+int ABT_task_create_on_xstream(ABT_xstream xstream, void (*task_func)(void *), void *arg,
+                               ABT_task *newtask) ABT_API_PUBLIC;
 /**
  * @brief Reuse a terminated, not yet freed tasklet with a new function, from pool.
  * @contexts any (after ABT_init()).
@@ -2609,8 +2551,7 @@ int ABT_task_is_migratable(ABT_task task, ABT_bool *flag) ABT_API_PUBLIC;
  * @retval ABT_ERR_INV_ARG result is NULL
  * @undefined nothing.
  */
-int ABT_task_equal(ABT_task task1, ABT_task task2,
-                   ABT_bool *result) ABT_API_PUBLIC;
+int ABT_task_equal(ABT_task task1, ABT_task task2, ABT_bool *result) ABT_API_PUBLIC;
 /**
  * @brief ABT_thread_get_id() for a tasklet.
  * @contexts any.
@@ -2629,7 +2570,7 @@ int ABT_task_get_id(ABT_task task, uint64_t *task_id) ABT_API_PUBLIC;
  * @undefined nothing.
  */
 int ABT_task_get_arg(ABT_task task, void **arg) ABT_API_PUBLIC;
-#define ABT_task_is_unnamed ABT_thread_is_unnamed /**< macro for ABT_thread_is_unnamed() */
+#define ABT_task_is_unnamed   ABT_thread_is_unnamed   /**< macro for ABT_thread_is_unnamed() */
 #define ABT_task_set_specific ABT_thread_set_specific /**< macro for ABT_thread_set_specific() */
 #define ABT_task_get_specific ABT_thread_get_specific /**< macro for ABT_thread_get_specific() */
 
@@ -2941,7 +2882,7 @@ int ABT_self_get_arg(void **arg) ABT_API_PUBLIC;
  * @undefined nothing.
  */
 int ABT_self_get_thread_func(void (**thread_func)(void *)) ABT_API_PUBLIC;
-#define ABT_self_get_task ABT_self_get_thread /**< macro for ABT_self_get_thread() */
+#define ABT_self_get_task    ABT_self_get_thread    /**< macro for ABT_self_get_thread() */
 #define ABT_self_get_task_id ABT_self_get_thread_id /**< macro for ABT_self_get_thread_id() */
 
 /** @} */
@@ -2964,8 +2905,7 @@ int ABT_self_get_thread_func(void (**thread_func)(void *)) ABT_API_PUBLIC;
  * @retval ABT_ERR_MEM out of memory
  * @undefined nothing.
  */
-int ABT_key_create(void (*destructor)(void *value),
-                   ABT_key *newkey) ABT_API_PUBLIC;
+int ABT_key_create(void (*destructor)(void *value), ABT_key *newkey) ABT_API_PUBLIC;
 /**
  * @brief Free a key and reset the handle; values already set are not destroyed.
  * @contexts any.
@@ -3030,8 +2970,7 @@ int ABT_mutex_create(ABT_mutex *newmutex) ABT_API_PUBLIC;
  * @retval ABT_ERR_MEM out of memory
  * @undefined nothing.
  */
-int ABT_mutex_create_with_attr(ABT_mutex_attr attr,
-                               ABT_mutex *newmutex) ABT_API_PUBLIC;
+int ABT_mutex_create_with_attr(ABT_mutex_attr attr, ABT_mutex *newmutex) ABT_API_PUBLIC;
 /**
  * @brief Free a mutex and reset the handle.
  * @contexts any.
@@ -3118,8 +3057,7 @@ int ABT_mutex_unlock_de(ABT_mutex mutex) ABT_API_PUBLIC;
  * @retval ABT_ERR_INV_ARG result is NULL
  * @undefined nothing.
  */
-int ABT_mutex_equal(ABT_mutex mutex1, ABT_mutex mutex2,
-                    ABT_bool *result) ABT_API_PUBLIC;
+int ABT_mutex_equal(ABT_mutex mutex1, ABT_mutex mutex2, ABT_bool *result) ABT_API_PUBLIC;
 /**
  * @brief A new attribute object describing a mutex (free it with ABT_mutex_attr_free()).
  * @contexts any.
@@ -3165,8 +3103,7 @@ int ABT_mutex_attr_free(ABT_mutex_attr *attr) ABT_API_PUBLIC;
  * @retval ABT_ERR_INV_MUTEX_ATTR attr is ABT_MUTEX_ATTR_NULL
  * @undefined nothing.
  */
-int ABT_mutex_attr_set_recursive(ABT_mutex_attr attr,
-                                 ABT_bool recursive) ABT_API_PUBLIC;
+int ABT_mutex_attr_set_recursive(ABT_mutex_attr attr, ABT_bool recursive) ABT_API_PUBLIC;
 /**
  * @brief Whether the attribute makes recursive mutexes.
  * @contexts any.
@@ -3175,8 +3112,7 @@ int ABT_mutex_attr_set_recursive(ABT_mutex_attr attr,
  * @retval ABT_ERR_INV_ARG recursive is NULL
  * @undefined nothing.
  */
-int ABT_mutex_attr_get_recursive(ABT_mutex_attr attr,
-                                 ABT_bool *recursive) ABT_API_PUBLIC;
+int ABT_mutex_attr_get_recursive(ABT_mutex_attr attr, ABT_bool *recursive) ABT_API_PUBLIC;
 
 /** @} */
 
@@ -3373,8 +3309,7 @@ int ABT_eventual_timedwait(ABT_eventual eventual, void **value,
  * @retval ABT_ERR_INV_ARG is_ready is NULL
  * @undefined nothing.
  */
-int ABT_eventual_test(ABT_eventual eventual, void **value,
-                      ABT_bool *is_ready) ABT_API_PUBLIC;
+int ABT_eventual_test(ABT_eventual eventual, void **value, ABT_bool *is_ready) ABT_API_PUBLIC;
 /**
  * @brief Copy nbytes from value into the eventual, mark it set and wake all waiters.
  * @contexts any.
@@ -3385,8 +3320,7 @@ int ABT_eventual_test(ABT_eventual eventual, void **value,
  * @retval ABT_ERR_EVENTUAL it is already set
  * @undefined value pointing to fewer than nbytes bytes.
  */
-int ABT_eventual_set(ABT_eventual eventual, void *value,
-                     int nbytes) ABT_API_PUBLIC;
+int ABT_eventual_set(ABT_eventual eventual, void *value, int nbytes) ABT_API_PUBLIC;
 /**
  * @brief Make the eventual unset again.
  * @contexts any.
@@ -3483,8 +3417,7 @@ int ABT_future_reset(ABT_future future) ABT_API_PUBLIC;
  * @retval ABT_ERR_MEM out of memory
  * @undefined nothing.
  */
-int ABT_barrier_create(uint32_t num_waiters,
-                       ABT_barrier *newbarrier) ABT_API_PUBLIC;
+int ABT_barrier_create(uint32_t num_waiters, ABT_barrier *newbarrier) ABT_API_PUBLIC;
 /**
  * @brief Change the number of waiters of an idle barrier.
  * @contexts any.
@@ -3493,8 +3426,7 @@ int ABT_barrier_create(uint32_t num_waiters,
  * @retval ABT_ERR_INV_ARG num_waiters is 0
  * @undefined reinitializing while units wait on it.
  */
-int ABT_barrier_reinit(ABT_barrier barrier,
-                       uint32_t num_waiters) ABT_API_PUBLIC;
+int ABT_barrier_reinit(ABT_barrier barrier, uint32_t num_waiters) ABT_API_PUBLIC;
 /**
  * @brief Free a barrier and reset the handle.
  * @contexts any.
@@ -3521,8 +3453,7 @@ int ABT_barrier_wait(ABT_barrier barrier) ABT_API_PUBLIC;
  * @retval ABT_ERR_INV_ARG num_waiters is NULL
  * @undefined nothing.
  */
-int ABT_barrier_get_num_waiters(ABT_barrier barrier,
-                                uint32_t *num_waiters) ABT_API_PUBLIC;
+int ABT_barrier_get_num_waiters(ABT_barrier barrier, uint32_t *num_waiters) ABT_API_PUBLIC;
 
 /** @} */
 
@@ -3669,8 +3600,7 @@ int ABT_timer_get_overhead(double *overhead) ABT_API_PUBLIC;
  * @undefined val pointing to an object of another type.
  * @differs LAZY_STACK_ALLOC and DYNAMIC_PROMOTION report ABT_TRUE.
  */
-int ABT_info_query_config(ABT_info_query_kind query_kind,
-                          void *val) ABT_API_PUBLIC;
+int ABT_info_query_config(ABT_info_query_kind query_kind, void *val) ABT_API_PUBLIC;
 /**
  * @brief Print the runtime configuration to fp.
  * @contexts any (after ABT_init()).
@@ -3763,8 +3693,7 @@ int ABT_info_print_thread_stack(FILE *fp, ABT_thread thread) ABT_API_PUBLIC;
  * @undefined units popped concurrently.
  * @differs blocked and not yet started ULTs are listed too.
  */
-int ABT_info_print_thread_stacks_in_pool(FILE *fp,
-                                         ABT_pool pool) ABT_API_PUBLIC;
+int ABT_info_print_thread_stacks_in_pool(FILE *fp, ABT_pool pool) ABT_API_PUBLIC;
 /**
  * @brief Ask every execution stream to pause at its next event check and dump its ULTs'
  * stacks to fp, waiting up to timeout seconds (negative: no limit); cb_func(timed_out,
@@ -3802,8 +3731,7 @@ int ABT_info_trigger_print_all_thread_stacks(FILE *fp, double timeout,
  * @undefined a callback that blocks or calls back into the runtime (other than
  * ABT_tool_query_thread() and queries).
  */
-int ABT_tool_register_thread_callback(ABT_tool_thread_callback_fn cb_func,
-                                      uint64_t event_mask,
+int ABT_tool_register_thread_callback(ABT_tool_thread_callback_fn cb_func, uint64_t event_mask,
                                       void *user_arg) ABT_API_PUBLIC;
 /**
  * @brief Inside a tool callback, a detail of the event (see ABT_tool_query_kind).
@@ -3813,8 +3741,7 @@ int ABT_tool_register_thread_callback(ABT_tool_thread_callback_fn cb_func,
  * @retval ABT_ERR_INV_ARG val is NULL, or the query does not apply to the event
  * @undefined using a context after its callback returned.
  */
-int ABT_tool_query_thread(ABT_tool_context context, uint64_t event,
-                          ABT_tool_query_kind query_kind,
+int ABT_tool_query_thread(ABT_tool_context context, uint64_t event, ABT_tool_query_kind query_kind,
                           void *val) ABT_API_PUBLIC;
 
 /** @} */

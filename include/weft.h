@@ -14,10 +14,10 @@
 extern "C" {
 #endif
 
-#define WEFT_VERSION "1.2.0" /**< version of weft, as a string */
-#define WEFT_VERSION_MAJOR 1 /**< major part of WEFT_VERSION */
-#define WEFT_VERSION_MINOR 2 /**< minor part of WEFT_VERSION */
-#define WEFT_VERSION_PATCH 0 /**< patch part of WEFT_VERSION */
+#define WEFT_VERSION       "1.2.0" /**< version of weft, as a string */
+#define WEFT_VERSION_MAJOR 1       /**< major part of WEFT_VERSION */
+#define WEFT_VERSION_MINOR 2       /**< minor part of WEFT_VERSION */
+#define WEFT_VERSION_PATCH 0       /**< patch part of WEFT_VERSION */
 
 /* ======================================================================== */
 /* Synchronization extensions                                               */
@@ -65,8 +65,8 @@ int weft_thread_sleep(double seconds) ABT_API_PUBLIC;
  * @retval ABT_ERR_MEM out of memory
  * @undefined an eventual freed while the call waits on it.
  */
-int weft_eventual_wait_any(size_t count, const ABT_eventual *eventuals,
-                           size_t *index, void **value) ABT_API_PUBLIC;
+int weft_eventual_wait_any(size_t count, const ABT_eventual *eventuals, size_t *index,
+                           void **value) ABT_API_PUBLIC;
 /**
  * @brief weft_eventual_wait_any() with an absolute CLOCK_REALTIME deadline.
  * @contexts as weft_eventual_wait_any().
@@ -78,9 +78,8 @@ int weft_eventual_wait_any(size_t count, const ABT_eventual *eventuals,
  * @retval ABT_ERR_MEM out of memory
  * @undefined as weft_eventual_wait_any().
  */
-int weft_eventual_timedwait_any(size_t count, const ABT_eventual *eventuals,
-                                size_t *index, void **value,
-                                const struct timespec *abstime) ABT_API_PUBLIC;
+int weft_eventual_timedwait_any(size_t count, const ABT_eventual *eventuals, size_t *index,
+                                void **value, const struct timespec *abstime) ABT_API_PUBLIC;
 
 /**
  * @name Statically initialised readers-writer locks
@@ -102,13 +101,14 @@ typedef struct {
 } weft_rwlock_memory;
 
 /** Initializer of a weft_rwlock_memory: an unlocked rwlock. */
-#define WEFT_RWLOCK_INITIALIZER                                                \
-    {                                                                          \
-        { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }                     \
+#define WEFT_RWLOCK_INITIALIZER                            \
+    {                                                      \
+        {                                                  \
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 \
+        }                                                  \
     }
 /** The ABT_rwlock handle of a weft_rwlock_memory. */
-#define WEFT_RWLOCK_MEMORY_GET_HANDLE(p_rwlock_memory)                         \
-    ((ABT_rwlock)(p_rwlock_memory))
+#define WEFT_RWLOCK_MEMORY_GET_HANDLE(p_rwlock_memory) ((ABT_rwlock)(p_rwlock_memory))
 /** @} */
 
 /* ======================================================================== */
@@ -145,8 +145,8 @@ typedef struct {
  * @retval ABT_ERR_MEM out of memory
  * @undefined nothing.
  */
-int weft_pool_create_prio(ABT_pool_access access, int num_levels,
-                          ABT_bool automatic, ABT_pool *newpool) ABT_API_PUBLIC;
+int weft_pool_create_prio(ABT_pool_access access, int num_levels, ABT_bool automatic,
+                          ABT_pool *newpool) ABT_API_PUBLIC;
 
 /* weft_pool_get_num_levels - the number of levels of a priority pool
  * (ABT_ERR_INV_POOL for any other pool). */
@@ -173,9 +173,8 @@ int weft_pool_get_num_levels(ABT_pool pool, int *num_levels) ABT_API_PUBLIC;
  * @retval other as ABT_thread_create()
  * @undefined as ABT_thread_create().
  */
-int weft_thread_create_prio(ABT_pool pool, void (*thread_func)(void *),
-                            void *arg, ABT_thread_attr attr, int prio,
-                            ABT_thread *newthread) ABT_API_PUBLIC;
+int weft_thread_create_prio(ABT_pool pool, void (*thread_func)(void *), void *arg,
+                            ABT_thread_attr attr, int prio, ABT_thread *newthread) ABT_API_PUBLIC;
 
 /**
  * @brief Set the priority of a work unit.

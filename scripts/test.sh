@@ -56,7 +56,7 @@ apt_install() { # apt_install PACKAGE...: 0 when they installed
 }
 
 need=()
-for tool in cmake ninja gcc valgrind pkg-config; do
+for tool in cmake ninja gcc valgrind pkg-config clang-format; do
   command -v "$tool" >/dev/null 2>&1 || need+=("$tool")
 done
 [ -f /usr/include/valgrind/valgrind.h ] || need+=(valgrind)

@@ -54,7 +54,7 @@ int main(int argc, char **argv)
     sync_world_start(&w, 1, ABT_SCHED_BASIC);
     CHECK_ABT(ABT_mutex_create(&mtx));
     CHECK_ABT(ABT_cond_create(&cond));
-    CHECK_ABT(ABT_cond_signal(cond));    /* nobody waits: no effect */
+    CHECK_ABT(ABT_cond_signal(cond)); /* nobody waits: no effect */
     CHECK_ABT(ABT_cond_broadcast(cond));
 
     /* one signal, one waiter */

@@ -3,7 +3,7 @@
  * consumed exactly once and nobody sleeps for ever (no lost signal). */
 #include "sync_test.h"
 
-#define CAP 4
+#define CAP   4
 #define ITEMS 20000
 #define NPROD 3
 #define NCONS 3
@@ -82,8 +82,8 @@ int main(int argc, char **argv)
     ABT_thread ts[NPROD - 1 + NCONS - 1];
     int n = NPROD - 1 + NCONS - 1;
     for (int i = 0; i < n; i++)
-        CHECK_ABT(ABT_thread_create(w.pools[i % 2], ult, (void *)(intptr_t)i,
-                                    ABT_THREAD_ATTR_NULL, &ts[i]));
+        CHECK_ABT(ABT_thread_create(w.pools[i % 2], ult, (void *)(intptr_t)i, ABT_THREAD_ATTR_NULL,
+                                    &ts[i]));
     sync_join_all(n, ts);
     for (int i = 0; i < 2; i++)
         pthread_join(th[i], NULL);

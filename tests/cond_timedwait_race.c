@@ -5,7 +5,7 @@
  * a ULT or an external thread (timer or futex time-out), B a ULT or an external thread. */
 #include "sync_test.h"
 
-#define ROUNDS 40
+#define ROUNDS   40
 #define DEADLINE 0.006
 
 static ABT_mutex mtx;
@@ -112,8 +112,7 @@ int main(int argc, char **argv)
             double t1 = sync_now();
             while (!read_locked(&b_done)) {
                 if (sync_now() - t1 > 2.0)
-                    TEST_FAIL("round %d: the signal was lost (A timed out, B still asleep)",
-                              round);
+                    TEST_FAIL("round %d: the signal was lost (A timed out, B still asleep)", round);
                 ABT_thread_yield();
             }
         }

@@ -9,7 +9,8 @@ static int started; /* waits begun; protected by mtx */
 static atomic_int fails;
 
 #define SIGNAL_AT 0.05
-static double deadline_s = 1.0; /* 5 s in slow runs: the signal must come first, even on a loaded machine */
+static double deadline_s =
+    1.0; /* 5 s in slow runs: the signal must come first, even on a loaded machine */
 
 static void timed(void)
 {

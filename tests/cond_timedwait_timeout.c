@@ -52,9 +52,9 @@ int main(int argc, char **argv)
     CHECK_ABT(ABT_mutex_create(&mtx));
     CHECK_ABT(ABT_cond_create(&cond));
 
-    timed(0.05);  /* the primary ULT */
-    timed(0.0);   /* deadline now */
-    timed(-1.0);  /* deadline in the past */
+    timed(0.05); /* the primary ULT */
+    timed(0.0);  /* deadline now */
+    timed(-1.0); /* deadline in the past */
 
     ABT_thread t[2];
     ABT_task k;

@@ -5,7 +5,7 @@
 #include "sync_test.h"
 
 #define ROUNDS 200
-#define NULT 6
+#define NULT   6
 
 static ABT_eventual ev[ROUNDS];
 static atomic_int released, timedout;
@@ -54,8 +54,8 @@ int main(int argc, char **argv)
         CHECK(pthread_create(&th[i], NULL, ext, (void *)(intptr_t)i) == 0);
     ABT_thread ts[NULT];
     for (int i = 0; i < NULT; i++)
-        CHECK_ABT(ABT_thread_create(w.pools[1], ult, (void *)(intptr_t)i, ABT_THREAD_ATTR_NULL,
-                                    &ts[i]));
+        CHECK_ABT(
+            ABT_thread_create(w.pools[1], ult, (void *)(intptr_t)i, ABT_THREAD_ATTR_NULL, &ts[i]));
     /* the setter: the primary ULT, at a pace the waiters can follow */
     for (int r = 0; r < ROUNDS; r++) {
         sync_sleep(0.0003);

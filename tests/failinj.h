@@ -204,7 +204,7 @@ static int fi_should_fail(int kind, const void *caller)
 /* ---- live blocks (open addressing, tombstones), mappings, threads -------------------- */
 
 #define FI_TAB_SIZE (1 << 16)
-#define FI_TOMB ((uintptr_t)1)
+#define FI_TOMB     ((uintptr_t)1)
 struct fi_block {
     uintptr_t p;
     size_t size;
@@ -231,7 +231,7 @@ static void fi_track(void *p, size_t size, const void *caller)
     size_t i = fi_hash((uintptr_t)p);
     for (size_t n = 0; n < FI_TAB_SIZE; n++, i = (i + 1) & (FI_TAB_SIZE - 1)) {
         if (fi_tab[i].p <= FI_TOMB) {
-            fi_tab[i] = (struct fi_block){(uintptr_t)p, size, caller};
+            fi_tab[i] = (struct fi_block){ (uintptr_t)p, size, caller };
             fi_live_blocks++;
             fi_lock_drop();
             return;
@@ -276,7 +276,7 @@ static void fi_map_add(uintptr_t lo, uintptr_t hi, const void *caller)
         (void)!write(2, msg, sizeof(msg) - 1);
         _exit(1);
     }
-    fi_maps[fi_nmaps++] = (struct fi_map){lo, hi, caller};
+    fi_maps[fi_nmaps++] = (struct fi_map){ lo, hi, caller };
     fi_lock_drop();
 }
 
@@ -297,7 +297,7 @@ static void fi_map_remove(uintptr_t lo, uintptr_t hi)
         } else {
             fi_maps[i].hi = lo;
             if (fi_nmaps < FI_MAX_MAPS)
-                fi_maps[fi_nmaps++] = (struct fi_map){hi, m.hi, m.caller};
+                fi_maps[fi_nmaps++] = (struct fi_map){ hi, m.hi, m.caller };
         }
     }
     fi_lock_drop();
@@ -330,7 +330,7 @@ FI_NOINLINE void *calloc(size_t a, size_t b)
 {
     fi_resolve();
     if (!fi_real_calloc)
-        return fi_boot_alloc(a * b);   /* the bump area is zeroed */
+        return fi_boot_alloc(a * b); /* the bump area is zeroed */
     const void *c = __builtin_return_address(0);
     if (fi_should_fail(FI_CALLOC, c)) {
         errno = ENOMEM;
@@ -357,12 +357,12 @@ FI_NOINLINE void *realloc(void *old, size_t n)
     if (old && fi_is_boot(old)) {
         void *p = malloc(n);
         if (p)
-            memcpy(p, old, n);        /* boot blocks are large enough: never shrunk */
+            memcpy(p, old, n); /* boot blocks are large enough: never shrunk */
         return p;
     }
     if (fi_should_fail(FI_REALLOC, c)) {
         errno = ENOMEM;
-        return NULL;                   /* the old block stays valid */
+        return NULL; /* the old block stays valid */
     }
     void *p = fi_real_realloc(old, n);
     if (p || n == 0) {
@@ -400,8 +400,14 @@ static void *fi_memalign(size_t al, size_t n, const void *c)
     return p;
 }
 
-FI_NOINLINE void *aligned_alloc(size_t al, size_t n) { return fi_memalign(al, n, __builtin_return_address(0)); }
-FI_NOINLINE void *memalign(size_t al, size_t n) { return fi_memalign(al, n, __builtin_return_address(0)); }
+FI_NOINLINE void *aligned_alloc(size_t al, size_t n)
+{
+    return fi_memalign(al, n, __builtin_return_address(0));
+}
+FI_NOINLINE void *memalign(size_t al, size_t n)
+{
+    return fi_memalign(al, n, __builtin_return_address(0));
+}
 
 FI_NOINLINE void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
@@ -430,7 +436,8 @@ FI_NOINLINE int munmap(void *addr, size_t len)
     return r;
 }
 
-FI_NOINLINE int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+FI_NOINLINE int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *),
+                               void *arg)
 {
     fi_resolve();
     const void *c = __builtin_return_address(0);
@@ -469,11 +476,11 @@ static void fi_where(const void *caller, char *buf, size_t len)
         snprintf(buf, len, "%p", caller);
 }
 
-#define FI_FAIL(...)                                                                        \
-    do {                                                                                    \
-        fprintf(stderr, "%s:%d: FAIL: ", __FILE__, __LINE__);                               \
-        fprintf(stderr, __VA_ARGS__);                                                       \
-        fi_fail_tail();                                                                     \
+#define FI_FAIL(...)                                          \
+    do {                                                      \
+        fprintf(stderr, "%s:%d: FAIL: ", __FILE__, __LINE__); \
+        fprintf(stderr, __VA_ARGS__);                         \
+        fi_fail_tail();                                       \
     } while (0)
 
 static void fi_fail_tail(void)
@@ -518,7 +525,8 @@ static int fi_code_ok(int r, long before, long after)
 
 /* 1 on success; 0 on an error that a failure injected during the call explains; fails the
  * test on any other error.  `before` is fi_injected read before the call. */
-static __attribute__((unused)) int fi_check(int r, long before, const char *expr, const char *file, int line)
+static __attribute__((unused)) int fi_check(int r, long before, const char *expr, const char *file,
+                                            int line)
 {
     if (r == ABT_SUCCESS)
         return 1;
@@ -527,12 +535,15 @@ static __attribute__((unused)) int fi_check(int r, long before, const char *expr
         fprintf(stderr, "%s:%d: FAIL: %s returned %d (%s) with no failure injected", file, line,
                 expr, r, test_errname(r));
     else if (after == before)
-        fprintf(stderr, "%s:%d: FAIL: %s returned %d (%s), but no failure was injected "
-                "while it ran", file, line, expr, r, test_errname(r));
+        fprintf(stderr,
+                "%s:%d: FAIL: %s returned %d (%s), but no failure was injected "
+                "while it ran",
+                file, line, expr, r, test_errname(r));
     else if (!fi_code_ok(r, before, after))
-        fprintf(stderr, "%s:%d: FAIL: %s returned %d (%s), expected ABT_ERR_MEM (memory) or "
-                "ABT_ERR_SYS/ABT_ERR_XSTREAM (thread) for what failed", file, line, expr, r,
-                test_errname(r));
+        fprintf(stderr,
+                "%s:%d: FAIL: %s returned %d (%s), expected ABT_ERR_MEM (memory) or "
+                "ABT_ERR_SYS/ABT_ERR_XSTREAM (thread) for what failed",
+                file, line, expr, r, test_errname(r));
     else
         return 0;
     fi_fail_tail();
@@ -540,58 +551,58 @@ static __attribute__((unused)) int fi_check(int r, long before, const char *expr
 }
 
 /* FI_OK(call): 1 if it succeeded, 0 if it failed as the injected failure allows. */
-#define FI_OK(call)                                                                          \
-    ({                                                                                       \
-        long fi_b_ = atomic_load(&fi_injected);                                              \
-        fi_check((call), fi_b_, #call, __FILE__, __LINE__);                                  \
+#define FI_OK(call)                                         \
+    ({                                                      \
+        long fi_b_ = atomic_load(&fi_injected);             \
+        fi_check((call), fi_b_, #call, __FILE__, __LINE__); \
     })
 
 #define FI_SENTINEL ((intptr_t)0x5eed0bad)
 
 /* A creation routine that, as Argobots 1.x documents, sets its output to the NULL handle
  * on error. */
-#define FI_OUT_NULL(out, nullh, call)                                                        \
-    ({                                                                                       \
-        (out) = (__typeof__(out))FI_SENTINEL;                                                \
-        int fi_ok_ = FI_OK(call);                                                            \
-        if (!fi_ok_ && (out) != (nullh))                                                     \
-            FI_FAIL("%s failed but left %s = %p, expected %s", #call, #out, (void *)(out),   \
-                    #nullh);                                                                 \
-        if (fi_ok_ && ((out) == (nullh) || (intptr_t)(out) == FI_SENTINEL))                  \
-            FI_FAIL("%s succeeded but did not set %s", #call, #out);                         \
-        fi_ok_;                                                                              \
+#define FI_OUT_NULL(out, nullh, call)                                                      \
+    ({                                                                                     \
+        (out) = (__typeof__(out))FI_SENTINEL;                                              \
+        int fi_ok_ = FI_OK(call);                                                          \
+        if (!fi_ok_ && (out) != (nullh))                                                   \
+            FI_FAIL("%s failed but left %s = %p, expected %s", #call, #out, (void *)(out), \
+                    #nullh);                                                               \
+        if (fi_ok_ && ((out) == (nullh) || (intptr_t)(out) == FI_SENTINEL))                \
+            FI_FAIL("%s succeeded but did not set %s", #call, #out);                       \
+        fi_ok_;                                                                            \
     })
 
 /* A creation routine whose output stays untouched on error. */
-#define FI_OUT_KEEP(out, call)                                                               \
-    ({                                                                                       \
-        (out) = (__typeof__(out))FI_SENTINEL;                                                \
-        int fi_ok_ = FI_OK(call);                                                            \
-        if (!fi_ok_ && (intptr_t)(out) != FI_SENTINEL)                                       \
-            FI_FAIL("%s failed but wrote %s = %p; it must stay untouched", #call, #out,      \
-                    (void *)(out));                                                          \
-        if (fi_ok_ && (intptr_t)(out) == FI_SENTINEL)                                        \
-            FI_FAIL("%s succeeded but did not set %s", #call, #out);                         \
-        fi_ok_;                                                                              \
+#define FI_OUT_KEEP(out, call)                                                          \
+    ({                                                                                  \
+        (out) = (__typeof__(out))FI_SENTINEL;                                           \
+        int fi_ok_ = FI_OK(call);                                                       \
+        if (!fi_ok_ && (intptr_t)(out) != FI_SENTINEL)                                  \
+            FI_FAIL("%s failed but wrote %s = %p; it must stay untouched", #call, #out, \
+                    (void *)(out));                                                     \
+        if (fi_ok_ && (intptr_t)(out) == FI_SENTINEL)                                   \
+            FI_FAIL("%s succeeded but did not set %s", #call, #out);                    \
+        fi_ok_;                                                                         \
     })
 
 /* A call retried until it succeeds: a burst of failures ends, so it must succeed within
  * FI_MAX_BURST + 1 tries; each failed try must fail as FI_OK demands. */
-#define FI_RETRY(call)                                                                       \
-    do {                                                                                     \
-        int fi_t_ = 0;                                                                       \
-        while (!FI_OK(call))                                                                 \
-            if (++fi_t_ > FI_MAX_BURST)                                                      \
-                FI_FAIL("%s still fails after the burst of failures", #call);                \
+#define FI_RETRY(call)                                                        \
+    do {                                                                      \
+        int fi_t_ = 0;                                                        \
+        while (!FI_OK(call))                                                  \
+            if (++fi_t_ > FI_MAX_BURST)                                       \
+                FI_FAIL("%s still fails after the burst of failures", #call); \
     } while (0)
 
 /* A call that must succeed even with a failure injected (frees, getters...). */
-#define FI_MUST(call)                                                                        \
-    do {                                                                                     \
-        int fi_r_ = (call);                                                                  \
-        if (fi_r_ != ABT_SUCCESS)                                                            \
-            FI_FAIL("%s returned %d (%s), expected ABT_SUCCESS", #call, fi_r_,               \
-                    test_errname(fi_r_));                                                    \
+#define FI_MUST(call)                                                          \
+    do {                                                                       \
+        int fi_r_ = (call);                                                    \
+        if (fi_r_ != ABT_SUCCESS)                                              \
+            FI_FAIL("%s returned %d (%s), expected ABT_SUCCESS", #call, fi_r_, \
+                    test_errname(fi_r_));                                      \
     } while (0)
 
 /* ---- the driver ------------------------------------------------------------------------ */
@@ -608,8 +619,8 @@ static void fi_check_leaks(void)
         for (size_t i = 0; i < FI_TAB_SIZE && shown < 8; i++)
             if (fi_tab[i].p > FI_TOMB) {
                 fi_where(fi_tab[i].caller, w, sizeof(w));
-                fprintf(stderr, "  %zu bytes at %p from %s\n", fi_tab[i].size,
-                        (void *)fi_tab[i].p, w);
+                fprintf(stderr, "  %zu bytes at %p from %s\n", fi_tab[i].size, (void *)fi_tab[i].p,
+                        w);
                 shown++;
             }
         bad = 1;
@@ -619,8 +630,8 @@ static void fi_check_leaks(void)
                 fi_nmaps);
         for (int i = 0; i < fi_nmaps && i < 8; i++) {
             fi_where(fi_maps[i].caller, w, sizeof(w));
-            fprintf(stderr, "  %zu bytes at %p from %s\n",
-                    (size_t)(fi_maps[i].hi - fi_maps[i].lo), (void *)fi_maps[i].lo, w);
+            fprintf(stderr, "  %zu bytes at %p from %s\n", (size_t)(fi_maps[i].hi - fi_maps[i].lo),
+                    (void *)fi_maps[i].lo, w);
         }
         bad = 1;
     }
@@ -640,22 +651,22 @@ enum { FI_CHILD_DONE_NOFAIL = 3 };
 
 /* FI_KEEP_GOING=1: report a failing child and go on with the next k (exit 1 at the end) */
 static int fi_failed_children;
-#define FI_REPORT(...)                                                                       \
-    do {                                                                                     \
-        if (!getenv("FI_KEEP_GOING"))                                                        \
-            TEST_FAIL(__VA_ARGS__);                                                          \
-        fprintf(stderr, "FAIL: " __VA_ARGS__);                                               \
-        fputc('\n', stderr);                                                                 \
-        fi_failed_children++;                                                                \
-        return 1;                                                                            \
+#define FI_REPORT(...)                         \
+    do {                                       \
+        if (!getenv("FI_KEEP_GOING"))          \
+            TEST_FAIL(__VA_ARGS__);            \
+        fprintf(stderr, "FAIL: " __VA_ARGS__); \
+        fputc('\n', stderr);                   \
+        fi_failed_children++;                  \
+        return 1;                              \
     } while (0)
 
 static int fi_is_slow(void) { return getenv("WEFT_TEST_SLOW") != NULL; }
 
 /* One child: fail traced calls k .. k+burst-1.  Returns the number of failures it saw
  * injected (0: the program made fewer than k traced calls); fails the test otherwise. */
-static long fi_run_child(const char *name, void (*program)(void), long k, long burst,
-                         int *kind0, char *where, size_t wlen)
+static long fi_run_child(const char *name, void (*program)(void), long k, long burst, int *kind0,
+                         char *where, size_t wlen)
 {
     int pfd[2];
     if (pipe(pfd) != 0)
@@ -674,7 +685,7 @@ static long fi_run_child(const char *name, void (*program)(void), long k, long b
         program();
         fi_check_leaks();
         fi_armed = 0;
-        int report[2] = {(int)atomic_load(&fi_injected), fi_inj_kinds[0]};
+        int report[2] = { (int)atomic_load(&fi_injected), fi_inj_kinds[0] };
         char w[256];
         fi_where(fi_inj_callers[0], w, sizeof(w));
         (void)!write(pfd[1], report, sizeof(report));
@@ -684,7 +695,7 @@ static long fi_run_child(const char *name, void (*program)(void), long k, long b
         _exit(report[0] ? 0 : FI_CHILD_DONE_NOFAIL);
     }
     close(pfd[1]);
-    int report[2] = {0, 0};
+    int report[2] = { 0, 0 };
     where[0] = 0;
     if (read(pfd[0], report, sizeof(report)) == (ssize_t)sizeof(report)) {
         ssize_t m = read(pfd[0], where, wlen - 1);
@@ -696,9 +707,9 @@ static long fi_run_child(const char *name, void (*program)(void), long k, long b
         ;
     if (WIFSIGNALED(st))
         FI_REPORT("%s: failing traced calls #%ld..#%ld killed the program with signal %d (%s)%s;"
-                  " rerun with FI_ONLY=%ld FI_BURST=%ld", name, k, k + burst - 1, WTERMSIG(st),
-                  strsignal(WTERMSIG(st)), WTERMSIG(st) == SIGALRM ? ": it hung" : "", k,
-                  burst);
+                  " rerun with FI_ONLY=%ld FI_BURST=%ld",
+                  name, k, k + burst - 1, WTERMSIG(st), strsignal(WTERMSIG(st)),
+                  WTERMSIG(st) == SIGALRM ? ": it hung" : "", k, burst);
     int code = WEXITSTATUS(st);
     if (code == FI_CHILD_DONE_NOFAIL)
         return 0;
@@ -719,7 +730,8 @@ static __attribute__((unused)) int fi_main(const char *name, void (*program)(voi
 {
     if (FI_UNDER_SANITIZER)
         TEST_SKIP("%s: the sanitizer runtime owns malloc/mmap/pthread_create; failure "
-                  "injection runs in the release and valgrind builds", name);
+                  "injection runs in the release and valgrind builds",
+                  name);
     setvbuf(stdout, NULL, _IOLBF, 0);
     fi_resolve();
     fi_find_weft();
@@ -732,8 +744,8 @@ static __attribute__((unused)) int fi_main(const char *name, void (*program)(voi
             TEST_FAIL("FI_BURST must be 1..%d", FI_MAX_BURST);
         long n = fi_run_child(name, program, atol(getenv("FI_ONLY")), burst, &kind, where,
                               sizeof(where));
-        printf("%s: %ld failure(s) injected, first %s in %s: passed\n", name, n,
-               fi_kind_name[kind], where);
+        printf("%s: %ld failure(s) injected, first %s in %s: passed\n", name, n, fi_kind_name[kind],
+               where);
         return 0;
     }
     /* slow builds (sanitizers, valgrind) fail every stride-th call site; the offset
@@ -742,9 +754,9 @@ static __attribute__((unused)) int fi_main(const char *name, void (*program)(voi
     int valgrind = pre && strstr(pre, "vgpreload");
     long stride = fi_is_slow() && !valgrind ? 3 : 1;
     long offset = stride > 1 ? (long)getpid() % stride : 0;
-    static const long bursts[2] = {1, FI_BURST_LEN};
+    static const long bursts[2] = { 1, FI_BURST_LEN };
     for (int pass = 0; pass < 2; pass++) {
-        long points = 0, per_kind[FI_NKINDS] = {0};
+        long points = 0, per_kind[FI_NKINDS] = { 0 };
         for (long k = 1 + offset;; k += stride) {
             long n = fi_run_child(name, program, k, bursts[pass], &kind, where, sizeof(where));
             if (n == 0)
@@ -752,8 +764,8 @@ static __attribute__((unused)) int fi_main(const char *name, void (*program)(voi
             points++;
             per_kind[kind]++;
             if (verbose)
-                printf("%s: burst %ld k=%ld: %s in %s\n", name, bursts[pass], k,
-                       fi_kind_name[kind], where);
+                printf("%s: burst %ld k=%ld: %s in %s\n", name, bursts[pass], k, fi_kind_name[kind],
+                       where);
             if (k > 200000)
                 TEST_FAIL("%s: more than 200000 traced calls; is the program bounded?", name);
         }

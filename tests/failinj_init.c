@@ -18,7 +18,8 @@ static void use_runtime(void)
     FI_MUST(ABT_xstream_self(&self));
     FI_MUST(ABT_xstream_get_main_pools(self, 1, &pool));
     ABT_thread t;
-    if (FI_OUT_NULL(t, ABT_THREAD_NULL, ABT_thread_create(pool, nop, NULL, ABT_THREAD_ATTR_NULL, &t)))
+    if (FI_OUT_NULL(t, ABT_THREAD_NULL,
+                    ABT_thread_create(pool, nop, NULL, ABT_THREAD_ATTR_NULL, &t)))
         FI_MUST(ABT_thread_free(&t));
 }
 
@@ -33,7 +34,7 @@ static void program(void)
         }
         FI_MUST(ABT_initialized());
         use_runtime();
-        FI_MUST(ABT_init(0, NULL));    /* nested: counts one more finalize */
+        FI_MUST(ABT_init(0, NULL)); /* nested: counts one more finalize */
         FI_MUST(ABT_finalize());
         FI_MUST(ABT_initialized());
         FI_MUST(ABT_finalize());

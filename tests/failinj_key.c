@@ -12,7 +12,11 @@ enum { NKEYS = 20, NULT = 4 };
 static ABT_key keys[NKEYS];
 static _Atomic int destroyed, stored;
 
-static void dtor(void *v) { atomic_fetch_add(&destroyed, 1); free(v); }
+static void dtor(void *v)
+{
+    atomic_fetch_add(&destroyed, 1);
+    free(v);
+}
 
 static void set_all(ABT_thread t)
 {
@@ -38,7 +42,7 @@ static void set_all(ABT_thread t)
 
 static void ult(void *arg)
 {
-    if (arg)                           /* not set from outside already */
+    if (arg) /* not set from outside already */
         set_all(ABT_THREAD_NULL);
     ABT_thread_yield();
 }
@@ -56,10 +60,11 @@ static void program(void)
     ABT_thread t[NULT];
     for (int i = 0; i < NULT; i++) {
         if (!FI_OUT_NULL(t[i], ABT_THREAD_NULL,
-                         ABT_thread_create(pool, ult, (void *)(intptr_t)(i % 2 == 0), ABT_THREAD_ATTR_NULL, &t[i])))
+                         ABT_thread_create(pool, ult, (void *)(intptr_t)(i % 2 == 0),
+                                           ABT_THREAD_ATTR_NULL, &t[i])))
             t[i] = ABT_THREAD_NULL;
         else if (i % 2)
-            set_all(t[i]);             /* from outside, before it runs */
+            set_all(t[i]); /* from outside, before it runs */
     }
     for (int i = 0; i < NULT; i++)
         if (t[i] != ABT_THREAD_NULL)

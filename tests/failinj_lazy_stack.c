@@ -44,7 +44,7 @@ int main(void)
     ABT_thread t, popped;
     CHECK_ABT(ABT_thread_create(parking, work, NULL, attr, &t));
     fi_fail_at = 1;
-    fi_burst = 1L << 40;                /* every traced call fails from now on */
+    fi_burst = 1L << 40; /* every traced call fails from now on */
     fi_armed = 1;
     int r1 = ABT_pool_pop_thread(parking, &popped);
     int r2 = popped == t ? ABT_pool_push_thread(pool, t) : ABT_ERR_OTHER;
@@ -55,7 +55,7 @@ int main(void)
         ABT_thread_yield();
     long failures = atomic_load(&fi_injected);
     int ran_while_failing = atomic_load(&ran);
-    fi_armed = 0;                       /* memory is back */
+    fi_armed = 0; /* memory is back */
     CHECK_ABT(ABT_thread_free(&t));
 
     fflush(stderr);
@@ -75,8 +75,8 @@ int main(void)
     CHECK_EQ_INT(atomic_load(&ran), 1);
     const char *m = strstr(buf, "weft: out of memory for ULT stacks");
     if (!m)
-        TEST_FAIL("no message on stderr after %ld failed stack allocations; stderr: '%s'",
-                  failures, buf);
+        TEST_FAIL("no message on stderr after %ld failed stack allocations; stderr: '%s'", failures,
+                  buf);
     if (strstr(m + 1, "weft: out of memory for ULT stacks"))
         TEST_FAIL("the message was printed more than once: '%s'", buf);
     CHECK_ABT(ABT_thread_attr_free(&attr));

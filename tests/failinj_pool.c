@@ -26,7 +26,8 @@ struct queue {
     struct node *head, *tail;
     size_t n;
 };
-static struct queue q_old = {PTHREAD_MUTEX_INITIALIZER, NULL, NULL, 0}, q_new = {PTHREAD_MUTEX_INITIALIZER, NULL, NULL, 0};
+static struct queue q_old = { PTHREAD_MUTEX_INITIALIZER, NULL, NULL, 0 },
+                    q_new = { PTHREAD_MUTEX_INITIALIZER, NULL, NULL, 0 };
 
 static void q_push(struct queue *q, struct node *n)
 {
@@ -66,7 +67,11 @@ static ABT_unit old_create(ABT_thread t)
     n->t = t;
     return (ABT_unit)n;
 }
-static void old_free(ABT_unit *u) { free(*u); *u = ABT_UNIT_NULL; }
+static void old_free(ABT_unit *u)
+{
+    free(*u);
+    *u = ABT_UNIT_NULL;
+}
 static size_t old_size(ABT_pool p) { return q_old.n; }
 static void old_push(ABT_pool p, ABT_unit u) { q_push(&q_old, (struct node *)u); }
 static ABT_unit old_pop(ABT_pool p)
@@ -84,9 +89,16 @@ static ABT_thread new_pop(ABT_pool p, ABT_pool_context c)
     struct node *n = q_pop(&q_new);
     return n ? n->t : ABT_THREAD_NULL;
 }
-static void new_push(ABT_pool p, ABT_unit u, ABT_pool_context c) { q_push(&q_new, (struct node *)u); }
+static void new_push(ABT_pool p, ABT_unit u, ABT_pool_context c)
+{
+    q_push(&q_new, (struct node *)u);
+}
 static int inits, frees;
-static int new_init(ABT_pool p, ABT_pool_config c) { inits++; return ABT_SUCCESS; }
+static int new_init(ABT_pool p, ABT_pool_config c)
+{
+    inits++;
+    return ABT_SUCCESS;
+}
 static void new_pool_free(ABT_pool p) { frees++; }
 
 static void work(void *arg) { ABT_thread_yield(); }
@@ -101,7 +113,7 @@ static void feed(ABT_pool pool)
             t[i] = ABT_THREAD_NULL;
     for (int i = 0; i < NULT; i++)
         if (t[i] != ABT_THREAD_NULL)
-            FI_MUST(ABT_thread_free(&t[i]));     /* joins: runs the pool's ULTs */
+            FI_MUST(ABT_thread_free(&t[i])); /* joins: runs the pool's ULTs */
 }
 
 /* a pool the primary stream's scheduler does not know: make it run there */
@@ -109,8 +121,7 @@ static void feed_foreign(ABT_pool pool)
 {
     ABT_sched s;
     if (!FI_OUT_NULL(s, ABT_SCHED_NULL,
-                     ABT_sched_create_basic(ABT_SCHED_BASIC, 1, &pool, ABT_SCHED_CONFIG_NULL,
-                                            &s)))
+                     ABT_sched_create_basic(ABT_SCHED_BASIC, 1, &pool, ABT_SCHED_CONFIG_NULL, &s)))
         return;
     ABT_xstream xs;
     if (!FI_OUT_NULL(xs, ABT_XSTREAM_NULL, ABT_xstream_create(s, &xs))) {
@@ -125,7 +136,7 @@ static void feed_foreign(ABT_pool pool)
 static void program(void)
 {
     FI_RETRY(ABT_init(0, NULL));
-    static const ABT_pool_kind kinds[] = {ABT_POOL_FIFO, ABT_POOL_FIFO_WAIT, ABT_POOL_RANDWS};
+    static const ABT_pool_kind kinds[] = { ABT_POOL_FIFO, ABT_POOL_FIFO_WAIT, ABT_POOL_RANDWS };
     for (int i = 0; i < 3; i++) {
         ABT_pool p;
         if (FI_OUT_NULL(p, ABT_POOL_NULL,
@@ -144,8 +155,12 @@ static void program(void)
 
     /* old-style definition */
     ABT_pool_def old = {
-        .access = ABT_POOL_ACCESS_MPMC, .u_create_from_thread = old_create, .u_free = old_free,
-        .p_get_size = old_size, .p_push = old_push, .p_pop = old_pop,
+        .access = ABT_POOL_ACCESS_MPMC,
+        .u_create_from_thread = old_create,
+        .u_free = old_free,
+        .p_get_size = old_size,
+        .p_push = old_push,
+        .p_pop = old_pop,
     };
     ABT_pool p;
     if (FI_OUT_NULL(p, ABT_POOL_NULL, ABT_pool_create(&old, ABT_POOL_CONFIG_NULL, &p))) {

@@ -10,7 +10,7 @@
  * freed by the caller.  No failure may leak or crash. */
 #include "failinj.h"
 
-static ABT_sched_config_var cv_n = {.idx = 0, .type = ABT_SCHED_CONFIG_INT};
+static ABT_sched_config_var cv_n = { .idx = 0, .type = ABT_SCHED_CONFIG_INT };
 static int user_inits, user_frees;
 
 static int u_init(ABT_sched sched, ABT_sched_config config)
@@ -39,7 +39,11 @@ static void u_run(ABT_sched sched)
     }
 }
 
-static int u_free(ABT_sched sched) { user_frees++; return ABT_SUCCESS; }
+static int u_free(ABT_sched sched)
+{
+    user_frees++;
+    return ABT_SUCCESS;
+}
 
 static void work(void *arg) { ABT_thread_yield(); }
 
@@ -79,7 +83,7 @@ static void run_stacked(ABT_sched s, ABT_pool own, int user)
         FI_MUST(ABT_pool_get_total_size(main_pool, &n));
         done = n == 0;
     }
-    for (int i = 0; i < 4; i++)        /* let the scheduler's ULT end */
+    for (int i = 0; i < 4; i++) /* let the scheduler's ULT end */
         FI_MUST(ABT_thread_yield());
     if (user)
         FI_MUST(ABT_sched_free(&s));
@@ -96,8 +100,9 @@ static void program(void)
         if (FI_OUT_NULL(pool, ABT_POOL_NULL,
                         ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_TRUE,
                                               &pool))) {
-            ABT_sched_def def = {.type = ABT_SCHED_TYPE_ULT, .init = u_init, .run = u_run,
-                                 .free = u_free};
+            ABT_sched_def def = {
+                .type = ABT_SCHED_TYPE_ULT, .init = u_init, .run = u_run, .free = u_free
+            };
             ABT_sched s;
             if (FI_OUT_NULL(s, ABT_SCHED_NULL, ABT_sched_create(&def, 1, &pool, cfg, &s)))
                 run_stacked(s, pool, 1);
@@ -110,8 +115,8 @@ static void program(void)
         FI_FAIL("user scheduler: %d inits, %d frees", user_inits, user_frees);
 
     /* predefined ones with runtime-made pools, stacked */
-    static const ABT_sched_predef predefs[] = {ABT_SCHED_BASIC, ABT_SCHED_BASIC_WAIT,
-                                               ABT_SCHED_PRIO, ABT_SCHED_RANDWS};
+    static const ABT_sched_predef predefs[] = { ABT_SCHED_BASIC, ABT_SCHED_BASIC_WAIT,
+                                                ABT_SCHED_PRIO, ABT_SCHED_RANDWS };
     for (int i = 0; i < 4; i++) {
         ABT_sched s;
         if (!FI_OUT_NULL(s, ABT_SCHED_NULL,
@@ -122,7 +127,7 @@ static void program(void)
         run_stacked(s, own, 0);
     }
     /* a predefined one on given pools (not automatic: freed by us) */
-    ABT_pool pools[2] = {ABT_POOL_NULL, ABT_POOL_NULL};
+    ABT_pool pools[2] = { ABT_POOL_NULL, ABT_POOL_NULL };
     int np = 0;
     for (; np < 2; np++)
         if (!FI_OUT_NULL(pools[np], ABT_POOL_NULL,

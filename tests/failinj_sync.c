@@ -85,7 +85,7 @@ static void program(void)
     if (FI_OUT_NULL(rw, ABT_RWLOCK_NULL, ABT_rwlock_create(&rw))) {
         FI_MUST(ABT_rwlock_wrlock(rw));
         ABT_thread t = spawn(w_rw, NULL);
-        ABT_thread_yield();                /* the reader blocks */
+        ABT_thread_yield(); /* the reader blocks */
         FI_MUST(ABT_rwlock_unlock(rw));
         if (t != ABT_THREAD_NULL)
             FI_MUST(ABT_thread_free(&t));

@@ -12,14 +12,18 @@
 
 enum { N = 150 };
 static _Atomic int ran;
-static void work(void *arg) { atomic_fetch_add(&ran, 1); ABT_thread_yield(); }
+static void work(void *arg)
+{
+    atomic_fetch_add(&ran, 1);
+    ABT_thread_yield();
+}
 static void task(void *arg) { atomic_fetch_add(&ran, 1); }
 
 static void program(void)
 {
     FI_RETRY(ABT_init(0, NULL));
     int created = 0;
-    const int n = N / (test_scale_div() > 1 ? 5 : 1);   /* still > one descriptor slab */
+    const int n = N / (test_scale_div() > 1 ? 5 : 1); /* still > one descriptor slab */
     ABT_xstream self, xs2 = ABT_XSTREAM_NULL;
     ABT_pool pool, pool2 = ABT_POOL_NULL;
     FI_MUST(ABT_xstream_self(&self));
@@ -46,8 +50,8 @@ static void program(void)
             break;
         case 2:
             ok = FI_OUT_NULL(t[i], ABT_THREAD_NULL,
-                             ABT_thread_create_on_xstream(self, work, NULL,
-                                                          ABT_THREAD_ATTR_NULL, &t[i]));
+                             ABT_thread_create_on_xstream(self, work, NULL, ABT_THREAD_ATTR_NULL,
+                                                          &t[i]));
             break;
         case 3:
             ok = FI_OUT_NULL(t[i], ABT_TASK_NULL,

@@ -11,7 +11,11 @@
 #include "failinj.h"
 
 static _Atomic int ran;
-static void work(void *arg) { atomic_fetch_add(&ran, 1); ABT_thread_yield(); }
+static void work(void *arg)
+{
+    atomic_fetch_add(&ran, 1);
+    ABT_thread_yield();
+}
 
 static void run_on(ABT_xstream xs)
 {
@@ -38,16 +42,16 @@ static void program(void)
     /* a predefined scheduler on an explicit pool, with a rank */
     ABT_pool pool;
     if (FI_OUT_NULL(pool, ABT_POOL_NULL,
-                    ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_TRUE,
-                                          &pool))) {
+                    ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_TRUE, &pool))) {
         ABT_sched sched;
         if (FI_OUT_NULL(sched, ABT_SCHED_NULL,
-                        ABT_sched_create_basic(ABT_SCHED_BASIC, 1, &pool,
-                                               ABT_SCHED_CONFIG_NULL, &sched))) {
-            if (FI_OUT_NULL(xs[n], ABT_XSTREAM_NULL, ABT_xstream_create_with_rank(sched, 7, &xs[n])))
+                        ABT_sched_create_basic(ABT_SCHED_BASIC, 1, &pool, ABT_SCHED_CONFIG_NULL,
+                                               &sched))) {
+            if (FI_OUT_NULL(xs[n], ABT_XSTREAM_NULL,
+                            ABT_xstream_create_with_rank(sched, 7, &xs[n])))
                 n++;
             else
-                FI_MUST(ABT_sched_free(&sched));   /* frees its automatic pool */
+                FI_MUST(ABT_sched_free(&sched)); /* frees its automatic pool */
         } else {
             FI_MUST(ABT_pool_free(&pool));
         }

@@ -32,7 +32,7 @@ static void child(void)
     CHECK(failed(ABT_xstream_self_rank(&rank)));
     CHECK(failed(ABT_thread_self(&t)));
     CHECK(failed(ABT_self_yield()));
-    CHECK_ABT(ABT_thread_yield());    /* the no-op it is for any external thread */
+    CHECK_ABT(ABT_thread_yield()); /* the no-op it is for any external thread */
     CHECK_ERR(ABT_finalize(), ABT_ERR_UNINITIALIZED);
 
     /* a new runtime */

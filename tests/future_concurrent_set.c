@@ -5,9 +5,9 @@
 #include "sync_test.h"
 
 #define SETTERS 6
-#define PER 8
-#define NC (SETTERS * PER)
-#define ROUNDS 50
+#define PER     8
+#define NC      (SETTERS * PER)
+#define ROUNDS  50
 
 static ABT_future fut;
 static atomic_int cb_calls, bad, extra_fail;

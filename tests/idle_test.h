@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#define IDLE_NSTREAMS 3     /* the primary stream and two secondaries */
+#define IDLE_NSTREAMS  3 /* the primary stream and two secondaries */
 #define IDLE_MAX_POOLS 3
 
 /* Valgrind and sanitizer runs set WEFT_TEST_SLOW: CPU checks are skipped there (exit 77)
@@ -52,7 +52,7 @@ static inline unsigned long long idle_process_cpu_ns(void)
         snprintf(path, sizeof(path), "/proc/self/task/%s/schedstat", e->d_name);
         FILE *f = fopen(path, "r");
         if (!f)
-            continue;          /* the thread exited meanwhile */
+            continue; /* the thread exited meanwhile */
         unsigned long long ns = 0;
         if (fscanf(f, "%llu", &ns) == 1)
             sum += ns;
@@ -128,7 +128,7 @@ static inline void idle_world_stop(idle_world *w)
  * nothing to do: all three streams are idle.  An external thread lets them settle, then
  * measures the CPU time of the whole process over ~0.6 s and sets the eventual.  Idle
  * streams must sleep: under 5 ms of CPU per stream-second. */
-#define IDLE_CPU_WINDOW 0.6
+#define IDLE_CPU_WINDOW             0.6
 #define IDLE_CPU_MAX_PER_STREAM_SEC 0.005
 
 typedef struct {
@@ -145,14 +145,14 @@ static void idle_cpu_waiter(void *arg)
 static void *idle_cpu_measurer(void *arg)
 {
     idle_cpu_run *r = arg;
-    idle_sleep(0.1);                       /* let every stream go idle */
+    idle_sleep(0.1); /* let every stream go idle */
     unsigned long long c0 = idle_process_cpu_ns();
     double t0 = idle_now();
     idle_sleep(IDLE_CPU_WINDOW);
     unsigned long long c1 = idle_process_cpu_ns();
     r->wall_s = idle_now() - t0;
     r->cpu_s = (double)(c1 - c0) * 1e-9;
-    CHECK_ABT(ABT_eventual_set(r->ev, NULL, 0));  /* from an external thread */
+    CHECK_ABT(ABT_eventual_set(r->ev, NULL, 0)); /* from an external thread */
     return NULL;
 }
 
@@ -167,7 +167,7 @@ static inline int idle_cpu_test(int argc, char **argv, ABT_sched_predef predef)
     CHECK_ABT(ABT_thread_create(w.pool[1], idle_cpu_waiter, &r, ABT_THREAD_ATTR_NULL, &waiter));
     pthread_t m;
     CHECK(pthread_create(&m, NULL, idle_cpu_measurer, &r) == 0);
-    CHECK_ABT(ABT_thread_join(waiter));    /* the primary ULT blocks here */
+    CHECK_ABT(ABT_thread_join(waiter)); /* the primary ULT blocks here */
     CHECK(pthread_join(m, NULL) == 0);
     CHECK_ABT(ABT_thread_free(&waiter));
     CHECK_ABT(ABT_eventual_free(&r.ev));
@@ -176,8 +176,9 @@ static inline int idle_cpu_test(int argc, char **argv, ABT_sched_predef predef)
 
     double per = r.cpu_s / (r.wall_s * IDLE_NSTREAMS);
     printf("%s: %d idle streams used %.2f ms CPU in %.3f s: %.3f ms per stream-second "
-           "(limit %.1f)\n", idle_sched_name(predef), IDLE_NSTREAMS, r.cpu_s * 1e3, r.wall_s,
-           per * 1e3, IDLE_CPU_MAX_PER_STREAM_SEC * 1e3);
+           "(limit %.1f)\n",
+           idle_sched_name(predef), IDLE_NSTREAMS, r.cpu_s * 1e3, r.wall_s, per * 1e3,
+           IDLE_CPU_MAX_PER_STREAM_SEC * 1e3);
     if (idle_slow())
         TEST_SKIP("CPU use not checked under valgrind or a sanitizer");
     if (per >= IDLE_CPU_MAX_PER_STREAM_SEC)

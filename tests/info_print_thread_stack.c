@@ -42,7 +42,7 @@ int main(int argc, char **argv)
     CHECK_ABT(ABT_info_print_thread_stack(fp, a));
     char *out = dump_read(fp);
     CHECK(strlen(out) > 0);
-    if (TEST_WEFT) {          /* Argobots prints the stack without a header */
+    if (TEST_WEFT) { /* Argobots prints the stack without a header */
         CHECK(dump_has_id(out, ida));
         CHECK(strstr(out, "sp        : 0x") != NULL);
         CHECK(strstr(out, "used      : ") != NULL);

@@ -83,8 +83,8 @@ int main(int argc, char **argv)
     /* let everything finish: a stream for the idle pool */
     release = 1;
     ABT_xstream xs2;
-    CHECK_ABT(ABT_xstream_create_basic(ABT_SCHED_DEFAULT, 1, &idle_pool, ABT_SCHED_CONFIG_NULL,
-                                       &xs2));
+    CHECK_ABT(
+        ABT_xstream_create_basic(ABT_SCHED_DEFAULT, 1, &idle_pool, ABT_SCHED_CONFIG_NULL, &xs2));
     for (int i = 0; i < N; i++)
         CHECK_ABT(ABT_thread_free(&fresh[i]));
     for (int i = 0; i < 2; i++)

@@ -9,8 +9,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < 5; i++) {
         unsigned char buf[16];
         memset(buf, 0x5C, sizeof(buf));
-        CHECK_ERR(ABT_info_query_config((ABT_info_query_kind)bad[i], buf),
-                  ABT_ERR_INV_QUERY_KIND);
+        CHECK_ERR(ABT_info_query_config((ABT_info_query_kind)bad[i], buf), ABT_ERR_INV_QUERY_KIND);
         for (int j = 0; j < 16; j++)
             CHECK(buf[j] == 0x5C);
     }

@@ -32,7 +32,10 @@ int main(int argc, char **argv)
     unsetenv("ABT_ENV_MAX_NUM_XSTREAMS");
     CHECK_ABT(ABT_init(argc, argv));
 
-    static const struct { int kind; int type; } kinds[] = {
+    static const struct {
+        int kind;
+        int type;
+    } kinds[] = {
         { ABT_INFO_QUERY_KIND_ENABLED_DEBUG, T_BOOL },
         { ABT_INFO_QUERY_KIND_ENABLED_PRINT_ERRNO, T_BOOL },
         { ABT_INFO_QUERY_KIND_ENABLED_LOG, T_BOOL },
@@ -68,50 +71,50 @@ int main(int argc, char **argv)
     for (int i = 0; i < n; i++) {
         CHECK_EQ_INT(kinds[i].kind, i); /* enum values 0..27 in this order */
         switch (kinds[i].type) {
-            case T_BOOL: {
-                query(i, sizeof(ABT_bool));
-                ABT_bool v;
-                memcpy(&v, buf, sizeof(v));
-                if (v != ABT_TRUE && v != ABT_FALSE)
-                    TEST_FAIL("kind %d: bool value %d", i, v);
-                break;
-            }
-            case T_UINT: {
-                query(i, sizeof(unsigned int));
-                unsigned int v;
-                memcpy(&v, buf, sizeof(v));
-                long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+        case T_BOOL: {
+            query(i, sizeof(ABT_bool));
+            ABT_bool v;
+            memcpy(&v, buf, sizeof(v));
+            if (v != ABT_TRUE && v != ABT_FALSE)
+                TEST_FAIL("kind %d: bool value %d", i, v);
+            break;
+        }
+        case T_UINT: {
+            query(i, sizeof(unsigned int));
+            unsigned int v;
+            memcpy(&v, buf, sizeof(v));
+            long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+            CHECK(v >= 1);
+            CHECK_EQ_INT(v, ncpu);
+            break;
+        }
+        case T_SIZE: {
+            query(i, sizeof(size_t));
+            size_t v;
+            memcpy(&v, buf, sizeof(v));
+            CHECK(v >= 512);
+            if (i == ABT_INFO_QUERY_KIND_DEFAULT_THREAD_STACKSIZE)
+                thread_stack = v;
+            break;
+        }
+        case T_U64: {
+            query(i, sizeof(uint64_t));
+            uint64_t v;
+            memcpy(&v, buf, sizeof(v));
+            if (i == ABT_INFO_QUERY_KIND_DEFAULT_SCHED_EVENT_FREQ)
                 CHECK(v >= 1);
-                CHECK_EQ_INT(v, ncpu);
-                break;
-            }
-            case T_SIZE: {
-                query(i, sizeof(size_t));
-                size_t v;
-                memcpy(&v, buf, sizeof(v));
-                CHECK(v >= 512);
-                if (i == ABT_INFO_QUERY_KIND_DEFAULT_THREAD_STACKSIZE)
-                    thread_stack = v;
-                break;
-            }
-            case T_U64: {
-                query(i, sizeof(uint64_t));
-                uint64_t v;
-                memcpy(&v, buf, sizeof(v));
-                if (i == ABT_INFO_QUERY_KIND_DEFAULT_SCHED_EVENT_FREQ)
-                    CHECK(v >= 1);
-                break;
-            }
-            case T_INT: {
-                query(i, sizeof(int));
-                int v;
-                memcpy(&v, buf, sizeof(v));
-                if (i == ABT_INFO_QUERY_KIND_ENABLED_STACK_OVERFLOW_CHECK)
-                    CHECK(v >= 0 && v <= 3);
-                else
-                    CHECK(v == 0 || v == 1);
-                break;
-            }
+            break;
+        }
+        case T_INT: {
+            query(i, sizeof(int));
+            int v;
+            memcpy(&v, buf, sizeof(v));
+            if (i == ABT_INFO_QUERY_KIND_ENABLED_STACK_OVERFLOW_CHECK)
+                CHECK(v >= 0 && v <= 3);
+            else
+                CHECK(v == 0 || v == 1);
+            break;
+        }
         }
     }
 

@@ -9,7 +9,7 @@
 
 #define NBLOCK 800
 #define NYIELD 200
-#define NALL (NBLOCK + NYIELD)
+#define NALL   (NBLOCK + NYIELD)
 
 static ABT_eventual ev;
 static atomic_int blocked_started, yield_started, release, cb_calls, cb_timed_out;

@@ -47,7 +47,7 @@ int main(int argc, char **argv)
     CHECK(dt >= 0.19);
     char *out = dump_read(fp);
     if (TEST_WEFT) {
-        CHECK(dump_has_id(out, spin_id));   /* shown as running, without its words */
+        CHECK(dump_has_id(out, spin_id)); /* shown as running, without its words */
         CHECK(strstr(out, "time-out") != NULL);
     }
     free(out);

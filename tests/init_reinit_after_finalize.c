@@ -6,10 +6,7 @@
 
 static atomic_int ran;
 
-static void work(void *arg)
-{
-    atomic_fetch_add(&ran, *(int *)arg);
-}
+static void work(void *arg) { atomic_fetch_add(&ran, *(int *)arg); }
 
 int main(int argc, char **argv)
 {

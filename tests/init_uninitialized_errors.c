@@ -20,8 +20,7 @@ static void check_uninit(void)
     CHECK_ERR(ABT_xstream_check_events(ABT_SCHED_NULL), ABT_ERR_UNINITIALIZED);
     CHECK_ERR(ABT_info_query_config(ABT_INFO_QUERY_KIND_DEFAULT_THREAD_STACKSIZE, &ss),
               ABT_ERR_UNINITIALIZED);
-    CHECK_ERR(ABT_info_query_config(ABT_INFO_QUERY_KIND_ENABLED_DEBUG, &b),
-              ABT_ERR_UNINITIALIZED);
+    CHECK_ERR(ABT_info_query_config(ABT_INFO_QUERY_KIND_ENABLED_DEBUG, &b), ABT_ERR_UNINITIALIZED);
     FILE *fp = tmpfile();
     CHECK(fp != NULL);
     CHECK_ERR(ABT_info_print_config(fp), ABT_ERR_UNINITIALIZED);

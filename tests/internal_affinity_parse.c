@@ -12,12 +12,12 @@
 
 static int fails;
 
-#define EXPECT(c)                                                                          \
-    do {                                                                                   \
-        if (!(c)) {                                                                        \
-            fprintf(stderr, "%s:%d: FAIL: %s\n", __FILE__, __LINE__, #c);                   \
-            fails++;                                                                       \
-        }                                                                                  \
+#define EXPECT(c)                                                         \
+    do {                                                                  \
+        if (!(c)) {                                                       \
+            fprintf(stderr, "%s:%d: FAIL: %s\n", __FILE__, __LINE__, #c); \
+            fails++;                                                      \
+        }                                                                 \
     } while (0)
 
 /* expect: lists separated by '|', ids by ' ', e.g. "0 1|2 3" */
@@ -33,8 +33,8 @@ static void check(const char *in, const char *expect)
                                     i == off[l] ? (l ? "|" : "") : " ", ids[i]);
     }
     if (strcmp(got, expect) != 0 || (n == 0) != (expect[0] == '\0')) {
-        fprintf(stderr, "FAIL: \"%s\" parsed as \"%s\" (%d lists), expected \"%s\"\n", in, got,
-                n, expect);
+        fprintf(stderr, "FAIL: \"%s\" parsed as \"%s\" (%d lists), expected \"%s\"\n", in, got, n,
+                expect);
         fails++;
     }
     if (n) {
@@ -56,9 +56,8 @@ static void set_list(const char *s)
     free(weft_g.cfg.affinity_list);
     free(weft_g.cfg.affinity_off);
     weft_g.cfg.affinity_list = weft_g.cfg.affinity_off = NULL;
-    weft_g.cfg.affinity_len = s ? weft_affinity_parse(s, &weft_g.cfg.affinity_list,
-                                                      &weft_g.cfg.affinity_off)
-                                : 0;
+    weft_g.cfg.affinity_len =
+        s ? weft_affinity_parse(s, &weft_g.cfg.affinity_list, &weft_g.cfg.affinity_off) : 0;
 }
 
 /* the CPUs of rank r, as "a b c" */
@@ -90,7 +89,7 @@ int main(void)
     check("{6},{7},{8},{9},{10},{11},{0},{1},{2},{3},{4},{5}", shifted);
     check("{6}:6:1,{0}:6:1", shifted);
     check("6:6,0:6", shifted);
-    check("6:12", "6|7|8|9|10|11|12|13|14|15|16|17");   /* wraps when mapped */
+    check("6:12", "6|7|8|9|10|11|12|13|14|15|16|17"); /* wraps when mapped */
     /* Example 3 */
     check("0:3:4", "0|4|8");
     check("{0}:3:4", "0|4|8");
@@ -118,9 +117,10 @@ int main(void)
     check("{+5}:2:-5", "5|0");
     check("{0:2:0}", "0 0");
     /* malformed */
-    const char *bad[] = { "", " ", "{", "}", "{}", "0:", "0:0", "0:-1", "{0,}", "0,,1", ",0",
-                          "0,", "a", "0:2:", "{0}}", "{{0}}", "1 2", "0:1:2:3", "{0:0}",
-                          "0x1", "99999999999", "{0:2000000}" };
+    const char *bad[] = { "",      " ",    "{",           "}",          "{}",  "0:",
+                          "0:0",   "0:-1", "{0,}",        "0,,1",       ",0",  "0,",
+                          "a",     "0:2:", "{0}}",        "{{0}}",      "1 2", "0:1:2:3",
+                          "{0:0}", "0x1",  "99999999999", "{0:2000000}" };
     for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++)
         check(bad[i], "");
 
@@ -136,8 +136,8 @@ int main(void)
     EXPECT(!strcmp(rank_cpus(7), "1 7"));
     set_list("-1,{13,1}");
     EXPECT(!strcmp(rank_cpus(0), "11"));
-    EXPECT(!strcmp(rank_cpus(1), "1"));       /* 13 wraps to 1: one CPU, not two */
-    set_list(NULL);                           /* the default: one CPU per rank */
+    EXPECT(!strcmp(rank_cpus(1), "1")); /* 13 wraps to 1: one CPU, not two */
+    set_list(NULL);                     /* the default: one CPU per rank */
     EXPECT(!strcmp(rank_cpus(3), "3"));
     EXPECT(!strcmp(rank_cpus(15), "3"));
     /* the process may use CPUs 4..7 only: ids index that set */

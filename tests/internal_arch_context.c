@@ -33,16 +33,16 @@
 
 static int failures;
 
-#define CHECK(cond)                                                                     \
-    do {                                                                                \
-        if (!(cond)) {                                                                  \
-            fprintf(stderr, "%s:%d: FAIL: %s\n", __FILE__, __LINE__, #cond);            \
-            failures++;                                                                 \
-        }                                                                               \
+#define CHECK(cond)                                                          \
+    do {                                                                     \
+        if (!(cond)) {                                                       \
+            fprintf(stderr, "%s:%d: FAIL: %s\n", __FILE__, __LINE__, #cond); \
+            failures++;                                                      \
+        }                                                                    \
     } while (0)
 
 /* Tokens with the high bits set, so a truncated or mixed-up word is noticed. */
-#define TOK(i) ((void *)((~(uintptr_t)0 / 3) ^ (uintptr_t)(i)))
+#define TOK(i)   ((void *)((~(uintptr_t)0 / 3) ^ (uintptr_t)(i)))
 #define UNTOK(p) ((uintptr_t)(p) ^ (~(uintptr_t)0 / 3))
 
 /* ---- stacks ---------------------------------------------------------------------- */
@@ -94,9 +94,8 @@ static void stack_fini(struct stack *s)
 #define HAVE_CANARY_SWITCH 1
 /* Returns the OR of (expected ^ actual) over the callee-saved registers, 0 if all came
  * back intact; the switch's own return value is stored to *ret. */
-__attribute__((visibility("hidden"))) uintptr_t canary_switch(weft_ctx *from, weft_ctx to,
-                                                              void *data, void **ret,
-                                                              uintptr_t seed);
+__attribute__((visibility("hidden"))) uintptr_t
+canary_switch(weft_ctx *from, weft_ctx to, void *data, void **ret, uintptr_t seed);
 #endif
 
 #if defined(__x86_64__)
@@ -124,9 +123,8 @@ __asm__(".text\n"
         ".size canary_switch, .-canary_switch\n");
 #elif defined(__aarch64__)
 /* x0 from, x1 to, x2 data, x3 ret, x4 seed.  x19-x29 and d8-d15 get seed+1 .. seed+19. */
-#define CANARY_CHECK_X(reg, k)                                                          \
-    "  add x9, x4, #" #k "\n eor x9, x9, " #reg "\n orr x0, x0, x9\n"
-#define CANARY_CHECK_D(reg, k)                                                          \
+#define CANARY_CHECK_X(reg, k) "  add x9, x4, #" #k "\n eor x9, x9, " #reg "\n orr x0, x0, x9\n"
+#define CANARY_CHECK_D(reg, k) \
     "  add x9, x4, #" #k "\n fmov x10, " #reg "\n eor x9, x9, x10\n orr x0, x0, x9\n"
 __asm__(".text\n"
         ".p2align 4\n"
@@ -148,21 +146,22 @@ __asm__(".text\n"
         "  bl weft_ctx_switch\n"
         "  ldp x3, x4, [sp, #160]\n"
         "  str x0, [x3]\n"
-        "  mov x0, #0\n"
-        CANARY_CHECK_X(x19, 1) CANARY_CHECK_X(x20, 2) CANARY_CHECK_X(x21, 3)
-        CANARY_CHECK_X(x22, 4) CANARY_CHECK_X(x23, 5) CANARY_CHECK_X(x24, 6)
-        CANARY_CHECK_X(x25, 7) CANARY_CHECK_X(x26, 8) CANARY_CHECK_X(x27, 9)
-        CANARY_CHECK_X(x28, 10) CANARY_CHECK_X(x29, 11)
-        CANARY_CHECK_D(d8, 12) CANARY_CHECK_D(d9, 13) CANARY_CHECK_D(d10, 14)
-        CANARY_CHECK_D(d11, 15) CANARY_CHECK_D(d12, 16) CANARY_CHECK_D(d13, 17)
-        CANARY_CHECK_D(d14, 18) CANARY_CHECK_D(d15, 19)
-        "  ldp x19, x20, [sp, #16]\n ldp x21, x22, [sp, #32]\n ldp x23, x24, [sp, #48]\n"
-        "  ldp x25, x26, [sp, #64]\n ldp x27, x28, [sp, #80]\n"
-        "  ldp d8, d9, [sp, #96]\n ldp d10, d11, [sp, #112]\n ldp d12, d13, [sp, #128]\n"
-        "  ldp d14, d15, [sp, #144]\n"
-        "  ldp x29, x30, [sp], #176\n"
-        "  ret\n"
-        ".size canary_switch, .-canary_switch\n");
+        "  mov x0, #0\n" CANARY_CHECK_X(x19, 1) CANARY_CHECK_X(x20, 2) CANARY_CHECK_X(x21, 3)
+            CANARY_CHECK_X(x22, 4) CANARY_CHECK_X(x23, 5) CANARY_CHECK_X(x24, 6)
+                CANARY_CHECK_X(x25, 7) CANARY_CHECK_X(x26, 8) CANARY_CHECK_X(x27, 9)
+                    CANARY_CHECK_X(x28, 10) CANARY_CHECK_X(x29, 11) CANARY_CHECK_D(d8, 12)
+                        CANARY_CHECK_D(d9, 13) CANARY_CHECK_D(d10, 14) CANARY_CHECK_D(d11, 15)
+                            CANARY_CHECK_D(d12, 16) CANARY_CHECK_D(d13, 17) CANARY_CHECK_D(d14, 18)
+                                CANARY_CHECK_D(
+                                    d15, 19) "  ldp x19, x20, [sp, #16]\n ldp x21, x22, [sp, "
+                                             "#32]\n ldp x23, x24, [sp, #48]\n"
+                                             "  ldp x25, x26, [sp, #64]\n ldp x27, x28, [sp, #80]\n"
+                                             "  ldp d8, d9, [sp, #96]\n ldp d10, d11, [sp, #112]\n "
+                                             "ldp d12, d13, [sp, #128]\n"
+                                             "  ldp d14, d15, [sp, #144]\n"
+                                             "  ldp x29, x30, [sp], #176\n"
+                                             "  ret\n"
+                                             ".size canary_switch, .-canary_switch\n");
 #endif
 
 static void *checked_switch(weft_ctx *from, weft_ctx to, void *data, uintptr_t seed)
@@ -178,11 +177,11 @@ static void *checked_switch(weft_ctx *from, weft_ctx to, void *data, uintptr_t s
 #endif
 }
 
-static volatile uintptr_t pressure_int[10] = {3, 5, 7, 11, 13, 17, 19, 23, 29, 31};
-static volatile double pressure_dbl[8] = {1.5, 2.25, 3.125, 4.0625, 5.5, 6.75, 7.875, 8.5};
+static volatile uintptr_t pressure_int[10] = { 3, 5, 7, 11, 13, 17, 19, 23, 29, 31 };
+static volatile double pressure_dbl[8] = { 1.5, 2.25, 3.125, 4.0625, 5.5, 6.75, 7.875, 8.5 };
 
-static __attribute__((noinline)) void *pressured_switch(weft_ctx *from, weft_ctx to,
-                                                        void *data, uintptr_t seed)
+static __attribute__((noinline)) void *pressured_switch(weft_ctx *from, weft_ctx to, void *data,
+                                                        uintptr_t seed)
 {
     uintptr_t a0 = pressure_int[0] * seed, a1 = pressure_int[1] * seed;
     uintptr_t a2 = pressure_int[2] * seed, a3 = pressure_int[3] * seed;
@@ -250,7 +249,7 @@ static __attribute__((noinline)) void check_fresh_context(void)
 
 /* ---- 1. ping-pong ------------------------------------------------------------------ */
 
-#define ROUNDS 1000
+#define ROUNDS   1000
 #define TOK_DONE TOK(0xd0e)
 
 static weft_ctx pp_main, pp_co;
@@ -307,7 +306,7 @@ __attribute__((visibility("hidden"), noreturn)) void fresh_entry_c(void *arg);
 
 #if defined(__x86_64__)
 #define HAVE_FRESH_ENTRY 1
-#define ENTRY_SP_MOD16 8 /* as after a call */
+#define ENTRY_SP_MOD16   8 /* as after a call */
 __asm__(".text\n"
         ".p2align 4\n"
         ".type fresh_entry, @function\n"
@@ -321,7 +320,7 @@ __asm__(".text\n"
         ".size fresh_entry, .-fresh_entry\n");
 #elif defined(__aarch64__)
 #define HAVE_FRESH_ENTRY 1
-#define ENTRY_SP_MOD16 0
+#define ENTRY_SP_MOD16   0
 __asm__(".text\n"
         ".p2align 4\n"
         ".type fresh_entry, %function\n"
@@ -365,10 +364,7 @@ static void test_entry(void)
 
 static weft_ctx quick_main;
 
-static void quick_fn(void *arg)
-{
-    weft_ctx_jump(quick_main, TOK(UNTOK(arg) + 1));
-}
+static void quick_fn(void *arg) { weft_ctx_jump(quick_main, TOK(UNTOK(arg) + 1)); }
 
 static void test_quick(void)
 {
@@ -399,7 +395,7 @@ static void nested_b(void *arg)
     CHECK(arg == TOK(20));
     n_step(2);
     void *r = weft_ctx_switch(&n_b, n_a, TOK(21)); /* back into A's weft_ctx_start */
-    CHECK(r == TOK(24));                          /* resumed by main, not by A */
+    CHECK(r == TOK(24));                           /* resumed by main, not by A */
     n_step(5);
     weft_ctx_jump(n_a, TOK(25));
 }
@@ -430,8 +426,7 @@ static void chain_fn(void *arg)
     uintptr_t level = UNTOK(arg);
     if (level == DEPTH)
         weft_ctx_jump(chain_ctx[0], TOK(100 + level));
-    void *r = weft_ctx_start(&chain_ctx[level], chain_stack[level].top, chain_fn,
-                             TOK(level + 1));
+    void *r = weft_ctx_start(&chain_ctx[level], chain_stack[level].top, chain_fn, TOK(level + 1));
     (void)r;
     CHECK(!"an abandoned context was resumed");
     abort();
@@ -479,7 +474,7 @@ static unsigned mxcsr_get(void)
     return v;
 }
 static void mxcsr_set(unsigned v) { __asm__ volatile("ldmxcsr %0" ::"m"(v)); }
-static const unsigned hw_rc[NMODES] = {0, 2, 1, 3}; /* RC field encoding, SSE and x87 alike */
+static const unsigned hw_rc[NMODES] = { 0, 2, 1, 3 }; /* RC field encoding, SSE and x87 alike */
 static int round_get(void)
 {
     unsigned short cw;
@@ -510,7 +505,7 @@ static uint64_t fpcr_get(void)
     return v;
 }
 static void fpcr_set(uint64_t v) { __asm__ volatile("msr fpcr, %0" ::"r"(v)); }
-static const unsigned hw_rc[NMODES] = {0, 1, 2, 3}; /* FPCR.RMode: RN, RP, RM, RZ */
+static const unsigned hw_rc[NMODES] = { 0, 1, 2, 3 }; /* FPCR.RMode: RN, RP, RM, RZ */
 static int round_get(void)
 {
     unsigned rc = (unsigned)(fpcr_get() >> 22) & 3;
@@ -530,9 +525,8 @@ static void ftz_set(int on)
     fpcr_set((fpcr_get() & ~((uint64_t)1 << 24)) | (uint64_t)(on != 0) << 24);
 }
 
-#elif defined(FE_TONEAREST) && defined(FE_UPWARD) && defined(FE_DOWNWARD) &&           \
-    defined(FE_TOWARDZERO)
-static const int fe_mode[NMODES] = {FE_TONEAREST, FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO};
+#elif defined(FE_TONEAREST) && defined(FE_UPWARD) && defined(FE_DOWNWARD) && defined(FE_TOWARDZERO)
+static const int fe_mode[NMODES] = { FE_TONEAREST, FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO };
 static int round_get(void)
 {
     int fe = fegetround();
@@ -550,7 +544,7 @@ static void ftz_set(int on) { (void)on; }
 #define NO_ROUNDING_MODES 1
 static int round_get(void) { return RN; }
 static void round_set(int m) { (void)m; }
-#define HAVE_FTZ 0
+#define HAVE_FTZ          0
 static int ftz_get(void) { return 0; }
 static void ftz_set(int on) { (void)on; }
 #endif
@@ -592,8 +586,8 @@ static __attribute__((noinline)) void fp_state_set(int m, int ftz)
 /* Mode each side sets in round k; equal in some rounds, so that the "same as the live
  * value, skip the write" path is taken too. */
 #define FP_ROUNDS 8
-static const int fp_main_mode[FP_ROUNDS] = {RN, RZ, RU, RD, RD, RN, RZ, RU};
-static const int fp_co_mode[FP_ROUNDS] = {RU, RD, RZ, RD, RN, RN, RU, RZ};
+static const int fp_main_mode[FP_ROUNDS] = { RN, RZ, RU, RD, RD, RN, RZ, RU };
+static const int fp_co_mode[FP_ROUNDS] = { RU, RD, RZ, RD, RN, RN, RU, RZ };
 
 static weft_ctx fp_main, fp_co;
 
@@ -668,8 +662,8 @@ static void migrate_fn(void *arg)
     CHECK(arg == TOK(30));
     CHECK(read_thread_tag() == 1);
     void *r = weft_ctx_switch(&m_co, m_main, TOK(31));
-    CHECK(r == TOK(32));               /* handed over by the other thread */
-    CHECK(read_thread_tag() == 2);     /* and we now run on it */
+    CHECK(r == TOK(32));           /* handed over by the other thread */
+    CHECK(read_thread_tag() == 2); /* and we now run on it */
     weft_ctx_jump(m_thr, TOK(33));
 }
 
@@ -705,9 +699,9 @@ int main(void)
         const char *name;
         void (*run)(void);
     } tests[] = {
-        {"pingpong", test_pingpong},     {"entry", test_entry},     {"quick", test_quick},
-        {"nested", test_nested},         {"fp_control", test_fp_control},
-        {"migrate", test_migrate},
+        { "pingpong", test_pingpong },     { "entry", test_entry },
+        { "quick", test_quick },           { "nested", test_nested },
+        { "fp_control", test_fp_control }, { "migrate", test_migrate },
     };
     int passed = 0, failed = 0;
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {

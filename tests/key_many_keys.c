@@ -55,8 +55,8 @@ int main(int argc, char **argv)
 
     ABT_thread t[NULTS];
     for (int u = 0; u < NULTS; u++)
-        CHECK_ABT(ABT_thread_create(pools[u % 2], func, (void *)(intptr_t)u,
-                                    ABT_THREAD_ATTR_NULL, &t[u]));
+        CHECK_ABT(ABT_thread_create(pools[u % 2], func, (void *)(intptr_t)u, ABT_THREAD_ATTR_NULL,
+                                    &t[u]));
     for (int u = 0; u < NULTS; u++)
         CHECK_ABT(ABT_thread_join(t[u]));
     CHECK_EQ_INT(atomic_load(&good), NULTS);

@@ -11,7 +11,7 @@
  * (a value written into a table that was being copied) and, under TSan, data races. */
 #include "stress_test.h"
 
-#define NKEYS 300
+#define NKEYS    300
 #define NWRITERS 4 /* 0: the target ULT itself, 1: a ULT on stream 1, 2-3: pthreads */
 
 static ABT_key keys[NKEYS];
@@ -23,7 +23,10 @@ static atomic_long dtor_calls, dtor_sum;
 static uintptr_t final_t[NKEYS], final_k[NKEYS];
 static uint32_t round_no;
 
-static uintptr_t make_val(int k, uint32_t seq) { return ((uintptr_t)(k + 1) << 24) | (seq & 0xffffff); }
+static uintptr_t make_val(int k, uint32_t seq)
+{
+    return ((uintptr_t)(k + 1) << 24) | (seq & 0xffffff);
+}
 static int val_key(void *v) { return (int)((uintptr_t)v >> 24) - 1; }
 
 static void dtor(void *v)
@@ -66,16 +69,15 @@ static void write_share(int id, bool self)
                 CHECK_ABT(ABT_thread_get_specific(target, keys[k], &got));
             }
             if ((uintptr_t)got != v)
-                TEST_FAIL("writer %d key %d: set %#lx, read back %p", id, k, (unsigned long)v,
-                          got);
+                TEST_FAIL("writer %d key %d: set %#lx, read back %p", id, k, (unsigned long)v, got);
             final_t[k] = v;
 
             uintptr_t w = r % 5 == 0 ? 0 : make_val(k, r >> 8);
             CHECK_ABT(ABT_task_set_specific(target_task, keys[k], (void *)w));
             CHECK_ABT(ABT_task_get_specific(target_task, keys[k], &got));
             if ((uintptr_t)got != w)
-                TEST_FAIL("writer %d tasklet key %d: set %#lx, read %p", id, k,
-                          (unsigned long)w, got);
+                TEST_FAIL("writer %d tasklet key %d: set %#lx, read %p", id, k, (unsigned long)w,
+                          got);
             final_k[k] = w;
 
             /* someone else's key, maybe being written right now */
@@ -148,8 +150,7 @@ int main(int argc, char **argv)
         atomic_store(&dtor_calls, 0);
         atomic_store(&dtor_sum, 0);
         CHECK_ABT(ABT_task_create(w.pools[0], task_fn, NULL, &target_task));
-        CHECK_ABT(ABT_thread_create(w.pools[0], target_fn, NULL, ABT_THREAD_ATTR_NULL,
-                                    &target));
+        CHECK_ABT(ABT_thread_create(w.pools[0], target_fn, NULL, ABT_THREAD_ATTR_NULL, &target));
         ABT_thread wu;
         CHECK_ABT(ABT_thread_create(w.pools[1], writer_ult, (void *)(intptr_t)1,
                                     ABT_THREAD_ATTR_NULL, &wu));

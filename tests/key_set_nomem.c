@@ -83,8 +83,7 @@ static void set_under_failures(ABT_thread t, int k, int keep, bool self)
 {
     for (long n = 1;; n++) {
         fail_alloc(n);
-        int r = self ? ABT_key_set(keys[k], val(k))
-                     : ABT_thread_set_specific(t, keys[k], val(k));
+        int r = self ? ABT_key_set(keys[k], val(k)) : ABT_thread_set_specific(t, keys[k], val(k));
         bool injected = atomic_load(&countdown) == 0;
         fail_alloc(0);
         if (r == ABT_SUCCESS) {

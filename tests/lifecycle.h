@@ -44,31 +44,34 @@
 
 enum lc_state { LC_READY = 1, LC_RUNNING, LC_BLOCKED, LC_FINISHED, LC_JOINED };
 
-#define LC_HIST 16                 /* events remembered per unit, for the report */
+#define LC_HIST    16 /* events remembered per unit, for the report */
 #define LC_BUCKETS 16384
 #define LC_STRIPES 64
 
 struct lc_unit {
-    struct lc_unit *next;          /* bucket chain */
+    struct lc_unit *next; /* bucket chain */
     ABT_thread h;
-    ABT_xstream run_xs;            /* stream of the last RUN */
+    ABT_xstream run_xs; /* stream of the last RUN */
     uint8_t state;
-    uint32_t nev;                  /* events seen; the last LC_HIST are in hist */
-    struct { uint16_t ev; int16_t rank; } hist[LC_HIST];
+    uint32_t nev; /* events seen; the last LC_HIST are in hist */
+    struct {
+        uint16_t ev;
+        int16_t rank;
+    } hist[LC_HIST];
 };
 
 static struct {
     pthread_mutex_t stripe[LC_STRIPES];
     struct lc_unit *bucket[LC_BUCKETS];
     atomic_int violations;
-    int on;                        /* registered for the current runtime */
-    int trace;                     /* WEFT_TEST_LIFECYCLE_TRACE=1: print every event */
-    int hooked;                    /* atexit and atfork handlers installed */
+    int on;     /* registered for the current runtime */
+    int trace;  /* WEFT_TEST_LIFECYCLE_TRACE=1: print every event */
+    int hooked; /* atexit and atfork handlers installed */
 } lc_g = { .stripe = { [0 ... LC_STRIPES - 1] = PTHREAD_MUTEX_INITIALIZER } };
 
 static inline const char *lc_evname(uint64_t ev)
 {
-    static const char *const names[] = { "CREATE", "JOIN", "FREE", "REVIVE", "RUN",
+    static const char *const names[] = { "CREATE", "JOIN",   "FREE",  "REVIVE",  "RUN",
                                          "FINISH", "CANCEL", "YIELD", "SUSPEND", "RESUME" };
     for (int i = 0; i < 10; i++)
         if (ev == ((uint64_t)1 << i))
@@ -78,8 +81,8 @@ static inline const char *lc_evname(uint64_t ev)
 
 static inline const char *lc_statename(int s)
 {
-    static const char *const names[] = { "none (not created)", "READY", "RUNNING",
-                                         "BLOCKED", "FINISHED", "JOINED" };
+    static const char *const names[] = { "none (not created)", "READY", "RUNNING", "BLOCKED",
+                                         "FINISHED",           "JOINED" };
     return s >= 0 && s <= LC_JOINED ? names[s] : "?";
 }
 
@@ -115,7 +118,7 @@ static inline void lc_violation(struct lc_unit *u, ABT_thread h, uint64_t ev, AB
 {
     int n = atomic_fetch_add(&lc_g.violations, 1);
     if (n >= 20)
-        return;                    /* enough to debug; the count still fails the test */
+        return; /* enough to debug; the count still fails the test */
     char seq[LC_HIST * 16] = "";
     size_t len = 0;
     if (u) {
@@ -138,13 +141,11 @@ static inline void lc_violation(struct lc_unit *u, ABT_thread h, uint64_t ev, AB
     fprintf(stderr,
             "lifecycle: unit %p (id %llu, %s): event %s reported on xstream %d is a "
             "violation: %s\n  state before: %s; events so far: %s\n",
-            (void *)h, (unsigned long long)id, unnamed ? "unnamed" : "named",
-            lc_evname(ev), lc_rank(xs), why, lc_statename(u ? u->state : 0),
-            u ? seq : "(none)");
+            (void *)h, (unsigned long long)id, unnamed ? "unnamed" : "named", lc_evname(ev),
+            lc_rank(xs), why, lc_statename(u ? u->state : 0), u ? seq : "(none)");
 }
 
-static void lc_callback(ABT_thread h, ABT_xstream xs, uint64_t ev, ABT_tool_context ctx,
-                        void *arg)
+static void lc_callback(ABT_thread h, ABT_xstream xs, uint64_t ev, ABT_tool_context ctx, void *arg)
 {
     (void)ctx;
     (void)arg;
@@ -160,7 +161,7 @@ static void lc_callback(ABT_thread h, ABT_xstream xs, uint64_t ev, ABT_tool_cont
     for (u = *pp; u && u->h != h; u = u->next)
         pp = &u->next;
     const char *bad = NULL;
-    int next = 0;                  /* 0: keep the state; -1: forget the unit */
+    int next = 0; /* 0: keep the state; -1: forget the unit */
     if (ev == ABT_TOOL_EVENT_THREAD_CREATE) {
         if (u) {
             bad = "CREATE for a handle that is alive (never freed)";
@@ -177,8 +178,9 @@ static void lc_callback(ABT_thread h, ABT_xstream xs, uint64_t ev, ABT_tool_cont
             next = LC_READY;
         }
     } else if (!u) {
-        lc_violation(NULL, h, ev, xs, "event for a unit that was never created "
-                                      "(or is already freed)");
+        lc_violation(NULL, h, ev, xs,
+                     "event for a unit that was never created "
+                     "(or is already freed)");
         pthread_mutex_unlock(lock);
         return;
     } else {
@@ -233,14 +235,12 @@ static void lc_callback(ABT_thread h, ABT_xstream xs, uint64_t ev, ABT_tool_cont
                               : "FREE of a named unit that was not joined";
             next = -1;
             break;
-        default:
-            bad = "unknown event code";
-            break;
+        default: bad = "unknown event code"; break;
         }
     }
     if (lc_g.trace)
-        fprintf(stderr, "lifecycle: %p %s xs%d (state %s)\n", (void *)h, lc_evname(ev),
-                lc_rank(xs), lc_statename(u ? u->state : 0));
+        fprintf(stderr, "lifecycle: %p %s xs%d (state %s)\n", (void *)h, lc_evname(ev), lc_rank(xs),
+                lc_statename(u ? u->state : 0));
     if (!bad && xs != self)
         bad = "the xstream argument is not the stream that reports the event";
     if (bad) {
@@ -298,7 +298,7 @@ static void lc_atexit(void)
 static inline int lc_enabled(void)
 {
 #ifdef TEST_LIFECYCLE_ALWAYS
-    return 1;                      /* the focused tool_lifecycle_* tests */
+    return 1; /* the focused tool_lifecycle_* tests */
 #endif
     const char *e = getenv("WEFT_TEST_LIFECYCLE");
     return e && strcmp(e, "1") == 0;
@@ -344,13 +344,15 @@ static inline int lc_finalize(void)
 {
     int r = ABT_finalize();
     if (!lc_g.on || ABT_initialized() == ABT_SUCCESS)
-        return r;                  /* a nested init remains */
+        return r; /* a nested init remains */
     lc_g.on = 0;
     lc_clear();
     int n = atomic_load(&lc_g.violations);
     if (n > 0) {
-        fprintf(stderr, "lifecycle: FAIL: %d tool event(s) broke the work-unit life cycle "
-                        "(see above)\n", n);
+        fprintf(stderr,
+                "lifecycle: FAIL: %d tool event(s) broke the work-unit life cycle "
+                "(see above)\n",
+                n);
         exit(1);
     }
     return r;
@@ -381,14 +383,13 @@ static inline const char *lc_history(ABT_thread h)
 }
 
 /* The recorded events of h end with `want` (lc_history's format). */
-#define LC_CHECK_TAIL(h, want)                                                  \
-    do {                                                                        \
-        const char *got_ = lc_history(h);                                       \
-        size_t gl_ = strlen(got_), wl_ = strlen(want);                          \
-        if (gl_ < wl_ || strcmp(got_ + gl_ - wl_, want) != 0 ||                 \
-            (gl_ > wl_ && got_[gl_ - wl_ - 1] != ' '))                          \
-            TEST_FAIL("events of %s: \"%s\", expected them to end with \"%s\"", \
-                      #h, got_, want);                                          \
+#define LC_CHECK_TAIL(h, want)                                                                   \
+    do {                                                                                         \
+        const char *got_ = lc_history(h);                                                        \
+        size_t gl_ = strlen(got_), wl_ = strlen(want);                                           \
+        if (gl_ < wl_ || strcmp(got_ + gl_ - wl_, want) != 0 ||                                  \
+            (gl_ > wl_ && got_[gl_ - wl_ - 1] != ' '))                                           \
+            TEST_FAIL("events of %s: \"%s\", expected them to end with \"%s\"", #h, got_, want); \
     } while (0)
 
 /* Registering another callback would silently switch the checker off. */
@@ -404,8 +405,8 @@ static inline int lc_register_thread_callback(ABT_tool_thread_callback_fn cb, ui
 }
 
 #define ABT_init(argc, argv) lc_init((argc), (argv))
-#define ABT_finalize() lc_finalize()
-#define ABT_tool_register_thread_callback(cb, mask, arg)                        \
+#define ABT_finalize()       lc_finalize()
+#define ABT_tool_register_thread_callback(cb, mask, arg) \
     lc_register_thread_callback((cb), (mask), (arg))
 
 #endif

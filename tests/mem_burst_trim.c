@@ -147,8 +147,8 @@ static void burst(ABT_sched_predef predef, const char *name, double step)
         return;
     /* the burst really held memory: at least 1 KiB per ULT */
     if (peak - before < n / 1)
-        TEST_FAIL("%s: peak RSS %ld KiB is not above before %ld KiB by %d KiB", name, peak,
-                  before, n);
+        TEST_FAIL("%s: peak RSS %ld KiB is not above before %ld KiB by %d KiB", name, peak, before,
+                  n);
     if (took < 0 || took > 1.0)
         TEST_FAIL("%s: RSS %ld KiB not within 2x of %ld KiB within 1 s of idle", name, after,
                   before);

@@ -47,7 +47,7 @@ static void run(const char *name, const char *value)
     for (int i = 0; i < N; i++)
         CHECK_ABT(ABT_task_create(pools[i % 2], task, (void *)(intptr_t)i, NULL));
     CHECK_ABT(ABT_xstream_free(&xs[1]));
-    CHECK_ABT(ABT_finalize());   /* waits for the unnamed tasklets */
+    CHECK_ABT(ABT_finalize()); /* waits for the unnamed tasklets */
     for (int i = 0; i < N; i++)
         if (atomic_load(&ran[i]) != 2)
             TEST_FAIL("%s=%s: unit %d ran %d times, expected 2", name, value, i,

@@ -5,7 +5,7 @@
  * RSS must still hold at least half of what the burst added (with the default setting
  * it is given back within ~0.3 s: tests/mem_burst_trim.c).  ABT_info_print_config says
  * "never".  Under WEFT_TEST_SLOW the burst is scaled down and the RSS check skipped. */
-#define TEST_NO_LIFECYCLE          /* its per-unit records would be measured */
+#define TEST_NO_LIFECYCLE /* its per-unit records would be measured */
 #include "test.h"
 #include <stdatomic.h>
 #include <stdio.h>
@@ -74,8 +74,8 @@ int main(void)
         CHECK_ABT(ABT_thread_free(&t[i]));
     CHECK_ABT(weft_thread_sleep(0.3));
     long after = rss_kib();
-    printf("%d ULTs, ABT_MEM_TRIM_MS=0: RSS before %ld KiB, peak %ld KiB, 0.3 s idle %ld KiB\n",
-           n, before, peak, after);
+    printf("%d ULTs, ABT_MEM_TRIM_MS=0: RSS before %ld KiB, peak %ld KiB, 0.3 s idle %ld KiB\n", n,
+           before, peak, after);
     CHECK_ABT(ABT_eventual_free(&ev));
     CHECK_ABT(ABT_xstream_free(&xs2));
     CHECK_ABT(ABT_finalize());

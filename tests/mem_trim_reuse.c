@@ -21,9 +21,9 @@
 #include <unistd.h>
 #include <weft.h>
 
-#define N 4000
+#define N      4000
 #define BURSTS 3
-#define DEPTH (12 * 1024)
+#define DEPTH  (12 * 1024)
 
 static atomic_int started, ran[N];
 static ABT_eventual ev;

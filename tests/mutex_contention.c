@@ -6,13 +6,13 @@
 #include <sched.h>
 
 #define ULTS_PER_STREAM 4
-#define NEXT 2
-#define TOTAL 1000000
-#define PER_WORKER (TOTAL / (2 * ULTS_PER_STREAM + NEXT))
+#define NEXT            2
+#define TOTAL           1000000
+#define PER_WORKER      (TOTAL / (2 * ULTS_PER_STREAM + NEXT))
 
 static ABT_mutex mtx;
-static long counter;           /* protected by mtx */
-static int inside;             /* protected by mtx: 1 while somebody holds it */
+static long counter; /* protected by mtx */
+static int inside;   /* protected by mtx: 1 while somebody holds it */
 static atomic_int overlap;
 static atomic_int started;
 

@@ -12,8 +12,9 @@ static void mixed(void *arg)
 {
     int kind = (int)(intptr_t)arg;
     for (int i = 0; i < N; i++) {
-        int r = kind == 0 ? ABT_mutex_lock(mtx)
-              : kind == 1 ? ABT_mutex_lock_high(mtx) : ABT_mutex_lock_low(mtx);
+        int r = kind == 0   ? ABT_mutex_lock(mtx)
+                : kind == 1 ? ABT_mutex_lock_high(mtx)
+                            : ABT_mutex_lock_low(mtx);
         CHECK_ABT(r);
         counter++;
         CHECK_ABT(ABT_mutex_unlock(mtx));

@@ -29,8 +29,7 @@ int main(int argc, char **argv)
 
     CHECK_ERR(ABT_mutex_attr_free(&a), ABT_ERR_INV_MUTEX_ATTR);
     CHECK(a == ABT_MUTEX_ATTR_NULL);
-    CHECK_ERR(ABT_mutex_attr_set_recursive(ABT_MUTEX_ATTR_NULL, ABT_TRUE),
-              ABT_ERR_INV_MUTEX_ATTR);
+    CHECK_ERR(ABT_mutex_attr_set_recursive(ABT_MUTEX_ATTR_NULL, ABT_TRUE), ABT_ERR_INV_MUTEX_ATTR);
     CHECK_ERR(ABT_mutex_attr_get_recursive(ABT_MUTEX_ATTR_NULL, &b), ABT_ERR_INV_MUTEX_ATTR);
 
     CHECK_ABT(ABT_finalize());

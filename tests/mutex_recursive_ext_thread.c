@@ -11,11 +11,11 @@
 #include "stress_test.h"
 
 #define ULTS_PER_STREAM 4
-#define EXT_THREADS 2
+#define EXT_THREADS     2
 
 static ABT_mutex mtx;
 static atomic_int holders;
-static long counter;            /* guarded by mtx */
+static long counter; /* guarded by mtx */
 static atomic_long expected;
 static double deadline;
 static int max_iter;
@@ -40,9 +40,7 @@ static void one_op(uint32_t *rng, bool ult)
     uint32_t r = stress_rand(rng);
     int depth = (int)(r >> 8) % 3;
     switch (r % 4) {
-    case 0: /* blocking lock */
-        CHECK_ABT(ABT_mutex_lock(mtx));
-        break;
+    case 0: /* blocking lock */ CHECK_ABT(ABT_mutex_lock(mtx)); break;
     case 1: /* trylock until it works, yielding the stream (or the core) in between */
         while (ABT_mutex_trylock(mtx) != ABT_SUCCESS) {
             if (ult)
@@ -57,22 +55,14 @@ static void one_op(uint32_t *rng, bool ult)
             CHECK_EQ_INT(ret, ABT_ERR_MUTEX_LOCKED);
         break;
     }
-    default: /* lock_low: the other waitlist */
-        CHECK_ABT(ABT_mutex_lock_low(mtx));
-        break;
+    default: /* lock_low: the other waitlist */ CHECK_ABT(ABT_mutex_lock_low(mtx)); break;
     }
     crit(depth);
     /* any unlock call releases the mutex; the _se / _de ones only hint at who goes next */
     switch ((r >> 16) % 3) {
-    case 0:
-        CHECK_ABT(ABT_mutex_unlock(mtx));
-        break;
-    case 1:
-        CHECK_ABT(ABT_mutex_unlock_se(mtx));
-        break;
-    default:
-        CHECK_ABT(ABT_mutex_unlock_de(mtx));
-        break;
+    case 0: CHECK_ABT(ABT_mutex_unlock(mtx)); break;
+    case 1: CHECK_ABT(ABT_mutex_unlock_se(mtx)); break;
+    default: CHECK_ABT(ABT_mutex_unlock_de(mtx)); break;
     }
     stress_progress();
 }

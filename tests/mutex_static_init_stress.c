@@ -13,7 +13,7 @@
 #include <sys/time.h>
 
 #define NSETS 4
-#define NEST 3
+#define NEST  3
 
 static ABT_mutex_memory g_plain = ABT_MUTEX_INITIALIZER;
 static ABT_mutex_memory g_rec = ABT_RECURSIVE_MUTEX_INITIALIZER;
@@ -21,7 +21,7 @@ static ABT_mutex_memory g_rec = ABT_RECURSIVE_MUTEX_INITIALIZER;
 typedef struct {
     ABT_mutex m;
     bool recursive;
-    long counter;        /* guarded by m */
+    long counter; /* guarded by m */
     atomic_int holders;
 } mset;
 
@@ -117,8 +117,8 @@ int main(int argc, char **argv)
         ABT_thread ts[NULT];
         for (int i = 0; i < NULT; i++)
             CHECK_ABT(ABT_thread_create(w.pools[i % w.n], ult_main,
-                                        (void *)(intptr_t)(10 + i + rounds),
-                                        ABT_THREAD_ATTR_NULL, &ts[i]));
+                                        (void *)(intptr_t)(10 + i + rounds), ABT_THREAD_ATTR_NULL,
+                                        &ts[i]));
         run_pthreads(2, 20 + rounds);
         sync_join_all(NULT, ts);
         rounds++;

@@ -5,7 +5,7 @@
 #include "sync_test.h"
 
 #define NTASK 200
-#define N 2000
+#define N     2000
 
 static ABT_mutex mtx;
 static long counter;

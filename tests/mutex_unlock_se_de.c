@@ -21,8 +21,9 @@ static void work(int variant)
         counter++;
         inside = 0;
         int v = (variant + i) % 3;
-        CHECK_ABT(v == 0 ? ABT_mutex_unlock(mtx)
-                  : v == 1 ? ABT_mutex_unlock_se(mtx) : ABT_mutex_unlock_de(mtx));
+        CHECK_ABT(v == 0   ? ABT_mutex_unlock(mtx)
+                  : v == 1 ? ABT_mutex_unlock_se(mtx)
+                           : ABT_mutex_unlock_de(mtx));
     }
 }
 
@@ -52,8 +53,8 @@ int main(int argc, char **argv)
     CHECK(pthread_create(&th, NULL, ext, (void *)(intptr_t)2) == 0);
     ABT_thread ts[6];
     for (int i = 0; i < 6; i++)
-        CHECK_ABT(ABT_thread_create(w.pools[i % 2], ult, (void *)(intptr_t)i,
-                                    ABT_THREAD_ATTR_NULL, &ts[i]));
+        CHECK_ABT(ABT_thread_create(w.pools[i % 2], ult, (void *)(intptr_t)i, ABT_THREAD_ATTR_NULL,
+                                    &ts[i]));
     sync_join_all(6, ts);
     pthread_join(th, NULL);
     CHECK_EQ_INT(atomic_load(&overlap), 0);

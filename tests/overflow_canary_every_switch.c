@@ -11,8 +11,8 @@
 #include <string.h>
 
 enum { P_YIELD, P_YIELD_TO, P_SUSPEND_TO, P_EXIT_TO, P_SCHEDULE, P_JOIN, P_PARK, P_COUNT };
-static const char *const path_name[P_COUNT] = { "yield",        "yield_to", "suspend_to",
-                                                "exit_to",      "self_schedule", "join",
+static const char *const path_name[P_COUNT] = { "yield",   "yield_to",      "suspend_to",
+                                                "exit_to", "self_schedule", "join",
                                                 "park" };
 static int path;
 static ABT_pool pool;
@@ -33,28 +33,18 @@ static void a_fn(void *arg)
     CHECK_ABT(ABT_thread_self(&self));
     CHECK_ABT(ABT_thread_get_stack(self, &lo, &size));
     volatile char *below = (volatile char *)lo;
-    for (int i = 1; i <= 16; i++)   /* within the canary, short of any guard page */
+    for (int i = 1; i <= 16; i++) /* within the canary, short of any guard page */
         below[-i] = (char)i;
     switch (path) {
     case P_YIELD:
         CHECK_ABT(ABT_thread_create(pool, b_fn, NULL, ABT_THREAD_ATTR_NULL, NULL));
         ABT_thread_yield();
         break;
-    case P_YIELD_TO:
-        ABT_thread_yield_to(b);
-        break;
-    case P_SUSPEND_TO:
-        ABT_self_suspend_to(b);
-        break;
-    case P_EXIT_TO:
-        ABT_self_exit_to(b);
-        break;
-    case P_SCHEDULE:
-        ABT_self_schedule(b, ABT_POOL_NULL);
-        break;
-    case P_JOIN:
-        ABT_thread_join(b);
-        break;
+    case P_YIELD_TO: ABT_thread_yield_to(b); break;
+    case P_SUSPEND_TO: ABT_self_suspend_to(b); break;
+    case P_EXIT_TO: ABT_self_exit_to(b); break;
+    case P_SCHEDULE: ABT_self_schedule(b, ABT_POOL_NULL); break;
+    case P_JOIN: ABT_thread_join(b); break;
     case P_PARK:
         CHECK_ABT(ABT_thread_create(pool, b_fn, NULL, ABT_THREAD_ATTR_NULL, NULL));
         ABT_eventual_wait(ev, NULL);
@@ -77,8 +67,8 @@ static void body(void)
     ABT_pool side;
     CHECK_ABT(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_TRUE, &side));
     if (path != P_YIELD && path != P_PARK)
-        CHECK_ABT(ABT_thread_create(path == P_JOIN ? pool : side, b_fn, NULL,
-                                    ABT_THREAD_ATTR_NULL, &b));
+        CHECK_ABT(
+            ABT_thread_create(path == P_JOIN ? pool : side, b_fn, NULL, ABT_THREAD_ATTR_NULL, &b));
     CHECK_ABT(ABT_thread_create(pool, a_fn, NULL, ABT_THREAD_ATTR_NULL, &a));
     if (path == P_JOIN) {
         /* B is behind A in the main pool: A's join takes it from there and runs it */
@@ -98,8 +88,8 @@ int main(void)
         if (!WIFSIGNALED(r.status) || WTERMSIG(r.status) != SIGABRT ||
             !strstr(r.err, "stack overflow in ULT") || !strstr(r.err, "canary") ||
             strstr(r.err, "B ran") || strstr(r.err, "A went on"))
-            TEST_FAIL("%s: not caught at the switch (status %#x); stderr:\n%s",
-                      path_name[path], r.status, r.err);
+            TEST_FAIL("%s: not caught at the switch (status %#x); stderr:\n%s", path_name[path],
+                      r.status, r.err);
     }
     return 0;
 }

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static size_t overrun_bytes;       /* set in the child before ABT_init */
+static size_t overrun_bytes; /* set in the child before ABT_init */
 
 /* Exported (not static): the report names it. */
 void overrun_ult(void *arg);
@@ -78,7 +78,7 @@ static inline int overflow_death_main(const char *mode)
 {
     if (!TEST_WEFT)
         TEST_SKIP("the report and these modes are weft's");
-    if (getenv("WEFT_TEST_SLOW") && !OD_ASAN && !OD_TSAN)   /* slow, no sanitizer: valgrind */
+    if (getenv("WEFT_TEST_SLOW") && !OD_ASAN && !OD_TSAN) /* slow, no sanitizer: valgrind */
         TEST_SKIP("under valgrind the canary is off and valgrind takes the guard-page fault");
     static const size_t sizes[] = { 64, 1024, 8192, (size_t)1 << 20 };
     for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
@@ -98,38 +98,39 @@ static inline int overflow_death_main(const char *mode)
             else
                 unsetenv("ABT_STACK_OVERFLOW_CHECK");
             overrun_child();
-            _exit(0);              /* not reached if the overrun was caught */
+            _exit(0); /* not reached if the overrun was caught */
         }
         close(fd[1]);
         size_t n = 0;
         ssize_t got;
-        while (n < sizeof(r.err) - 1 &&
-               (got = read(fd[0], r.err + n, sizeof(r.err) - 1 - n)) > 0)
+        while (n < sizeof(r.err) - 1 && (got = read(fd[0], r.err + n, sizeof(r.err) - 1 - n)) > 0)
             n += (size_t)got;
         r.err[n] = '\0';
         close(fd[0]);
         CHECK(waitpid(pid, &r.status, 0) == pid);
 
         const char *m = mode ? mode : "(default)";
-        if (getenv("OVERFLOW_DEATH_VERBOSE"))   /* to see the reports */
+        if (getenv("OVERFLOW_DEATH_VERBOSE")) /* to see the reports */
             fprintf(stderr, "--- mode %s, overrun of %zu bytes:\n%s", m, sizes[k], r.err);
         if (!WIFSIGNALED(r.status) || WTERMSIG(r.status) != SIGABRT)
             TEST_FAIL("mode %s, overrun of %zu bytes: the child did not abort (status %#x); "
-                      "stderr:\n%s", m, sizes[k], r.status, r.err);
+                      "stderr:\n%s",
+                      m, sizes[k], r.status, r.err);
         unsigned long long id;
         const char *e = strstr(r.err, "expect ULT ");
         CHECK(e != NULL && sscanf(e, "expect ULT %llu", &id) == 1);
         char want[96];
-        snprintf(want, sizeof(want), "stack overflow in ULT %llu (created with function "
-                 "overrun_ult, ABT_thread 0x", id);
+        snprintf(want, sizeof(want),
+                 "stack overflow in ULT %llu (created with function "
+                 "overrun_ult, ABT_thread 0x",
+                 id);
         const char *by = strstr(r.err, " by at least ");
         unsigned long long over = 0;
-        if (!strstr(r.err, want) || !strstr(r.err, "its stack of 16384 bytes") ||
-            !by || sscanf(by, " by at least %llu bytes", &over) != 1 || over == 0 ||
-            over > sizes[k] || !strstr(r.err, "ABT_THREAD_STACKSIZE") ||
+        if (!strstr(r.err, want) || !strstr(r.err, "its stack of 16384 bytes") || !by ||
+            sscanf(by, " by at least %llu bytes", &over) != 1 || over == 0 || over > sizes[k] ||
+            !strstr(r.err, "ABT_THREAD_STACKSIZE") ||
             !strstr(r.err, "ABT_thread_attr_set_stacksize"))
-            TEST_FAIL("mode %s, overrun of %zu bytes: unexpected report:\n%s", m, sizes[k],
-                      r.err);
+            TEST_FAIL("mode %s, overrun of %zu bytes: unexpected report:\n%s", m, sizes[k], r.err);
     }
     return 0;
 }

@@ -22,8 +22,8 @@
 #endif
 
 struct child_result {
-    int status;                    /* from waitpid */
-    char err[8192];                /* what it wrote to stderr */
+    int status;     /* from waitpid */
+    char err[8192]; /* what it wrote to stderr */
 };
 
 /* Run body() in a child with ABT_STACK_OVERFLOW_CHECK=mode; body must not return. */
@@ -41,7 +41,7 @@ static inline void run_child(const char *mode, void (*body)(void), struct child_
         dup2(fd[1], 2);
         setenv("ABT_STACK_OVERFLOW_CHECK", mode, 1);
         body();
-        _exit(0);                  /* not reached if the overflow was caught */
+        _exit(0); /* not reached if the overflow was caught */
     }
     close(fd[1]);
     size_t n = 0;

@@ -16,8 +16,8 @@ int main(int argc, char **argv)
         for (int a = 0; a < 5; a++) {
             for (int automatic = 0; automatic < 2; automatic++) {
                 ABT_pool pool = ABT_POOL_NULL;
-                CHECK_ABT(ABT_pool_create_basic(kinds[k], accs[a],
-                                                automatic ? ABT_TRUE : ABT_FALSE, &pool));
+                CHECK_ABT(ABT_pool_create_basic(kinds[k], accs[a], automatic ? ABT_TRUE : ABT_FALSE,
+                                                &pool));
                 CHECK(pool != ABT_POOL_NULL);
                 ABT_pool_access acc = (ABT_pool_access)-1;
                 CHECK_ABT(ABT_pool_get_access(pool, &acc));

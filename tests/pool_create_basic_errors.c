@@ -18,13 +18,12 @@ int main(int argc, char **argv)
     int bad_accs[] = { -1, 5, 99 };
     for (int i = 0; i < 3; i++) {
         ABT_pool p = (ABT_pool)&p;
-        CHECK_ERR(ABT_pool_create_basic(ABT_POOL_FIFO, (ABT_pool_access)bad_accs[i],
-                                        ABT_FALSE, &p),
+        CHECK_ERR(ABT_pool_create_basic(ABT_POOL_FIFO, (ABT_pool_access)bad_accs[i], ABT_FALSE, &p),
                   ABT_ERR_INV_POOL_ACCESS);
         CHECK(p == ABT_POOL_NULL);
         p = (ABT_pool)&p;
-        CHECK_ERR(ABT_pool_create_basic(ABT_POOL_FIFO_WAIT, (ABT_pool_access)bad_accs[i],
-                                        ABT_FALSE, &p),
+        CHECK_ERR(ABT_pool_create_basic(ABT_POOL_FIFO_WAIT, (ABT_pool_access)bad_accs[i], ABT_FALSE,
+                                        &p),
                   ABT_ERR_INV_POOL_ACCESS);
         CHECK(p == ABT_POOL_NULL);
     }

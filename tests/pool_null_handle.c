@@ -4,8 +4,16 @@
  * ABT_THREAD_NULL is a successful no-op. */
 #include "test.h"
 
-static void print_unit(void *arg, ABT_unit u) { (void)arg; (void)u; }
-static void print_thread(void *arg, ABT_thread t) { (void)arg; (void)t; }
+static void print_unit(void *arg, ABT_unit u)
+{
+    (void)arg;
+    (void)u;
+}
+static void print_thread(void *arg, ABT_thread t)
+{
+    (void)arg;
+    (void)t;
+}
 
 int main(int argc, char **argv)
 {
@@ -29,13 +37,16 @@ int main(int argc, char **argv)
     CHECK_ERR(ABT_pool_pop_thread(N, &t), ABT_ERR_INV_POOL);
     CHECK_ERR(ABT_pool_pop_thread_ex(N, &t, ABT_POOL_CONTEXT_OP_POOL_OTHER), ABT_ERR_INV_POOL);
     CHECK_ERR(ABT_pool_pop_threads(N, ts, 2, &num), ABT_ERR_INV_POOL);
-    CHECK_ERR(ABT_pool_pop_threads_ex(N, ts, 2, &num, ABT_POOL_CONTEXT_OP_POOL_OTHER), ABT_ERR_INV_POOL);
+    CHECK_ERR(ABT_pool_pop_threads_ex(N, ts, 2, &num, ABT_POOL_CONTEXT_OP_POOL_OTHER),
+              ABT_ERR_INV_POOL);
     CHECK_ERR(ABT_pool_push_thread(N, ABT_THREAD_NULL), ABT_ERR_INV_POOL);
-    CHECK_ERR(ABT_pool_push_thread_ex(N, ABT_THREAD_NULL, ABT_POOL_CONTEXT_OP_POOL_OTHER), ABT_ERR_INV_POOL);
+    CHECK_ERR(ABT_pool_push_thread_ex(N, ABT_THREAD_NULL, ABT_POOL_CONTEXT_OP_POOL_OTHER),
+              ABT_ERR_INV_POOL);
     CHECK_ERR(ABT_pool_push_threads(N, ts, 0), ABT_ERR_INV_POOL);
     CHECK_ERR(ABT_pool_push_threads_ex(N, ts, 0, ABT_POOL_CONTEXT_OP_POOL_OTHER), ABT_ERR_INV_POOL);
     CHECK_ERR(ABT_pool_pop_wait_thread(N, &t, 0.0), ABT_ERR_INV_POOL);
-    CHECK_ERR(ABT_pool_pop_wait_thread_ex(N, &t, 0.0, ABT_POOL_CONTEXT_OP_POOL_OTHER), ABT_ERR_INV_POOL);
+    CHECK_ERR(ABT_pool_pop_wait_thread_ex(N, &t, 0.0, ABT_POOL_CONTEXT_OP_POOL_OTHER),
+              ABT_ERR_INV_POOL);
     CHECK_ERR(ABT_pool_print_all_threads(N, NULL, print_thread), ABT_ERR_INV_POOL);
     CHECK_ERR(ABT_pool_set_data(N, NULL), ABT_ERR_INV_POOL);
     CHECK_ERR(ABT_pool_get_data(N, &d), ABT_ERR_INV_POOL);

@@ -25,7 +25,8 @@ int main(int argc, char **argv)
 {
     CHECK_ABT(ABT_init(argc, argv));
 
-    CHECK_ABT(ABT_pool_create_basic(ABT_POOL_FIFO_WAIT, ABT_POOL_ACCESS_MPMC, ABT_FALSE, &wait_pool));
+    CHECK_ABT(
+        ABT_pool_create_basic(ABT_POOL_FIFO_WAIT, ABT_POOL_ACCESS_MPMC, ABT_FALSE, &wait_pool));
     ABT_xstream xs;
     ABT_pool xpool;
     CHECK_ABT(ABT_xstream_create(ABT_SCHED_NULL, &xs));

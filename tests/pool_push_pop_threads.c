@@ -7,7 +7,11 @@
 
 enum { N = 5 };
 static atomic_int ran;
-static void work(void *arg) { (void)arg; atomic_fetch_add(&ran, 1); }
+static void work(void *arg)
+{
+    (void)arg;
+    atomic_fetch_add(&ran, 1);
+}
 
 int main(int argc, char **argv)
 {
@@ -44,7 +48,9 @@ int main(int argc, char **argv)
         CHECK(out[5] == sentinel);
 
         /* Push back reversed with NULL holes. */
-        ABT_thread in[N + 2] = { ts[4], ABT_THREAD_NULL, ts[3], ts[2], ts[1], ABT_THREAD_NULL, ts[0] };
+        ABT_thread in[N + 2] = {
+            ts[4], ABT_THREAD_NULL, ts[3], ts[2], ts[1], ABT_THREAD_NULL, ts[0]
+        };
         CHECK_ABT(ABT_pool_push_threads(pool, in, N + 2));
         size_t sz = 0;
         CHECK_ABT(ABT_pool_get_size(pool, &sz));

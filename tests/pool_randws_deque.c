@@ -29,8 +29,8 @@ int main(int argc, char **argv)
         /* created 0 1 2 3, each at the head: deque = 3 2 1 0 */
         ABT_thread ts[NT], t;
         for (int i = 0; i < NT; i++)
-            CHECK_ABT(ABT_thread_create(pool, ult, (void *)(intptr_t)i, ABT_THREAD_ATTR_NULL,
-                                        &ts[i]));
+            CHECK_ABT(
+                ABT_thread_create(pool, ult, (void *)(intptr_t)i, ABT_THREAD_ATTR_NULL, &ts[i]));
         size_t size;
         CHECK_ABT(ABT_pool_get_size(pool, &size));
         CHECK_EQ_INT(size, NT);

@@ -8,7 +8,11 @@
 #include <stdatomic.h>
 
 static atomic_int ran;
-static void work(void *arg) { (void)arg; atomic_fetch_add(&ran, 1); }
+static void work(void *arg)
+{
+    (void)arg;
+    atomic_fetch_add(&ran, 1);
+}
 
 int main(int argc, char **argv)
 {

@@ -10,10 +10,7 @@
 enum { N = 4 };
 static atomic_int ran_mask;
 
-static void work(void *arg)
-{
-    atomic_fetch_or(&ran_mask, 1 << (int)(intptr_t)arg);
-}
+static void work(void *arg) { atomic_fetch_or(&ran_mask, 1 << (int)(intptr_t)arg); }
 
 int main(int argc, char **argv)
 {
@@ -26,7 +23,8 @@ int main(int argc, char **argv)
         CHECK_ABT(ABT_pool_create_basic(kinds[k], ABT_POOL_ACCESS_MPMC, ABT_FALSE, &pool));
         ABT_thread ts[N];
         for (int i = 0; i < N; i++)
-            CHECK_ABT(ABT_thread_create(pool, work, (void *)(intptr_t)i, ABT_THREAD_ATTR_NULL, &ts[i]));
+            CHECK_ABT(
+                ABT_thread_create(pool, work, (void *)(intptr_t)i, ABT_THREAD_ATTR_NULL, &ts[i]));
 
         /* Pop all, map to threads, push back in the same order. */
         ABT_unit units[N];

@@ -103,7 +103,8 @@ int main(int argc, char **argv)
 
     static ABT_thread ps[NP];
     for (int i = 0; i < NP; i++)
-        CHECK_ABT(ABT_thread_create(pool, parent, (void *)(intptr_t)i, ABT_THREAD_ATTR_NULL, &ps[i]));
+        CHECK_ABT(
+            ABT_thread_create(pool, parent, (void *)(intptr_t)i, ABT_THREAD_ATTR_NULL, &ps[i]));
     for (int i = 0; i < NP; i++)
         CHECK_ABT(ABT_thread_free(&ps[i]));
     CHECK_EQ_INT(atomic_load(&parents), NP);

@@ -89,7 +89,7 @@ static void yielder(void *arg)
 {
     for (int i = 0; i < Y; i++) {
         if (i == 1)
-            atomic_store(&refuse, 1);   /* from now on create_unit fails */
+            atomic_store(&refuse, 1); /* from now on create_unit fails */
         CHECK_ABT(ABT_thread_yield());
     }
     atomic_fetch_add(&yields_done, 1);
@@ -105,7 +105,7 @@ static void try_move(void *arg)
     CHECK_ERR(ABT_self_set_associated_pool(upool), ABT_ERR_OTHER);
     CHECK_ABT(ABT_self_get_last_pool(&after));
     CHECK(before == after);
-    CHECK_ABT(ABT_thread_yield());     /* still pushed to its own pool */
+    CHECK_ABT(ABT_thread_yield()); /* still pushed to its own pool */
     atomic_store(&self_checked, 1);
 }
 
@@ -125,7 +125,7 @@ int main(int argc, char **argv)
     CHECK_ABT(ABT_self_get_xstream(&self));
     ABT_pool main_pool;
     CHECK_ABT(ABT_xstream_get_main_pools(self, 1, &main_pool));
-    ABT_pool pools[2] = {main_pool, upool};
+    ABT_pool pools[2] = { main_pool, upool };
     ABT_sched sched;
     CHECK_ABT(ABT_sched_create_basic(ABT_SCHED_BASIC, 2, pools, ABT_SCHED_CONFIG_NULL, &sched));
     CHECK_ABT(ABT_xstream_set_main_sched(self, sched));
@@ -146,7 +146,7 @@ int main(int argc, char **argv)
     CHECK_ABT(ABT_thread_free(&t));
     CHECK_EQ_INT(atomic_load(&yields_done), 1);
     CHECK_EQ_INT(atomic_load(&creates), 1);
-    CHECK_EQ_INT(atomic_load(&live_units), 0);   /* given back when the ULT was freed */
+    CHECK_EQ_INT(atomic_load(&live_units), 0); /* given back when the ULT was freed */
 
     /* push of a ULT popped from a built-in pool: reported, the caller keeps it */
     ABT_pool side;
@@ -160,7 +160,7 @@ int main(int argc, char **argv)
     CHECK_ABT(ABT_pool_is_empty(upool, &empty));
     CHECK(empty == ABT_TRUE);
     atomic_store(&refuse, 0);
-    CHECK_ABT(ABT_pool_push_thread(upool, popped));   /* now it goes there and runs */
+    CHECK_ABT(ABT_pool_push_thread(upool, popped)); /* now it goes there and runs */
     CHECK_ABT(ABT_thread_free(&t));
     CHECK_EQ_INT(atomic_load(&live_units), 0);
 

@@ -12,7 +12,7 @@
 #include <stdatomic.h>
 
 #define MAGIC 0x600dcafe
-#define NT 8
+#define NT    8
 
 typedef struct unit {
     int magic;

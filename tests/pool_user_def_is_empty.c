@@ -21,7 +21,7 @@ typedef struct unit {
 static unit_t *qhead, *qtail;
 static size_t qsize;
 static int n_is_empty, n_get_size;
-static size_t fake_size;           /* what get_size answers */
+static size_t fake_size; /* what get_size answers */
 
 static ABT_unit create_unit(ABT_pool pool, ABT_thread t)
 {

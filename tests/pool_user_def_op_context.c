@@ -13,7 +13,7 @@ typedef struct unit {
     struct unit *next;
 } unit_t;
 
-static unit_t *qhead, *qtail;      /* one stream: no lock */
+static unit_t *qhead, *qtail; /* one stream: no lock */
 static size_t qsize;
 static ABT_pool_context last_push_ctx, last_pop_ctx;
 static int n_push, n_pop;
@@ -86,22 +86,22 @@ static void push_many(ABT_pool pool, const ABT_unit *units, size_t num, ABT_pool
 
 static void func(void *arg) { (void)arg; }
 
-#define EXPECT_POP(call, ctx)                                                   \
-    do {                                                                        \
-        int before_ = n_pop;                                                    \
-        last_pop_ctx = (ABT_pool_context)0x7777;                                \
-        CHECK_ABT(call);                                                        \
-        CHECK_EQ_INT(n_pop, before_ + 1);                                       \
-        CHECK_EQ_INT(last_pop_ctx, ctx);                                        \
+#define EXPECT_POP(call, ctx)                    \
+    do {                                         \
+        int before_ = n_pop;                     \
+        last_pop_ctx = (ABT_pool_context)0x7777; \
+        CHECK_ABT(call);                         \
+        CHECK_EQ_INT(n_pop, before_ + 1);        \
+        CHECK_EQ_INT(last_pop_ctx, ctx);         \
     } while (0)
 
-#define EXPECT_PUSH(call, ctx)                                                  \
-    do {                                                                        \
-        int before_ = n_push;                                                   \
-        last_push_ctx = (ABT_pool_context)0x7777;                               \
-        CHECK_ABT(call);                                                        \
-        CHECK_EQ_INT(n_push, before_ + 1);                                      \
-        CHECK_EQ_INT(last_push_ctx, ctx);                                       \
+#define EXPECT_PUSH(call, ctx)                    \
+    do {                                          \
+        int before_ = n_push;                     \
+        last_push_ctx = (ABT_pool_context)0x7777; \
+        CHECK_ABT(call);                          \
+        CHECK_EQ_INT(n_push, before_ + 1);        \
+        CHECK_EQ_INT(last_push_ctx, ctx);         \
     } while (0)
 
 int main(int argc, char **argv)

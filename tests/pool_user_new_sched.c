@@ -11,7 +11,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 
-#define N 10000
+#define N     10000
 #define BATCH 500 /* ULTs alive at once (ThreadSanitizer caps its fibers) */
 #define MAGIC 0x1234abcd
 
@@ -158,8 +158,11 @@ int main(int argc, char **argv)
     CHECK(pool == g_pool);
     CHECK_EQ_INT(atomic_load(&inits), 1);
 
-    ABT_sched_def sdef = { .type = ABT_SCHED_TYPE_ULT, .init = NULL, .run = sched_run,
-                           .free = NULL, .get_migr_pool = NULL };
+    ABT_sched_def sdef = { .type = ABT_SCHED_TYPE_ULT,
+                           .init = NULL,
+                           .run = sched_run,
+                           .free = NULL,
+                           .get_migr_pool = NULL };
     ABT_sched sched;
     CHECK_ABT(ABT_sched_create(&sdef, 1, &pool, ABT_SCHED_CONFIG_NULL, &sched));
     ABT_xstream xs;

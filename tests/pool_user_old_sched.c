@@ -12,7 +12,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 
-#define N 10000
+#define N     10000
 #define BATCH 500 /* ULTs alive at once (ThreadSanitizer caps its fibers) */
 #define MAGIC 0x5eed5eed
 
@@ -156,8 +156,11 @@ int main(int argc, char **argv)
     CHECK_ABT(ABT_pool_get_access(pool, &acc));
     CHECK_EQ_INT(acc, ABT_POOL_ACCESS_MPMC);
 
-    ABT_sched_def sdef = { .type = ABT_SCHED_TYPE_ULT, .init = NULL, .run = sched_run,
-                           .free = NULL, .get_migr_pool = NULL };
+    ABT_sched_def sdef = { .type = ABT_SCHED_TYPE_ULT,
+                           .init = NULL,
+                           .run = sched_run,
+                           .free = NULL,
+                           .get_migr_pool = NULL };
     ABT_sched sched;
     CHECK_ABT(ABT_sched_create(&sdef, 1, &pool, ABT_SCHED_CONFIG_NULL, &sched));
     ABT_xstream xs;

@@ -13,7 +13,7 @@
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 #define MAGIC 0x0dd0f00d
-#define NT 4
+#define NT    4
 
 typedef struct unit {
     int magic;

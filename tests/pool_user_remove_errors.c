@@ -13,7 +13,7 @@ typedef struct unit {
     struct unit *next, *prev;
 } unit_t;
 
-static unit_t *qhead, *qtail;      /* one stream: no lock */
+static unit_t *qhead, *qtail; /* one stream: no lock */
 static size_t qsize;
 static int live_units, n_remove, refuse;
 
@@ -67,7 +67,7 @@ static int p_remove(ABT_pool pool, ABT_unit unit)
 {
     n_remove++;
     if (refuse)
-        return ABT_ERR_INV_UNIT;   /* any code: it must come back unchanged */
+        return ABT_ERR_INV_UNIT; /* any code: it must come back unchanged */
     unlink_unit((unit_t *)unit);
     return ABT_SUCCESS;
 }

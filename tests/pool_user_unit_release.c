@@ -6,7 +6,7 @@
 #include "test.h"
 
 #define MAGIC 0x7e1ea5e0
-#define NT 3
+#define NT    3
 
 typedef struct unit {
     int magic;
@@ -101,7 +101,7 @@ static void exercise(ABT_pool pool, ABT_pool main_pool)
         ABT_thread t;
         CHECK_ABT(ABT_unit_get_thread(unit, &t));
         CHECK(t == ts[i]);
-        CHECK(((unit_t *)unit)->magic == MAGIC);   /* still valid */
+        CHECK(((unit_t *)unit)->magic == MAGIC); /* still valid */
         CHECK_ABT(ABT_pool_push_thread(main_pool, t));
     }
     for (int i = 0; i < NT; i++)

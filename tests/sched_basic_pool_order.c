@@ -33,8 +33,8 @@ int main(int argc, char **argv)
             CHECK_ABT(ABT_thread_create(pools[1], record, (void *)(intptr_t)(100 + i),
                                         ABT_THREAD_ATTR_NULL, &ts[i]));
         for (int i = 0; i < N; i++)
-            CHECK_ABT(ABT_thread_create(pools[0], record, (void *)(intptr_t)i,
-                                        ABT_THREAD_ATTR_NULL, &ts[N + i]));
+            CHECK_ABT(ABT_thread_create(pools[0], record, (void *)(intptr_t)i, ABT_THREAD_ATTR_NULL,
+                                        &ts[N + i]));
         ABT_xstream xs;
         CHECK_ABT(ABT_xstream_create_basic(predefs[k], 2, pools, ABT_SCHED_CONFIG_NULL, &xs));
         for (int i = 0; i < 2 * N; i++)

@@ -16,8 +16,8 @@ int main(int argc, char **argv)
     int bad[] = { 99, -1, 5 };
     for (int i = 0; i < 3; i++) {
         s = (ABT_sched)&s;
-        int ret = ABT_sched_create_basic((ABT_sched_predef)bad[i], 0, NULL,
-                                         ABT_SCHED_CONFIG_NULL, &s);
+        int ret =
+            ABT_sched_create_basic((ABT_sched_predef)bad[i], 0, NULL, ABT_SCHED_CONFIG_NULL, &s);
         if (ret != ABT_ERR_INV_SCHED_PREDEF && ret != ABT_ERR_INV_ARG)
             TEST_FAIL("predef %d returned %d (%s)", bad[i], ret, test_errname(ret));
         CHECK(s == ABT_SCHED_NULL);

@@ -15,7 +15,8 @@ int main(int argc, char **argv)
         /* Explicit pools, not automatic: user frees them after the scheduler. */
         ABT_pool pools[2];
         CHECK_ABT(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_FALSE, &pools[0]));
-        CHECK_ABT(ABT_pool_create_basic(ABT_POOL_FIFO_WAIT, ABT_POOL_ACCESS_MPSC, ABT_FALSE, &pools[1]));
+        CHECK_ABT(
+            ABT_pool_create_basic(ABT_POOL_FIFO_WAIT, ABT_POOL_ACCESS_MPSC, ABT_FALSE, &pools[1]));
         ABT_sched sched = ABT_SCHED_NULL;
         CHECK_ABT(ABT_sched_create_basic(predefs[k], 2, pools, ABT_SCHED_CONFIG_NULL, &sched));
         CHECK(sched != ABT_SCHED_NULL);

@@ -31,8 +31,9 @@ int main(int argc, char **argv)
 {
     CHECK_ABT(ABT_init(argc, argv));
 
-    ABT_sched_def def = { .type = ABT_SCHED_TYPE_ULT, .init = NULL, .run = run,
-                          .free = NULL, .get_migr_pool = NULL };
+    ABT_sched_def def = {
+        .type = ABT_SCHED_TYPE_ULT, .init = NULL, .run = run, .free = NULL, .get_migr_pool = NULL
+    };
     ABT_pool pool;
     CHECK_ABT(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_TRUE, &pool));
     ABT_sched s;

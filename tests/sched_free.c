@@ -21,8 +21,8 @@ int main(int argc, char **argv)
 
     /* Non-automatic scheduler used by a stream. */
     ABT_sched_config cfg;
-    CHECK_ABT(ABT_sched_config_create(&cfg, ABT_sched_config_automatic, 0,
-                                      ABT_sched_config_var_end));
+    CHECK_ABT(
+        ABT_sched_config_create(&cfg, ABT_sched_config_automatic, 0, ABT_sched_config_var_end));
     CHECK_ABT(ABT_sched_create_basic(ABT_SCHED_BASIC, 0, NULL, cfg, &s));
     CHECK_ABT(ABT_sched_config_free(&cfg));
 

@@ -5,7 +5,7 @@
  * pool's get_size). */
 #include "test.h"
 
-static size_t qsize;               /* units pushed and not popped (one stream) */
+static size_t qsize; /* units pushed and not popped (one stream) */
 static ABT_thread queued[4];
 
 static ABT_unit create_unit(ABT_pool pool, ABT_thread t) { return (ABT_unit)t; }

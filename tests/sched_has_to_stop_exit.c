@@ -57,8 +57,9 @@ int main(int argc, char **argv)
     CHECK_ABT(ABT_init(argc, argv));
 
     CHECK_ABT(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_FALSE, &pool));
-    ABT_sched_def def = { .type = ABT_SCHED_TYPE_ULT, .init = NULL, .run = run,
-                          .free = NULL, .get_migr_pool = NULL };
+    ABT_sched_def def = {
+        .type = ABT_SCHED_TYPE_ULT, .init = NULL, .run = run, .free = NULL, .get_migr_pool = NULL
+    };
     ABT_sched sched;
     CHECK_ABT(ABT_sched_create(&def, 1, &pool, ABT_SCHED_CONFIG_NULL, &sched));
 

@@ -12,7 +12,7 @@
 enum { N = 5 };
 static ABT_pool pool;
 static atomic_int gate_started, gate_open, ran;
-static atomic_int false_before_request; /* has_to_stop FALSE after unit A */
+static atomic_int false_before_request;      /* has_to_stop FALSE after unit A */
 static atomic_int stopped_with_pending = -1; /* pool size when TRUE first seen */
 static atomic_int stop_seen;
 
@@ -65,8 +65,9 @@ int main(int argc, char **argv)
     CHECK_ABT(ABT_init(argc, argv));
 
     CHECK_ABT(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_FALSE, &pool));
-    ABT_sched_def def = { .type = ABT_SCHED_TYPE_ULT, .init = NULL, .run = run,
-                          .free = NULL, .get_migr_pool = NULL };
+    ABT_sched_def def = {
+        .type = ABT_SCHED_TYPE_ULT, .init = NULL, .run = run, .free = NULL, .get_migr_pool = NULL
+    };
     ABT_sched sched;
     CHECK_ABT(ABT_sched_create(&def, 1, &pool, ABT_SCHED_CONFIG_NULL, &sched));
 

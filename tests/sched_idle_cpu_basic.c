@@ -6,7 +6,4 @@
  * the sleeping stream 1 and then, through the join, the sleeping primary stream. */
 #include "idle_test.h"
 
-int main(int argc, char **argv)
-{
-    return idle_cpu_test(argc, argv, ABT_SCHED_BASIC);
-}
+int main(int argc, char **argv) { return idle_cpu_test(argc, argv, ABT_SCHED_BASIC); }

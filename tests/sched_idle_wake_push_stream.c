@@ -20,7 +20,7 @@ static void creator(void *arg)
     ABT_pool target = *(ABT_pool *)arg;
     double end = idle_now() + IDLE_SETTLE;
     while (idle_now() < end)
-        ABT_thread_yield();          /* stream 1 goes to sleep meanwhile */
+        ABT_thread_yield(); /* stream 1 goes to sleep meanwhile */
     pushed_at = idle_now();
     CHECK_ABT(ABT_thread_create(target, woken, NULL, ABT_THREAD_ATTR_NULL, NULL));
     end = pushed_at + idle_wake_limit();

@@ -8,7 +8,7 @@
 #include <stdatomic.h>
 
 #define PER 5
-static int order[64], norder;      /* written by the one stream that runs them all */
+static int order[64], norder; /* written by the one stream that runs them all */
 static ABT_pool pools[3];
 static atomic_int finished;
 

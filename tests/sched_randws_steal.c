@@ -13,8 +13,8 @@
 static atomic_uchar ran[N];
 static atomic_int started[8];
 static atomic_long done;
-static long seen[8], last[8];       /* per stream rank: only that stream writes */
-static int owner_rank;              /* rank of the stream whose own pool is A */
+static long seen[8], last[8]; /* per stream rank: only that stream writes */
+static int owner_rank;        /* rank of the stream whose own pool is A */
 
 static void task(void *arg)
 {

@@ -33,7 +33,8 @@ int main(int argc, char **argv)
     enum { N0 = 3, N1 = 4 };
     ABT_thread ts[N0 + N1];
     for (int i = 0; i < N0 + N1; i++)
-        CHECK_ABT(ABT_thread_create(pools[i < N0 ? 0 : 1], work, NULL, ABT_THREAD_ATTR_NULL, &ts[i]));
+        CHECK_ABT(
+            ABT_thread_create(pools[i < N0 ? 0 : 1], work, NULL, ABT_THREAD_ATTR_NULL, &ts[i]));
     CHECK_ABT(ABT_sched_get_size(sched, &sz));
     CHECK_ABT(ABT_sched_get_total_size(sched, &tsz));
     CHECK_EQ_INT(sz, N0 + N1);

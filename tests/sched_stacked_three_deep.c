@@ -38,10 +38,10 @@ static void rec(const char *tok)
 }
 
 struct uarg {
-    const char *name;    /* two characters: level digit, letter */
-    ABT_pool pool;       /* the pool it was created in */
-    ABT_xstream *xs;     /* the stream it must run on (read when it runs) */
-    ABT_sched msched;    /* that stream's main scheduler */
+    const char *name; /* two characters: level digit, letter */
+    ABT_pool pool;    /* the pool it was created in */
+    ABT_xstream *xs;  /* the stream it must run on (read when it runs) */
+    ABT_sched msched; /* that stream's main scheduler */
 };
 
 static void check_context(const struct uarg *a)
@@ -141,8 +141,7 @@ static void s2_run(ABT_sched sched)
     rec("S2>");
 }
 
-static ABT_thread mk(ABT_pool pool, struct uarg *a, const char *name, ABT_xstream *xs,
-                     ABT_sched ms)
+static ABT_thread mk(ABT_pool pool, struct uarg *a, const char *name, ABT_xstream *xs, ABT_sched ms)
 {
     a->name = name;
     a->pool = pool;
@@ -173,10 +172,12 @@ int main(int argc, char **argv)
     CHECK_ABT(ABT_init(argc, argv));
     CHECK_ABT(ABT_xstream_self(&xs1));
 
-    ABT_sched_def s2_def = { .type = ABT_SCHED_TYPE_ULT, .init = s2_init, .run = s2_run,
-                             .free = s2_free, .get_migr_pool = NULL };
-    ABT_pool p0 = new_pool(), p1a = new_pool(), p1b = new_pool(), p2 = new_pool(),
-             p3 = new_pool();
+    ABT_sched_def s2_def = { .type = ABT_SCHED_TYPE_ULT,
+                             .init = s2_init,
+                             .run = s2_run,
+                             .free = s2_free,
+                             .get_migr_pool = NULL };
+    ABT_pool p0 = new_pool(), p1a = new_pool(), p1b = new_pool(), p2 = new_pool(), p3 = new_pool();
     ABT_pool p1[2] = { p1a, p1b };
     ABT_sched main_sched, s1, s2, s3;
     CHECK_ABT(ABT_sched_create_basic(ABT_SCHED_BASIC, 2, p1, ABT_SCHED_CONFIG_NULL, &s1));
@@ -184,8 +185,7 @@ int main(int argc, char **argv)
     CHECK_ABT(ABT_sched_create_basic(ABT_SCHED_BASIC, 1, &p3, ABT_SCHED_CONFIG_NULL, &s3));
     CHECK_EQ_INT(atomic_load(&s2_init_calls), 1);
     /* The main scheduler exists before the stream so every ULT can be told about it. */
-    CHECK_ABT(ABT_sched_create_basic(ABT_SCHED_BASIC, 1, &p0, ABT_SCHED_CONFIG_NULL,
-                                     &main_sched));
+    CHECK_ABT(ABT_sched_create_basic(ABT_SCHED_BASIC, 1, &p0, ABT_SCHED_CONFIG_NULL, &main_sched));
 
     /* ---- round 1: three levels under the main scheduler of a secondary stream ---- */
     static struct uarg args[10];

@@ -22,8 +22,7 @@ static void check_sched_self(ABT_thread *first)
     ABT_thread h = ABT_THREAD_NULL, h2 = ABT_THREAD_NULL;
     int r = ABT_self_get_thread(&h);
     if (r != ABT_SUCCESS)
-        TEST_FAIL("ABT_self_get_thread in a user scheduler returned %d (%s)", r,
-                  test_errname(r));
+        TEST_FAIL("ABT_self_get_thread in a user scheduler returned %d (%s)", r, test_errname(r));
     CHECK(h != ABT_THREAD_NULL);
     CHECK_ABT(ABT_thread_self(&h2));
     CHECK_EQ_PTR(h2, h);
@@ -100,12 +99,12 @@ static void create_children(ABT_pool pool)
 static void free_children(const char *what)
 {
     for (int i = 0; i < NCHILD; i++) {
-        ABT_thread t = children[i];   /* the scheduler may still compare with children[] */
+        ABT_thread t = children[i]; /* the scheduler may still compare with children[] */
         CHECK_ABT(ABT_thread_free(&t));
     }
     if (atomic_load(&child_ok) != NCHILD || atomic_load(&sched_checks) == 0)
-        TEST_FAIL("%s: %d children ok, %d checks in the scheduler", what,
-                  atomic_load(&child_ok), atomic_load(&sched_checks));
+        TEST_FAIL("%s: %d children ok, %d checks in the scheduler", what, atomic_load(&child_ok),
+                  atomic_load(&sched_checks));
     atomic_store(&child_ok, 0);
     atomic_store(&sched_checks, 0);
 }
@@ -143,8 +142,8 @@ int main(int argc, char **argv)
 
     /* main scheduler of the primary stream (freed by ABT_finalize: automatic) */
     ABT_sched_config cfg;
-    CHECK_ABT(ABT_sched_config_create(&cfg, ABT_sched_config_automatic, 1,
-                                      ABT_sched_config_var_end));
+    CHECK_ABT(
+        ABT_sched_config_create(&cfg, ABT_sched_config_automatic, 1, ABT_sched_config_var_end));
     CHECK_ABT(ABT_sched_create(&def, 1, &pool, cfg, &s));
     CHECK_ABT(ABT_sched_config_free(&cfg));
     CHECK_ABT(ABT_xstream_self(&xs));

@@ -8,10 +8,7 @@
 
 static ABT_unit_type seen[4];
 
-static void func(void *arg)
-{
-    CHECK_ABT(ABT_self_get_type(&seen[(intptr_t)arg]));
-}
+static void func(void *arg) { CHECK_ABT(ABT_self_get_type(&seen[(intptr_t)arg])); }
 
 static void *ext(void *arg)
 {

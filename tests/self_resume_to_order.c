@@ -18,7 +18,7 @@ static atomic_int tlen;
 static ABT_pool P;
 static ABT_thread tS, tR, tW;
 static ABT_xstream cur_xs;
-static int mode;   /* 0 yield, 1 suspend, 2 exit */
+static int mode; /* 0 yield, 1 suspend, 2 exit */
 
 static void rec(char c)
 {
@@ -51,16 +51,12 @@ static void fS(void *arg)
     ABT_thread_state st;
     CHECK_ABT(ABT_thread_get_state(tR, &st));
     switch (mode) {
-    case 0:
-        CHECK_EQ_INT(st, ABT_THREAD_STATE_READY);
-        break;
+    case 0: CHECK_EQ_INT(st, ABT_THREAD_STATE_READY); break;
     case 1:
         CHECK_EQ_INT(st, ABT_THREAD_STATE_BLOCKED);
         CHECK_ABT(ABT_thread_resume(tR));
         break;
-    default:
-        CHECK_EQ_INT(st, ABT_THREAD_STATE_TERMINATED);
-        break;
+    default: CHECK_EQ_INT(st, ABT_THREAD_STATE_TERMINATED); break;
     }
 }
 
@@ -72,15 +68,9 @@ static void fR(void *arg)
     CHECK_ABT(ABT_thread_get_state(tS, &st));
     CHECK_EQ_INT(st, ABT_THREAD_STATE_BLOCKED);
     switch (mode) {
-    case 0:
-        CHECK_ABT(ABT_self_resume_yield_to(tS));
-        break;
-    case 1:
-        CHECK_ABT(ABT_self_resume_suspend_to(tS));
-        break;
-    default:
-        CHECK_ABT(ABT_self_resume_exit_to(tS));
-        TEST_FAIL("ABT_self_resume_exit_to returned");
+    case 0: CHECK_ABT(ABT_self_resume_yield_to(tS)); break;
+    case 1: CHECK_ABT(ABT_self_resume_suspend_to(tS)); break;
+    default: CHECK_ABT(ABT_self_resume_exit_to(tS)); TEST_FAIL("ABT_self_resume_exit_to returned");
     }
     rec('r');
 }

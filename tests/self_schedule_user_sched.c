@@ -13,16 +13,16 @@
 #include <stdatomic.h>
 #include <unistd.h>
 
-#define NULT 40
-#define NTASK 20
+#define NULT   40
+#define NTASK  20
 #define NYIELD 3
 
 struct sched_data {
-    int assoc;                     /* 0: ABT_POOL_NULL, 1: associate with pools[1] */
+    int assoc; /* 0: ABT_POOL_NULL, 1: associate with pools[1] */
 };
 
 static atomic_int ult_done, task_done, scheduled;
-static ABT_pool expect_pool;       /* the pool units must be associated with */
+static ABT_pool expect_pool; /* the pool units must be associated with */
 
 static void sched_run(ABT_sched sched)
 {
@@ -170,8 +170,8 @@ static void case_primary(int assoc)
         CHECK_ABT(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_TRUE, &pools[i]));
     ABT_sched s;
     ABT_sched_config cfg;
-    CHECK_ABT(ABT_sched_config_create(&cfg, ABT_sched_config_automatic, 1,
-                                      ABT_sched_config_var_end));
+    CHECK_ABT(
+        ABT_sched_config_create(&cfg, ABT_sched_config_automatic, 1, ABT_sched_config_var_end));
     CHECK_ABT(ABT_sched_create(&def, 2, pools, cfg, &s));
     CHECK_ABT(ABT_sched_config_free(&cfg));
     CHECK_ABT(ABT_sched_set_data(s, &d));
@@ -184,7 +184,7 @@ static void case_primary(int assoc)
 
 int main(int argc, char **argv)
 {
-    alarm(120);                    /* the bug this checks shows as a hang */
+    alarm(120); /* the bug this checks shows as a hang */
     CHECK_ABT(ABT_init(argc, argv));
     case_secondary(0);
     case_secondary(1);

@@ -23,9 +23,9 @@ static atomic_int ran, from_ult_done;
 
 enum { N_CALLS = 8 };
 static const char *names[N_CALLS] = {
-    "ABT_self_yield_to", "ABT_self_resume_yield_to", "ABT_self_suspend_to",
-    "ABT_self_resume_suspend_to", "ABT_self_exit_to", "ABT_self_resume_exit_to",
-    "ABT_self_suspend", "ABT_self_schedule",
+    "ABT_self_yield_to",          "ABT_self_resume_yield_to", "ABT_self_suspend_to",
+    "ABT_self_resume_suspend_to", "ABT_self_exit_to",         "ABT_self_resume_exit_to",
+    "ABT_self_suspend",           "ABT_self_schedule",
 };
 
 static int call(int i, ABT_thread t)
@@ -60,7 +60,7 @@ static void check_target_untouched(void)
 {
     size_t size = 0;
     CHECK_ABT(ABT_pool_get_size(Q, &size));
-    CHECK_EQ_INT(size, 2);      /* the ULT and the tasklet */
+    CHECK_EQ_INT(size, 2); /* the ULT and the tasklet */
     ABT_thread_state st;
     CHECK_ABT(ABT_thread_get_state(ult_t, &st));
     CHECK_EQ_INT(st, ABT_THREAD_STATE_READY);

@@ -40,8 +40,8 @@ int main(int argc, char **argv)
     CHECK_ABT(ABT_xstream_get_main_pools(xs, 1, &pool));
     ABT_thread t[3];
     for (int i = 0; i < 3; i++)
-        CHECK_ABT(ABT_thread_create(pool, func, (void *)(intptr_t)('A' + i),
-                                    ABT_THREAD_ATTR_NULL, &t[i]));
+        CHECK_ABT(ABT_thread_create(pool, func, (void *)(intptr_t)('A' + i), ABT_THREAD_ATTR_NULL,
+                                    &t[i]));
     for (int i = 0; i < 3; i++)
         CHECK_ABT(ABT_thread_free(&t[i]));
     rec[atomic_load(&pos)] = 0;

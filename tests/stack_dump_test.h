@@ -33,8 +33,7 @@ static inline char *dump_read(FILE *fp)
 }
 
 /* Mark in seen[] (indexed by id - base, len entries) every id the dump names. */
-static inline int dump_collect_ids(const char *buf, uint64_t base, unsigned char *seen,
-                                   size_t len)
+static inline int dump_collect_ids(const char *buf, uint64_t base, unsigned char *seen, size_t len)
 {
     int lines = 0;
     for (const char *p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {

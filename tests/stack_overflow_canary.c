@@ -9,7 +9,7 @@
 
 static void overrun(void *arg)
 {
-    size_t n = 16384 + 256;        /* more than the whole stack */
+    size_t n = 16384 + 256; /* more than the whole stack */
     volatile char *buf = alloca(n);
     for (size_t i = 0; i < n; i++)
         buf[i] = (char)i;
@@ -48,8 +48,8 @@ int main(void)
     char want[64];
     snprintf(want, sizeof(want), "stack overflow in ULT %llu (", id);
     if (!strstr(r.err, want) || !strstr(r.err, "its stack of 16384 bytes") ||
-        !strstr(r.err, "canary") ||
-        !strstr(r.err, "ABT_THREAD_STACKSIZE") || !strstr(r.err, "ABT_thread_attr_set_stacksize"))
+        !strstr(r.err, "canary") || !strstr(r.err, "ABT_THREAD_STACKSIZE") ||
+        !strstr(r.err, "ABT_thread_attr_set_stacksize"))
         TEST_FAIL("unexpected report:\n%s", r.err);
     CHECK(WIFSIGNALED(r.status) && WTERMSIG(r.status) == SIGABRT);
     return 0;

@@ -5,7 +5,7 @@
  * overflow runs in a child process.  With Argobots (no message) only the death counts. */
 #include "overflow_test.h"
 
-static volatile int forever = 1;   /* no end, but the compiler cannot prove it */
+static volatile int forever = 1; /* no end, but the compiler cannot prove it */
 
 static int recurse(int n)
 {

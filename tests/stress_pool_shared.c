@@ -10,7 +10,7 @@
  * pools end empty, nothing hangs (watchdog); under TSan, no data race in the pool paths. */
 #include "stress_test.h"
 
-#define BATCH 8
+#define BATCH        8
 #define NULT_WORKERS 2
 #define NEXT_WORKERS 2
 
@@ -67,8 +67,7 @@ static void worker(int id, bool ult)
             if (stress_rand(&rng) % 3 == 0)
                 CHECK_ABT(ABT_task_create(dst, unit_task, &runs[i], &ts[i]));
             else
-                CHECK_ABT(ABT_thread_create(dst, unit_ult, &runs[i], ABT_THREAD_ATTR_NULL,
-                                            &ts[i]));
+                CHECK_ABT(ABT_thread_create(dst, unit_ult, &runs[i], ABT_THREAD_ATTR_NULL, &ts[i]));
             atomic_fetch_add(&created, 1);
         }
         for (int i = 0; i < BATCH / 2; i++)
@@ -135,8 +134,8 @@ int main(int argc, char **argv)
     ABT_thread uw[NULT_WORKERS];
     pthread_t ew[NEXT_WORKERS];
     for (int i = 0; i < NULT_WORKERS; i++)
-        CHECK_ABT(ABT_thread_create(S[i & 1], ult_worker, (void *)(intptr_t)i,
-                                    ABT_THREAD_ATTR_NULL, &uw[i]));
+        CHECK_ABT(ABT_thread_create(S[i & 1], ult_worker, (void *)(intptr_t)i, ABT_THREAD_ATTR_NULL,
+                                    &uw[i]));
     for (int i = 0; i < NEXT_WORKERS; i++)
         CHECK(pthread_create(&ew[i], NULL, ext_worker, (void *)(intptr_t)(10 + i)) == 0);
     for (int i = 0; i < NEXT_WORKERS; i++)

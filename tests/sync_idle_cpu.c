@@ -53,8 +53,8 @@ int main(int argc, char **argv)
     double proc_cpu = cpu_of(RUSAGE_SELF) - p0;
     CHECK_ABT(ABT_thread_free(&t));
 
-    printf("waited %.3f s; CPU: stream thread %.1f ms, process %.1f ms\n", waited,
-           thread_cpu * 1e3, proc_cpu * 1e3);
+    printf("waited %.3f s; CPU: stream thread %.1f ms, process %.1f ms\n", waited, thread_cpu * 1e3,
+           proc_cpu * 1e3);
     CHECK_EQ_INT(result, ABT_ERR_COND_TIMEDOUT);
     CHECK(waited >= 0.998);
     bool slow = sync_slow();

@@ -59,7 +59,7 @@ static inline void sync_yield_for(double sec)
 
 /* The primary stream and `n` (<= 2) secondary streams; pools[i] is stream i's main pool. */
 typedef struct {
-    int n;                  /* streams in all, primary included */
+    int n; /* streams in all, primary included */
     ABT_xstream xs[3];
     ABT_pool pools[3];
 } sync_world;

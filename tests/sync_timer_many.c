@@ -38,14 +38,14 @@ int main(int argc, char **argv)
     CHECK_ABT(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_FALSE, &shared));
     ABT_xstream xs[2];
     for (int i = 0; i < 2; i++)
-        CHECK_ABT(ABT_xstream_create_basic(ABT_SCHED_BASIC, 1, &shared, ABT_SCHED_CONFIG_NULL,
-                                           &xs[i]));
+        CHECK_ABT(
+            ABT_xstream_create_basic(ABT_SCHED_BASIC, 1, &shared, ABT_SCHED_CONFIG_NULL, &xs[i]));
     for (int i = 0; i < NW; i++)
         CHECK_ABT(ABT_eventual_create(0, &ev[i]));
     ABT_thread ts[NW];
     for (int i = 0; i < NW; i++)
-        CHECK_ABT(ABT_thread_create(shared, waiter, (void *)(intptr_t)i, ABT_THREAD_ATTR_NULL,
-                                    &ts[i]));
+        CHECK_ABT(
+            ABT_thread_create(shared, waiter, (void *)(intptr_t)i, ABT_THREAD_ATTR_NULL, &ts[i]));
     /* set the odd ones, spread over the first 10 ms */
     for (int i = 1; i < NW; i += 2) {
         if (i % 40 == 1)

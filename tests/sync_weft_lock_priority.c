@@ -12,8 +12,9 @@ static int order[3];
 static void waiter(void *arg)
 {
     int kind = (int)(intptr_t)arg;
-    CHECK_ABT(kind == 2 ? ABT_mutex_lock_low(mtx)
-              : kind == 1 ? ABT_mutex_lock_high(mtx) : ABT_mutex_lock(mtx));
+    CHECK_ABT(kind == 2   ? ABT_mutex_lock_low(mtx)
+              : kind == 1 ? ABT_mutex_lock_high(mtx)
+                          : ABT_mutex_lock(mtx));
     order[atomic_fetch_add(&order_pos, 1)] = kind;
     CHECK_ABT(ABT_mutex_unlock(mtx));
 }

@@ -36,10 +36,7 @@ static void *ext_wait3(void *arg)
     return NULL;
 }
 
-static void set(int i)
-{
-    CHECK_ABT(ABT_eventual_set(ev[i], &i, (int)sizeof(i)));
-}
+static void set(int i) { CHECK_ABT(ABT_eventual_set(ev[i], &i, (int)sizeof(i))); }
 
 static void reset_all(void)
 {
@@ -58,10 +55,7 @@ static void racer_wait(void *arg)
     atomic_store(&race_idx, (int)idx);
 }
 
-static void racer_set(void *arg)
-{
-    set((int)(intptr_t)arg);
-}
+static void racer_set(void *arg) { set((int)(intptr_t)arg); }
 
 int main(int argc, char **argv)
 {
@@ -115,8 +109,8 @@ int main(int argc, char **argv)
     for (int round = 0; round < 300; round++) {
         ABT_thread wt, s1, s2;
         atomic_store(&race_idx, -1);
-        CHECK_ABT(ABT_thread_create(w.pools[round % 3], racer_wait, NULL, ABT_THREAD_ATTR_NULL,
-                                    &wt));
+        CHECK_ABT(
+            ABT_thread_create(w.pools[round % 3], racer_wait, NULL, ABT_THREAD_ATTR_NULL, &wt));
         CHECK_ABT(ABT_thread_create(w.pools[1], racer_set, (void *)(intptr_t)(round % NE),
                                     ABT_THREAD_ATTR_NULL, &s1));
         CHECK_ABT(ABT_thread_create(w.pools[2], racer_set, (void *)(intptr_t)((round + 2) % NE),

@@ -13,68 +13,64 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TEST_FAIL(...)                                                          \
-    do {                                                                        \
-        fprintf(stderr, "%s:%d: FAIL: ", __FILE__, __LINE__);                   \
-        fprintf(stderr, __VA_ARGS__);                                           \
-        fputc('\n', stderr);                                                    \
-        exit(1);                                                                \
+#define TEST_FAIL(...)                                        \
+    do {                                                      \
+        fprintf(stderr, "%s:%d: FAIL: ", __FILE__, __LINE__); \
+        fprintf(stderr, __VA_ARGS__);                         \
+        fputc('\n', stderr);                                  \
+        exit(1);                                              \
     } while (0)
 
-#define TEST_SKIP(...)                                                          \
-    do {                                                                        \
-        fprintf(stderr, "SKIP: ");                                              \
-        fprintf(stderr, __VA_ARGS__);                                           \
-        fputc('\n', stderr);                                                    \
-        exit(77);                                                               \
+#define TEST_SKIP(...)                \
+    do {                              \
+        fprintf(stderr, "SKIP: ");    \
+        fprintf(stderr, __VA_ARGS__); \
+        fputc('\n', stderr);          \
+        exit(77);                     \
     } while (0)
 
 /* Any ABT_* call that must succeed. */
-#define CHECK_ABT(call)                                                         \
-    do {                                                                        \
-        int check_ret_ = (call);                                                \
-        if (check_ret_ != ABT_SUCCESS)                                          \
-            TEST_FAIL("%s returned %d (%s), expected ABT_SUCCESS", #call,       \
-                      check_ret_, test_errname(check_ret_));                    \
+#define CHECK_ABT(call)                                                               \
+    do {                                                                              \
+        int check_ret_ = (call);                                                      \
+        if (check_ret_ != ABT_SUCCESS)                                                \
+            TEST_FAIL("%s returned %d (%s), expected ABT_SUCCESS", #call, check_ret_, \
+                      test_errname(check_ret_));                                      \
     } while (0)
 
 /* An ABT_* call that must fail with a given code. */
-#define CHECK_ERR(call, expected)                                               \
-    do {                                                                        \
-        int check_ret_ = (call);                                                \
-        if (check_ret_ != (expected))                                           \
-            TEST_FAIL("%s returned %d (%s), expected %s (%d)", #call,           \
-                      check_ret_, test_errname(check_ret_), #expected,          \
-                      (int)(expected));                                         \
+#define CHECK_ERR(call, expected)                                                 \
+    do {                                                                          \
+        int check_ret_ = (call);                                                  \
+        if (check_ret_ != (expected))                                             \
+            TEST_FAIL("%s returned %d (%s), expected %s (%d)", #call, check_ret_, \
+                      test_errname(check_ret_), #expected, (int)(expected));      \
     } while (0)
 
-#define CHECK(cond)                                                             \
-    do {                                                                        \
-        if (!(cond))                                                            \
-            TEST_FAIL("%s", #cond);                                             \
+#define CHECK(cond)                 \
+    do {                            \
+        if (!(cond))                \
+            TEST_FAIL("%s", #cond); \
     } while (0)
 
-#define CHECK_EQ_INT(a, b)                                                      \
-    do {                                                                        \
-        long long check_a_ = (long long)(a), check_b_ = (long long)(b);         \
-        if (check_a_ != check_b_)                                               \
-            TEST_FAIL("%s == %s: %lld != %lld", #a, #b, check_a_, check_b_);    \
+#define CHECK_EQ_INT(a, b)                                                   \
+    do {                                                                     \
+        long long check_a_ = (long long)(a), check_b_ = (long long)(b);      \
+        if (check_a_ != check_b_)                                            \
+            TEST_FAIL("%s == %s: %lld != %lld", #a, #b, check_a_, check_b_); \
     } while (0)
 
-#define CHECK_EQ_PTR(a, b)                                                      \
-    do {                                                                        \
-        const void *check_a_ = (const void *)(a), *check_b_ = (const void *)(b);\
-        if (check_a_ != check_b_)                                               \
-            TEST_FAIL("%s == %s: %p != %p", #a, #b, check_a_, check_b_);        \
+#define CHECK_EQ_PTR(a, b)                                                       \
+    do {                                                                         \
+        const void *check_a_ = (const void *)(a), *check_b_ = (const void *)(b); \
+        if (check_a_ != check_b_)                                                \
+            TEST_FAIL("%s == %s: %p != %p", #a, #b, check_a_, check_b_);         \
     } while (0)
 
 /* Sanitizer and valgrind runs set WEFT_TEST_SLOW=1 (tests/CMakeLists.txt): creating a
  * ULT costs a ThreadSanitizer fiber there (~0.5 ms), so stress tests scale their counts
  * down by this factor.  The behaviour checked stays the same. */
-static inline int test_scale_div(void)
-{
-    return getenv("WEFT_TEST_SLOW") ? 20 : 1;
-}
+static inline int test_scale_div(void) { return getenv("WEFT_TEST_SLOW") ? 20 : 1; }
 
 static inline const char *test_errname(int err)
 {

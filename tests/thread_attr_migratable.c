@@ -29,8 +29,12 @@ int main(int argc, char **argv)
     CHECK_ABT(ABT_thread_attr_set_migratable(attr, ABT_TRUE));
     CHECK_ABT(ABT_thread_create(pool, func, NULL, attr, &t2));
     CHECK_ABT(ABT_thread_attr_free(&attr));
-    b = 9; CHECK_ABT(ABT_thread_is_migratable(t1, &b)); CHECK_EQ_INT(b, ABT_FALSE);
-    b = 9; CHECK_ABT(ABT_thread_is_migratable(t2, &b)); CHECK_EQ_INT(b, ABT_TRUE);
+    b = 9;
+    CHECK_ABT(ABT_thread_is_migratable(t1, &b));
+    CHECK_EQ_INT(b, ABT_FALSE);
+    b = 9;
+    CHECK_ABT(ABT_thread_is_migratable(t2, &b));
+    CHECK_EQ_INT(b, ABT_TRUE);
     CHECK_ERR(ABT_thread_migrate_to_pool(t1, other), ABT_ERR_INV_THREAD);
     CHECK_ABT(ABT_thread_free(&t1));
     CHECK_ABT(ABT_thread_free(&t2));

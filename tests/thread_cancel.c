@@ -15,7 +15,7 @@ static void spinner(void *arg)
     atomic_store(&looping, 1);
     for (;;)
         ABT_thread_yield();
-    atomic_store(&after_loop, 1);   /* never reached */
+    atomic_store(&after_loop, 1); /* never reached */
 }
 
 int main(int argc, char **argv)
@@ -36,7 +36,7 @@ int main(int argc, char **argv)
     ABT_thread_state st;
     CHECK_ABT(ABT_thread_get_state(t, &st));
     CHECK_EQ_INT(st, ABT_THREAD_STATE_TERMINATED);
-    CHECK_ABT(ABT_thread_cancel(t));   /* finished: nothing to do */
+    CHECK_ABT(ABT_thread_cancel(t)); /* finished: nothing to do */
     CHECK_ABT(ABT_thread_free(&t));
     CHECK_EQ_INT(atomic_load(&ran_fresh), 0);
 

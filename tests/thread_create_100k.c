@@ -11,7 +11,7 @@ static void func(void *arg) { ran[(intptr_t)arg]++; }
 
 int main(int argc, char **argv)
 {
-    const int total = TOTAL / test_scale_div();   /* fewer under sanitizers */
+    const int total = TOTAL / test_scale_div(); /* fewer under sanitizers */
     CHECK_ABT(ABT_init(argc, argv));
     ABT_xstream xs;
     ABT_pool pool;

@@ -37,7 +37,7 @@ static void blocker(void *arg)
 
 int main(int argc, char **argv)
 {
-    const int total = TOTAL / test_scale_div();   /* fewer under sanitizers */
+    const int total = TOTAL / test_scale_div(); /* fewer under sanitizers */
     CHECK_ABT(ABT_init(argc, argv));
     ABT_xstream xs, xs2;
     ABT_pool pool;

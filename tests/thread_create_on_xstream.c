@@ -44,8 +44,7 @@ int main(int argc, char **argv)
     CHECK_ABT(ABT_thread_free(&t));
 
     t = (ABT_thread)&t; /* garbage that must be overwritten */
-    CHECK_ERR(ABT_thread_create_on_xstream(ABT_XSTREAM_NULL, func, NULL,
-                                           ABT_THREAD_ATTR_NULL, &t),
+    CHECK_ERR(ABT_thread_create_on_xstream(ABT_XSTREAM_NULL, func, NULL, ABT_THREAD_ATTR_NULL, &t),
               ABT_ERR_INV_XSTREAM);
     CHECK(t == ABT_THREAD_NULL);
 

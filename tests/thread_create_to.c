@@ -41,8 +41,7 @@ int main(int argc, char **argv)
     /* A plain ULT queued first. */
     ABT_thread queued;
     CHECK_ABT(ABT_thread_create(the_pool, target, (void *)1, ABT_THREAD_ATTR_NULL, &queued));
-    CHECK_ABT(ABT_thread_create_to(the_pool, target, (void *)2, ABT_THREAD_ATTR_NULL,
-                                   &new_handle));
+    CHECK_ABT(ABT_thread_create_to(the_pool, target, (void *)2, ABT_THREAD_ATTR_NULL, &new_handle));
     /* When create_to returns, the new ULT has run (it never yields) ... */
     CHECK(atomic_load(&order_idx) >= 1);
     CHECK_EQ_INT(order[0], 2);

@@ -50,7 +50,7 @@ static void func(void *arg)
     query(self, &inside);
     uintptr_t lo = (uintptr_t)inside.addr, p = (uintptr_t)&marker;
     inside.local_inside = inside.addr != NULL && p >= lo && p < lo + inside.size;
-    if (arg)                       /* let the primary ULT look at us while suspended */
+    if (arg) /* let the primary ULT look at us while suspended */
         CHECK_ABT(ABT_self_suspend());
     (void)marker;
 }

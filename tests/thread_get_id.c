@@ -40,7 +40,8 @@ int main(int argc, char **argv)
         if (i % 2)
             CHECK_ABT(ABT_task_create(pool, tasklet, (void *)(intptr_t)i, &t[i]));
         else
-            CHECK_ABT(ABT_thread_create(pool, ult, (void *)(intptr_t)i, ABT_THREAD_ATTR_NULL, &t[i]));
+            CHECK_ABT(
+                ABT_thread_create(pool, ult, (void *)(intptr_t)i, ABT_THREAD_ATTR_NULL, &t[i]));
     }
     ABT_unit_id ids[N + 1];
     for (int i = 0; i < N; i++) {

@@ -26,7 +26,7 @@ static void func_target(void *arg)
     self_state = (int)st;
     atomic_store(&step, 1);
     while (atomic_load(&step) != 2)
-        ; /* spin: RUNNING */
+        ;                          /* spin: RUNNING */
     CHECK_ABT(ABT_thread_yield()); /* READY while yielded */
     while (atomic_load(&step) != 3)
         CHECK_ABT(ABT_thread_yield());

@@ -6,10 +6,7 @@
 
 static ABT_unit inside[2];
 
-static void func(void *arg)
-{
-    CHECK_ABT(ABT_self_get_unit(&inside[(int)(intptr_t)arg]));
-}
+static void func(void *arg) { CHECK_ABT(ABT_self_get_unit(&inside[(int)(intptr_t)arg])); }
 
 int main(int argc, char **argv)
 {

@@ -119,7 +119,7 @@ int main(int argc, char **argv)
     CHECK_ABT(ABT_thread_create(pools[0], looper, NULL, ABT_THREAD_ATTR_NULL, &target));
     CHECK_ABT(ABT_thread_set_callback(target, cb, NULL));
     while (!atomic_load(&started))
-        CHECK_ABT(ABT_thread_yield());  /* the looper runs on this stream */
+        CHECK_ABT(ABT_thread_yield()); /* the looper runs on this stream */
     CHECK_ABT(ABT_thread_migrate(target));
     CHECK_ABT(ABT_thread_free(&target));
     CHECK_EQ_INT(rc_self, ABT_SUCCESS);

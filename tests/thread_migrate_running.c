@@ -101,8 +101,7 @@ static void run_round(int kind, int by_primary)
     round_kind = kind;
     atomic_store(&started, 0);
     atomic_store(&cb_calls, 0);
-    CHECK_ABT(ABT_thread_create(poolA, looper, (void *)(intptr_t)1, ABT_THREAD_ATTR_NULL,
-                                &target));
+    CHECK_ABT(ABT_thread_create(poolA, looper, (void *)(intptr_t)1, ABT_THREAD_ATTR_NULL, &target));
     CHECK_ABT(ABT_thread_set_callback(target, cb, &cb_calls));
     if (by_primary) {
         wait_started(1);
@@ -110,8 +109,8 @@ static void run_round(int kind, int by_primary)
     } else {
         /* round 0: the migrator runs on B; round 2: on A, beside the looper */
         ABT_thread m;
-        CHECK_ABT(ABT_thread_create(kind == 0 ? poolB : poolA, migrator, NULL,
-                                    ABT_THREAD_ATTR_NULL, &m));
+        CHECK_ABT(
+            ABT_thread_create(kind == 0 ? poolB : poolA, migrator, NULL, ABT_THREAD_ATTR_NULL, &m));
         CHECK_ABT(ABT_thread_free(&m));
     }
     CHECK_ABT(ABT_thread_free(&target));
@@ -173,8 +172,7 @@ int main(int argc, char **argv)
     atomic_store(&started, 0);
     atomic_store(&release_loop, 0);
     atomic_store(&cb_calls, 0);
-    CHECK_ABT(ABT_thread_create(poolA, looper, (void *)(intptr_t)0, ABT_THREAD_ATTR_NULL,
-                                &target));
+    CHECK_ABT(ABT_thread_create(poolA, looper, (void *)(intptr_t)0, ABT_THREAD_ATTR_NULL, &target));
     CHECK_ABT(ABT_thread_set_callback(target, cb, &cb_calls));
     ABT_sched schedA;
     CHECK_ABT(ABT_xstream_get_main_sched(xsA, &schedA));

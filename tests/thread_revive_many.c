@@ -110,8 +110,8 @@ int main(int argc, char **argv)
         one_round(i);
 
     ABT_thread d;
-    CHECK_ABT(ABT_thread_create(pools[1], driver, (void *)(intptr_t)half, ABT_THREAD_ATTR_NULL,
-                                &d));
+    CHECK_ABT(
+        ABT_thread_create(pools[1], driver, (void *)(intptr_t)half, ABT_THREAD_ATTR_NULL, &d));
     CHECK_ABT(ABT_thread_free(&d));
 
     CHECK_EQ_INT(atomic_load(&bad), 0);

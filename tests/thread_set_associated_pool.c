@@ -10,10 +10,7 @@ static ABT_pool pool1, pool2;
 static ABT_xstream xs1, xs2;
 static int moved_ok;
 
-static void func(void *arg)
-{
-    (void)arg;
-}
+static void func(void *arg) { (void)arg; }
 
 static void mover(void *arg)
 {

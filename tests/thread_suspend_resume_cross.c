@@ -44,8 +44,7 @@ static void wait_count(atomic_int *c, int want, int yield, const char *what)
     double t0 = ABT_get_wtime();
     while (atomic_load(c) < want) {
         if (ABT_get_wtime() - t0 > WAIT_LIMIT)
-            TEST_FAIL("%s: count %d, waited %g s for %d", what, atomic_load(c), WAIT_LIMIT,
-                      want);
+            TEST_FAIL("%s: count %d, waited %g s for %d", what, atomic_load(c), WAIT_LIMIT, want);
         if (yield)
             CHECK_ABT(ABT_thread_yield());
         sched_yield(); /* spin politely (valgrind/TSan) */
@@ -70,7 +69,7 @@ static void sleeper(void *arg)
     CHECK_ABT(ABT_thread_get_state(self, &st));
     CHECK_EQ_INT(st, ABT_THREAD_STATE_RUNNING);
     CHECK_ABT(ABT_self_get_xstream(&me));
-    CHECK_EQ_PTR(me, xs2);          /* back in its own pool, on its own stream */
+    CHECK_EQ_PTR(me, xs2); /* back in its own pool, on its own stream */
     ABT_pool last;
     CHECK_ABT(ABT_self_get_last_pool(&last));
     CHECK_EQ_PTR(last, pool2);

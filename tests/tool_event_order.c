@@ -10,7 +10,7 @@
 #define N 64
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static ABT_thread units[2 * N];
-static int seq[2 * N][8], nseq[2 * N];   /* protected by lock */
+static int seq[2 * N][8], nseq[2 * N]; /* protected by lock */
 static int yields, bad_query;
 
 /* units carry their slot + 1 as argument */
@@ -70,8 +70,8 @@ int main(int argc, char **argv)
         if (i % 2)
             CHECK_ABT(ABT_task_create(pools[i % 4 < 2 ? 0 : 1], task, arg, &units[i]));
         else
-            CHECK_ABT(ABT_thread_create(pools[i % 4 < 2 ? 0 : 1], ult, arg,
-                                        ABT_THREAD_ATTR_NULL, &units[i]));
+            CHECK_ABT(ABT_thread_create(pools[i % 4 < 2 ? 0 : 1], ult, arg, ABT_THREAD_ATTR_NULL,
+                                        &units[i]));
     }
     for (int i = 0; i < 2 * N; i++)
         CHECK_ABT(ABT_thread_free(&units[i]));
@@ -87,7 +87,7 @@ int main(int argc, char **argv)
         int k = 0;
         for (int j = 0; j < nseq[i]; j++) {
             if (seq[i][j] == ABT_TOOL_EVENT_THREAD_RUN && k == 2)
-                continue;  /* resumed after its yield */
+                continue; /* resumed after its yield */
             if (seq[i][j] == ABT_TOOL_EVENT_THREAD_SUSPEND ||
                 seq[i][j] == ABT_TOOL_EVENT_THREAD_RESUME)
                 continue;

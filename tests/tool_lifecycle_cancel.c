@@ -38,7 +38,7 @@ int main(int argc, char **argv)
     CHECK_ABT(ABT_task_create(Q, work, NULL, &u[1]));
     CHECK_ABT(ABT_thread_create(main_pool, yielder, &Q, ABT_THREAD_ATTR_NULL, &u[2]));
     size_t n = 0;
-    while (n < 3) {                /* let the yielder park itself in Q */
+    while (n < 3) { /* let the yielder park itself in Q */
         ABT_thread_yield();
         CHECK_ABT(ABT_pool_get_size(Q, &n));
     }

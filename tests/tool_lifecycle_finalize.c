@@ -22,6 +22,6 @@ int main(int argc, char **argv)
     CHECK_ABT(ABT_xstream_create(ABT_SCHED_NULL, &xs2));
     for (int i = 0; i < 4; i++)
         CHECK_ABT(ABT_thread_create(pool, work, NULL, ABT_THREAD_ATTR_NULL, NULL));
-    CHECK_ABT(ABT_finalize());    /* exits 1 on a life-cycle violation */
+    CHECK_ABT(ABT_finalize()); /* exits 1 on a life-cycle violation */
     return 0;
 }

@@ -32,7 +32,7 @@ static void scenario(void *arg)
     CHECK_ABT(ABT_thread_free(&t));
 
     CHECK_ABT(ABT_thread_create(pool, yielder, NULL, ABT_THREAD_ATTR_NULL, &t));
-    CHECK_ABT(ABT_thread_free(&t));        /* free joins too */
+    CHECK_ABT(ABT_thread_free(&t)); /* free joins too */
     LC_CHECK_TAIL(me, "SUSPEND RESUME RUN");
 
     ABT_task k;

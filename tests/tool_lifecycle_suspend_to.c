@@ -103,8 +103,12 @@ static void e_exit_to(void *arg)
 static void round_(void (*fa)(void *), void (*fb)(void *), int b_in_q, const char *ha,
                    const char *hb)
 {
+    /* B in Q first: A runs on the other stream at once and pops it */
+    if (b_in_q)
+        CHECK_ABT(ABT_thread_create(Q, fb, NULL, ABT_THREAD_ATTR_NULL, &tB));
     CHECK_ABT(ABT_thread_create(P, fa, NULL, ABT_THREAD_ATTR_NULL, &tA));
-    CHECK_ABT(ABT_thread_create(b_in_q ? Q : P, fb, NULL, ABT_THREAD_ATTR_NULL, &tB));
+    if (!b_in_q)
+        CHECK_ABT(ABT_thread_create(P, fb, NULL, ABT_THREAD_ATTR_NULL, &tB));
     CHECK_ABT(ABT_thread_join(tA));
     CHECK_ABT(ABT_thread_join(tB));
     LC_CHECK_TAIL(tA, ha);
@@ -129,8 +133,7 @@ int main(int argc, char **argv)
 
     round_(a_suspend_to, b_resume, 1, "CREATE RUN SUSPEND RESUME RUN FINISH JOIN",
            "CREATE RUN FINISH JOIN");
-    round_(a_suspend, b_resume_yield_to, 0,
-           "CREATE RUN SUSPEND RESUME RUN FINISH JOIN",
+    round_(a_suspend, b_resume_yield_to, 0, "CREATE RUN SUSPEND RESUME RUN FINISH JOIN",
            "CREATE RUN YIELD RUN FINISH JOIN");
     round_(a_suspend_then_resume_b, b_resume_suspend_to, 0,
            "CREATE RUN SUSPEND RESUME RUN FINISH JOIN",

@@ -7,7 +7,7 @@
 #define TEST_LIFECYCLE_ALWAYS 1
 #include "test.h"
 
-static ABT_pool Q;                 /* a pool no scheduler serves */
+static ABT_pool Q; /* a pool no scheduler serves */
 
 static void work(void *arg) { (void)arg; }
 

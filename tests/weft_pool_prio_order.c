@@ -29,7 +29,7 @@ int main(int argc, char **argv)
     ABT_thread t[N];
     CHECK_ABT(weft_thread_create_prio(p, nop, NULL, ABT_THREAD_ATTR_NULL, 3, &t[0]));
     CHECK_ABT(weft_thread_create_prio(p, nop, NULL, ABT_THREAD_ATTR_NULL, 1, &t[1]));
-    CHECK_ABT(ABT_thread_create(p, nop, NULL, ABT_THREAD_ATTR_NULL, &t[2]));   /* level 2 */
+    CHECK_ABT(ABT_thread_create(p, nop, NULL, ABT_THREAD_ATTR_NULL, &t[2])); /* level 2 */
     CHECK_ABT(weft_thread_create_prio(p, nop, NULL, ABT_THREAD_ATTR_NULL, 0, &t[3]));
     CHECK_ABT(weft_thread_create_prio(p, nop, NULL, ABT_THREAD_ATTR_NULL, 1, &t[4]));
     /* two made elsewhere and pushed with a hint */
@@ -49,7 +49,7 @@ int main(int argc, char **argv)
     CHECK_ABT(weft_thread_get_prio(t[2], &prio));
     CHECK_EQ_INT(prio, -1);
     CHECK_ABT(weft_thread_get_prio(t[5], &prio));
-    CHECK_EQ_INT(prio, -1);          /* a hint is for one push only */
+    CHECK_EQ_INT(prio, -1); /* a hint is for one push only */
 
     size_t size = 0;
     CHECK_ABT(ABT_pool_get_size(p, &size));
@@ -92,10 +92,8 @@ int main(int argc, char **argv)
     CHECK(x == ABT_THREAD_NULL);
     CHECK_ERR(weft_thread_create_prio(ABT_POOL_NULL, nop, NULL, ABT_THREAD_ATTR_NULL, 0, &x),
               ABT_ERR_INV_POOL);
-    CHECK_ERR(weft_thread_create_prio(p, nop, NULL, ABT_THREAD_ATTR_NULL, 4, &x),
-              ABT_ERR_INV_ARG);
-    CHECK_ERR(weft_thread_create_prio(p, nop, NULL, ABT_THREAD_ATTR_NULL, -1, &x),
-              ABT_ERR_INV_ARG);
+    CHECK_ERR(weft_thread_create_prio(p, nop, NULL, ABT_THREAD_ATTR_NULL, 4, &x), ABT_ERR_INV_ARG);
+    CHECK_ERR(weft_thread_create_prio(p, nop, NULL, ABT_THREAD_ATTR_NULL, -1, &x), ABT_ERR_INV_ARG);
     CHECK_ERR(weft_thread_set_prio(ABT_THREAD_NULL, 0), ABT_ERR_INV_THREAD);
     CHECK_ERR(weft_thread_set_prio(t[0], 64), ABT_ERR_INV_ARG);
     CHECK_ERR(weft_thread_set_prio(t[0], -2), ABT_ERR_INV_ARG);

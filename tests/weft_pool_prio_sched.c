@@ -11,7 +11,7 @@
 
 static ABT_pool pool;
 static char log_[64][8];
-static atomic_int nlog, ndone;   /* slots taken / slots written (readers wait on ndone) */
+static atomic_int nlog, ndone; /* slots taken / slots written (readers wait on ndone) */
 
 static void record(const char *s)
 {
@@ -64,14 +64,13 @@ int main(int argc, char **argv)
     CHECK_ABT(weft_pool_create_prio(ABT_POOL_ACCESS_MPMC, 3, ABT_FALSE, &pool));
     ABT_thread t[5];
     for (int i = 0; i < 3; i++)
-        CHECK_ABT(weft_thread_create_prio(pool, low, (void *)(intptr_t)i, ABT_THREAD_ATTR_NULL,
-                                          2, &t[i]));
-    CHECK_ABT(ABT_thread_create(pool, dflt, NULL, ABT_THREAD_ATTR_NULL, &t[3]));  /* level 1 */
+        CHECK_ABT(weft_thread_create_prio(pool, low, (void *)(intptr_t)i, ABT_THREAD_ATTR_NULL, 2,
+                                          &t[i]));
+    CHECK_ABT(ABT_thread_create(pool, dflt, NULL, ABT_THREAD_ATTR_NULL, &t[3])); /* level 1 */
     CHECK_ABT(weft_thread_create_prio(pool, high, NULL, ABT_THREAD_ATTR_NULL, 0, &t[4]));
 
     ABT_xstream xs;
-    CHECK_ABT(ABT_xstream_create_basic(ABT_SCHED_BASIC_WAIT, 1, &pool, ABT_SCHED_CONFIG_NULL,
-                                       &xs));
+    CHECK_ABT(ABT_xstream_create_basic(ABT_SCHED_BASIC_WAIT, 1, &pool, ABT_SCHED_CONFIG_NULL, &xs));
     for (int i = 0; i < 5; i++)
         CHECK_ABT(ABT_thread_free(&t[i]));
     const char *want[] = { "Ha", "H2", "Hb", "D", "L0a", "L1a", "L2a", "L0b", "L1b", "L2b" };

@@ -21,16 +21,16 @@ static void with_env(const char *value, int expect0_first, int expect0_n, int ex
     CHECK_ABT(ABT_xstream_create_with_rank(ABT_SCHED_NULL, 1, &xs));
     int n = stream_cpus(self, got, MAX_CPUS);
     if (n != expect0_n || got[0] != expect0_first)
-        TEST_FAIL("ABT_SET_AFFINITY=%s: rank 0 on %d CPUs from %d, expected %d from %d", value,
-                  n, got[0], expect0_n, expect0_first);
+        TEST_FAIL("ABT_SET_AFFINITY=%s: rank 0 on %d CPUs from %d, expected %d from %d", value, n,
+                  got[0], expect0_n, expect0_first);
     /* the secondary stream binds itself when its thread starts: wait for it */
     ABT_thread t;
     CHECK_ABT(ABT_thread_create_on_xstream(xs, nop, NULL, ABT_THREAD_ATTR_NULL, &t));
     CHECK_ABT(ABT_thread_free(&t));
     n = stream_cpus(xs, got, MAX_CPUS);
     if (n != expect1_n || got[0] != expect1_first)
-        TEST_FAIL("ABT_SET_AFFINITY=%s: rank 1 on %d CPUs from %d, expected %d from %d", value,
-                  n, got[0], expect1_n, expect1_first);
+        TEST_FAIL("ABT_SET_AFFINITY=%s: rank 1 on %d CPUs from %d, expected %d from %d", value, n,
+                  got[0], expect1_n, expect1_first);
     CHECK_ABT(ABT_xstream_free(&xs));
     CHECK_ABT(ABT_finalize());
     /* the primary thread has every CPU back */
@@ -49,7 +49,7 @@ int main(void)
     with_env("1,0", avail[1], 1, avail[0], 1);
     with_env("{0:2}", avail[0], 2, avail[0], 2);
     with_env(" 1 : 2 : -1 ", avail[1], 1, avail[0], 1);
-    with_env("{0", avail[0], 1, avail[1], 1);               /* malformed: the default */
+    with_env("{0", avail[0], 1, avail[1], 1); /* malformed: the default */
     with_env("yes", avail[0], 1, avail[1], 1);
     with_env("false", avail[0], navail, avail[0], navail);
     unsetenv("ABT_SET_AFFINITY");

@@ -4,7 +4,7 @@
  * for ABT_XSTREAM_BARRIER_NULL. */
 #include "sync_test.h"
 
-#define ROUNDS 300
+#define ROUNDS  300
 #define PARTIES 4
 
 static ABT_xstream_barrier bar;

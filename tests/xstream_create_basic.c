@@ -24,10 +24,9 @@ int main(int argc, char **argv)
     ABT_sched_predef predefs[] = { ABT_SCHED_BASIC, ABT_SCHED_BASIC_WAIT };
     for (int k = 0; k < 2; k++) {
         ABT_pool pools[2];
-        CHECK_ABT(ABT_pool_create_basic(ABT_POOL_FIFO_WAIT, ABT_POOL_ACCESS_MPMC,
-                                        ABT_FALSE, &pools[0]));
-        CHECK_ABT(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC,
-                                        ABT_FALSE, &pools[1]));
+        CHECK_ABT(
+            ABT_pool_create_basic(ABT_POOL_FIFO_WAIT, ABT_POOL_ACCESS_MPMC, ABT_FALSE, &pools[0]));
+        CHECK_ABT(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_FALSE, &pools[1]));
         ABT_xstream xs = ABT_XSTREAM_NULL;
         CHECK_ABT(ABT_xstream_create_basic(predefs[k], 2, pools, ABT_SCHED_CONFIG_NULL, &xs));
         CHECK(xs != ABT_XSTREAM_NULL);

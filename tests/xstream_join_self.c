@@ -16,7 +16,8 @@ static void on_alarm(int sig)
 {
     (void)sig;
     static const char msg[] = "FAIL: ABT_xstream_join on own stream hung\n";
-    if (write(2, msg, sizeof(msg) - 1) < 0) { /* nothing */ }
+    if (write(2, msg, sizeof(msg) - 1) < 0) { /* nothing */
+    }
     _exit(1);
 }
 

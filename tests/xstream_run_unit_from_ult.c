@@ -68,7 +68,7 @@ static void fT(void *arg)
     CHECK(u != ABT_UNIT_NULL);
     tasklet_ret = ABT_xstream_run_unit(u, P);
     if (tasklet_ret != ABT_SUCCESS)
-        CHECK_ABT(ABT_pool_push(Q, u));  /* give it back */
+        CHECK_ABT(ABT_pool_push(Q, u)); /* give it back */
 }
 
 int main(int argc, char **argv)

@@ -17,7 +17,7 @@ static atomic_int child_done, parent_done;
 static void child(void *arg)
 {
     (void)arg;
-    ABT_xstream me;                /* the stream it runs on: `target` */
+    ABT_xstream me; /* the stream it runs on: `target` */
     CHECK_ABT(ABT_self_get_xstream(&me));
     int r = ABT_xstream_set_main_sched(me, new_sched);
     if (r != ABT_SUCCESS)
@@ -50,8 +50,7 @@ static void parent(void *arg)
 static void make_new_sched(void)
 {
     ABT_pool pools[2] = { P_new, P_old };
-    CHECK_ABT(ABT_sched_create_basic(ABT_SCHED_BASIC, 2, pools, ABT_SCHED_CONFIG_NULL,
-                                     &new_sched));
+    CHECK_ABT(ABT_sched_create_basic(ABT_SCHED_BASIC, 2, pools, ABT_SCHED_CONFIG_NULL, &new_sched));
 }
 
 int main(int argc, char **argv)
@@ -67,8 +66,7 @@ int main(int argc, char **argv)
     ABT_thread c, p;
     CHECK_ABT(ABT_thread_create(Q, child, NULL, ABT_THREAD_ATTR_NULL, &c));
     CHECK_ABT(ABT_thread_create(P_old, parent, NULL, ABT_THREAD_ATTR_NULL, &p));
-    CHECK_ABT(ABT_xstream_create_basic(ABT_SCHED_BASIC, 1, &P_old, ABT_SCHED_CONFIG_NULL,
-                                       &target));
+    CHECK_ABT(ABT_xstream_create_basic(ABT_SCHED_BASIC, 1, &P_old, ABT_SCHED_CONFIG_NULL, &target));
     CHECK_ABT(ABT_thread_free(&p));
     CHECK_ABT(ABT_thread_free(&c));
     CHECK(atomic_load(&child_done) && atomic_load(&parent_done));

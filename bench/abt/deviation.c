@@ -20,13 +20,13 @@
 
 #include <abt.h>
 
-#define CHECK(call)                                                                       \
-    do {                                                                                  \
-        int rc_ = (call);                                                                 \
-        if (rc_ != ABT_SUCCESS) {                                                         \
+#define CHECK(call)                                                                        \
+    do {                                                                                   \
+        int rc_ = (call);                                                                  \
+        if (rc_ != ABT_SUCCESS) {                                                          \
             fprintf(stderr, "deviation: %s failed: %d (line %d)\n", #call, rc_, __LINE__); \
-            exit(1);                                                                      \
-        }                                                                                 \
+            exit(1);                                                                       \
+        }                                                                                  \
     } while (0)
 
 static void kernel(void *yield_flag)

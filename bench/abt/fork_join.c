@@ -35,38 +35,32 @@
 #include <stdatomic.h>
 
 enum { K_ULT, K_TASKLET, K_PTHREAD, K_COUNT };
-static const char *kind_name[K_COUNT] = {"ult", "tasklet", "pthread"};
+static const char *kind_name[K_COUNT] = { "ult", "tasklet", "pthread" };
 
 typedef struct {
     double create, join, free;
 } phase_t;
 
-static void empty_fn(void *arg)
-{
-    (void)arg;
-}
+static void empty_fn(void *arg) { (void)arg; }
 
-static void *empty_pthread(void *arg)
-{
-    return arg;
-}
+static void *empty_pthread(void *arg) { return arg; }
 
-#define CHECK(call)                                                                       \
-    do {                                                                                  \
-        int rc_ = (call);                                                                 \
-        if (rc_ != ABT_SUCCESS) {                                                         \
+#define CHECK(call)                                                                        \
+    do {                                                                                   \
+        int rc_ = (call);                                                                  \
+        if (rc_ != ABT_SUCCESS) {                                                          \
             fprintf(stderr, "fork_join: %s failed: %d (line %d)\n", #call, rc_, __LINE__); \
-            exit(1);                                                                      \
-        }                                                                                 \
+            exit(1);                                                                       \
+        }                                                                                  \
     } while (0)
 
-static bench_t bench; /* the common flags: --json, --repeats, --sample-ms ... */
+static bench_t bench;     /* the common flags: --json, --repeats, --sample-ms ... */
 static int free_only = 0; /* --free-only: ABT_thread_free joins implicitly */
 
 /* One round: N units of `kind` into pools[i % npools], join all, free all.
  * Adds the three phase durations (ns) to acc when acc is not NULL. */
-static void one_round(int kind, ABT_pool *pools, int npools, long n, ABT_thread *h,
-                      pthread_t *ph, phase_t *acc)
+static void one_round(int kind, ABT_pool *pools, int npools, long n, ABT_thread *h, pthread_t *ph,
+                      phase_t *acc)
 {
     uint64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0;
     if (acc)
@@ -77,8 +71,7 @@ static void one_round(int kind, ABT_pool *pools, int npools, long n, ABT_thread 
                 ABT_thread_create(pools[0], empty_fn, NULL, ABT_THREAD_ATTR_NULL, &h[i]);
         } else {
             for (long i = 0; i < n; i++)
-                ABT_thread_create(pools[i % npools], empty_fn, NULL, ABT_THREAD_ATTR_NULL,
-                                  &h[i]);
+                ABT_thread_create(pools[i % npools], empty_fn, NULL, ABT_THREAD_ATTR_NULL, &h[i]);
         }
         if (acc)
             t1 = bench_now_ns();
@@ -153,7 +146,7 @@ static void creator_body(creator_t *c)
 {
     for (int r = 0; r < c->repeats; r++) {
         barrier_wait(c->arrived, (long)c->nparties * (r + 1));
-        phase_t acc = {0, 0, 0};
+        phase_t acc = { 0, 0, 0 };
         long done;
         double ns;
         BENCH_TIMED_LOOP(c->rounds, bench.target_ns, done, ns,
@@ -192,8 +185,7 @@ typedef struct {
 
 static int use_priv_pool = 0;
 
-static long calibrate(int kind, ABT_pool *pools, int npools, long n, ABT_thread *h,
-                      pthread_t *ph)
+static long calibrate(int kind, ABT_pool *pools, int npools, long n, ABT_thread *h, pthread_t *ph)
 {
     long rounds;
     BENCH_CALIBRATE(bench.target_ns, rounds, one_round(kind, pools, npools, n, h, ph, NULL));
@@ -217,7 +209,7 @@ static void run_config(result_t *res, ABT_thread *h, pthread_t *ph)
         }
         long rounds = calibrate(res->kind, pools, npools, n, h, ph);
         for (int r = 0; r < res->repeats; r++) {
-            phase_t acc = {0, 0, 0};
+            phase_t acc = { 0, 0, 0 };
             long done;
             double ns;
             BENCH_TIMED_LOOP(rounds, bench.target_ns, done, ns,
@@ -283,10 +275,7 @@ static void run_config(result_t *res, ABT_thread *h, pthread_t *ph)
     }
 }
 
-static double total_of(const phase_t *p)
-{
-    return p->create + p->join + p->free;
-}
+static double total_of(const phase_t *p) { return p->create + p->join + p->free; }
 
 static double median_total(const result_t *r)
 {
@@ -300,8 +289,9 @@ static double median_phase(const result_t *r, int which)
 {
     double v[BENCH_MAX_REPEATS];
     for (int i = 0; i < r->repeats; i++)
-        v[i] = which == 0 ? r->samples[i].create
-                          : which == 1 ? r->samples[i].join : r->samples[i].free;
+        v[i] = which == 0   ? r->samples[i].create
+               : which == 1 ? r->samples[i].join
+                            : r->samples[i].free;
     return bench_median(v, r->repeats);
 }
 
@@ -312,12 +302,13 @@ static void emit(const result_t *r, const char *pool)
     bench_fields(f, sizeof f,
                  "\"kind\":\"%s\",\"n\":%ld,\"streams\":%d,\"mode\":\"%s\",\"pool\":\"%s\"",
                  kind_name[r->kind], r->n, r->streams, r->mode, pool);
-    static const char *metric[4] = {"total", "create", "join", "free"};
+    static const char *metric[4] = { "total", "create", "join", "free" };
     for (int m = 0; m < 4; m++) {
         for (int i = 0; i < r->repeats; i++)
-            v[i] = m == 0 ? total_of(&r->samples[i])
-                          : m == 1 ? r->samples[i].create
-                                   : m == 2 ? r->samples[i].join : r->samples[i].free;
+            v[i] = m == 0   ? total_of(&r->samples[i])
+                   : m == 1 ? r->samples[i].create
+                   : m == 2 ? r->samples[i].join
+                            : r->samples[i].free;
         bench_result(&bench, "fork_join", f, metric[m], "ns_per_unit", v, r->repeats);
     }
 }
@@ -370,8 +361,8 @@ int main(int argc, char **argv)
     free_only = bench_flag(a, "--free-only");
     const char *cg = bench_opt(a, "--callgrind");
     if (cg) {
-        int rc = callgrind_mode(cg, bench_opt_long(a, "--n", 256),
-                                bench_opt_long(a, "--iters", 10));
+        int rc =
+            callgrind_mode(cg, bench_opt_long(a, "--n", 256), bench_opt_long(a, "--iters", 10));
         CHECK(ABT_finalize());
         return rc;
     }
@@ -406,12 +397,12 @@ int main(int argc, char **argv)
     for (int s = 0; s < nstreams; s++) {
         for (int i = 0; i < nn; i++) {
             if (streams[s] == 1) {
-                rows[nrows++] = (row_t){ns[i], 1, "-"};
+                rows[nrows++] = (row_t){ ns[i], 1, "-" };
             } else if (streams[s] == 2) {
                 if (bench_in_list(modes, "one"))
-                    rows[nrows++] = (row_t){ns[i], 2, "one"};
+                    rows[nrows++] = (row_t){ ns[i], 2, "one" };
                 if (bench_in_list(modes, "each"))
-                    rows[nrows++] = (row_t){ns[i], 2, "each"};
+                    rows[nrows++] = (row_t){ ns[i], 2, "each" };
             }
         }
     }
@@ -421,8 +412,7 @@ int main(int argc, char **argv)
                "freed.\n",
                BENCH_IMPL_NAME);
         printf("ns per unit (create + join + free), median of %d samples of ~%.0f ms each%s\n\n",
-               repeats, bench.target_ns / 1e6,
-               use_priv_pool ? ", private pool" : "");
+               repeats, bench.target_ns / 1e6, use_priv_pool ? ", private pool" : "");
         printf("     N  streams             ULT   tasklet    pthread   pthread/ULT  "
                "pthread/tasklet\n");
     }
@@ -430,8 +420,8 @@ int main(int argc, char **argv)
     for (int k = 0; k < K_COUNT; k++)
         res[k].samples = (phase_t *)calloc((size_t)repeats, sizeof(phase_t));
     for (int r = 0; r < nrows; r++) {
-        double med[K_COUNT] = {0, 0, 0};
-        int have[K_COUNT] = {0, 0, 0};
+        double med[K_COUNT] = { 0, 0, 0 };
+        int have[K_COUNT] = { 0, 0, 0 };
         for (int k = 0; k < K_COUNT; k++) {
             if (!bench_in_list(kinds, kind_name[k]))
                 continue;
@@ -452,10 +442,9 @@ int main(int argc, char **argv)
                 emit(&res[k], pool_s);
         }
         if (!bench.machine) {
-            const char *label = rows[r].streams == 1
-                                    ? "1"
-                                    : strcmp(rows[r].mode, "one") == 0 ? "2 one creator"
-                                                                       : "2 each forks";
+            const char *label = rows[r].streams == 1               ? "1"
+                                : strcmp(rows[r].mode, "one") == 0 ? "2 one creator"
+                                                                   : "2 each forks";
             printf("%6ld  %-14s", rows[r].n, label);
             for (int k = 0; k < K_COUNT; k++) {
                 if (have[k])
@@ -474,8 +463,8 @@ int main(int argc, char **argv)
                 for (int k = 0; k < K_COUNT; k++) {
                     if (!have[k])
                         continue;
-                    printf("%22s %-8s create %8.1f  join %8.1f  free %8.1f\n", "",
-                           kind_name[k], median_phase(&res[k], 0), median_phase(&res[k], 1),
+                    printf("%22s %-8s create %8.1f  join %8.1f  free %8.1f\n", "", kind_name[k],
+                           median_phase(&res[k], 0), median_phase(&res[k], 1),
                            median_phase(&res[k], 2));
                 }
             }

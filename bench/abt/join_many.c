@@ -13,19 +13,16 @@
 
 #include <abt.h>
 
-#define CHECK(call)                                                                       \
-    do {                                                                                  \
-        int rc_ = (call);                                                                 \
-        if (rc_ != ABT_SUCCESS) {                                                         \
+#define CHECK(call)                                                                        \
+    do {                                                                                   \
+        int rc_ = (call);                                                                  \
+        if (rc_ != ABT_SUCCESS) {                                                          \
             fprintf(stderr, "join_many: %s failed: %d (line %d)\n", #call, rc_, __LINE__); \
-            exit(1);                                                                      \
-        }                                                                                 \
+            exit(1);                                                                       \
+        }                                                                                  \
     } while (0)
 
-static void empty_fn(void *arg)
-{
-    (void)arg;
-}
+static void empty_fn(void *arg) { (void)arg; }
 
 /* phases: create, join, free (ns, accumulated) */
 static void one_round(int many, ABT_pool pool, long n, ABT_thread *h, double *acc)
@@ -99,7 +96,7 @@ int main(int argc, char **argv)
             BENCH_CALIBRATE(b.target_ns, rounds, one_round(many, pool, n, h, NULL));
             double s[4][BENCH_MAX_REPEATS];
             for (int r = 0; r < repeats; r++) {
-                double acc[3] = {0, 0, 0};
+                double acc[3] = { 0, 0, 0 };
                 long done;
                 double ns;
                 BENCH_TIMED_LOOP(rounds, b.target_ns, done, ns, one_round(many, pool, n, h, acc));
@@ -112,7 +109,7 @@ int main(int argc, char **argv)
             }
             const char *variant = many ? "many" : "loop";
             if (b.machine) {
-                static const char *metric[4] = {"total", "create", "join", "free"};
+                static const char *metric[4] = { "total", "create", "join", "free" };
                 char f[128];
                 bench_fields(f, sizeof f, "\"variant\":\"%s\",\"n\":%ld", variant, n);
                 for (int m = 0; m < 4; m++)

@@ -24,26 +24,26 @@
 
 #include <abt.h>
 
-#define CHECK(call)                                                                      \
-    do {                                                                                 \
-        int rc_ = (call);                                                                \
-        if (rc_ != ABT_SUCCESS) {                                                        \
+#define CHECK(call)                                                                       \
+    do {                                                                                  \
+        int rc_ = (call);                                                                 \
+        if (rc_ != ABT_SUCCESS) {                                                         \
             fprintf(stderr, "patterns: %s failed: %d (line %d)\n", #call, rc_, __LINE__); \
-            exit(1);                                                                     \
-        }                                                                                \
+            exit(1);                                                                      \
+        }                                                                                 \
     } while (0)
 
 #define MAX_T 64
 enum { K_ULT, K_TASKLET };
-static const char *kind_name[2] = {"ult", "tasklet"};
-static const char *pattern_name[4] = {"for", "task_single", "task_parallel", "nested"};
+static const char *kind_name[2] = { "ult", "tasklet" };
+static const char *pattern_name[4] = { "for", "task_single", "task_parallel", "nested" };
 
 static volatile double alpha_v = 1.0;
 static double alpha;
-static long N;          /* vector length and both loop counts of nested */
-static double *vec;     /* N */
-static double *mat;     /* N x N */
-static ABT_thread *h;   /* N handles */
+static long N;        /* vector length and both loop counts of nested */
+static double *vec;   /* N */
+static double *mat;   /* N x N */
+static ABT_thread *h; /* N handles */
 static ABT_pool pools[MAX_T];
 static int T;
 static int kind;
@@ -62,13 +62,9 @@ static void scal_range(void *arg)
         a[i] *= alpha;
 }
 
-static void scal_one(void *arg)
-{
-    *(double *)arg *= alpha;
-}
+static void scal_one(void *arg) { *(double *)arg *= alpha; }
 
-static inline void unit_create(int k, ABT_pool pool, void (*fn)(void *), void *arg,
-                               ABT_thread *out)
+static inline void unit_create(int k, ABT_pool pool, void (*fn)(void *), void *arg, ABT_thread *out)
 {
     if (k == K_ULT)
         ABT_thread_create(pool, fn, arg, ABT_THREAD_ATTR_NULL, out);
@@ -172,8 +168,8 @@ static void pattern_nested(void)
         ABT_thread_free(&th[t]);
 }
 
-static void (*const pattern_fn[4])(void) = {pattern_for, pattern_task_single,
-                                            pattern_task_parallel, pattern_nested};
+static void (*const pattern_fn[4])(void) = { pattern_for, pattern_task_single,
+                                             pattern_task_parallel, pattern_nested };
 
 int main(int argc, char **argv)
 {

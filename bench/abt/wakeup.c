@@ -16,13 +16,13 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#define CHECK(call)                                                                    \
-    do {                                                                               \
-        int rc_ = (call);                                                              \
-        if (rc_ != ABT_SUCCESS) {                                                      \
+#define CHECK(call)                                                                     \
+    do {                                                                                \
+        int rc_ = (call);                                                               \
+        if (rc_ != ABT_SUCCESS) {                                                       \
             fprintf(stderr, "wakeup: %s failed: %d (line %d)\n", #call, rc_, __LINE__); \
-            exit(1);                                                                   \
-        }                                                                              \
+            exit(1);                                                                    \
+        }                                                                               \
     } while (0)
 
 static _Atomic uint64_t started_ns;
@@ -110,14 +110,15 @@ int main(int argc, char **argv)
     CHECK(ABT_finalize());
 
     char f[160];
-    bench_fields(f, sizeof(f), "\"sched\":\"%s\",\"from\":\"%s\",\"idle_us\":%ld", sched_s,
-                 from_s, idle_us);
+    bench_fields(f, sizeof(f), "\"sched\":\"%s\",\"from\":\"%s\",\"idle_us\":%ld", sched_s, from_s,
+                 idle_us);
     bench_result(&b, "wakeup", f, "latency", "us", lat_us, (int)nsamples);
     if (!b.machine) {
         double med = percentile(lat_us, nsamples, 50.0);
         double p99 = percentile(lat_us, nsamples, 99.0);
         printf("wakeup  sched %-10s from %-8s idle %6ld us: median %8.1f us  p99 %8.1f us  "
-               "(%ld samples)\n", sched_s, from_s, idle_us, med, p99, nsamples);
+               "(%ld samples)\n",
+               sched_s, from_s, idle_us, med, p99, nsamples);
     }
     free(lat_us);
     return 0;

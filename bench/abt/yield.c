@@ -19,17 +19,17 @@
 #include <abt.h>
 #include <stdatomic.h>
 
-#define CHECK(call)                                                                   \
-    do {                                                                              \
-        int rc_ = (call);                                                             \
-        if (rc_ != ABT_SUCCESS) {                                                     \
+#define CHECK(call)                                                                    \
+    do {                                                                               \
+        int rc_ = (call);                                                              \
+        if (rc_ != ABT_SUCCESS) {                                                      \
             fprintf(stderr, "yield: %s failed: %d (line %d)\n", #call, rc_, __LINE__); \
-            exit(1);                                                                  \
-        }                                                                             \
+            exit(1);                                                                   \
+        }                                                                              \
     } while (0)
 
 enum { OP_YIELD, OP_YIELD_TO };
-static const char *op_name[2] = {"yield", "yield_to"};
+static const char *op_name[2] = { "yield", "yield_to" };
 
 typedef struct pair pair_t;
 typedef struct {
@@ -73,8 +73,7 @@ static void member_fn(void *arg)
             for (; i < end; i++)
                 ABT_thread_yield_to(other);
         }
-        if (m->idx == 0 && p->cap_ns && bench_now_ns() - p->t0 > p->cap_ns &&
-            i + BLOCK < lim)
+        if (m->idx == 0 && p->cap_ns && bench_now_ns() - p->t0 > p->cap_ns && i + BLOCK < lim)
             atomic_store_explicit(&p->limit, i + BLOCK, memory_order_relaxed);
     }
     if (m->idx == 0) {
@@ -97,8 +96,7 @@ static double run_pairs(int op, ABT_pool *pools, int npools, long iters, uint64_
         for (int i = 0; i < 2; i++) {
             p->m[i].p = p;
             p->m[i].idx = i;
-            CHECK(ABT_thread_create(pools[s], member_fn, &p->m[i], ABT_THREAD_ATTR_NULL,
-                                    &p->t[i]));
+            CHECK(ABT_thread_create(pools[s], member_fn, &p->m[i], ABT_THREAD_ATTR_NULL, &p->t[i]));
         }
         atomic_store_explicit(&p->ready, 1, memory_order_release);
     }
@@ -179,7 +177,7 @@ int main(int argc, char **argv)
         for (int op = 0; op < 2; op++) {
             if (!bench_in_list(ops, op_name[op]))
                 continue;
-            pairs_cfg_t cfg = {op, pools, ns, bench_cap_ns(b.target_ns)};
+            pairs_cfg_t cfg = { op, pools, ns, bench_cap_ns(b.target_ns) };
             double v[BENCH_MAX_REPEATS];
             /* warm-up of 1,000, probe of 20,000; an iteration is 2 yields */
             bench_measure_iters(&b, pairs_iters, &cfg, 1000, 20000, 2.0, v);
@@ -189,8 +187,8 @@ int main(int argc, char **argv)
                              op_name[op], ns, priv ? "priv" : "default");
                 bench_result(&b, "yield", f, "time", "ns_per_yield", v, repeats);
             } else {
-                printf("  %-9s %7d %10.1f %7.1f %7.1f\n", op_name[op], ns,
-                       bench_median(v, repeats), bench_min(v, repeats), bench_max(v, repeats));
+                printf("  %-9s %7d %10.1f %7.1f %7.1f\n", op_name[op], ns, bench_median(v, repeats),
+                       bench_min(v, repeats), bench_max(v, repeats));
             }
         }
         if (xs1 != ABT_XSTREAM_NULL) {

@@ -267,59 +267,63 @@ static inline uint64_t bench_cap_ns(double target_ns)
 
 /* BENCH_CALIBRATE: one warm-up execution of BODY, then executions until about
  * a fifth of target_ns has passed; sets reps to the count that fits target_ns. */
-#define BENCH_CALIBRATE(target_ns, reps, BODY)                                           \
-    do {                                                                                 \
-        { BODY; }                                                                        \
-        uint64_t bc_t0_ = bench_now_ns();                                                \
-        long bc_n_ = 0;                                                                  \
-        do {                                                                             \
-            { BODY; }                                                                    \
-            bc_n_++;                                                                     \
-        } while (bench_now_ns() - bc_t0_ < (uint64_t)((target_ns) / 5) && bc_n_ < 100000000); \
-        (reps) = bench_rounds_for((double)(bench_now_ns() - bc_t0_) / (double)bc_n_,      \
-                                  (target_ns), 100000000);                               \
+#define BENCH_CALIBRATE(target_ns, reps, BODY)                                                    \
+    do {                                                                                          \
+        {                                                                                         \
+            BODY;                                                                                 \
+        }                                                                                         \
+        uint64_t bc_t0_ = bench_now_ns();                                                         \
+        long bc_n_ = 0;                                                                           \
+        do {                                                                                      \
+            {                                                                                     \
+                BODY;                                                                             \
+            }                                                                                     \
+            bc_n_++;                                                                              \
+        } while (bench_now_ns() - bc_t0_ < (uint64_t)((target_ns) / 5) && bc_n_ < 100000000);     \
+        (reps) = bench_rounds_for((double)(bench_now_ns() - bc_t0_) / (double)bc_n_, (target_ns), \
+                                  100000000);                                                     \
     } while (0)
 
 /* BENCH_TIMED_LOOP: up to reps executions of BODY, in 16 chunks, stopping after
  * a chunk once BENCH_CAP_FACTOR x target_ns has passed; sets done and ns.  For
  * programs that accumulate their own phase times inside BODY. */
-#define BENCH_TIMED_LOOP(reps, target_ns, done, ns, BODY)                                \
-    do {                                                                                 \
-        uint64_t tl_t0_ = bench_now_ns();                                                \
+#define BENCH_TIMED_LOOP(reps, target_ns, done, ns, BODY)                               \
+    do {                                                                                \
+        uint64_t tl_t0_ = bench_now_ns();                                               \
         uint64_t tl_cap_ = (uint64_t)((double)BENCH_CAP_FACTOR * (double)(target_ns));  \
         long tl_step_ = (reps) / 16 > 0 ? (reps) / 16 : 1;                              \
-        long tl_done_ = 0;                                                               \
-        while (tl_done_ < (reps)) {                                                      \
-            long tl_end_ = tl_done_ + tl_step_ < (reps) ? tl_done_ + tl_step_ : (reps);  \
-            for (; tl_done_ < tl_end_; tl_done_++) {                                     \
-                BODY;                                                                    \
-            }                                                                            \
-            if (bench_now_ns() - tl_t0_ > tl_cap_)                                       \
-                break;                                                                   \
-        }                                                                                \
-        (ns) = (double)(bench_now_ns() - tl_t0_);                                        \
-        (done) = tl_done_;                                                               \
+        long tl_done_ = 0;                                                              \
+        while (tl_done_ < (reps)) {                                                     \
+            long tl_end_ = tl_done_ + tl_step_ < (reps) ? tl_done_ + tl_step_ : (reps); \
+            for (; tl_done_ < tl_end_; tl_done_++) {                                    \
+                BODY;                                                                   \
+            }                                                                           \
+            if (bench_now_ns() - tl_t0_ > tl_cap_)                                      \
+                break;                                                                  \
+        }                                                                               \
+        (ns) = (double)(bench_now_ns() - tl_t0_);                                       \
+        (done) = tl_done_;                                                              \
     } while (0)
 
 /* BENCH_SAMPLE: one sample of `rounds` executions of BODY (a timed loop); stores in
  * out the time per round divided by `per`: per = units of work per round gives ns per
  * unit, per = 1e3 gives microseconds per round. */
-#define BENCH_SAMPLE(b, rounds, out, per, BODY)                                          \
-    do {                                                                                 \
-        long bs_done_;                                                                   \
-        double bs_ns_;                                                                   \
-        BENCH_TIMED_LOOP((rounds), (b)->target_ns, bs_done_, bs_ns_, BODY);              \
-        (out) = bs_ns_ / ((double)bs_done_ * (double)(per));                             \
+#define BENCH_SAMPLE(b, rounds, out, per, BODY)                             \
+    do {                                                                    \
+        long bs_done_;                                                      \
+        double bs_ns_;                                                      \
+        BENCH_TIMED_LOOP((rounds), (b)->target_ns, bs_done_, bs_ns_, BODY); \
+        (out) = bs_ns_ / ((double)bs_done_ * (double)(per));                \
     } while (0)
 
 /* BENCH_MEASURE: calibrate BODY, then take b->repeats samples of it into out[]
  * (see BENCH_SAMPLE for `per`). */
-#define BENCH_MEASURE(b, out, per, BODY)                                                 \
-    do {                                                                                 \
-        long bm_rounds_;                                                                 \
-        BENCH_CALIBRATE((b)->target_ns, bm_rounds_, BODY);                               \
-        for (int bm_r_ = 0; bm_r_ < (b)->repeats; bm_r_++)                               \
-            BENCH_SAMPLE((b), bm_rounds_, (out)[bm_r_], (per), BODY);                    \
+#define BENCH_MEASURE(b, out, per, BODY)                              \
+    do {                                                              \
+        long bm_rounds_;                                              \
+        BENCH_CALIBRATE((b)->target_ns, bm_rounds_, BODY);            \
+        for (int bm_r_ = 0; bm_r_ < (b)->repeats; bm_r_++)            \
+            BENCH_SAMPLE((b), bm_rounds_, (out)[bm_r_], (per), BODY); \
     } while (0)
 
 /* A measurement that runs its own loop: executes `iters` iterations (of ops_per_iter
@@ -394,8 +398,7 @@ static inline void bench_emit_csv(const char *bench, const char *fields, const c
  * CSV row (--csv), or nothing (the program prints its table line itself, when
  * b->machine is 0). */
 static inline void bench_result(const bench_t *b, const char *bench, const char *fields,
-                                const char *metric, const char *unit, const double *samples,
-                                int n)
+                                const char *metric, const char *unit, const double *samples, int n)
 {
     if (b->json)
         bench_emit(bench, fields, metric, unit, samples, n);
@@ -408,7 +411,7 @@ static inline void bench_result(const bench_t *b, const char *bench, const char 
 static inline void bench_result_maxrss(const bench_t *b, const char *bench, const char *fields,
                                        long rss_kib, long rss_start_kib)
 {
-    double v[2] = {(double)rss_kib, (double)rss_start_kib};
+    double v[2] = { (double)rss_kib, (double)rss_start_kib };
     bench_result(b, bench, fields, "maxrss", "KiB", &v[0], 1);
     bench_result(b, bench, fields, "maxrss_at_start", "KiB", &v[1], 1);
 }

@@ -49,7 +49,7 @@ static void rounds_of_tasks(long n, long rounds, double *acc)
 /* One sample: returns ns per unit for create and join (mean over creators). */
 static void sample(long n, int streams, int each, long rounds, double *create, double *join)
 {
-    double acc[2][3] = {{0, 0, 0}, {0, 0, 0}};
+    double acc[2][3] = { { 0, 0, 0 }, { 0, 0, 0 } };
     if (!each) {
 #pragma omp parallel num_threads(streams)
         {
@@ -72,8 +72,7 @@ static void sample(long n, int streams, int each, long rounds, double *create, d
 
 int main(int argc, char **argv)
 {
-    bench_init(&bench, argc, argv, 10.0,
-               "[--n 256,4096] [--streams 1,2] [--modes one,each]\n");
+    bench_init(&bench, argc, argv, 10.0, "[--n 256,4096] [--streams 1,2] [--modes one,each]\n");
     const bench_args_t *a = &bench.args;
     long ns[16], streams[4];
     int nn = bench_opt_list(a, "--n", "256,4096", ns, 16);

@@ -15,7 +15,7 @@
 
 #include <omp.h>
 
-static const char *pattern_name[4] = {"for", "task_single", "task_parallel", "nested"};
+static const char *pattern_name[4] = { "for", "task_single", "task_parallel", "nested" };
 static volatile double alpha_v = 1.0;
 static double alpha;
 static long N;
@@ -79,8 +79,8 @@ static void pattern_nested(void)
     }
 }
 
-static void (*const pattern_fn[4])(void) = {pattern_for, pattern_task_single,
-                                            pattern_task_parallel, pattern_nested};
+static void (*const pattern_fn[4])(void) = { pattern_for, pattern_task_single,
+                                             pattern_task_parallel, pattern_nested };
 
 int main(int argc, char **argv)
 {

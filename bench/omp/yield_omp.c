@@ -16,7 +16,7 @@ static bench_t bench; /* the common flags (bench/common/bench.h) */
 static double pair_run(int streams, long iters)
 {
     uint64_t cap = bench_cap_ns(bench.target_ns);
-    double per[2] = {0, 0};
+    double per[2] = { 0, 0 };
 #pragma omp parallel num_threads(streams)
     {
         int me = omp_get_thread_num();
@@ -52,15 +52,11 @@ static double pair_run(int streams, long iters)
 }
 
 /* The driver's view of pair_run: ctx points to the number of threads. */
-static double pair_iters(void *ctx, long iters)
-{
-    return pair_run(*(int *)ctx, iters);
-}
+static double pair_iters(void *ctx, long iters) { return pair_run(*(int *)ctx, iters); }
 
 int main(int argc, char **argv)
 {
-    bench_init(&bench, argc, argv, 10.0,
-               "[--streams 1,2]\n");
+    bench_init(&bench, argc, argv, 10.0, "[--streams 1,2]\n");
     const bench_args_t *a = &bench.args;
     long streams[4];
     int nstreams = bench_opt_list(a, "--streams", "1,2", streams, 4);

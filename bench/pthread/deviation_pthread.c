@@ -21,8 +21,7 @@ static void *kernel(void *yield_flag)
 static char flag_target;
 
 /* returns how many threads were created */
-static long one_round(long n, const unsigned char *flags, pthread_t *th,
-                      const pthread_attr_t *attr)
+static long one_round(long n, const unsigned char *flags, pthread_t *th, const pthread_attr_t *attr)
 {
     long created = 0;
     for (long i = 0; i < n; i++) {
@@ -89,8 +88,7 @@ int main(int argc, char **argv)
     }
     for (int r = 0; r < repeats; r++) {
         for (int di = 0; di < nd; di++) {
-            BENCH_SAMPLE(&b, rounds[di], v[di][r], n,
-                         one_round(n, fl + (size_t)di * n, th, &attr));
+            BENCH_SAMPLE(&b, rounds[di], v[di][r], n, one_round(n, fl + (size_t)di * n, th, &attr));
         }
     }
     for (int di = 0; di < nd; di++) {

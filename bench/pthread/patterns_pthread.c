@@ -15,7 +15,7 @@
 #include <sched.h>
 
 #define MAX_T 64
-static const char *pattern_name[4] = {"for", "task_single", "task_parallel", "nested"};
+static const char *pattern_name[4] = { "for", "task_single", "task_parallel", "nested" };
 static volatile double alpha_v = 1.0;
 static double alpha;
 static long N;
@@ -127,8 +127,8 @@ static void pattern_nested(void)
         pthread_join(t[i], NULL);
 }
 
-static void (*const pattern_fn[4])(void) = {pattern_for, pattern_task_single,
-                                            pattern_task_parallel, pattern_nested};
+static void (*const pattern_fn[4])(void) = { pattern_for, pattern_task_single,
+                                             pattern_task_parallel, pattern_nested };
 
 int main(int argc, char **argv)
 {

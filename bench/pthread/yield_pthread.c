@@ -79,15 +79,11 @@ static double run_pairs(int pairs, long iters)
 }
 
 /* The driver's view of run_pairs: ctx points to the number of pairs. */
-static double pairs_iters(void *ctx, long iters)
-{
-    return run_pairs(*(int *)ctx, iters);
-}
+static double pairs_iters(void *ctx, long iters) { return run_pairs(*(int *)ctx, iters); }
 
 int main(int argc, char **argv)
 {
-    bench_init(&bench, argc, argv, 10.0,
-               "[--streams 1,2]\n");
+    bench_init(&bench, argc, argv, 10.0, "[--streams 1,2]\n");
     const bench_args_t *a = &bench.args;
     long streams[4];
     int nstreams = bench_opt_list(a, "--streams", "1,2", streams, 4);

@@ -46,13 +46,13 @@ static void rounds_of_tasks(long n, long rounds, double *acc)
 static void sample(tbb::task_arena &arena, long n, int streams, bool each, long rounds,
                    double *create, double *join)
 {
-    double acc[2][3] = {{0, 0, 0}, {0, 0, 0}};
+    double acc[2][3] = { { 0, 0, 0 }, { 0, 0, 0 } };
     if (!each) {
         arena.execute([&] { rounds_of_tasks(n, rounds, acc[0]); });
         *create = acc[0][0] / (acc[0][2] * (double)n);
         *join = acc[0][1] / (acc[0][2] * (double)n);
     } else {
-        std::atomic<int> arrived{0};
+        std::atomic<int> arrived{ 0 };
         arena.execute([&] {
             tbb::parallel_for(
                 0, streams,
@@ -71,8 +71,7 @@ static void sample(tbb::task_arena &arena, long n, int streams, bool each, long 
 
 int main(int argc, char **argv)
 {
-    bench_init(&bench, argc, argv, 10.0,
-               "[--n 256,4096] [--streams 1,2] [--modes one,each]\n");
+    bench_init(&bench, argc, argv, 10.0, "[--n 256,4096] [--streams 1,2] [--modes one,each]\n");
     const bench_args_t *a = &bench.args;
     long ns[16], streams[4];
     int nn = bench_opt_list(a, "--n", "256,4096", ns, 16);

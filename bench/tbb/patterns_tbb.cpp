@@ -16,7 +16,7 @@
 #include <oneapi/tbb/task_arena.h>
 #include <oneapi/tbb/task_group.h>
 
-static const char *pattern_name[4] = {"for", "task_single", "task_parallel", "nested"};
+static const char *pattern_name[4] = { "for", "task_single", "task_parallel", "nested" };
 static volatile double alpha_v = 1.0;
 static double alpha;
 static long N;
@@ -77,8 +77,8 @@ static void pattern_nested()
         tbb::static_partitioner());
 }
 
-static void (*const pattern_fn[4])() = {pattern_for, pattern_task_single, pattern_task_parallel,
-                                        pattern_nested};
+static void (*const pattern_fn[4])() = { pattern_for, pattern_task_single, pattern_task_parallel,
+                                         pattern_nested };
 
 int main(int argc, char **argv)
 {

@@ -3,8 +3,9 @@
 
 void weft_assert_fail(const char *expr, const char *file, int line, const char *func)
 {
-    fprintf(stderr, "weft: internal assertion failed: %s (%s:%d, %s)\n"
-                    "weft: this is a bug in weft; please report it with this message.\n",
+    fprintf(stderr,
+            "weft: internal assertion failed: %s (%s:%d, %s)\n"
+            "weft: this is a bug in weft; please report it with this message.\n",
             expr, file, line, func);
     fflush(stderr);
     abort();

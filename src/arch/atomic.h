@@ -34,17 +34,27 @@
 #define weft_atomic_exchange_acq_rel(p, v) atomic_exchange_explicit((p), (v), memory_order_acq_rel)
 #define weft_atomic_exchange_seq_cst(p, v) atomic_exchange_explicit((p), (v), memory_order_seq_cst)
 
-#define weft_atomic_fetch_add_relaxed(p, v) atomic_fetch_add_explicit((p), (v), memory_order_relaxed)
-#define weft_atomic_fetch_add_acquire(p, v) atomic_fetch_add_explicit((p), (v), memory_order_acquire)
-#define weft_atomic_fetch_add_release(p, v) atomic_fetch_add_explicit((p), (v), memory_order_release)
-#define weft_atomic_fetch_add_acq_rel(p, v) atomic_fetch_add_explicit((p), (v), memory_order_acq_rel)
-#define weft_atomic_fetch_add_seq_cst(p, v) atomic_fetch_add_explicit((p), (v), memory_order_seq_cst)
+#define weft_atomic_fetch_add_relaxed(p, v) \
+    atomic_fetch_add_explicit((p), (v), memory_order_relaxed)
+#define weft_atomic_fetch_add_acquire(p, v) \
+    atomic_fetch_add_explicit((p), (v), memory_order_acquire)
+#define weft_atomic_fetch_add_release(p, v) \
+    atomic_fetch_add_explicit((p), (v), memory_order_release)
+#define weft_atomic_fetch_add_acq_rel(p, v) \
+    atomic_fetch_add_explicit((p), (v), memory_order_acq_rel)
+#define weft_atomic_fetch_add_seq_cst(p, v) \
+    atomic_fetch_add_explicit((p), (v), memory_order_seq_cst)
 
-#define weft_atomic_fetch_sub_relaxed(p, v) atomic_fetch_sub_explicit((p), (v), memory_order_relaxed)
-#define weft_atomic_fetch_sub_acquire(p, v) atomic_fetch_sub_explicit((p), (v), memory_order_acquire)
-#define weft_atomic_fetch_sub_release(p, v) atomic_fetch_sub_explicit((p), (v), memory_order_release)
-#define weft_atomic_fetch_sub_acq_rel(p, v) atomic_fetch_sub_explicit((p), (v), memory_order_acq_rel)
-#define weft_atomic_fetch_sub_seq_cst(p, v) atomic_fetch_sub_explicit((p), (v), memory_order_seq_cst)
+#define weft_atomic_fetch_sub_relaxed(p, v) \
+    atomic_fetch_sub_explicit((p), (v), memory_order_relaxed)
+#define weft_atomic_fetch_sub_acquire(p, v) \
+    atomic_fetch_sub_explicit((p), (v), memory_order_acquire)
+#define weft_atomic_fetch_sub_release(p, v) \
+    atomic_fetch_sub_explicit((p), (v), memory_order_release)
+#define weft_atomic_fetch_sub_acq_rel(p, v) \
+    atomic_fetch_sub_explicit((p), (v), memory_order_acq_rel)
+#define weft_atomic_fetch_sub_seq_cst(p, v) \
+    atomic_fetch_sub_explicit((p), (v), memory_order_seq_cst)
 
 #define weft_atomic_fetch_or_relaxed(p, v) atomic_fetch_or_explicit((p), (v), memory_order_relaxed)
 #define weft_atomic_fetch_or_acquire(p, v) atomic_fetch_or_explicit((p), (v), memory_order_acquire)
@@ -52,9 +62,12 @@
 #define weft_atomic_fetch_or_acq_rel(p, v) atomic_fetch_or_explicit((p), (v), memory_order_acq_rel)
 #define weft_atomic_fetch_or_seq_cst(p, v) atomic_fetch_or_explicit((p), (v), memory_order_seq_cst)
 
-#define weft_atomic_fetch_and_relaxed(p, v) atomic_fetch_and_explicit((p), (v), memory_order_relaxed)
-#define weft_atomic_fetch_and_acq_rel(p, v) atomic_fetch_and_explicit((p), (v), memory_order_acq_rel)
-#define weft_atomic_fetch_and_seq_cst(p, v) atomic_fetch_and_explicit((p), (v), memory_order_seq_cst)
+#define weft_atomic_fetch_and_relaxed(p, v) \
+    atomic_fetch_and_explicit((p), (v), memory_order_relaxed)
+#define weft_atomic_fetch_and_acq_rel(p, v) \
+    atomic_fetch_and_explicit((p), (v), memory_order_acq_rel)
+#define weft_atomic_fetch_and_seq_cst(p, v) \
+    atomic_fetch_and_explicit((p), (v), memory_order_seq_cst)
 
 #define weft_atomic_cas_weak_relaxed(p, e, d) \
     atomic_compare_exchange_weak_explicit((p), (e), (d), memory_order_relaxed, memory_order_relaxed)
@@ -73,26 +86,34 @@
 #define weft_atomic_cas_weak_seq_cst_acquire(p, e, d) \
     atomic_compare_exchange_weak_explicit((p), (e), (d), memory_order_seq_cst, memory_order_acquire)
 
-#define weft_atomic_cas_strong_relaxed(p, e, d) \
-    atomic_compare_exchange_strong_explicit((p), (e), (d), memory_order_relaxed, memory_order_relaxed)
-#define weft_atomic_cas_strong_acquire(p, e, d) \
-    atomic_compare_exchange_strong_explicit((p), (e), (d), memory_order_acquire, memory_order_relaxed)
-#define weft_atomic_cas_strong_release(p, e, d) \
-    atomic_compare_exchange_strong_explicit((p), (e), (d), memory_order_release, memory_order_relaxed)
-#define weft_atomic_cas_strong_acq_rel(p, e, d) \
-    atomic_compare_exchange_strong_explicit((p), (e), (d), memory_order_acq_rel, memory_order_relaxed)
-#define weft_atomic_cas_strong_seq_cst(p, e, d) \
-    atomic_compare_exchange_strong_explicit((p), (e), (d), memory_order_seq_cst, memory_order_relaxed)
-#define weft_atomic_cas_strong_acquire_acquire(p, e, d) \
-    atomic_compare_exchange_strong_explicit((p), (e), (d), memory_order_acquire, memory_order_acquire)
-#define weft_atomic_cas_strong_acq_rel_acquire(p, e, d) \
-    atomic_compare_exchange_strong_explicit((p), (e), (d), memory_order_acq_rel, memory_order_acquire)
-#define weft_atomic_cas_strong_seq_cst_acquire(p, e, d) \
-    atomic_compare_exchange_strong_explicit((p), (e), (d), memory_order_seq_cst, memory_order_acquire)
+#define weft_atomic_cas_strong_relaxed(p, e, d)                                  \
+    atomic_compare_exchange_strong_explicit((p), (e), (d), memory_order_relaxed, \
+                                            memory_order_relaxed)
+#define weft_atomic_cas_strong_acquire(p, e, d)                                  \
+    atomic_compare_exchange_strong_explicit((p), (e), (d), memory_order_acquire, \
+                                            memory_order_relaxed)
+#define weft_atomic_cas_strong_release(p, e, d)                                  \
+    atomic_compare_exchange_strong_explicit((p), (e), (d), memory_order_release, \
+                                            memory_order_relaxed)
+#define weft_atomic_cas_strong_acq_rel(p, e, d)                                  \
+    atomic_compare_exchange_strong_explicit((p), (e), (d), memory_order_acq_rel, \
+                                            memory_order_relaxed)
+#define weft_atomic_cas_strong_seq_cst(p, e, d)                                  \
+    atomic_compare_exchange_strong_explicit((p), (e), (d), memory_order_seq_cst, \
+                                            memory_order_relaxed)
+#define weft_atomic_cas_strong_acquire_acquire(p, e, d)                          \
+    atomic_compare_exchange_strong_explicit((p), (e), (d), memory_order_acquire, \
+                                            memory_order_acquire)
+#define weft_atomic_cas_strong_acq_rel_acquire(p, e, d)                          \
+    atomic_compare_exchange_strong_explicit((p), (e), (d), memory_order_acq_rel, \
+                                            memory_order_acquire)
+#define weft_atomic_cas_strong_seq_cst_acquire(p, e, d)                          \
+    atomic_compare_exchange_strong_explicit((p), (e), (d), memory_order_seq_cst, \
+                                            memory_order_acquire)
 
 /* Relaxed access to a plain (non-_Atomic) field that is mostly owner-written but read or
  * written racily elsewhere, so that plain stores stay cheap on the owner's hot path. */
-#define weft_atomic_load_relaxed_plain(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define weft_atomic_load_relaxed_plain(p)     __atomic_load_n((p), __ATOMIC_RELAXED)
 #define weft_atomic_store_relaxed_plain(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
 
 /* Fences, by what they order. */

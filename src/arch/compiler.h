@@ -9,11 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define WEFT_API __attribute__((visibility("default")))
-#define WEFT_INTERNAL __attribute__((visibility("hidden")))
-#define WEFT_COLD __attribute__((cold, noinline))
-#define WEFT_WUR __attribute__((warn_unused_result))
-#define WEFT_LIKELY(x) __builtin_expect(!!(x), 1)
+#define WEFT_API         __attribute__((visibility("default")))
+#define WEFT_INTERNAL    __attribute__((visibility("hidden")))
+#define WEFT_COLD        __attribute__((cold, noinline))
+#define WEFT_WUR         __attribute__((warn_unused_result))
+#define WEFT_LIKELY(x)   __builtin_expect(!!(x), 1)
 #define WEFT_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 #ifndef WEFT_TSAN
@@ -36,10 +36,10 @@ weft_assert_fail(const char *expr, const char *file, int line, const char *func)
 
 /* WEFT_ASSERT(cond): a contract of a protocol ("only the owning stream calls this", "the
  * unit is off its stack").  A failure prints the condition and where, then aborts. */
-#define WEFT_ASSERT(cond)                                                            \
-    do {                                                                             \
-        if (WEFT_ASSERTS && WEFT_UNLIKELY(!(cond)))                                  \
-            weft_assert_fail(#cond, __FILE__, __LINE__, __func__);                   \
+#define WEFT_ASSERT(cond)                                          \
+    do {                                                           \
+        if (WEFT_ASSERTS && WEFT_UNLIKELY(!(cond)))                \
+            weft_assert_fail(#cond, __FILE__, __LINE__, __func__); \
     } while (0)
 
 #endif

@@ -29,8 +29,7 @@ typedef void *weft_ctx;
 #define WEFT_HIDDEN __attribute__((visibility("hidden")))
 
 WEFT_HIDDEN void *weft_ctx_switch(weft_ctx *from, weft_ctx to, void *data);
-WEFT_HIDDEN void *weft_ctx_start(weft_ctx *from, void *stack_top, void (*fn)(void *),
-                                 void *data);
+WEFT_HIDDEN void *weft_ctx_start(weft_ctx *from, void *stack_top, void (*fn)(void *), void *data);
 WEFT_HIDDEN __attribute__((noreturn)) void weft_ctx_jump(weft_ctx to, void *data);
 
 #endif

@@ -29,10 +29,7 @@ static inline bool weft_spin_trylock(weft_spinlock *l)
     return !weft_atomic_load_relaxed(&l->v) && !weft_atomic_exchange_acquire(&l->v, 1);
 }
 
-static inline void weft_spin_unlock(weft_spinlock *l)
-{
-    weft_atomic_store_release(&l->v, 0);
-}
+static inline void weft_spin_unlock(weft_spinlock *l) { weft_atomic_store_release(&l->v, 0); }
 
 /* Held by the caller (contracts; a racy read, exact when the caller holds it). */
 static inline bool weft_spin_is_locked(weft_spinlock *l)

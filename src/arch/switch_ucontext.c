@@ -41,8 +41,8 @@
 #define WEFT_UCTX_OPAQUE __attribute__((noinline, noclone))
 #endif
 
-static _Thread_local void *weft_uctx_data;            /* the word being handed over */
-static _Thread_local void (*weft_uctx_fn)(void *);   /* the function a new context runs */
+static _Thread_local void *weft_uctx_data;         /* the word being handed over */
+static _Thread_local void (*weft_uctx_fn)(void *); /* the function a new context runs */
 
 WEFT_UCTX_OPAQUE static void *weft_uctx_take(void)
 {

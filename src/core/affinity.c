@@ -10,7 +10,7 @@
 
 #include "core/affinity.h"
 
-#define MAX_IDS (1 << 20)          /* a list longer than this is taken as a typo */
+#define MAX_IDS (1 << 20) /* a list longer than this is taken as a typo */
 
 /* ---------------------------------------------------------------- parser */
 
@@ -37,8 +37,8 @@ static bool vec_push(struct vec *a, int x)
 
 struct parser {
     const char *p;
-    struct vec ids, off;           /* output: the lists, flattened */
-    struct vec cur;                /* the <es-id-list> being read */
+    struct vec ids, off; /* output: the lists, flattened */
+    struct vec cur;      /* the <es-id-list> being read */
 };
 
 static void skip_ws(struct parser *ps)
@@ -154,7 +154,7 @@ int weft_affinity_parse(const char *s, int **ids, int **off)
         free(ps.off.v);
         return 0;
     }
-    if (!ps.ids.v)                 /* cannot happen: every list has an id */
+    if (!ps.ids.v) /* cannot happen: every list has an id */
         ps.ids.v = malloc(sizeof(int));
     *ids = ps.ids.v;
     *off = ps.off.v;
@@ -206,7 +206,7 @@ void weft_affinity_config(struct weft_config *c, const char *v)
         c->set_affinity = b;
         return;
     }
-    c->set_affinity = true;        /* a list; a malformed one means the default lists */
+    c->set_affinity = true; /* a list; a malformed one means the default lists */
     c->affinity_len = weft_affinity_parse(v, &c->affinity_list, &c->affinity_off);
 }
 

@@ -39,9 +39,8 @@
 #include "core/unit.h"
 #include "mem/mem.h"
 
-
 static pthread_once_t once = PTHREAD_ONCE_INIT;
-static __thread bool held;         /* prepare took the locks (per forking thread) */
+static __thread bool held; /* prepare took the locks (per forking thread) */
 
 /* Case 2: the abandoned runtime, kept reachable (external linkage: stores to them must
  * not be optimized away as dead). */
@@ -87,10 +86,10 @@ static void keep_primary(weft_xstream *me)
         weft_atomic_store_relaxed(&x->state, WEFT_XS_TERMINATED);
         x->joined = true;
         x->thread_started = false;
-        x->join_lock = (weft_spinlock){ 0 };   /* a lost thread may have held it */
+        x->join_lock = (weft_spinlock){ 0 }; /* a lost thread may have held it */
         weft_waiter *w = x->joiner;
         x->joiner = NULL;
-        if (w && w->ult)           /* an external-thread joiner is gone with its thread */
+        if (w && w->ult) /* an external-thread joiner is gone with its thread */
             weft_waiter_wake(w);
     }
 }
@@ -125,7 +124,7 @@ static void child(void)
         p->idlers = NULL;
         p->notify &= (uint8_t)~WEFT_POOL_IDLERS;
     }
-    weft_atomic_store_relaxed(&weft_g.idle_spinners, 0);   /* a spinner may be gone too */
+    weft_atomic_store_relaxed(&weft_g.idle_spinners, 0); /* a spinner may be gone too */
     weft_dump_atfork_child();
     weft_xstream *me = weft_tls_xs;
     if (me && me->primary && me->cur == me->main_unit) {
@@ -137,12 +136,6 @@ static void child(void)
     }
 }
 
-static void register_handlers(void)
-{
-    pthread_atfork(prepare, parent, child);
-}
+static void register_handlers(void) { pthread_atfork(prepare, parent, child); }
 
-void weft_fork_init(void)
-{
-    pthread_once(&once, register_handlers);
-}
+void weft_fork_init(void) { pthread_once(&once, register_handlers); }

@@ -19,11 +19,11 @@
  * one weft_idle_node per pool on the pool's `idlers` list, under the pool lock, and the
  * pool mirrors "the list is not empty" in the WEFT_POOL_IDLERS bit of p->notify, the byte
  * whose other bit (SIGNAL) a push has always tested for FIFO_WAIT; the push now reads it
- * under its lock, so seeing the bit costs no instruction more; only when it is set does the pusher take one node off (wake_one, pool.c) and wake its
- * stream with a CAS SLEEPING -> NOTIFIED, trying the next node if that stream was not
- * asleep any more.  The lock orders the two sides: a push either comes before the
- * sleeper's registration (the sleeper's re-check after registering sees the unit) or
- * after it (the pusher sees the bit).  Only locked built-in pools (FIFO, FIFO_WAIT,
+ * under its lock, so seeing the bit costs no instruction more; only when it is set does the pusher
+ * take one node off (wake_one, pool.c) and wake its stream with a CAS SLEEPING -> NOTIFIED, trying
+ * the next node if that stream was not asleep any more.  The lock orders the two sides: a push
+ * either comes before the sleeper's registration (the sleeper's re-check after registering sees the
+ * unit) or after it (the pusher sees the bit).  Only locked built-in pools (FIFO, FIFO_WAIT,
  * RANDWS, priority; access other than PRIV) have WEFT_POOL_CAP_IDLE_WAKE; a scheduler
  * with any other pool never sleeps longer than WEFT_IDLE_NAP_MAX_NS. */
 #ifndef WEFT_CORE_IDLE_H
@@ -40,7 +40,7 @@ enum weft_idle_word {
 /* A sleeping scheduler's registration in one pool; linked while `linked` (pool lock). */
 typedef struct weft_idle_node {
     struct weft_idle_node *next, *prev;
-    _Atomic uint32_t *word;        /* the sleeping stream's xs->idle */
+    _Atomic uint32_t *word; /* the sleeping stream's xs->idle */
     uint8_t linked;
 } weft_idle_node;
 
@@ -63,9 +63,6 @@ static inline bool weft_idle_wake_sleeper(_Atomic uint32_t *word)
     return true;
 }
 
-static inline void weft_xs_wake(weft_xstream *xs)
-{
-    weft_idle_notify(&xs->idle);
-}
+static inline void weft_xs_wake(weft_xstream *xs) { weft_idle_notify(&xs->idle); }
 
 #endif

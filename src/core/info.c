@@ -8,7 +8,6 @@
 #include "core/unit.h"
 #include "core/xstream.h"
 
-
 WEFT_API int ABT_info_query_config(ABT_info_query_kind query_kind, void *val)
 {
     if (!val)
@@ -24,9 +23,7 @@ WEFT_API int ABT_info_query_config(ABT_info_query_kind query_kind, void *val)
     case ABT_INFO_QUERY_KIND_ENABLED_LOG:
     case ABT_INFO_QUERY_KIND_ENABLED_CHECK_POOL_PRODUCER:
     case ABT_INFO_QUERY_KIND_ENABLED_CHECK_POOL_CONSUMER:
-    case ABT_INFO_QUERY_KIND_ENABLED_STACK_UNWIND:
-        *b = ABT_FALSE;
-        return ABT_SUCCESS;
+    case ABT_INFO_QUERY_KIND_ENABLED_STACK_UNWIND: *b = ABT_FALSE; return ABT_SUCCESS;
     case ABT_INFO_QUERY_KIND_ENABLED_TOOL:
         *b = WEFT_TOOL ? ABT_TRUE : ABT_FALSE;
         return ABT_SUCCESS;
@@ -43,17 +40,14 @@ WEFT_API int ABT_info_query_config(ABT_info_query_kind query_kind, void *val)
     case ABT_INFO_QUERY_KIND_ENABLED_SCHED_SLEEP:
     case ABT_INFO_QUERY_KIND_ENABLED_AFFINITY:
     case ABT_INFO_QUERY_KIND_DYNAMIC_PROMOTION:
-    case ABT_INFO_QUERY_KIND_ENABLED_LAZY_STACK_ALLOC:
-        *b = ABT_TRUE;
-        return ABT_SUCCESS;
+    case ABT_INFO_QUERY_KIND_ENABLED_LAZY_STACK_ALLOC: *b = ABT_TRUE; return ABT_SUCCESS;
     case ABT_INFO_QUERY_KIND_ENABLED_PRINT_CONFIG:
         *b = init && c->print_config ? ABT_TRUE : ABT_FALSE;
         return ABT_SUCCESS;
     case ABT_INFO_QUERY_KIND_FCONTEXT:
         *b = WEFT_CONTEXT_UCONTEXT ? ABT_FALSE : ABT_TRUE;
         return ABT_SUCCESS;
-    default:
-        break;
+    default: break;
     }
     /* the rest describe the running configuration */
     if (!init)
@@ -80,10 +74,9 @@ WEFT_API int ABT_info_query_config(ABT_info_query_kind query_kind, void *val)
         *(int *)val = c->stack_overflow_check;
         return ABT_SUCCESS;
     case ABT_INFO_QUERY_KIND_WAIT_POLICY:
-        *(int *)val = 0;   /* passive: idle waits sleep */
+        *(int *)val = 0; /* passive: idle waits sleep */
         return ABT_SUCCESS;
-    default:
-        return ABT_ERR_INV_QUERY_KIND;
+    default: return ABT_ERR_INV_QUERY_KIND;
     }
 }
 
@@ -107,19 +100,20 @@ static const char *state_name(uint32_t s)
 static void print_pool(FILE *fp, weft_pool *p)
 {
     static const char *acc[] = { "PRIV", "SPSC", "MPSC", "SPMC", "MPMC" };
-    fprintf(fp, "== pool (%p) ==\n id: %d\n kind: %s\n access: %s\n automatic: %s\n"
-                " size: %zu\n total size: %zu\n num schedulers: %d\n data: %p\n",
-            (void *)p, p->id,
-            p->ops->name,
-            (unsigned)p->access < 5 ? acc[p->access] : "?", p->automatic ? "TRUE" : "FALSE",
-            weft_pool_size(p), weft_pool_total_size(p), weft_atomic_load_seq_cst(&p->num_scheds), p->data);
+    fprintf(fp,
+            "== pool (%p) ==\n id: %d\n kind: %s\n access: %s\n automatic: %s\n"
+            " size: %zu\n total size: %zu\n num schedulers: %d\n data: %p\n",
+            (void *)p, p->id, p->ops->name, (unsigned)p->access < 5 ? acc[p->access] : "?",
+            p->automatic ? "TRUE" : "FALSE", weft_pool_size(p), weft_pool_total_size(p),
+            weft_atomic_load_seq_cst(&p->num_scheds), p->data);
 }
 
 static void print_sched(FILE *fp, weft_sched *s)
 {
     static const char *pre[] = { "DEFAULT", "BASIC", "PRIO", "RANDWS", "BASIC_WAIT" };
-    fprintf(fp, "== scheduler (%p) ==\n kind: %s\n automatic: %s\n request: %u\n"
-                " num pools: %d\n event frequency: %u\n data: %p\n",
+    fprintf(fp,
+            "== scheduler (%p) ==\n kind: %s\n automatic: %s\n request: %u\n"
+            " num pools: %d\n event frequency: %u\n data: %p\n",
             (void *)s, s->predef >= 0 && s->predef < 5 ? pre[s->predef] : "USER",
             s->automatic ? "TRUE" : "FALSE", weft_atomic_load_seq_cst(&s->request), s->num_pools,
             s->event_freq, s->data);
@@ -129,8 +123,9 @@ static void print_sched(FILE *fp, weft_sched *s)
 
 static void print_xstream(FILE *fp, weft_xstream *xs)
 {
-    fprintf(fp, "== execution stream (%p) ==\n rank: %d\n type: %s\n state: %s\n"
-                " running unit: %p\n cpu binding: %d\n",
+    fprintf(fp,
+            "== execution stream (%p) ==\n rank: %d\n type: %s\n state: %s\n"
+            " running unit: %p\n cpu binding: %d\n",
             (void *)xs, xs->rank, xs->primary ? "PRIMARY" : "SECONDARY",
             weft_atomic_load_seq_cst(&xs->state) == WEFT_XS_TERMINATED ? "TERMINATED" : "RUNNING",
             (void *)xs->cur, xs->cpubind);
@@ -191,16 +186,16 @@ WEFT_API int ABT_info_print_pool(FILE *fp, ABT_pool pool)
 
 static void print_unit(FILE *fp, weft_unit *u)
 {
-    fprintf(fp, "== %s (%p) ==\n id: %llu\n state: %s\n primary: %s\n named: %s\n"
-                " last execution stream rank: %d\n last pool id: %d\n migratable: %s\n"
-                " stack size: %zu\n function: %p\n argument: %p\n",
+    fprintf(fp,
+            "== %s (%p) ==\n id: %llu\n state: %s\n primary: %s\n named: %s\n"
+            " last execution stream rank: %d\n last pool id: %d\n migratable: %s\n"
+            " stack size: %zu\n function: %p\n argument: %p\n",
             (u->flags & WEFT_U_ULT) ? "ULT" : "tasklet", (void *)u,
             (unsigned long long)weft_unit_id(u), state_name(weft_atomic_load_seq_cst(&u->state)),
             (u->flags & WEFT_U_MAIN) ? "TRUE" : "FALSE",
             (u->flags & WEFT_U_NAMED) ? "TRUE" : "FALSE", u->xs ? u->xs->rank : -1,
             u->pool ? u->pool->id : -1, (u->flags & WEFT_U_MIGRATABLE) ? "TRUE" : "FALSE",
-            (u->flags & WEFT_U_ULT) ? u->stack_size : (size_t)0, (void *)(uintptr_t)u->fn,
-            u->arg);
+            (u->flags & WEFT_U_ULT) ? u->stack_size : (size_t)0, (void *)(uintptr_t)u->fn, u->arg);
 }
 
 WEFT_API int ABT_info_print_thread(FILE *fp, ABT_thread thread)
@@ -234,8 +229,9 @@ WEFT_API int ABT_info_print_thread_attr(FILE *fp, ABT_thread_attr attr)
         return ABT_ERR_INV_ARG;
     if (!a)
         return ABT_ERR_INV_THREAD_ATTR;
-    fprintf(fp, "== ULT attribute (%p) ==\n stack address: %p\n stack size: %zu\n"
-                " migratable: %s\n callback: %p\n",
+    fprintf(fp,
+            "== ULT attribute (%p) ==\n stack address: %p\n stack size: %zu\n"
+            " migratable: %s\n callback: %p\n",
             (void *)a, a->stackaddr, a->stacksize, a->migratable ? "TRUE" : "FALSE",
             (void *)(uintptr_t)a->cb);
     fflush(fp);

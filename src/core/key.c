@@ -41,7 +41,7 @@ struct key_slot {
     _Atomic(key_dtor_fn) dtor;
 };
 
-#define KEY_CHUNKS 33              /* chunk 0 is the inline block; 1..32 cover 32-bit ids */
+#define KEY_CHUNKS 33 /* chunk 0 is the inline block; 1..32 cover 32-bit ids */
 
 struct key_dir {
     _Atomic(struct key_slot *) chunk[KEY_CHUNKS];
@@ -64,7 +64,7 @@ WEFT_API int ABT_key_create(void (*destructor)(void *value), ABT_key *newkey)
         return ABT_ERR_INV_ARG;
     struct weft_key *k = malloc(sizeof(*k));
     if (!k)
-        return ABT_ERR_MEM;        /* *newkey untouched, as in Argobots 1.x */
+        return ABT_ERR_MEM; /* *newkey untouched, as in Argobots 1.x */
     k->id = weft_atomic_fetch_add_seq_cst(&weft_g.next_key_id, 1);
     k->dtor = destructor;
     *newkey = (ABT_key)k;

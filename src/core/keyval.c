@@ -16,7 +16,7 @@ WEFT_API const ABT_pool_config_var ABT_pool_config_automatic = { -2, ABT_POOL_CO
 
 struct kv_entry {
     int key;
-    int type;                      /* 0 int, 1 double, 2 pointer (same in both enums) */
+    int type; /* 0 int, 1 double, 2 pointer (same in both enums) */
     union {
         int i;
         double d;
@@ -40,7 +40,7 @@ static struct kv_entry *kv_find(struct weft_kv *kv, int key)
 static int kv_set(struct weft_kv *kv, int key, int type, const void *val)
 {
     struct kv_entry *e = kv_find(kv, key);
-    if (!val) {                    /* NULL value deletes the key */
+    if (!val) { /* NULL value deletes the key */
         if (e)
             *e = kv->e[--kv->n];
         return ABT_SUCCESS;
@@ -133,7 +133,11 @@ WEFT_API int ABT_sched_config_create(ABT_sched_config *config, ...)
             r = ABT_ERR_INV_ARG;
             break;
         }
-        union { int i; double d; void *p; } v;
+        union {
+            int i;
+            double d;
+            void *p;
+        } v;
         if (var.type == ABT_SCHED_CONFIG_INT)
             v.i = va_arg(ap, int);
         else if (var.type == ABT_SCHED_CONFIG_DOUBLE)
@@ -141,7 +145,7 @@ WEFT_API int ABT_sched_config_create(ABT_sched_config *config, ...)
         else
             v.p = va_arg(ap, void *);
         if (var.idx == ABT_sched_config_access.idx)
-            continue;              /* obsolete, ignored */
+            continue; /* obsolete, ignored */
         if ((r = kv_set(kv, var.idx, var.type, &v)) != ABT_SUCCESS)
             break;
     }
@@ -218,7 +222,7 @@ WEFT_API int ABT_pool_config_create(ABT_pool_config *config)
         return ABT_ERR_INV_ARG;
     struct weft_kv *kv = calloc(1, sizeof(*kv));
     if (!kv)
-        return ABT_ERR_MEM;        /* *config untouched, as in Argobots 1.x */
+        return ABT_ERR_MEM; /* *config untouched, as in Argobots 1.x */
     *config = (ABT_pool_config)kv;
     return ABT_SUCCESS;
 }

@@ -16,14 +16,14 @@ static int migrate_to_pool(weft_unit *u, weft_pool *p)
         return ABT_ERR_MIGRATION_TARGET;
     weft_pool *from = u->pool;
     if (from && weft_pool_remove(from, u) == ABT_SUCCESS) {
-        int r = weft_pool_bind(p, u);      /* a user pool's unit: may fail */
+        int r = weft_pool_bind(p, u); /* a user pool's unit: may fail */
         if (r != ABT_SUCCESS) {
-            weft_pool_push(from, u);       /* stays where it was */
+            weft_pool_push(from, u); /* stays where it was */
             return r;
         }
         u->pool = p;
         if (u->migr_cb)
-            u->migr_cb((ABT_thread)u, u->migr_cb_arg);
+            u->migr_cb(weft_unit_handle(u), u->migr_cb_arg);
         weft_pool_push_ctx(p, u, ABT_POOL_CONTEXT_OP_THREAD_MIGRATE);
         return ABT_SUCCESS;
     }

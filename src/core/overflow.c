@@ -40,12 +40,11 @@
  * the first byte; this is for frames that jump it, and for canary mode). */
 #define OVERRUN_REACH ((uintptr_t)64 << 20)
 
-
 bool weft_canary_on;
 
-static bool installed;                 /* our SIGSEGV handler is in place */
-static struct sigaction old_segv;      /* what it chains to */
-static __thread void *alt_mem;         /* this thread's alternate stack, if we made it */
+static bool installed;            /* our SIGSEGV handler is in place */
+static struct sigaction old_segv; /* what it chains to */
+static __thread void *alt_mem;    /* this thread's alternate stack, if we made it */
 
 /* ---------------------------------------------------------------- formatting */
 
@@ -234,7 +233,7 @@ static void chain(int sig, siginfo_t *si, void *uc)
 static void segv_handler(int sig, siginfo_t *si, void *uc)
 {
     weft_xstream *xs = weft_tls_xs;
-    if (xs && si && si->si_code > 0) {     /* raised by the kernel for an access */
+    if (xs && si && si->si_code > 0) { /* raised by the kernel for an access */
         uintptr_t addr = (uintptr_t)si->si_addr, sp = fault_sp(uc);
         weft_unit *u = xs->cur;
         const char *how = NULL;
@@ -261,10 +260,10 @@ void weft_overflow_thread_init(void)
         return;
     stack_t cur;
     if (sigaltstack(NULL, &cur) == 0 && !(cur.ss_flags & SS_DISABLE))
-        return;                    /* the thread has one already: keep it */
+        return; /* the thread has one already: keep it */
     void *m = weft_map_anon(ALTSTACK_SIZE, 0);
     if (!m)
-        return;                    /* no report then, only the crash */
+        return; /* no report then, only the crash */
     stack_t ss = { .ss_sp = m, .ss_size = ALTSTACK_SIZE, .ss_flags = 0 };
     if (sigaltstack(&ss, NULL) != 0) {
         munmap(m, ALTSTACK_SIZE);

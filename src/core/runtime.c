@@ -161,7 +161,7 @@ void weft_config_load(struct weft_config *c)
         else if (!strcasecmp(so, "mprotect_strict"))
             c->stack_overflow_check = 3;
     }
-    weft_affinity_config(c, env("SET_AFFINITY"));   /* (helper) affinity.c */
+    weft_affinity_config(c, env("SET_AFFINITY")); /* (helper) affinity.c */
 }
 
 void weft_config_print(FILE *fp, const struct weft_config *c)
@@ -196,30 +196,30 @@ void weft_config_print(FILE *fp, const struct weft_config *c)
 
 /* ---------------------------------------------------------------- registries */
 
-#define REGISTRY_ADD(head, x)                                                                  \
-    do {                                                                                       \
-        (x)->all_prev = NULL;                                                                  \
-        (x)->all_next = (head);                                                                \
-        if (head)                                                                              \
-            (head)->all_prev = (x);                                                            \
-        (head) = (x);                                                                          \
+#define REGISTRY_ADD(head, x)       \
+    do {                            \
+        (x)->all_prev = NULL;       \
+        (x)->all_next = (head);     \
+        if (head)                   \
+            (head)->all_prev = (x); \
+        (head) = (x);               \
     } while (0)
 
-#define REGISTRY_DEL(head, x)                                                                  \
-    do {                                                                                       \
-        if ((x)->all_prev)                                                                     \
-            (x)->all_prev->all_next = (x)->all_next;                                           \
-        else                                                                                   \
-            (head) = (x)->all_next;                                                            \
-        if ((x)->all_next)                                                                     \
-            (x)->all_next->all_prev = (x)->all_prev;                                           \
+#define REGISTRY_DEL(head, x)                        \
+    do {                                             \
+        if ((x)->all_prev)                           \
+            (x)->all_prev->all_next = (x)->all_next; \
+        else                                         \
+            (head) = (x)->all_next;                  \
+        if ((x)->all_next)                           \
+            (x)->all_next->all_prev = (x)->all_prev; \
     } while (0)
 
 bool weft_rank_reserve(int rank)
 {
     if (rank < weft_g.rank_cap)
         return true;
-    int cap = rank + 1;            /* the reported maximum is the highest rank + 1 */
+    int cap = rank + 1; /* the reported maximum is the highest rank + 1 */
     weft_xstream **n = realloc(weft_g.by_rank, (size_t)cap * sizeof(*n));
     if (!n)
         return false;
@@ -236,10 +236,30 @@ void weft_registry_del_sched(weft_sched *s) { REGISTRY_DEL(weft_g.scheds, s); }
 
 /* ---------------------------------------------------------------- init / finalize */
 
-static void free_config(void)
+static void (*at_finalize[WEFT_MAX_AT_FINALIZE])(void); /* written under at_fin_lock */
+static _Atomic int num_at_finalize;
+static pthread_mutex_t at_fin_lock = PTHREAD_MUTEX_INITIALIZER;
+
+bool weft_at_finalize(void (*fn)(void))
 {
-    weft_affinity_config_free(&weft_g.cfg);
+    bool ok = true;
+    pthread_mutex_lock(&at_fin_lock);
+    int n = weft_atomic_load_relaxed(&num_at_finalize), i = 0;
+    while (i < n && at_finalize[i] != fn)
+        i++;
+    if (i == n) {
+        if (n < WEFT_MAX_AT_FINALIZE) {
+            at_finalize[n] = fn;
+            weft_atomic_store_release(&num_at_finalize, n + 1);
+        } else {
+            ok = false;
+        }
+    }
+    pthread_mutex_unlock(&at_fin_lock);
+    return ok;
 }
+
+static void free_config(void) { weft_affinity_config_free(&weft_g.cfg); }
 
 static int runtime_init(void)
 {
@@ -256,6 +276,7 @@ static int runtime_init(void)
         goto fail_alloc;
     weft_mem_init(&(struct weft_mem_config){
         .desc_size = sizeof(weft_unit),
+        .desc_init = weft_unit_handle_init,
         .thread_stacksize = weft_g.cfg.thread_stacksize,
         .max_descs = weft_g.cfg.mem_max_descs,
         .max_stacks = weft_g.cfg.mem_max_stacks,
@@ -268,8 +289,8 @@ static int runtime_init(void)
         .trim_ns = weft_g.cfg.mem_trim_ms * 1000000u,
     });
     weft_sched *s;
-    if ((r = weft_sched_create_predef(ABT_SCHED_BASIC, 0, NULL, ABT_SCHED_CONFIG_NULL, true,
-                                      &s)) != ABT_SUCCESS)
+    if ((r = weft_sched_create_predef(ABT_SCHED_BASIC, 0, NULL, ABT_SCHED_CONFIG_NULL, true, &s)) !=
+        ABT_SUCCESS)
         goto fail_alloc;
     s->stack = weft_stack_alloc_slow(NULL, weft_g.cfg.sched_stacksize);
     if (!s->stack) {
@@ -277,6 +298,7 @@ static int runtime_init(void)
         goto fail_sched;
     }
     memset(m, 0, sizeof(*m));
+    weft_unit_handle_init(m);
     m->flags = WEFT_U_ULT | WEFT_U_MAIN | WEFT_U_NAMED;
     m->stack_kind = WEFT_STACK_OS;
     m->pool = s->pools[0];
@@ -305,8 +327,8 @@ static int runtime_init(void)
     weft_tls_xs = xs;
     if (weft_g.cfg.set_affinity)
         weft_xstream_apply_affinity(xs);
-    weft_overflow_init();          /* (helper) mem/overflow.c: ABT_STACK_OVERFLOW_CHECK */
-    weft_fork_init();              /* (helper) core/atfork.c: pthread_atfork handlers */
+    weft_overflow_init(); /* (helper) mem/overflow.c: ABT_STACK_OVERFLOW_CHECK */
+    weft_fork_init();     /* (helper) core/atfork.c: pthread_atfork handlers */
     return ABT_SUCCESS;
 
 fail_sched:
@@ -357,9 +379,11 @@ static void runtime_free(void)
         weft_pool_destroy(weft_g.pools);
     weft_mem_flush(&xs->cache);
     weft_mem_finalize();
-    weft_overflow_finalize();      /* (helper) mem/overflow.c */
-    weft_affinity_finalize();      /* (helper) affinity.c: the primary thread's CPUs back */
-    weft_atomic_store_seq_cst(&weft_dump_pending, 0);   /* (helper) a stack dump nobody stopped for */
+    for (int i = 0; i < weft_atomic_load_acquire(&num_at_finalize); i++)
+        at_finalize[i]();
+    weft_overflow_finalize(); /* (helper) mem/overflow.c */
+    weft_affinity_finalize(); /* (helper) affinity.c: the primary thread's CPUs back */
+    weft_atomic_store_seq_cst(&weft_dump_pending, 0); /* (helper) a stack dump nobody stopped for */
     free(m);
     free(xs);
     free(weft_g.by_rank);

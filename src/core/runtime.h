@@ -10,49 +10,48 @@
 #include "core/types.h"
 
 struct weft_config {
-    size_t thread_stacksize;       /* ABT_THREAD_STACKSIZE */
-    size_t sched_stacksize;        /* ABT_SCHED_STACKSIZE */
-    uint32_t sched_event_freq;     /* ABT_SCHED_EVENT_FREQ */
-    uint64_t sched_sleep_nsec;     /* ABT_SCHED_SLEEP_NSEC */
-    uint64_t sched_spin_nsec;      /* ABT_SCHED_SPIN_NSEC: an idle scheduler spins so long */
-    uint32_t sched_max_spinners;   /* ABT_SCHED_MAX_SPINNERS: streams spinning at once */
-    bool set_affinity;             /* ABT_SET_AFFINITY */
-    int *affinity_list;            /* ABT_SET_AFFINITY CPU-id lists, flattened, or NULL */
-    int *affinity_off;             /* list i: affinity_list[off[i] .. off[i+1]) (affinity.c) */
-    int affinity_len;              /* number of lists (0: the default, one CPU per rank) */
-    int *affinity_init;            /* the CPUs the process could use at ABT_init */
+    size_t thread_stacksize;     /* ABT_THREAD_STACKSIZE */
+    size_t sched_stacksize;      /* ABT_SCHED_STACKSIZE */
+    uint32_t sched_event_freq;   /* ABT_SCHED_EVENT_FREQ */
+    uint64_t sched_sleep_nsec;   /* ABT_SCHED_SLEEP_NSEC */
+    uint64_t sched_spin_nsec;    /* ABT_SCHED_SPIN_NSEC: an idle scheduler spins so long */
+    uint32_t sched_max_spinners; /* ABT_SCHED_MAX_SPINNERS: streams spinning at once */
+    bool set_affinity;           /* ABT_SET_AFFINITY */
+    int *affinity_list;          /* ABT_SET_AFFINITY CPU-id lists, flattened, or NULL */
+    int *affinity_off;           /* list i: affinity_list[off[i] .. off[i+1]) (affinity.c) */
+    int affinity_len;            /* number of lists (0: the default, one CPU per rank) */
+    int *affinity_init;          /* the CPUs the process could use at ABT_init */
     int affinity_ninit;
-    int max_xstreams;              /* ABT_MAX_NUM_XSTREAMS */
-    uint32_t key_table_size;       /* ABT_KEY_TABLE_SIZE, a power of two */
-    uint32_t mem_max_stacks;       /* ABT_MEM_MAX_NUM_STACKS: per-stream stack cache bound */
-    uint32_t mem_max_descs;        /* ABT_MEM_MAX_NUM_DESCS: per-stream descriptor cache */
-    int lp_alloc;                  /* enum weft_lp_alloc (ABT_MEM_LP_ALLOC) */
-    size_t huge_page_size;         /* ABT_HUGE_PAGE_SIZE */
-    size_t sys_page_size;          /* ABT_SYS_PAGE_SIZE */
-    size_t mem_page_size;          /* ABT_MEM_PAGE_SIZE */
-    size_t mem_stack_page_size;    /* ABT_MEM_STACK_PAGE_SIZE */
-    uint64_t mem_trim_ms;          /* ABT_MEM_TRIM_MS: trim period (mem/trim.c), 0 off */
-    int stack_overflow_check;      /* ABT_STACK_OVERFLOW_CHECK: 0 none, 1 canary, 2/3 guard */
-    bool print_config;             /* ABT_PRINT_CONFIG */
-    uint32_t mutex_max_handovers;  /* ABT_MUTEX_MAX_HANDOVERS */
-    uint32_t mutex_max_wakeups;    /* ABT_MUTEX_MAX_WAKEUPS */
+    int max_xstreams;             /* ABT_MAX_NUM_XSTREAMS */
+    uint32_t key_table_size;      /* ABT_KEY_TABLE_SIZE, a power of two */
+    uint32_t mem_max_stacks;      /* ABT_MEM_MAX_NUM_STACKS: per-stream stack cache bound */
+    uint32_t mem_max_descs;       /* ABT_MEM_MAX_NUM_DESCS: per-stream descriptor cache */
+    int lp_alloc;                 /* enum weft_lp_alloc (ABT_MEM_LP_ALLOC) */
+    size_t huge_page_size;        /* ABT_HUGE_PAGE_SIZE */
+    size_t sys_page_size;         /* ABT_SYS_PAGE_SIZE */
+    size_t mem_page_size;         /* ABT_MEM_PAGE_SIZE */
+    size_t mem_stack_page_size;   /* ABT_MEM_STACK_PAGE_SIZE */
+    uint64_t mem_trim_ms;         /* ABT_MEM_TRIM_MS: trim period (mem/trim.c), 0 off */
+    int stack_overflow_check;     /* ABT_STACK_OVERFLOW_CHECK: 0 none, 1 canary, 2/3 guard */
+    bool print_config;            /* ABT_PRINT_CONFIG */
+    uint32_t mutex_max_handovers; /* ABT_MUTEX_MAX_HANDOVERS */
+    uint32_t mutex_max_wakeups;   /* ABT_MUTEX_MAX_WAKEUPS */
 };
 
-
 struct weft_global {
-    _Atomic int init_count;        /* ABT_init nesting depth; 0 = not initialized */
+    _Atomic int init_count; /* ABT_init nesting depth; 0 = not initialized */
     pthread_mutex_t lock;
     struct weft_config cfg;
     weft_xstream *primary;
-    weft_xstream **by_rank;        /* rank_cap slots; grows past ABT_MAX_NUM_XSTREAMS */
+    weft_xstream **by_rank; /* rank_cap slots; grows past ABT_MAX_NUM_XSTREAMS */
     int rank_cap;
-    int num_xstreams;              /* streams created and not freed (incl. primary) */
-    weft_pool *pools;              /* every live pool */
-    weft_sched *scheds;            /* every live scheduler */
+    int num_xstreams;   /* streams created and not freed (incl. primary) */
+    weft_pool *pools;   /* every live pool */
+    weft_sched *scheds; /* every live scheduler */
     _Atomic uint64_t next_unit_id;
     _Atomic int next_pool_id;
     _Atomic uint32_t next_key_id;
-    _Atomic int idle_spinners;     /* idle schedulers spinning now (core/sched/idle.c) */
+    _Atomic int idle_spinners; /* idle schedulers spinning now (core/sched/idle.c) */
 };
 
 extern WEFT_INTERNAL struct weft_global weft_g;
@@ -93,6 +92,12 @@ WEFT_INTERNAL void weft_registry_add_pool(weft_pool *p);
 WEFT_INTERNAL void weft_registry_del_pool(weft_pool *p);
 WEFT_INTERNAL void weft_registry_add_sched(weft_sched *s);
 WEFT_INTERNAL void weft_registry_del_sched(weft_sched *s);
+
+/* A higher layer's clean-up, run by the last ABT_finalize after every stream is gone
+ * (sync/objmem.c frees the blocks it kept).  Idempotent per function; at most
+ * WEFT_MAX_AT_FINALIZE functions, registered once per process (false when full). */
+#define WEFT_MAX_AT_FINALIZE 4
+WEFT_INTERNAL bool weft_at_finalize(void (*fn)(void));
 
 /* One line on stderr, "weft: " first: for a failure nobody can be told of, whose policy
  * (retry, fall back) lets the program go on.  The caller decides how often. */

@@ -7,7 +7,6 @@
 #include "core/unit.h"
 #include "core/xstream.h"
 
-
 /* The calling unit, or an error code through *err. */
 static inline weft_unit *self_or(int *err)
 {
@@ -21,15 +20,9 @@ static inline weft_unit *self_or(int *err)
     return u;
 }
 
-WEFT_API int ABT_self_get_xstream(ABT_xstream *xstream)
-{
-    return ABT_xstream_self(xstream);
-}
+WEFT_API int ABT_self_get_xstream(ABT_xstream *xstream) { return ABT_xstream_self(xstream); }
 
-WEFT_API int ABT_self_get_xstream_rank(int *rank)
-{
-    return ABT_xstream_self_rank(rank);
-}
+WEFT_API int ABT_self_get_xstream_rank(int *rank) { return ABT_xstream_self_rank(rank); }
 
 WEFT_API int ABT_self_get_thread(ABT_thread *thread)
 {
@@ -37,7 +30,7 @@ WEFT_API int ABT_self_get_thread(ABT_thread *thread)
         return ABT_ERR_INV_ARG;
     int err = ABT_SUCCESS;
     weft_unit *u = self_or(&err);
-    *thread = u ? (ABT_thread)u : ABT_THREAD_NULL;
+    *thread = u ? weft_unit_handle(u) : ABT_THREAD_NULL;
     return err;
 }
 
@@ -199,7 +192,7 @@ WEFT_API int ABT_self_set_associated_pool(ABT_pool pool)
     weft_pool *p = weft_pool_from(pool);
     if (!p)
         return ABT_ERR_INV_POOL;
-    int r = weft_pool_bind(p, u);  /* the caller owns itself; a user pool's unit may fail */
+    int r = weft_pool_bind(p, u); /* the caller owns itself; a user pool's unit may fail */
     if (r != ABT_SUCCESS)
         return r;
     u->pool = p;
@@ -214,7 +207,7 @@ WEFT_API int ABT_self_get_unit(ABT_unit *unit)
     weft_unit *u = self_or(&err);
     if (!u)
         return err;
-    *unit = (ABT_unit)u;
+    *unit = (ABT_unit)weft_unit_handle(u);
     return ABT_SUCCESS;
 }
 
@@ -227,7 +220,7 @@ WEFT_API int ABT_self_yield(void)
     if (!weft_unit_is_ult(u))
         return ABT_ERR_INV_THREAD;
     if (u->flags & WEFT_U_MAIN_SCHED)
-        return ABT_SUCCESS;        /* a main scheduler: it runs again at once anyway */
+        return ABT_SUCCESS; /* a main scheduler: it runs again at once anyway */
     weft_ult_yield(weft_xs_self(), u);
     return ABT_SUCCESS;
 }
@@ -294,10 +287,7 @@ WEFT_API int ABT_self_resume_suspend_to(ABT_thread thread)
     return to_common(thread, WEFT_TO_SUSPEND, true);
 }
 
-WEFT_API int ABT_self_exit_to(ABT_thread thread)
-{
-    return to_common(thread, WEFT_TO_EXIT, false);
-}
+WEFT_API int ABT_self_exit_to(ABT_thread thread) { return to_common(thread, WEFT_TO_EXIT, false); }
 
 WEFT_API int ABT_self_resume_exit_to(ABT_thread thread)
 {
@@ -326,13 +316,13 @@ WEFT_API int ABT_self_schedule(ABT_thread thread, ABT_pool pool)
         return ABT_ERR_INV_THREAD;
     weft_pool *p = weft_pool_from(pool);
     if (p && p != t->pool) {
-        int r = weft_pool_bind(p, t);      /* a user pool's unit: may fail */
+        int r = weft_pool_bind(p, t); /* a user pool's unit: may fail */
         if (r != ABT_SUCCESS) {
             if (removed)
-                weft_pool_push(t->pool, t);    /* back to its pool, unchanged */
+                weft_pool_push(t->pool, t); /* back to its pool, unchanged */
             return r;
         }
-        weft_atomic_store_relaxed_plain(&t->pool, p);   /* a joiner may read it (unit.c) */
+        weft_atomic_store_relaxed_plain(&t->pool, p); /* a joiner may read it (unit.c) */
     }
     weft_xstream *xs = weft_xs_self();
     if (xs->cur == xs->sched->unit) {

@@ -48,9 +48,9 @@
 #define VG_DEFINED(p, n) ((void)0)
 #endif
 
-#define MAX_DUMP_BYTES (64u << 10)   /* per ULT; deeper stacks are cut */
+#define MAX_DUMP_BYTES (64u << 10) /* per ULT; deeper stacks are cut */
 
-extern void *__libc_stack_end __attribute__((weak));   /* glibc: top of main()'s frames */
+extern void *__libc_stack_end __attribute__((weak)); /* glibc: top of main()'s frames */
 
 _Atomic uint32_t weft_dump_pending;
 
@@ -262,8 +262,7 @@ static bool unit_stack(weft_unit *u, const struct maps *m, uintptr_t sp, uintptr
             *top = (end + 15) & ~(uintptr_t)15;
         return true;
     }
-    default:
-        return false;
+    default: return false;
     }
 }
 
@@ -275,9 +274,7 @@ static void dump_unit(FILE *fp, const struct maps *m, weft_unit *u)
     fprintf(fp, "=== %s (%p) ===\n", ult ? "ULT" : "tasklet", (void *)u);
     fprintf(fp, "id        : %" PRIu64 "\n", weft_unit_id(u));
     fprintf(fp, "state     : %s%s%s%s\n", state_name(st),
-            (weft_atomic_load_relaxed(&u->request) & WEFT_REQ_SUSPENDED)
-                ? " (suspended)"
-                : "",
+            (weft_atomic_load_relaxed(&u->request) & WEFT_REQ_SUSPENDED) ? " (suspended)" : "",
             (u->flags & WEFT_U_MAIN) ? " (primary ULT)" : "",
             (u->flags & WEFT_U_SCHED) ? " (runs a stacked scheduler)" : "");
     if (u->xs && known_xs(m, u->xs))
@@ -307,8 +304,9 @@ static void dump_unit(FILE *fp, const struct maps *m, weft_unit *u)
     uintptr_t lo = 0, top = 0;
     bool known = unit_stack(u, m, sp, &lo, &top);
     if (!u->ctx && !self && u->stack_kind != WEFT_STACK_OS) {
-        fprintf(fp, "stack     : none yet (not started: it gets a stack of %zu bytes when "
-                    "it first runs)\n",
+        fprintf(fp,
+                "stack     : none yet (not started: it gets a stack of %zu bytes when "
+                "it first runs)\n",
                 u->stack_size);
         return;
     }
@@ -375,7 +373,7 @@ WEFT_API int ABT_info_print_thread_stacks_in_pool(FILE *fp, ABT_pool pool)
     if (!p)
         return ABT_ERR_INV_POOL;
     if (!p->ops->print_all)
-        return ABT_ERR_POOL;       /* the pool cannot list its units */
+        return ABT_ERR_POOL; /* the pool cannot list its units */
     struct pool_dump d = { .fp = fp };
     maps_load(&d.m);
     fprintf(fp, "== pool (%p) ==\n", (void *)p);
@@ -388,17 +386,17 @@ WEFT_API int ABT_info_print_thread_stacks_in_pool(FILE *fp, ABT_pool pool)
 /* ---------------------------------------------------------------- stop the world */
 
 static _Atomic(FILE *) req_fp;
-static _Atomic uint64_t req_timeout_ns;        /* UINT64_MAX: wait forever */
+static _Atomic uint64_t req_timeout_ns; /* UINT64_MAX: wait forever */
 static _Atomic(void (*)(ABT_bool, void *)) req_cb;
 static _Atomic(void *) req_arg;
 
 static pthread_mutex_t stop_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t stop_cond;
 static pthread_once_t stop_once = PTHREAD_ONCE_INIT;
-static bool stop_ready;            /* stop_cond is initialised */
-static uint32_t stopped;           /* streams waiting at the stop point; stop_lock */
-static uint64_t round_done;        /* completed dumps; stop_lock */
-static uint64_t first_ns;          /* when the first stream of this round stopped */
+static bool stop_ready;     /* stop_cond is initialised */
+static uint32_t stopped;    /* streams waiting at the stop point; stop_lock */
+static uint64_t round_done; /* completed dumps; stop_lock */
+static uint64_t first_ns;   /* when the first stream of this round stopped */
 
 static void stop_init(void)
 {
@@ -435,7 +433,7 @@ static void wake_streams_locked(void)
         weft_sched *s = x->main_sched;
         for (int j = 0; s && j < s->num_pools; j++)
             weft_pool_wake_all(s->pools[j]);
-        weft_xs_wake(x);           /* a sleeping scheduler (core/idle.h) */
+        weft_xs_wake(x); /* a sleeping scheduler (core/idle.h) */
     }
 }
 
@@ -443,7 +441,7 @@ static void dump_ult_cb(void *desc, void *arg)
 {
     weft_unit *u = desc;
     struct pool_dump *d = arg;
-    if (u->flags & WEFT_U_ULT)     /* free descriptors have flags == 0 */
+    if (u->flags & WEFT_U_ULT) /* free descriptors have flags == 0 */
         dump_unit(d->fp, &d->m, u);
 }
 
@@ -456,8 +454,9 @@ static void print_all(FILE *fp, uint32_t nstopped, uint32_t nlive)
         strftime(when, sizeof(when), "%Y/%m/%d-%H:%M:%S", &tm);
     fprintf(fp, "Start of ULT stacks dump %s\n", when);
     if (nstopped < nlive)
-        fprintf(fp, "(time-out: %u of %u execution streams stopped; the stacks of the "
-                    "others may be changing)\n",
+        fprintf(fp,
+                "(time-out: %u of %u execution streams stopped; the stacks of the "
+                "others may be changing)\n",
                 nstopped, nlive);
     pthread_mutex_lock(&weft_g.lock);
     for (int i = 0; i < weft_g.rank_cap; i++) {
@@ -466,7 +465,8 @@ static void print_all(FILE *fp, uint32_t nstopped, uint32_t nlive)
             continue;
         fprintf(fp, "= xstream[%d] (%p) =\n%s, %s\nmain_sched : %p\n", x->rank, (void *)x,
                 x->primary ? "primary" : "secondary",
-                weft_atomic_load_seq_cst(&x->state) == WEFT_XS_TERMINATED ? "terminated" : "running",
+                weft_atomic_load_seq_cst(&x->state) == WEFT_XS_TERMINATED ? "terminated"
+                                                                          : "running",
                 (void *)x->main_sched);
         weft_sched *s = x->main_sched;
         for (int j = 0; s && j < s->num_pools; j++)
@@ -488,7 +488,7 @@ void weft_dump_stop(void)
 {
     weft_xstream *xs = weft_xs_self();
     if (!xs || !xs->sched || xs->cur != xs->sched->unit)
-        return;                    /* only a scheduler is at a safe point */
+        return; /* only a scheduler is at a safe point */
     pthread_once(&stop_once, stop_init);
     pthread_mutex_lock(&stop_lock);
     if (!weft_atomic_load_acquire(&weft_dump_pending)) {
@@ -534,8 +534,7 @@ void weft_dump_stop(void)
 }
 
 WEFT_API int ABT_info_trigger_print_all_thread_stacks(FILE *fp, double timeout,
-                                                      void (*cb_func)(ABT_bool, void *),
-                                                      void *arg)
+                                                      void (*cb_func)(ABT_bool, void *), void *arg)
 {
     if (!weft_initialized())
         return ABT_ERR_UNINITIALIZED;

@@ -4,13 +4,11 @@
 #include "core/unit.h"
 #include "core/xstream.h"
 
-
 /* The ABT_task_* routines that mirror an ABT_thread_* one call it and report a bad
  * handle with the tasklet code, as Argobots 1.2 does. */
 static inline int as_task_err(int r) { return r == ABT_ERR_INV_THREAD ? ABT_ERR_INV_TASK : r; }
 
-WEFT_API int ABT_task_create(ABT_pool pool, void (*task_func)(void *), void *arg,
-                             ABT_task *newtask)
+WEFT_API int ABT_task_create(ABT_pool pool, void (*task_func)(void *), void *arg, ABT_task *newtask)
 {
     if (WEFT_UNLIKELY(!weft_initialized()))
         return ABT_ERR_UNINITIALIZED;
@@ -24,8 +22,8 @@ WEFT_API int ABT_task_create(ABT_pool pool, void (*task_func)(void *), void *arg
     return weft_unit_spawn(p, task_func, arg, NULL, flags, newtask);
 }
 
-WEFT_API int ABT_task_create_on_xstream(ABT_xstream xstream, void (*task_func)(void *),
-                                        void *arg, ABT_task *newtask)
+WEFT_API int ABT_task_create_on_xstream(ABT_xstream xstream, void (*task_func)(void *), void *arg,
+                                        ABT_task *newtask)
 {
     if (!weft_initialized())
         return ABT_ERR_UNINITIALIZED;
@@ -45,7 +43,7 @@ WEFT_API int ABT_task_free(ABT_task *task)
     weft_unit *u = weft_unit_from(*task);
     if (!u)
         return ABT_ERR_INV_TASK;
-    int r = weft_unit_free(u);
+    int r = weft_unit_free(u, *task);
     if (r == ABT_SUCCESS)
         *task = ABT_TASK_NULL;
     return r == ABT_ERR_INV_THREAD ? ABT_ERR_INV_TASK : r;
@@ -77,12 +75,12 @@ WEFT_API int ABT_task_self(ABT_task *task)
         *task = ABT_TASK_NULL;
         return ABT_ERR_UNINITIALIZED;
     }
-    weft_unit *u = weft_self_seen(weft_xs_self());   /* a main scheduler: its handle */
+    weft_unit *u = weft_self_seen(weft_xs_self()); /* a main scheduler: its handle */
     if (!u || weft_unit_is_ult(u)) {
         *task = ABT_TASK_NULL;
         return u ? ABT_ERR_INV_TASK : ABT_ERR_INV_XSTREAM;
     }
-    *task = (ABT_task)u;
+    *task = weft_unit_handle(u);
     return ABT_SUCCESS;
 }
 
@@ -92,7 +90,7 @@ WEFT_API int ABT_task_self_id(uint64_t *id)
         return ABT_ERR_INV_ARG;
     if (!weft_initialized())
         return ABT_ERR_UNINITIALIZED;
-    weft_unit *u = weft_self_seen(weft_xs_self());   /* a main scheduler: its handle */
+    weft_unit *u = weft_self_seen(weft_xs_self()); /* a main scheduler: its handle */
     if (!u)
         return ABT_ERR_INV_XSTREAM;
     if (weft_unit_is_ult(u))

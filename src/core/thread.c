@@ -27,17 +27,15 @@ WEFT_API int ABT_thread_create(ABT_pool pool, void (*thread_func)(void *), void 
             *newthread = ABT_THREAD_NULL;
         return p ? ABT_ERR_INV_ARG : ABT_ERR_INV_POOL;
     }
-    uint16_t flags = (uint16_t)(WEFT_U_ULT | (newthread ? WEFT_U_NAMED : 0) |
-                                WEFT_U_DEFAULT_FLAGS);
+    uint16_t flags = (uint16_t)(WEFT_U_ULT | (newthread ? WEFT_U_NAMED : 0) | WEFT_U_DEFAULT_FLAGS);
     const struct weft_thread_attr *a = weft_thread_attr_from(attr);
-    if (WEFT_LIKELY(!a))    /* the common case: a spawn specialised for no attribute */
+    if (WEFT_LIKELY(!a)) /* the common case: a spawn specialised for no attribute */
         return weft_unit_spawn(p, thread_func, arg, NULL, flags, newthread);
     return weft_unit_spawn(p, thread_func, arg, a, flags, newthread);
 }
 
 WEFT_API int ABT_thread_create_on_xstream(ABT_xstream xstream, void (*thread_func)(void *),
-                                          void *arg, ABT_thread_attr attr,
-                                          ABT_thread *newthread)
+                                          void *arg, ABT_thread_attr attr, ABT_thread *newthread)
 {
     if (need_init() != ABT_SUCCESS)
         return ABT_ERR_UNINITIALIZED;
@@ -70,9 +68,9 @@ WEFT_API int ABT_thread_create_to(ABT_pool pool, void (*thread_func)(void *), vo
             *newthread = ABT_THREAD_NULL;
         return r;
     }
-    weft_unit *u = (weft_unit *)t;
+    weft_unit *u = weft_unit_from(t);
     if (!newthread)
-        u->flags &= (uint16_t)~WEFT_U_NAMED;   /* unnamed: freed when it finishes */
+        u->flags &= (uint16_t)~WEFT_U_NAMED; /* unnamed: freed when it finishes */
     else
         *newthread = t;
     /* switch to the new thread right away; if that is not possible it simply waits in
@@ -91,7 +89,7 @@ WEFT_API int ABT_thread_create_many(int num_threads, ABT_pool *pool_list,
         return ABT_ERR_INV_ARG;
     const struct weft_thread_attr *a = weft_thread_attr_from(attr);
     if (a && a->stackaddr && num_threads > 1)
-        return ABT_ERR_INV_THREAD_ATTR;   /* one user stack cannot serve several ULTs */
+        return ABT_ERR_INV_THREAD_ATTR; /* one user stack cannot serve several ULTs */
     for (int i = 0; i < num_threads; i++) {
         int r = ABT_thread_create(pool_list[i], thread_func_list[i], arg_list ? arg_list[i] : NULL,
                                   attr, newthread_list ? &newthread_list[i] : NULL);
@@ -119,11 +117,11 @@ static int revive(ABT_pool pool, void (*fn)(void *), void *arg, ABT_thread *thre
     if (weft_atomic_load_acquire(&u->joiner) != WEFT_JOIN_DONE)
         return ult ? ABT_ERR_INV_THREAD : ABT_ERR_INV_TASK;
     if (!ult && weft_unit_is_ult(u))
-        return ABT_ERR_INV_TASK;   /* ABT_thread_revive accepts both kinds */
+        return ABT_ERR_INV_TASK; /* ABT_thread_revive accepts both kinds */
     ult = weft_unit_is_ult(u);
     if (to && !ult)
-        return ABT_ERR_INV_THREAD;   /* revive_to needs a ULT to switch to */
-    int r = weft_pool_bind(p, u);    /* a user pool's unit: may fail, nothing changed */
+        return ABT_ERR_INV_THREAD; /* revive_to needs a ULT to switch to */
+    int r = weft_pool_bind(p, u);  /* a user pool's unit: may fail, nothing changed */
     if (r != ABT_SUCCESS)
         return r;
     u->fn = fn;
@@ -176,7 +174,7 @@ WEFT_API int ABT_thread_free(ABT_thread *thread)
     weft_unit *u = weft_unit_from(*thread);
     if (WEFT_UNLIKELY(!u))
         return ABT_ERR_INV_THREAD;
-    int r = weft_unit_free(u);
+    int r = weft_unit_free(u, *thread);
     if (r == ABT_SUCCESS)
         *thread = ABT_THREAD_NULL;
     return r;
@@ -250,12 +248,12 @@ WEFT_API int ABT_thread_self(ABT_thread *thread)
         *thread = ABT_THREAD_NULL;
         return ABT_ERR_UNINITIALIZED;
     }
-    weft_unit *u = weft_self_seen(weft_xs_self());   /* a main scheduler: its handle */
+    weft_unit *u = weft_self_seen(weft_xs_self()); /* a main scheduler: its handle */
     if (!u || !weft_unit_is_ult(u)) {
         *thread = ABT_THREAD_NULL;
         return u ? ABT_ERR_INV_THREAD : ABT_ERR_INV_XSTREAM;
     }
-    *thread = (ABT_thread)u;
+    *thread = weft_unit_handle(u);
     return ABT_SUCCESS;
 }
 
@@ -267,7 +265,7 @@ static uint64_t unit_id(weft_unit *u)
         if (weft_atomic_cas_strong_seq_cst(&u->id, &id, fresh))
             id = fresh;
     }
-    return id - 1;   /* ids are handed out from 0 */
+    return id - 1; /* ids are handed out from 0 */
 }
 
 WEFT_INTERNAL uint64_t weft_unit_id(weft_unit *u) { return unit_id(u); }
@@ -278,7 +276,7 @@ WEFT_API int ABT_thread_self_id(ABT_unit_id *id)
         return ABT_ERR_INV_ARG;
     if (!weft_initialized())
         return ABT_ERR_UNINITIALIZED;
-    weft_unit *u = weft_self_seen(weft_xs_self());   /* a main scheduler: its handle */
+    weft_unit *u = weft_self_seen(weft_xs_self()); /* a main scheduler: its handle */
     if (!u)
         return ABT_ERR_INV_XSTREAM;
     if (!weft_unit_is_ult(u))
@@ -346,7 +344,7 @@ WEFT_API int ABT_thread_set_associated_pool(ABT_thread thread, ABT_pool pool)
      * pool); any other unit goes there the next time it is pushed. */
     weft_pool *old = u->pool;
     weft_xstream *xs = weft_xs_self();
-    if (old != p && xs && xs->cur == u) {  /* the caller itself: it owns its unit */
+    if (old != p && xs && xs->cur == u) { /* the caller itself: it owns its unit */
         int r = weft_pool_bind(p, u);
         if (r != ABT_SUCCESS)
             return r;
@@ -354,9 +352,9 @@ WEFT_API int ABT_thread_set_associated_pool(ABT_thread thread, ABT_pool pool)
         return ABT_SUCCESS;
     }
     if (old != p && old && weft_pool_remove(old, u) == ABT_SUCCESS) {
-        int r = weft_pool_bind(p, u);      /* a user pool's unit: may fail */
+        int r = weft_pool_bind(p, u); /* a user pool's unit: may fail */
         if (r != ABT_SUCCESS) {
-            weft_pool_push(old, u);        /* back where it was, unchanged */
+            weft_pool_push(old, u); /* back where it was, unchanged */
             return r;
         }
         u->pool = p;
@@ -407,7 +405,7 @@ WEFT_API int ABT_thread_set_migratable(ABT_thread thread, ABT_bool migratable)
     if (!u)
         return ABT_ERR_INV_THREAD;
     if (u->flags & WEFT_U_SPECIAL)
-        return ABT_SUCCESS;   /* the primary ULT and a main scheduler never migrate */
+        return ABT_SUCCESS; /* the primary ULT and a main scheduler never migrate */
     if (migratable)
         u->flags |= WEFT_U_MIGRATABLE;
     else
@@ -464,7 +462,8 @@ WEFT_API int ABT_thread_equal(ABT_thread thread1, ABT_thread thread2, ABT_bool *
 {
     if (!result)
         return ABT_ERR_INV_ARG;
-    *result = weft_unit_from(thread1) == weft_unit_from(thread2) ? ABT_TRUE : ABT_FALSE;
+    /* a pure comparison of values: a stale handle equals itself only */
+    *result = weft_handle_equal(thread1, thread2) ? ABT_TRUE : ABT_FALSE;
     return ABT_SUCCESS;
 }
 
@@ -498,13 +497,13 @@ WEFT_API int ABT_thread_get_stack(ABT_thread thread, void **stackaddr, size_t *s
     uint8_t kind = u->stack_kind;
     weft_stack *st = u->stack;
     if ((kind == WEFT_STACK_CACHED || kind == WEFT_STACK_OWNED) && !st)
-        kind = WEFT_STACK_NONE;    /* released meanwhile */
+        kind = WEFT_STACK_NONE; /* released meanwhile */
     switch (kind) {
     case WEFT_STACK_USER:
         *stackaddr = u->user_stack;
         *stacksize = u->stack_size;
         break;
-    case WEFT_STACK_OS:   /* the primary ULT: the OS thread's stack, not ours (Argobots) */
+    case WEFT_STACK_OS: /* the primary ULT: the OS thread's stack, not ours (Argobots) */
         *stackaddr = NULL;
         *stacksize = 0;
         break;
@@ -513,7 +512,7 @@ WEFT_API int ABT_thread_get_stack(ABT_thread thread, void **stackaddr, size_t *s
         *stackaddr = (char *)weft_stack_top(st) - u->stack_size;
         *stacksize = u->stack_size;
         break;
-    default:   /* a tasklet, or a ULT whose stack is not allocated yet (lazy) */
+    default: /* a tasklet, or a ULT whose stack is not allocated yet (lazy) */
         *stackaddr = NULL;
         *stacksize = weft_unit_is_ult(u) ? u->stack_size : 0;
         break;

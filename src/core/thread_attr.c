@@ -76,7 +76,7 @@ WEFT_API int ABT_thread_attr_set_stacksize(ABT_thread_attr attr, size_t stacksiz
         return ABT_ERR_INV_THREAD_ATTR;
     if (stacksize < 512)
         return ABT_ERR_INV_ARG;
-    a->stackaddr = NULL;   /* a size alone asks the runtime for the memory */
+    a->stackaddr = NULL; /* a size alone asks the runtime for the memory */
     a->stacksize = (stacksize + 15) & ~(size_t)15;
     return ABT_SUCCESS;
 }
@@ -92,8 +92,8 @@ WEFT_API int ABT_thread_attr_get_stacksize(ABT_thread_attr attr, size_t *stacksi
     return ABT_SUCCESS;
 }
 
-WEFT_API int ABT_thread_attr_set_callback(ABT_thread_attr attr,
-                                          void (*cb_func)(ABT_thread, void *), void *cb_arg)
+WEFT_API int ABT_thread_attr_set_callback(ABT_thread_attr attr, void (*cb_func)(ABT_thread, void *),
+                                          void *cb_arg)
 {
     struct weft_thread_attr *a = weft_thread_attr_from(attr);
     if (!a)

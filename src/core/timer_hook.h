@@ -8,8 +8,8 @@
  * sleeping BASIC_WAIT caps its sleep at the next deadline.  Until a hook is installed a
  * poll is one load and a branch.  weft_timers_next also answers when memory trimming
  * (mem/trim.c) wants this stream's event check to run again, so a stream that sleeps
- * while idle still gives a burst's memory back.  Rejected: core calling sync directly (a layer reaching
- * up), and a list of hooks (one owner of deadlines is all weft has). */
+ * while idle still gives a burst's memory back.  Rejected: core calling sync directly (a layer
+ * reaching up), and a list of hooks (one owner of deadlines is all weft has). */
 #ifndef WEFT_CORE_TIMER_HOOK_H
 #define WEFT_CORE_TIMER_HOOK_H
 

@@ -1,4 +1,5 @@
 /* src/core/tool.c - ABT_tool_register_thread_callback and ABT_tool_query_thread. */
+#include "core/handle.h"
 #include "core/tool.h"
 #include "core/runtime.h"
 
@@ -6,7 +7,7 @@ struct weft_tool weft_tool_g;
 
 struct weft_tool_ctx {
     weft_unit *unit;
-    weft_unit *caller;             /* NULL: an external thread (or a scheduler) */
+    weft_unit *caller; /* NULL: an external thread (or a scheduler) */
     bool caller_is_unit;
     int sync_type;
     void *sync_obj;
@@ -21,11 +22,11 @@ void weft_tool_dispatch(weft_unit *u, uint64_t ev)
     weft_xstream *xs = weft_xs_self();
     weft_unit *caller = xs ? xs->cur : NULL;
     if (caller == u)
-        caller = NULL;             /* a unit is not its own caller (RUN: its scheduler) */
+        caller = NULL; /* a unit is not its own caller (RUN: its scheduler) */
     /* every join reports JOIN, as in Argobots (ABT_thread_free joins again after
      * ABT_thread_join; a revived unit is joined afresh) */
     struct weft_tool_ctx ctx = { u, caller, caller != NULL, ABT_SYNC_EVENT_TYPE_UNKNOWN, NULL };
-    cb((ABT_thread)u, xs ? (ABT_xstream)xs : ABT_XSTREAM_NULL, ev, (ABT_tool_context)&ctx,
+    cb(weft_unit_handle(u), xs ? (ABT_xstream)xs : ABT_XSTREAM_NULL, ev, (ABT_tool_context)&ctx,
        weft_tool_g.arg);
 }
 
@@ -59,7 +60,7 @@ WEFT_API int ABT_tool_query_thread(ABT_tool_context context, uint64_t event,
         *(ABT_pool *)val = c->unit->pool ? (ABT_pool)c->unit->pool : ABT_POOL_NULL;
         return ABT_SUCCESS;
     case ABT_TOOL_QUERY_KIND_STACK_DEPTH: {
-        int depth = 0;     /* schedulers stacked above the unit's own scheduler */
+        int depth = 0; /* schedulers stacked above the unit's own scheduler */
         weft_xstream *xs = c->unit->xs;
         for (weft_sched *s = xs ? xs->sched : NULL; s && s->parent; s = s->parent)
             depth++;
@@ -71,15 +72,12 @@ WEFT_API int ABT_tool_query_thread(ABT_tool_context context, uint64_t event,
             c->caller_is_unit ? ABT_EXEC_ENTITY_TYPE_THREAD : ABT_EXEC_ENTITY_TYPE_EXT;
         return ABT_SUCCESS;
     case ABT_TOOL_QUERY_KIND_CALLER_HANDLE:
-        *(ABT_thread *)val = c->caller ? (ABT_thread)c->caller : ABT_THREAD_NULL;
+        *(ABT_thread *)val = c->caller ? weft_unit_handle(c->caller) : ABT_THREAD_NULL;
         return ABT_SUCCESS;
     case ABT_TOOL_QUERY_KIND_SYNC_OBJECT_TYPE:
         *(ABT_sync_event_type *)val = (ABT_sync_event_type)c->sync_type;
         return ABT_SUCCESS;
-    case ABT_TOOL_QUERY_KIND_SYNC_OBJECT_HANDLE:
-        *(void **)val = c->sync_obj;
-        return ABT_SUCCESS;
-    default:
-        return ABT_ERR_INV_ARG;
+    case ABT_TOOL_QUERY_KIND_SYNC_OBJECT_HANDLE: *(void **)val = c->sync_obj; return ABT_SUCCESS;
+    default: return ABT_ERR_INV_ARG;
     }
 }

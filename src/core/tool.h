@@ -10,7 +10,7 @@
 #include "core/types.h"
 
 struct weft_tool {
-    _Atomic uint64_t mask;         /* events wanted; 0 = no tool */
+    _Atomic uint64_t mask; /* events wanted; 0 = no tool */
     ABT_tool_thread_callback_fn cb;
     void *arg;
 };
@@ -35,8 +35,7 @@ static inline bool weft_tool_wants(uint64_t evs)
  * then reports ABT_ERR_FEATURE_NA, as an Argobots built without --enable-tool does). */
 static inline void weft_tool_event(weft_unit *u, uint64_t ev)
 {
-    if (WEFT_TOOL &&
-        WEFT_UNLIKELY(weft_atomic_load_relaxed(&weft_tool_g.mask) & ev))
+    if (WEFT_TOOL && WEFT_UNLIKELY(weft_atomic_load_relaxed(&weft_tool_g.mask) & ev))
         weft_tool_dispatch(u, ev);
 }
 

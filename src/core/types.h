@@ -3,7 +3,8 @@
  * Map (one line each; details at each struct):
  *   weft_unit     a work unit: a ULT (has or will have a stack) or a tasklet (runs on the
  *                 scheduler's stack).  ABT_thread, ABT_task and, for built-in pools,
- *                 ABT_unit handles all point at one.
+ *                 ABT_unit handles all name one: its address and a generation tag
+ *                 (core/handle.h is the only converter).
  *   weft_waiter   one blocked waiter (a parked ULT, or a futex word for a tasklet or an
  *                 external thread); lives on the waiter's stack.
  *   weft_pool     a queue of ready units with a kind (FIFO, FIFO_WAIT, ...) and an access
@@ -73,51 +74,53 @@ enum weft_unit_flags {
 };
 
 enum weft_stack_kind {
-    WEFT_STACK_NONE = 0,  /* no stack yet (lazy) or a tasklet */
-    WEFT_STACK_CACHED,    /* default-size stack from the stream caches */
-    WEFT_STACK_OWNED,     /* non-default size: mapped for this unit, unmapped at release */
-    WEFT_STACK_USER,      /* supplied through ABT_thread_attr_set_stack: never released */
-    WEFT_STACK_OS,        /* the OS thread's stack (primary ULT) */
+    WEFT_STACK_NONE = 0, /* no stack yet (lazy) or a tasklet */
+    WEFT_STACK_CACHED,   /* default-size stack from the stream caches */
+    WEFT_STACK_OWNED,    /* non-default size: mapped for this unit, unmapped at release */
+    WEFT_STACK_USER,     /* supplied through ABT_thread_attr_set_stack: never released */
+    WEFT_STACK_OS,       /* the OS thread's stack (primary ULT) */
 };
 
 /* unit->request bits */
-#define WEFT_REQ_SUSPENDED 1u       /* parked by ABT_self_suspend: ABT_thread_resume may wake */
-#define WEFT_REQ_SUSPENDING 4u      /* suspending, still on its stack (see weft_unit_resume) */
+#define WEFT_REQ_SUSPENDED      1u  /* parked by ABT_self_suspend: ABT_thread_resume may wake */
+#define WEFT_REQ_SUSPENDING     4u  /* suspending, still on its stack (see weft_unit_resume) */
 #define WEFT_REQ_RESUME_PENDING 8u  /* resumed while SUSPENDING: the post wakes it at once */
-#define WEFT_REQ_CANCEL 16u         /* ABT_thread_cancel: terminate instead of running next */
+#define WEFT_REQ_CANCEL         16u /* ABT_thread_cancel: terminate instead of running next */
 
 /* joiner sentinel: the unit has terminated and no joiner can register any more */
 #define WEFT_JOIN_DONE ((weft_waiter *)(uintptr_t)1)
 
 struct weft_unit {
     /* --- first cache line: everything create, push/pop, run and join touch --- */
-    weft_unit *next, *prev;         /* pool links; owned by the pool that holds the unit */
-    weft_pool *pool;                /* associated (last) pool: where yield/wake push it */
-    void (*fn)(void *);             /* the body */
+    weft_unit *next, *prev; /* pool links; owned by the pool that holds the unit */
+    weft_pool *pool;        /* associated (last) pool: where yield/wake push it */
+    void (*fn)(void *);     /* the body */
     void *arg;
-    weft_ctx ctx;                   /* saved context while suspended; NULL = never run */
-    weft_stack *stack;              /* NULL until the first run (lazy allocation) */
-    uint16_t flags;                 /* enum weft_unit_flags */
-    uint8_t stack_kind;             /* enum weft_stack_kind */
-    uint8_t in_pool;                /* linked in `pool`; protected by the pool lock */
-    _Atomic uint32_t state;         /* enum weft_unit_state */
+    weft_ctx ctx;           /* saved context while suspended; NULL = never run */
+    weft_stack *stack;      /* NULL until the first run (lazy allocation) */
+    uint16_t flags;         /* enum weft_unit_flags */
+    uint8_t stack_kind;     /* enum weft_stack_kind */
+    uint8_t in_pool;        /* linked in `pool`; protected by the pool lock */
+    _Atomic uint32_t state; /* enum weft_unit_state */
     /* --- second line: less frequent --- */
-    weft_xstream *xs;               /* stream that ran it last (NULL before the first run) */
-    _Atomic(weft_waiter *) joiner;  /* NULL, a waiter blocked in join, or WEFT_JOIN_DONE */
-    size_t stack_size;              /* usable stack size */
-    void *user_stack;               /* base of a user-supplied stack (WEFT_STACK_USER) */
-    _Atomic uint64_t id;            /* 0 until first asked for (no atomic on create) */
+    weft_xstream *xs;              /* stream that ran it last (NULL before the first run) */
+    _Atomic(weft_waiter *) joiner; /* NULL, a waiter blocked in join, or WEFT_JOIN_DONE */
+    size_t stack_size;             /* usable stack size */
+    /* this life's handle: address | generation << 48 (core/handle.h); bumped when freed */
+    _Atomic uintptr_t handle;
+    _Atomic uint64_t id;              /* 0 until first asked for (no atomic on create) */
     _Atomic(struct weft_ktab *) keys; /* work-unit-local values, lazily made (key.c) */
-    _Atomic uint32_t request;       /* WEFT_REQ_* bits: set by others, or after a switch */
-    _Atomic(weft_pool *) migr_to;   /* pending migration target, applied at the next push */
+    _Atomic uint32_t request;         /* WEFT_REQ_* bits: set by others, or after a switch */
+    uint8_t prio;                     /* priority pools (pool/prio.c): level + 1, 0 = none */
+    _Atomic(weft_pool *) migr_to;     /* pending migration target, applied at the next push */
     void (*migr_cb)(ABT_thread, void *);
     void *migr_cb_arg;
-    weft_sched *sched;              /* for WEFT_U_SCHED units: the scheduler it runs */
-    union {                         /* ASan and TSan never share a build (#error above) */
-        void *tsan_fiber;           /* ThreadSanitizer fiber (TSan builds only) */
-        void *asan_fake_stack;      /* AddressSanitizer fake-stack cookie (ASan builds) */
+    void *user_stack;          /* base of a user-supplied stack (WEFT_STACK_USER) */
+    weft_sched *sched;         /* for WEFT_U_SCHED units: the scheduler it runs */
+    union {                    /* ASan and TSan never share a build (#error above) */
+        void *tsan_fiber;      /* ThreadSanitizer fiber (TSan builds only) */
+        void *asan_fake_stack; /* AddressSanitizer fake-stack cookie (ASan builds) */
     };
-    uint8_t prio;                   /* priority pools (pool/prio.c): level + 1, 0 = none */
     /* user-defined pools (pool/user.c): the ABT_unit that the user's pool `upool` made
      * for this unit, NULL when none, and the chain link of its entry in the unit table.
      * The entry lives here, so making one never allocates.  All three are written under
@@ -127,6 +130,8 @@ struct weft_unit {
     weft_unit *unext;
 } __attribute__((aligned(WEFT_CACHE_LINE)));
 
+_Static_assert(sizeof(struct weft_unit) == 3 * WEFT_CACHE_LINE, "weft_unit: three cache lines");
+
 /* A blocked waiter.  For a ULT, `ult` is set and waking means making it ready.  For a
  * tasklet or an external thread, `ult` is NULL and the waiter sleeps on `futex` until the
  * waker stores 1 there.  Lives on the waiter's stack: the waker must not touch it after
@@ -135,8 +140,8 @@ struct weft_waiter {
     weft_waiter *next;
     weft_unit *ult;
     _Atomic uint32_t futex;
-    uint32_t counted_blocked;      /* the ULT was counted in its pool's num_blocked */
-    void *data;                    /* per-object payload (e.g. requested lock mode) */
+    uint32_t counted_blocked; /* the ULT was counted in its pool's num_blocked */
+    void *data;               /* per-object payload (e.g. requested lock mode) */
 };
 
 /* ---- pools ---- */
@@ -146,20 +151,20 @@ struct weft_waiter {
  * entries are what schedulers and the runtime use; the unit-level ones exist only for
  * pools that hand out ABT_unit values of the user's own (user-defined pools). */
 struct weft_pool_ops {
-    const char *name;                           /* ABT_info_print_pool */
+    const char *name; /* ABT_info_print_pool */
     void (*push)(weft_pool *p, weft_unit *u, ABT_pool_context ctx);
     /* WEFT_POOL_CAP_BIND pools: make what a push of u needs (core/pool/pool.h). */
     int (*bind)(weft_pool *p, weft_unit *u);
     weft_unit *(*pop)(weft_pool *p, ABT_pool_context ctx);
     /* Block up to timeout_ns (0: no limit) for a unit; NULL on time-out or wake-up. */
     weft_unit *(*pop_wait)(weft_pool *p, uint64_t timeout_ns, ABT_pool_context ctx);
-    int (*remove)(weft_pool *p, weft_unit *u);  /* ABT_SUCCESS or ABT_ERR_POOL */
+    int (*remove)(weft_pool *p, weft_unit *u); /* ABT_SUCCESS or ABT_ERR_POOL */
     /* Remove u if it is queued here and never ran (join bypass): true if the caller now
      * owns it.  NULL: remove() when u never ran. */
     bool (*take_fresh)(weft_pool *p, weft_unit *u);
     size_t (*size)(weft_pool *p);
-    bool (*is_empty)(weft_pool *p);             /* NULL: size() == 0 */
-    void (*wake)(weft_pool *p);                 /* wake blocked pop_wait callers */
+    bool (*is_empty)(weft_pool *p); /* NULL: size() == 0 */
+    void (*wake)(weft_pool *p);     /* wake blocked pop_wait callers */
     void (*print_all)(weft_pool *p, void *arg, void (*fn)(void *, ABT_thread));
     void (*destroy)(weft_pool *p);
     /* unit level (ABT_pool_pop/pop_wait/pop_timedwait/remove/print_all and the bulk
@@ -169,74 +174,73 @@ struct weft_pool_ops {
     int (*print_units)(weft_pool *p, void *arg, void (*fn)(void *, ABT_unit));
     int (*pop_many)(weft_pool *p, ABT_thread *threads, size_t len, size_t *num,
                     ABT_pool_context ctx);
-    int (*push_many)(weft_pool *p, const ABT_thread *threads, size_t num,
-                     ABT_pool_context ctx);
+    int (*push_many)(weft_pool *p, const ABT_thread *threads, size_t num, ABT_pool_context ctx);
 };
 
 struct weft_pool {
     /* --- hot: the built-in FIFO queue --- */
-    weft_unit *head, *tail;        /* protected by `lock` (or owner-only when PRIV) */
-    _Atomic size_t size;           /* written under `lock`, read racily for emptiness */
-    weft_spinlock lock;            /* taken unless access == PRIV */
-    uint8_t locked;                /* access != PRIV */
-    uint8_t caps;                  /* enum weft_pool_cap (core/pool/pool.h) */
+    weft_unit *head, *tail; /* protected by `lock` (or owner-only when PRIV) */
+    _Atomic size_t size;    /* written under `lock`, read racily for emptiness */
+    weft_spinlock lock;     /* taken unless access == PRIV */
+    uint8_t locked;         /* access != PRIV */
+    uint8_t caps;           /* enum weft_pool_cap (core/pool/pool.h) */
     uint8_t automatic;
-    uint8_t notify;                /* WEFT_POOL_SIGNAL | WEFT_POOL_IDLERS (pool.h); under
-                                    * `lock` (constant in a PRIV pool) */
-    _Atomic uint32_t seq;          /* FIFO_WAIT: bumped on every push/wake (futex word) */
-    _Atomic uint32_t nsleepers;    /* FIFO_WAIT: callers inside pop_wait */
+    uint8_t notify;             /* WEFT_POOL_SIGNAL | WEFT_POOL_IDLERS (pool.h); under
+                                 * `lock` (constant in a PRIV pool) */
+    _Atomic uint32_t seq;       /* FIFO_WAIT: bumped on every push/wake (futex word) */
+    _Atomic uint32_t nsleepers; /* FIFO_WAIT: callers inside pop_wait */
     /* --- cold --- */
     const weft_pool_ops *ops;
     ABT_pool_kind kind;
     ABT_pool_access access;
     int id;
-    _Atomic int num_scheds;        /* schedulers that use this pool */
-    _Atomic long num_blocked;      /* units associated with the pool that are blocked */
-    void *data;                    /* ABT_pool_set_data */
-    void *impl;                    /* user-defined pools: their own state */
-    weft_pool *all_next, *all_prev;/* registry of every pool (freed by ABT_finalize) */
-    struct weft_idle_node *idlers; /* sleeping schedulers over this pool (core/idle.h);
-                                    * under `lock`, mirrored by WEFT_POOL_IDLERS in notify */
+    _Atomic int num_scheds;         /* schedulers that use this pool */
+    _Atomic long num_blocked;       /* units associated with the pool that are blocked */
+    void *data;                     /* ABT_pool_set_data */
+    void *impl;                     /* user-defined pools: their own state */
+    weft_pool *all_next, *all_prev; /* registry of every pool (freed by ABT_finalize) */
+    struct weft_idle_node *idlers;  /* sleeping schedulers over this pool (core/idle.h);
+                                     * under `lock`, mirrored by WEFT_POOL_IDLERS in notify */
 };
 
 /* ---- schedulers ---- */
 enum weft_sched_request {
     WEFT_SCHED_REQ_NONE = 0,
-    WEFT_SCHED_REQ_FINISH = 1,     /* stop once its pools are empty */
-    WEFT_SCHED_REQ_EXIT = 2,       /* stop at the next check */
+    WEFT_SCHED_REQ_FINISH = 1, /* stop once its pools are empty */
+    WEFT_SCHED_REQ_EXIT = 2,   /* stop at the next check */
 };
 
 enum weft_sched_use {
     WEFT_SCHED_UNUSED = 0,
-    WEFT_SCHED_MAIN,               /* main scheduler of a stream */
-    WEFT_SCHED_IN_POOL,            /* pushed into a pool as a stacked scheduler */
+    WEFT_SCHED_MAIN,    /* main scheduler of a stream */
+    WEFT_SCHED_IN_POOL, /* pushed into a pool as a stacked scheduler */
 };
 
 struct weft_sched {
-    weft_ctx ctx;                  /* where units switch back to (saved when it runs one) */
+    weft_ctx ctx; /* where units switch back to (saved when it runs one) */
     weft_pool **pools;
     int num_pools;
     /* the first num_join_pools pools may hand a fresh target to its joiner (join bypass,
      * unit.c): num_pools for a predefined scheduler, 0 for a user-defined one */
     int num_join_pools;
-    uint32_t event_freq;           /* check events every this many pops */
-    weft_pool *bypass_pool;        /* its only pool, when yields may bypass it (unit.c) */
-    _Atomic uint32_t request;      /* enum weft_sched_request */
+    uint32_t event_freq;      /* check events every this many pops */
+    weft_pool *bypass_pool;   /* its only pool, when yields may bypass it (unit.c) */
+    _Atomic uint32_t request; /* enum weft_sched_request */
     uint8_t automatic;
-    uint8_t use;                   /* enum weft_sched_use */
-    int predef;                    /* ABT_sched_predef, or -1 for user-defined */
-    ABT_sched_def def;             /* run/init/free callbacks (predefined ones too) */
+    uint8_t use;       /* enum weft_sched_use */
+    int predef;        /* ABT_sched_predef, or -1 for user-defined */
+    ABT_sched_def def; /* run/init/free callbacks (predefined ones too) */
     void *data;
-    weft_xstream *xs;              /* stream running it (main schedulers) */
-    weft_stack *stack;             /* own stack when it does not run on an OS stack */
-    weft_unit *unit;               /* stacked scheduler: the ULT that runs it */
+    weft_xstream *xs;  /* stream running it (main schedulers) */
+    weft_stack *stack; /* own stack when it does not run on an OS stack */
+    weft_unit *unit;   /* stacked scheduler: the ULT that runs it */
     /* What Argobots programs see as the scheduler's ULT while it runs as a main scheduler
      * (xs->cur is NULL then): ABT_self_get_thread & co. answer with it.  Never runs, is
      * in no pool and no slab; made with the scheduler, freed with it. */
     weft_unit *self_unit;
-    weft_sched *parent;            /* the scheduler it returns to when stacked */
+    weft_sched *parent;                /* the scheduler it returns to when stacked */
     struct weft_idle_node *idle_nodes; /* one per pool: its sleeps register there (idle.c) */
-    bool idle_forever;             /* every pool wakes its sleepers: sleeps need no bound */
+    bool idle_forever;                 /* every pool wakes its sleepers: sleeps need no bound */
     void *tsan_fiber;
     void *asan_fake_stack;
     weft_sched *all_next, *all_prev;
@@ -245,40 +249,40 @@ struct weft_sched {
 /* ---- streams ---- */
 
 typedef enum {
-    WEFT_XS_CREATED = 0,           /* ABT_xstream_create returned; thread starting */
+    WEFT_XS_CREATED = 0, /* ABT_xstream_create returned; thread starting */
     WEFT_XS_RUNNING,
-    WEFT_XS_TERMINATED,            /* scheduler returned; thread exited or exiting */
+    WEFT_XS_TERMINATED, /* scheduler returned; thread exited or exiting */
 } weft_xs_state;
 
 struct weft_xstream {
     /* --- hot: read on every switch --- */
-    weft_unit *cur;                /* running unit, NULL while the scheduler runs */
-    weft_sched *sched;             /* innermost running scheduler: units return to it */
+    weft_unit *cur;                          /* running unit, NULL while the scheduler runs */
+    weft_sched *sched;                       /* innermost running scheduler: units return to it */
     void (*post_fn)(weft_xstream *, void *); /* action to run right after the next switch */
     void *post_arg;
-    int32_t yield_budget;          /* yields left before the scheduler must run (unit.c) */
+    int32_t yield_budget; /* yields left before the scheduler must run (unit.c) */
     /* only this stream touches it: no atomics (its trimming fields at the end are cold) */
     struct weft_mem_cache cache;
     /* --- cold --- */
     weft_sched *main_sched;
     int rank;
     bool primary;
-    _Atomic int state;             /* weft_xs_state */
+    _Atomic int state; /* weft_xs_state */
     pthread_t thread;
     bool thread_started;
     bool joined;
-    _Atomic bool cancelled;        /* ABT_xstream_cancel / ABT_xstream_exit */
-    weft_waiter *joiner;           /* protected by join_lock */
-    weft_spinlock join_lock;       /* joiner + the TERMINATED transition; a parking joiner
-                                    * releases it only once off its stack (post action) */
-    int cpubind;                   /* -1 when not bound */
+    _Atomic bool cancelled;  /* ABT_xstream_cancel / ABT_xstream_exit */
+    weft_waiter *joiner;     /* protected by join_lock */
+    weft_spinlock join_lock; /* joiner + the TERMINATED transition; a parking joiner
+                              * releases it only once off its stack (post action) */
+    int cpubind;             /* -1 when not bound */
     int *affinity;
     int num_affinity;
-    weft_unit *main_unit;          /* primary stream: the primary ULT */
+    weft_unit *main_unit;              /* primary stream: the primary ULT */
     _Atomic(weft_unit *) main_handoff; /* primary ULT popped by another stream, sent home */
-    _Atomic uint32_t idle;         /* futex word of its sleeping scheduler (core/idle.h) */
-    void *tsan_os_fiber;           /* TSan: the OS thread's own fiber */
-    void *os_stack_lo;             /* the OS thread's stack (ASan bounds) */
+    _Atomic uint32_t idle;             /* futex word of its sleeping scheduler (core/idle.h) */
+    void *tsan_os_fiber;               /* TSan: the OS thread's own fiber */
+    void *os_stack_lo;                 /* the OS thread's stack (ASan bounds) */
     size_t os_stack_size;
     weft_xstream *all_next;
 };

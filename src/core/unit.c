@@ -23,18 +23,12 @@ static inline void *unit_stack_top(weft_unit *u)
 static inline const void *unit_stack_lo(weft_unit *u, size_t *size)
 {
     switch (u->stack_kind) {
-    case WEFT_STACK_USER:
-        *size = u->stack_size;
-        return u->user_stack;
+    case WEFT_STACK_USER: *size = u->stack_size; return u->user_stack;
     case WEFT_STACK_OS:
         *size = u->xs ? u->xs->os_stack_size : 0;
         return u->xs ? u->xs->os_stack_lo : NULL;
-    case WEFT_STACK_NONE:
-        *size = 0;
-        return NULL;
-    default:
-        *size = u->stack->usable;
-        return weft_stack_lo(u->stack);
+    case WEFT_STACK_NONE: *size = 0; return NULL;
+    default: *size = u->stack->usable; return weft_stack_lo(u->stack);
     }
 }
 
@@ -57,6 +51,25 @@ static inline const void *sched_stack_lo(weft_xstream *xs, weft_sched *s, size_t
  * STACK_SHORTAGE_WARN failed attempts in the process one message goes to stderr, once.
  * docs/architecture.md ("Memory") states the policy. */
 #define STACK_SHORTAGE_WARN 100
+/* core/handle.h: the first generation of a descriptor whose slab is carved (a new slab,
+ * or a trimmed one carved again, mem/desc.c).  It starts from a process-wide counter,
+ * not 0, so a handle kept from before a trim does not match the descriptor's new first
+ * life.  Its address must leave the tag bits free (heap pointer tagging, e.g. AArch64 MTE
+ * in malloc, or memory mapped above 2^48 would not): stop with a message rather than hand
+ * out handles that do not work. */
+static _Atomic uintptr_t handle_seed;
+
+void weft_unit_handle_init(void *desc)
+{
+    uintptr_t a = (uintptr_t)desc;
+    if (WEFT_UNLIKELY((a & WEFT_HANDLE_ADDR_MASK) != a))
+        weft_fatal("work-unit descriptor at %p does not fit a handle (address above 2^48 or "
+                   "tagged by the allocator); see docs/architecture.md, \"Stale handles\"",
+                   desc);
+    uintptr_t gen = weft_atomic_fetch_add_relaxed(&handle_seed, 1) * WEFT_HANDLE_GEN_STEP;
+    weft_atomic_store_relaxed(&((weft_unit *)desc)->handle, a + gen);
+}
+
 static _Atomic unsigned long stack_shortages;
 
 static WEFT_COLD void stack_shortage(weft_unit *u)
@@ -83,8 +96,8 @@ static inline bool ensure_stack(weft_xstream *xs, weft_unit *u)
         return false;
     }
     u->stack = s;
-    u->stack_kind = u->stack_size == weft_g.cfg.thread_stacksize ? WEFT_STACK_CACHED
-                                                                 : WEFT_STACK_OWNED;
+    u->stack_kind =
+        u->stack_size == weft_g.cfg.thread_stacksize ? WEFT_STACK_CACHED : WEFT_STACK_OWNED;
     return true;
 }
 
@@ -237,10 +250,9 @@ static void post_finish_handoff(weft_xstream *xs, void *arg)
 
 void weft_ult_exit(weft_xstream *xs, weft_unit *self)
 {
-    weft_canary_check(self);       /* (helper) core/overflow.h: ABT_STACK_OVERFLOW_CHECK */
+    weft_canary_check(self); /* (helper) core/overflow.h: ABT_STACK_OVERFLOW_CHECK */
     weft_waiter *w = weft_atomic_load_acquire(&self->joiner);
-    if (w && w != WEFT_JOIN_DONE && w->ult && w->ult->xs == xs &&
-        (self->flags & WEFT_U_NAMED)) {
+    if (w && w != WEFT_JOIN_DONE && w->ult && w->ult->xs == xs && (self->flags & WEFT_U_NAMED)) {
         /* Hand-off: resume the joiner directly, no scheduler, no pool.  The joiner is
          * suspended (it reported SUSPEND when it parked or started us): FINISH, then its
          * RESUME and RUN, as if it went through its pool. */
@@ -300,7 +312,7 @@ static void sched_entry(void *arg)
     }
     s->ctx = NULL;
     weft_unit *m = xs->main_unit;
-    weft_tool_event(m, ABT_TOOL_EVENT_THREAD_RESUME);   /* parked by ABT_finalize */
+    weft_tool_event(m, ABT_TOOL_EVENT_THREAD_RESUME); /* parked by ABT_finalize */
     prep_run(xs, m);
     size_t sz = 0;
     const void *lo = WEFT_ASAN ? unit_stack_lo(m, &sz) : NULL;
@@ -327,8 +339,7 @@ void weft_unit_cancel_now(weft_xstream *xs, weft_unit *u)
 
 void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u)
 {
-    if (WEFT_UNLIKELY(weft_atomic_load_acquire(&u->request) &
-                      WEFT_REQ_CANCEL)) {
+    if (WEFT_UNLIKELY(weft_atomic_load_acquire(&u->request) & WEFT_REQ_CANCEL)) {
         weft_unit_cancel_now(xs, u);
         return;
     }
@@ -337,13 +348,13 @@ void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u)
          * another stream's pool: popped from a shared pool elsewhere, it is sent home. */
         weft_xstream *home = weft_g.primary;
         weft_atomic_store_release(&home->main_handoff, u);
-        weft_xs_wake(home);        /* core/idle.h: its scheduler may sleep */
+        weft_xs_wake(home); /* core/idle.h: its scheduler may sleep */
         return;
     }
     if (WEFT_LIKELY(u->flags & WEFT_U_ULT)) {
         if (WEFT_UNLIKELY(!u->ctx && !ensure_stack(xs, u))) {
-            weft_pool_push(u->pool, u);    /* out of memory: retry later */
-            sched_yield();                 /* and let whoever may free memory run */
+            weft_pool_push(u->pool, u); /* out of memory: retry later */
+            sched_yield();              /* and let whoever may free memory run */
             return;
         }
         prep_run(xs, u);
@@ -396,7 +407,7 @@ int weft_unit_spawn_other(weft_pool *p, weft_unit *u, ABT_thread *handle)
         return r;
     }
     if (handle)
-        *handle = (ABT_thread)u;
+        *handle = weft_unit_handle(u);
     weft_tool_event(u, ABT_TOOL_EVENT_THREAD_CREATE);
     p->ops->push(p, u, ABT_POOL_CONTEXT_OP_THREAD_CREATE);
     return ABT_SUCCESS;
@@ -418,12 +429,13 @@ static void apply_migration(weft_unit *u)
             if (!weft_atomic_exchange_relaxed(&told, true))
                 weft_warn("a migration to user-defined pool %d was abandoned (its "
                           "create_unit returned ABT_UNIT_NULL); the unit stays in its pool. "
-                          "Reported once.", to->id);
+                          "Reported once.",
+                          to->id);
             return;
         }
         u->pool = to;
         if (u->migr_cb)
-            u->migr_cb((ABT_thread)u, u->migr_cb_arg);
+            u->migr_cb(weft_unit_handle(u), u->migr_cb_arg);
     }
 }
 
@@ -451,11 +463,11 @@ static void post_push(weft_xstream *xs, void *arg)
  * returns here.  A yielding `self` is made ready and pushed back by the post action; a
  * parking one has set its post action already (it releases the lock of its waitlist). */
 enum { BYPASS_EMPTY, BYPASS_DECLINED, BYPASS_DONE };
-static inline __attribute__((always_inline)) int
-bypass_run_next(weft_xstream *xs, weft_unit *self, weft_pool *p, bool yielding)
+static inline __attribute__((always_inline)) int bypass_run_next(weft_xstream *xs, weft_unit *self,
+                                                                 weft_pool *p, bool yielding)
 {
     WEFT_ASSERT(xs->cur == self && weft_pool_can(p, WEFT_POOL_CAP_INLINE_FIFO));
-    WEFT_ASSERT(!yielding || xs->post_fn == NULL);   /* a parking unit may have one */
+    WEFT_ASSERT(!yielding || xs->post_fn == NULL); /* a parking unit may have one */
     weft_unit *next = weft_pool_pop(p);
     if (!next)
         return BYPASS_EMPTY;
@@ -469,7 +481,7 @@ bypass_run_next(weft_xstream *xs, weft_unit *self, weft_pool *p, bool yielding)
         weft_atomic_store_relaxed(&self->state, WEFT_READY);
         weft_set_post(xs, post_push_fifo, self);
     }
-    next->xs = xs;                 /* prep_run without its tool hook (no tool here) */
+    next->xs = xs; /* prep_run without its tool hook (no tool here) */
     xs->cur = next;
     weft_atomic_store_relaxed(&next->state, WEFT_RUNNING);
     ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, next));
@@ -513,7 +525,7 @@ static bool park_bypass(weft_xstream *xs, weft_unit *self)
 
 static inline __attribute__((always_inline)) void ult_yield(weft_xstream *xs, weft_unit *self)
 {
-    weft_canary_check(self);       /* (helper) core/overflow.h */
+    weft_canary_check(self); /* (helper) core/overflow.h */
     if (yield_bypass(xs, self))
         return;
     weft_tool_event(self, ABT_TOOL_EVENT_THREAD_YIELD);
@@ -539,7 +551,7 @@ WEFT_API int ABT_thread_yield(void)
 
 int weft_ult_yield_to(weft_xstream *xs, weft_unit *self, weft_unit *to)
 {
-    weft_canary_check(self);       /* (helper) core/overflow.h */
+    weft_canary_check(self); /* (helper) core/overflow.h */
     if (!(to->flags & WEFT_U_ULT) || !weft_pool_remove_ready(to->pool, to))
         return ABT_ERR_THREAD;
     if (!to->ctx && !ensure_stack(xs, to)) {
@@ -596,7 +608,7 @@ int weft_unit_resume(weft_unit *u, bool claim)
         if (old & WEFT_REQ_SUSPENDED) {
             nw = old & ~WEFT_REQ_SUSPENDED;
         } else if ((old & WEFT_REQ_SUSPENDING) && !(old & WEFT_REQ_RESUME_PENDING)) {
-            if (claim) {           /* wait until it is off its stack */
+            if (claim) { /* wait until it is off its stack */
                 weft_cpu_relax();
                 old = weft_atomic_load_acquire(&u->request);
                 continue;
@@ -609,7 +621,7 @@ int weft_unit_resume(weft_unit *u, bool claim)
             break;
     }
     if (nw & WEFT_REQ_RESUME_PENDING)
-        return ABT_SUCCESS;        /* its post action makes it ready */
+        return ABT_SUCCESS; /* its post action makes it ready */
     if (claim)
         weft_atomic_fetch_sub_relaxed(&u->pool->num_blocked, 1);
     else
@@ -617,10 +629,9 @@ int weft_unit_resume(weft_unit *u, bool claim)
     return ABT_SUCCESS;
 }
 
-int weft_ult_switch_to(weft_xstream *xs, weft_unit *self, weft_unit *to, int self_mode,
-                       bool resume)
+int weft_ult_switch_to(weft_xstream *xs, weft_unit *self, weft_unit *to, int self_mode, bool resume)
 {
-    weft_canary_check(self);       /* (helper) core/overflow.h */
+    weft_canary_check(self); /* (helper) core/overflow.h */
     if (resume) {
         if (weft_unit_resume(to, true) != ABT_SUCCESS)
             return ABT_ERR_THREAD;
@@ -680,7 +691,7 @@ int weft_ult_switch_to(weft_xstream *xs, weft_unit *self, weft_unit *to, int sel
  * and the caller continues right away. */
 void weft_ult_run_as_parent(weft_xstream *xs, weft_unit *self, weft_unit *u)
 {
-    weft_canary_check(self);       /* (helper) core/overflow.h */
+    weft_canary_check(self); /* (helper) core/overflow.h */
     weft_sched parent;
     memset(&parent, 0, sizeof(parent));
     parent.predef = -1;
@@ -700,7 +711,7 @@ void weft_ult_run_as_parent(weft_xstream *xs, weft_unit *self, weft_unit *u)
 void weft_ult_park(weft_xstream *xs, weft_unit *self, void (*post)(weft_xstream *, void *),
                    void *arg)
 {
-    weft_canary_check(self);       /* (helper) core/overflow.h */
+    weft_canary_check(self); /* (helper) core/overflow.h */
     weft_tool_event(self, ABT_TOOL_EVENT_THREAD_SUSPEND);
     /* release: whoever sees BLOCKED also sees the blocked count taken before */
     weft_atomic_store_release(&self->state, WEFT_BLOCKED);
@@ -739,10 +750,7 @@ static void wait_block(weft_waiter *w, weft_spinlock *lock, bool count)
 
 void weft_wait_block(weft_waiter *w, weft_spinlock *lock) { wait_block(w, lock, true); }
 
-void weft_wait_block_uncounted(weft_waiter *w, weft_spinlock *lock)
-{
-    wait_block(w, lock, false);
-}
+void weft_wait_block_uncounted(weft_waiter *w, weft_spinlock *lock) { wait_block(w, lock, false); }
 
 void weft_waiter_wait_os(weft_waiter *w)
 {
@@ -778,7 +786,7 @@ static void post_join_register(weft_xstream *xs, void *arg)
     weft_unit *t = w->data;
     weft_waiter *expected = NULL;
     if (!weft_atomic_cas_strong_acq_rel_acquire(&t->joiner, &expected, w))
-        weft_waiter_wake(w);       /* already done */
+        weft_waiter_wake(w); /* already done */
 }
 
 /* May the joiner run its fresh target, associated with pool `p`, itself?  Only when `p`
@@ -790,7 +798,7 @@ static void post_join_register(weft_xstream *xs, void *arg)
 static inline bool join_may_bypass(weft_xstream *xs, weft_pool *p)
 {
     weft_sched *s = xs->sched;
-    for (int i = 0; i < s->num_join_pools; i++)   /* 0 for user-defined schedulers */
+    for (int i = 0; i < s->num_join_pools; i++) /* 0 for user-defined schedulers */
         if (s->pools[i] == p)
             return true;
     return false;
@@ -810,7 +818,7 @@ void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t)
         if (join_may_bypass(xs, tp) && weft_pool_take_fresh(tp, t)) {
             if (t->flags & WEFT_U_ULT) {
                 if (ensure_stack(xs, t)) {
-                    weft_canary_check(self);   /* (helper) core/overflow.h */
+                    weft_canary_check(self); /* (helper) core/overflow.h */
                     weft_atomic_store_relaxed(&t->joiner, &w);
                     /* we wait for t as a parked joiner would: SUSPEND, and RESUME when
                      * t's hand-off or wake-up brings us back */

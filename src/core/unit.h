@@ -21,16 +21,12 @@
 #ifndef WEFT_CORE_UNIT_H
 #define WEFT_CORE_UNIT_H
 
+#include "core/handle.h"
 #include "core/pool/pool.h"
 #include "core/runtime.h"
 #include "core/tool.h"
 #include "core/wait.h"
 #include "mem/mem.h"
-
-static inline weft_unit *weft_unit_from(ABT_thread h)
-{
-    return (h == NULL || h == ABT_THREAD_NULL || h == ABT_TASK_NULL) ? NULL : (weft_unit *)h;
-}
 
 static inline bool weft_unit_is_ult(const weft_unit *u) { return u->flags & WEFT_U_ULT; }
 
@@ -72,7 +68,7 @@ static inline void weft_set_post(weft_xstream *xs, void (*fn)(weft_xstream *, vo
 /* ---- creation ---- */
 struct weft_thread_attr {
     size_t stacksize;
-    void *stackaddr;               /* user stack, or NULL */
+    void *stackaddr; /* user stack, or NULL */
     bool migratable;
     void (*cb)(ABT_thread, void *);
     void *cb_arg;
@@ -110,14 +106,16 @@ static inline weft_unit *weft_unit_new(weft_xstream *xs, weft_pool *p, void (*fn
     return u;
 }
 
-/* Back to the cache without telling the tool (a unit whose creation failed). */
-static inline void weft_unit_recycle_quiet(weft_xstream *xs, weft_unit *u)
+/* The descriptor back to the cache, after the FREE event if any.  `handle` is the unit's
+ * handle (u->handle; a caller that just checked one passes it, saving a load): its copies
+ * are stale from here on (core/handle.h). */
+static inline void weft_unit_retire(weft_xstream *xs, weft_unit *u, uintptr_t handle)
 {
     /* keys, or the unit of a user-defined pool (pool/user.c): one test for both */
     if (WEFT_UNLIKELY(((uintptr_t)weft_atomic_load_relaxed(&u->keys) |
                        (uintptr_t)weft_atomic_load_relaxed(&u->uunit)) != 0))
         weft_unit_release_extras(u);
-    u->flags = 0;                  /* marks a free descriptor (stack dumps skip it) */
+    u->flags = 0; /* marks a free descriptor (stack dumps skip it) */
     u->prio = 0;
     u->stack_kind = WEFT_STACK_NONE;
     u->migr_cb = NULL;
@@ -125,9 +123,16 @@ static inline void weft_unit_recycle_quiet(weft_xstream *xs, weft_unit *u)
     weft_atomic_store_relaxed(&u->request, 0);
     u->sched = NULL;
 #if WEFT_ASAN
-    u->asan_fake_stack = NULL;     /* only ASan builds ever write it (core/sanitizer.h) */
+    u->asan_fake_stack = NULL; /* only ASan builds ever write it (core/sanitizer.h) */
 #endif
+    weft_atomic_store_relaxed(&u->handle, handle + WEFT_HANDLE_GEN_STEP);
     weft_desc_free(weft_xs_cache(xs), u);
+}
+
+/* Back to the cache without telling the tool (a unit whose creation failed). */
+static inline void weft_unit_recycle_quiet(weft_xstream *xs, weft_unit *u)
+{
+    weft_unit_retire(xs, u, weft_atomic_load_relaxed(&u->handle));
 }
 
 static inline void weft_unit_recycle(weft_xstream *xs, weft_unit *u)
@@ -165,7 +170,7 @@ static inline WEFT_WUR int weft_unit_spawn(weft_pool *p, void (*fn)(void *), voi
     if (WEFT_UNLIKELY(!(p->caps & WEFT_POOL_CAP_INLINE_FIFO)))
         return weft_unit_spawn_other(p, u, handle);
     if (handle)
-        *handle = (ABT_thread)u;
+        *handle = weft_unit_handle(u);
     weft_tool_event(u, ABT_TOOL_EVENT_THREAD_CREATE);
     weft_pool_fifo_push(p, u);
     return ABT_SUCCESS;
@@ -226,8 +231,9 @@ static inline int weft_unit_join(weft_unit *t)
     return ABT_SUCCESS;
 }
 
-/* Join and free a named unit (the caller checked the handle). */
-static inline int weft_unit_free(weft_unit *t)
+/* Join and free a named unit; `h` is its handle, which the caller checked
+ * (t == weft_unit_from(h)). */
+static inline int weft_unit_free(weft_unit *t, ABT_thread h)
 {
     weft_xstream *xs = weft_xs_self();
     weft_unit *self = xs ? xs->cur : NULL;
@@ -238,8 +244,11 @@ static inline int weft_unit_free(weft_unit *t)
         /* a ULT may come back on another stream; its unit says which */
         xs = self ? self->xs : xs;
     }
-    weft_tool_event(t, ABT_TOOL_EVENT_THREAD_JOIN);
-    weft_unit_recycle(xs, t);
+    if (weft_tool_wants(ABT_TOOL_EVENT_THREAD_JOIN | ABT_TOOL_EVENT_THREAD_FREE)) {
+        weft_tool_dispatch(t, ABT_TOOL_EVENT_THREAD_JOIN); /* one test for both events */
+        weft_tool_dispatch(t, ABT_TOOL_EVENT_THREAD_FREE);
+    }
+    weft_unit_retire(xs, t, (uintptr_t)h);
     return ABT_SUCCESS;
 }
 

@@ -91,7 +91,7 @@ static void *xstream_thread(void *arg)
     weft_xstream *xs = arg;
     weft_tls_xs = xs;
     weft_xstream_note_os_stack(xs);
-    weft_overflow_thread_init();   /* (helper) mem/overflow.c: this thread's signal stack */
+    weft_overflow_thread_init(); /* (helper) mem/overflow.c: this thread's signal stack */
     bind_at_start(xs);
     void *fiber = weft_tsan_fiber_current();
     for (;;) {
@@ -162,7 +162,7 @@ static int xstream_create(weft_sched *s, int rank, weft_xstream **out)
         s->xs = NULL;
         pthread_mutex_unlock(&weft_g.lock);
         free(xs);
-        return ABT_ERR_SYS;       /* as Argobots: any refusal of pthread_create */
+        return ABT_ERR_SYS; /* as Argobots: any refusal of pthread_create */
     }
     xs->thread_started = true;
     pthread_mutex_unlock(&weft_g.lock);
@@ -180,11 +180,11 @@ int weft_xstream_join(weft_xstream *xs)
     weft_spin_lock(&xs->join_lock);
     if (weft_atomic_load_acquire(&xs->state) != WEFT_XS_TERMINATED) {
         xs->joiner = &w;
-        weft_wait_block_uncounted(&w, &xs->join_lock);   /* releases join_lock */
+        weft_wait_block_uncounted(&w, &xs->join_lock); /* releases join_lock */
     } else {
         weft_spin_unlock(&xs->join_lock);
     }
-    if (!xs->joined)               /* (helper) a fork() child marks lost streams joined */
+    if (!xs->joined) /* (helper) a fork() child marks lost streams joined */
         pthread_join(xs->thread, NULL);
     xs->joined = true;
     return ABT_SUCCESS;
@@ -215,7 +215,7 @@ bool weft_xstream_should_stop(weft_xstream *xs, weft_sched *s)
     if (req == WEFT_SCHED_REQ_FINISH && !weft_sched_has_unit(s))
         return true;
     if (req == WEFT_SCHED_REQ_EXIT) {
-        uint32_t e = WEFT_SCHED_REQ_EXIT;   /* an exit only ends this run() */
+        uint32_t e = WEFT_SCHED_REQ_EXIT; /* an exit only ends this run() */
         weft_atomic_cas_strong_seq_cst(&s->request, &e, WEFT_SCHED_REQ_NONE);
     }
     return false;
@@ -273,7 +273,7 @@ static int set_main_sched(weft_xstream *xs, weft_sched *s)
     if (me != xs || !self || !weft_unit_is_ult(self) || !sched_in_chain(xs, old))
         return ABT_ERR_XSTREAM_STATE;
     bool move = sched_has_pool(old, self->pool);
-    if (move) {                    /* the caller moves there (user pool: may fail) */
+    if (move) { /* the caller moves there (user pool: may fail) */
         int r = weft_pool_bind(s->pools[0], self);
         if (r != ABT_SUCCESS)
             return r;
@@ -281,7 +281,7 @@ static int set_main_sched(weft_xstream *xs, weft_sched *s)
     s->use = WEFT_SCHED_MAIN;
     s->xs = xs;
     if (xs->primary) {
-        s->stack = old->stack;     /* the primary's scheduler stack passes on */
+        s->stack = old->stack; /* the primary's scheduler stack passes on */
         old->stack = NULL;
         s->tsan_fiber = old->tsan_fiber;
         if (old->ctx == NULL) {
@@ -291,7 +291,7 @@ static int set_main_sched(weft_xstream *xs, weft_sched *s)
             xs->main_sched = s;
             if (xs->sched == old)
                 xs->sched = s;
-            else               /* the innermost scheduler returns to the new one */
+            else /* the innermost scheduler returns to the new one */
                 for (weft_sched *c = xs->sched; c; c = c->parent)
                     if (c->parent == old)
                         c->parent = s;
@@ -320,8 +320,8 @@ WEFT_API int ABT_xstream_set_main_sched(ABT_xstream xstream, ABT_sched sched)
     bool made = false;
     int r;
     if (!s) {
-        if ((r = weft_sched_create_predef(ABT_SCHED_DEFAULT, 0, NULL, ABT_SCHED_CONFIG_NULL,
-                                          true, &s)) != ABT_SUCCESS)
+        if ((r = weft_sched_create_predef(ABT_SCHED_DEFAULT, 0, NULL, ABT_SCHED_CONFIG_NULL, true,
+                                          &s)) != ABT_SUCCESS)
             return r;
         made = true;
     }
@@ -365,8 +365,8 @@ WEFT_API int ABT_xstream_create_with_rank(ABT_sched sched, int rank, ABT_xstream
     weft_sched *s = weft_sched_from(sched);
     bool made = false;
     if (!s) {
-        if ((r = weft_sched_create_predef(ABT_SCHED_DEFAULT, 0, NULL, ABT_SCHED_CONFIG_NULL,
-                                          true, &s)) != ABT_SUCCESS)
+        if ((r = weft_sched_create_predef(ABT_SCHED_DEFAULT, 0, NULL, ABT_SCHED_CONFIG_NULL, true,
+                                          &s)) != ABT_SUCCESS)
             return r;
         made = true;
     } else if (s->use != WEFT_SCHED_UNUSED) {
@@ -394,8 +394,8 @@ WEFT_API int ABT_xstream_create(ABT_sched sched, ABT_xstream *newxstream)
     weft_sched *s = weft_sched_from(sched);
     bool made = false;
     if (!s) {
-        if ((r = weft_sched_create_predef(ABT_SCHED_DEFAULT, 0, NULL, ABT_SCHED_CONFIG_NULL,
-                                          true, &s)) != ABT_SUCCESS)
+        if ((r = weft_sched_create_predef(ABT_SCHED_DEFAULT, 0, NULL, ABT_SCHED_CONFIG_NULL, true,
+                                          &s)) != ABT_SUCCESS)
             return r;
         made = true;
     } else if (s->use != WEFT_SCHED_UNUSED) {
@@ -542,7 +542,7 @@ WEFT_API int ABT_xstream_set_rank(ABT_xstream xstream, int rank)
     if (!xs)
         return ABT_ERR_INV_XSTREAM;
     if (xs->primary)
-        return ABT_ERR_INV_XSTREAM;   /* the primary stream keeps rank 0 */
+        return ABT_ERR_INV_XSTREAM; /* the primary stream keeps rank 0 */
     if (rank < 0)
         return ABT_ERR_INV_XSTREAM_RANK;
     pthread_mutex_lock(&weft_g.lock);
@@ -604,8 +604,9 @@ WEFT_API int ABT_xstream_get_state(ABT_xstream xstream, ABT_xstream_state *state
         return ABT_ERR_INV_XSTREAM;
     if (!state)
         return ABT_ERR_INV_ARG;
-    *state = weft_atomic_load_seq_cst(&xs->state) == WEFT_XS_TERMINATED ? ABT_XSTREAM_STATE_TERMINATED
-                                                           : ABT_XSTREAM_STATE_RUNNING;
+    *state = weft_atomic_load_seq_cst(&xs->state) == WEFT_XS_TERMINATED
+                 ? ABT_XSTREAM_STATE_TERMINATED
+                 : ABT_XSTREAM_STATE_RUNNING;
     return ABT_SUCCESS;
 }
 
@@ -650,20 +651,22 @@ WEFT_API int ABT_xstream_run_unit(ABT_unit unit, ABT_pool pool)
     weft_xstream *xs = weft_xs_self();
     if (!xs)
         return ABT_ERR_INV_XSTREAM;
-    weft_unit *u = weft_unit_from_abt_unit(unit);  /* user-made units: pool/user.c */
-    if (u->pool != p) { /* no store when unchanged; a joiner may read u->pool (unit.c) */
+    weft_unit *u = weft_unit_from_abt_unit(unit); /* user-made units: pool/user.c */
+    if (!u)
+        return ABT_ERR_INV_UNIT; /* a stale handle */
+    if (u->pool != p) {          /* no store when unchanged; a joiner may read u->pool (unit.c) */
         int r = weft_pool_bind(p, u);
         if (r != ABT_SUCCESS)
             return r;
         weft_atomic_store_relaxed_plain(&u->pool, p);
     }
     weft_unit *self = xs->cur;
-    if (self == xs->sched->unit) {      /* called by a scheduler: the normal case */
+    if (self == xs->sched->unit) { /* called by a scheduler: the normal case */
         weft_sched_run_unit(xs, xs->sched, u);
         return ABT_SUCCESS;
     }
     if (!weft_unit_is_ult(self))
-        return ABT_ERR_INV_THREAD;     /* a tasklet cannot switch away (Argobots) */
+        return ABT_ERR_INV_THREAD; /* a tasklet cannot switch away (Argobots) */
     /* Called by another ULT: the unit runs as its child, as with ABT_self_schedule; the
      * caller continues when the unit finishes, yields or blocks (Argobots). */
     weft_ult_run_as_parent(xs, self, u);
@@ -681,12 +684,12 @@ WEFT_API int ABT_xstream_check_events(ABT_sched sched)
     if (!xs)
         return ABT_ERR_INV_XSTREAM;
     if (xs->sched != s || xs->cur != s->unit)
-        return ABT_ERR_INV_THREAD;     /* only the scheduler itself checks its events */
+        return ABT_ERR_INV_THREAD; /* only the scheduler itself checks its events */
     /* Stop requests are read by ABT_sched_has_to_stop; the one event queued here is the
      * primary ULT handed back to the primary stream (weft_sched_run_unit). */
     weft_sched_take_main(xs, s);
-    weft_dump_check();             /* (helper) stack_dump.h: stop for a stack dump */
-    weft_timers_poll();            /* timed waits of this stream (core/timer_hook.h) */
+    weft_dump_check();  /* (helper) stack_dump.h: stop for a stack dump */
+    weft_timers_poll(); /* timed waits of this stream (core/timer_hook.h) */
     return ABT_SUCCESS;
 }
 
@@ -694,9 +697,8 @@ WEFT_API int ABT_xstream_check_events(ABT_sched sched)
  * joined has no thread until ABT_xstream_revive; a fork() child lost its threads.) */
 static bool thread_alive(weft_xstream *xs)
 {
-    return xs->primary || (!xs->joined &&
-                           weft_atomic_load_acquire(&xs->state) !=
-                               WEFT_XS_TERMINATED);
+    return xs->primary ||
+           (!xs->joined && weft_atomic_load_acquire(&xs->state) != WEFT_XS_TERMINATED);
 }
 
 /* Bind xs to `set` now if it runs, and remember the binding for when its thread starts. */
@@ -762,7 +764,7 @@ WEFT_API int ABT_xstream_get_cpubind(ABT_xstream xstream, int *cpuid)
         return r;
     int c = first_cpu(&set);
     if (c < 0)
-        return ABT_ERR_CPUID;      /* bound to no CPU */
+        return ABT_ERR_CPUID; /* bound to no CPU */
     *cpuid = c;
     return ABT_SUCCESS;
 }

@@ -19,26 +19,28 @@
  * themselves first, so after a burst nearly every slab is free).  Chunks stay mapped
  * until ABT_finalize (their record page: 4 KiB per MiB of descriptors), so a handle into
  * a dormant slab still points at weft's memory (zeros: a free descriptor).  A descriptor
- * that comes back from a dormant slab is zeroed: whatever it held while free (e.g. a
- * generation count) starts over.  Rejected: freeing slabs to malloc (stack dumps and
- * stale handles would read freed memory), MADV_FREE (RSS falls only under pressure). */
+ * that comes back from a dormant slab is zeroed, then set up again by desc_init (core
+ * seeds its handle generation from a process-wide counter, so handles kept from before
+ * the trim stay stale; while dormant, the zero handle word matches no handle).  Rejected: freeing
+ * slabs to malloc (stack dumps and stale handles would read freed memory), MADV_FREE (RSS falls
+ * only under pressure). */
 #include <string.h>
 #include <sys/mman.h>
 
 #include "mem/mem.h"
 
-#define DEPOT_BATCH 64
-#define SLAB_UNITS 64
-#define CHUNK_MIN (1u << 20)
-#define CHUNK_MAX_SLABS 256        /* a slab is at least 64 * 64 bytes = 4 KiB */
+#define DEPOT_BATCH     64
+#define SLAB_UNITS      64
+#define CHUNK_MIN       (1u << 20)
+#define CHUNK_MAX_SLABS 256 /* a slab is at least 64 * 64 bytes = 4 KiB */
 /* The depot keeps this many descriptors whatever its mark. */
-#define DEPOT_FLOOR 256
+#define DEPOT_FLOOR     256
 
 enum { SLAB_UNCARVED = 0, SLAB_ACTIVE, SLAB_DORMANT, SLAB_DROPPING };
 
-struct chunk {                     /* at the start of its own mapping */
+struct chunk { /* at the start of its own mapping */
     struct chunk *next;
-    char *slabs;                   /* the first slab: one page after the record */
+    char *slabs; /* the first slab: one page after the record */
     uint32_t nslabs, ncarved, ndormant;
     uint8_t state[CHUNK_MAX_SLABS];
     uint16_t count[CHUNK_MAX_SLABS]; /* depot descriptors per slab, during a trim */
@@ -52,11 +54,11 @@ static pthread_mutex_t depot_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct weft_mem_node *depot_descs;
 static size_t depot_num;
 static struct chunk *chunks;
-static size_t chunks_dormant;      /* dormant slabs in all chunks */
+static size_t chunks_dormant; /* dormant slabs in all chunks */
 static uint32_t depot_taken, depot_mark;
 static uint64_t depot_next_trim;
-static uint32_t depot_returns;     /* lone frees (no cache), to pace trim checks */
-static size_t chunk_size;          /* set by weft_mem_init */
+static uint32_t depot_returns; /* lone frees (no cache), to pace trim checks */
+static size_t chunk_size;      /* set by weft_mem_init */
 
 static size_t slab_bytes(void) { return SLAB_UNITS * weft_mem_cfg.desc_size; }
 static size_t pg_size(void)
@@ -141,6 +143,9 @@ static void *new_slab(void)
     ch->state[i] = SLAB_ACTIVE;
     size_t dsz = weft_mem_cfg.desc_size;
     char *units = ch->slabs + i * slab_bytes();
+    if (weft_mem_cfg.desc_init) /* the owner's first state (core: the handle word) */
+        for (int k = 0; k < SLAB_UNITS; k++)
+            weft_mem_cfg.desc_init(units + (size_t)k * dsz);
     for (int k = SLAB_UNITS - 1; k >= 1; k--)
         depot_push((struct weft_mem_node *)(units + (size_t)k * dsz));
     return units;
@@ -193,7 +198,7 @@ void weft_desc_free_slow(struct weft_mem_cache *c, void *desc)
     bool due = weft_mem_cfg.trim_ns && depot_num > DEPOT_FLOOR + SLAB_UNITS &&
                (c || ++depot_returns % 64 == 0);
     pthread_mutex_unlock(&depot_lock);
-    if (due)                       /* memory came back: the depot may trim (trim.c) */
+    if (due) /* memory came back: the depot may trim (trim.c) */
         weft_desc_depot_trim(weft_mem_now());
 }
 
@@ -294,8 +299,7 @@ bool weft_desc_depot_trim(uint64_t now)
     /* another step may give more back while the depot is above its floor and its mark
      * has not yet decayed to it */
     bool more = depot_num > DEPOT_FLOOR + SLAB_UNITS && depot_mark > DEPOT_FLOOR;
-    __atomic_store_n(&weft_mem_desc_trim_at, more ? depot_next_trim : UINT64_MAX,
-                     __ATOMIC_RELAXED);
+    __atomic_store_n(&weft_mem_desc_trim_at, more ? depot_next_trim : UINT64_MAX, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&depot_lock);
     return more;
 }

@@ -50,51 +50,52 @@ struct __attribute__((may_alias)) weft_mem_node {
  * core's stream (weft_xstream.cache); NULL where a function takes one means "no stream"
  * (an external thread): everything goes through the depot. */
 struct weft_mem_cache {
-    struct weft_mem_node *descs;   /* free descriptors */
-    weft_stack *stacks;            /* free default-size stacks */
+    struct weft_mem_node *descs; /* free descriptors */
+    weft_stack *stacks;          /* free default-size stacks */
     uint32_t num_descs, num_stacks;
     /* trimming (trim.c; slow paths only) */
-    uint32_t events;               /* event checks since the clock was last read */
-    uint32_t desc_mark, stack_mark;/* decaying high-water marks of what the cache needed */
-    uint64_t next_trim;            /* CLOCK_MONOTONIC ns of this cache's next trim */
+    uint32_t events;                /* event checks since the clock was last read */
+    uint32_t desc_mark, stack_mark; /* decaying high-water marks of what the cache needed */
+    uint64_t next_trim;             /* CLOCK_MONOTONIC ns of this cache's next trim */
 };
 
 /* What mem needs to know, set by weft_mem_init (ABT_init, before any stream runs) and
  * read-only afterwards. */
 struct weft_mem_config {
     size_t desc_size;              /* bytes per descriptor (a multiple of WEFT_CACHE_LINE) */
+    void (*desc_init)(void *desc); /* on each zeroed descriptor of a slab carved (again) */
     size_t thread_stacksize;       /* the default, cached stack size */
     uint32_t max_descs;            /* per-stream descriptor cache bound */
     uint32_t max_stacks;           /* per-stream stack cache bound */
     int lp_alloc;                  /* enum weft_lp_alloc */
     size_t huge_page_size;
     size_t sys_page_size;
-    size_t stack_page_size;        /* arena size for default-size stacks */
-    uint8_t guard;                 /* 0 none, 1 guard page when possible, 2 guard required */
-    uint8_t canary;                /* write a canary below the low end of every stack */
-    uint64_t trim_ns;              /* ABT_MEM_TRIM_MS in ns: trim period, 0 never trim */
+    size_t stack_page_size; /* arena size for default-size stacks */
+    uint8_t guard;          /* 0 none, 1 guard page when possible, 2 guard required */
+    uint8_t canary;         /* write a canary below the low end of every stack */
+    uint64_t trim_ns;       /* ABT_MEM_TRIM_MS in ns: trim period, 0 never trim */
 };
 
 enum weft_lp_alloc {
-    WEFT_LP_MALLOC = 0,            /* plain pages */
-    WEFT_LP_MMAP_RP,               /* mmap of regular pages */
-    WEFT_LP_MMAP_HP_RP,            /* explicit huge pages, falling back to regular pages */
-    WEFT_LP_MMAP_HP_THP,           /* explicit huge pages, falling back to THP */
-    WEFT_LP_THP,                   /* transparent huge pages (madvise) */
+    WEFT_LP_MALLOC = 0,  /* plain pages */
+    WEFT_LP_MMAP_RP,     /* mmap of regular pages */
+    WEFT_LP_MMAP_HP_RP,  /* explicit huge pages, falling back to regular pages */
+    WEFT_LP_MMAP_HP_THP, /* explicit huge pages, falling back to THP */
+    WEFT_LP_THP,         /* transparent huge pages (madvise) */
 };
 
 extern WEFT_INTERNAL struct weft_mem_config weft_mem_cfg;
 
 struct weft_stack {
-    weft_stack *next;              /* cache / depot link */
-    void *map_base;                /* start of the mapping (guard page included) */
+    weft_stack *next; /* cache / depot link */
+    void *map_base;   /* start of the mapping (guard page included) */
     size_t map_size;
-    size_t usable;                 /* bytes usable below the header */
-    uintptr_t *canary;             /* the canary word right below the usable stack */
-    unsigned vg_id;                /* valgrind stack id */
-    uint8_t guarded;               /* lowest page is a guard (no access) */
-    uint8_t from_arena;            /* carved from an arena: never unmapped alone */
-    struct weft_arena *arena;      /* that arena (stack.c), or NULL */
+    size_t usable;            /* bytes usable below the header */
+    uintptr_t *canary;        /* the canary word right below the usable stack */
+    unsigned vg_id;           /* valgrind stack id */
+    uint8_t guarded;          /* lowest page is a guard (no access) */
+    uint8_t from_arena;       /* carved from an arena: never unmapped alone */
+    struct weft_arena *arena; /* that arena (stack.c), or NULL */
 };
 
 /* usable range of a stack: [lo, top) */
@@ -133,10 +134,10 @@ WEFT_INTERNAL void weft_stack_atfork(int phase, void **forgotten);
  * step is due (else UINT64_MAX): a stream that sleeps while idle caps its sleep at it
  * (core/timer_hook.h folds it into weft_timers_next), so memory is given back even when
  * every stream sleeps. */
-#define WEFT_MEM_TICK_EVERY 16
+#define WEFT_MEM_TICK_EVERY         16
 /* What a cache keeps whatever its mark (a small fork-join round costs no depot trip). */
 #define WEFT_MEM_CACHE_FLOOR_STACKS 16
-#define WEFT_MEM_CACHE_FLOOR_DESCS 64
+#define WEFT_MEM_CACHE_FLOOR_DESCS  64
 /* The next trim step of each depot, UINT64_MAX if none is due (relaxed atomics). */
 extern WEFT_INTERNAL uint64_t weft_mem_stack_trim_at, weft_mem_desc_trim_at;
 WEFT_INTERNAL void weft_mem_tick_slow(struct weft_mem_cache *c);
@@ -157,8 +158,8 @@ static inline uint64_t weft_mem_trim_deadline(const struct weft_mem_cache *c)
     if (e < d)
         d = e;
     if (c && weft_mem_cfg.trim_ns && c->next_trim < d &&
-        (c->num_stacks > WEFT_MEM_CACHE_FLOOR_STACKS ||
-         c->num_descs > WEFT_MEM_CACHE_FLOOR_DESCS || c->stack_mark || c->desc_mark))
+        (c->num_stacks > WEFT_MEM_CACHE_FLOOR_STACKS || c->num_descs > WEFT_MEM_CACHE_FLOOR_DESCS ||
+         c->stack_mark || c->desc_mark))
         d = c->next_trim;
     return d;
 }

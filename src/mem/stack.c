@@ -48,19 +48,18 @@
 #if WEFT_USE_VALGRIND
 #include <valgrind/valgrind.h>
 #define VG_REGISTER(lo, hi) VALGRIND_STACK_REGISTER(lo, hi)
-#define VG_DEREGISTER(id) VALGRIND_STACK_DEREGISTER(id)
+#define VG_DEREGISTER(id)   VALGRIND_STACK_DEREGISTER(id)
 #else
 #define VG_REGISTER(lo, hi) 0u
-#define VG_DEREGISTER(id) ((void)(id))
+#define VG_DEREGISTER(id)   ((void)(id))
 #endif
 
 #define DEPOT_BATCH 16
 #define HEADER_SIZE ((sizeof(weft_stack) + 63) & ~(size_t)63)
 
 #ifndef MADV_GUARD_INSTALL
-#define MADV_GUARD_INSTALL 102     /* Linux 6.13 */
+#define MADV_GUARD_INSTALL 102 /* Linux 6.13 */
 #endif
-
 
 /* Anonymous private mapping, NULL on failure.  A NULL from mmap is taken as a failure
  * too: weft never asks for address 0, and interposed allocators (Argobots' resource
@@ -72,13 +71,13 @@ void *weft_map_anon(size_t len, int flags)
 }
 
 static pthread_mutex_t depot_lock = PTHREAD_MUTEX_INITIALIZER;
-static weft_stack *depot;          /* default-size stacks, protected by depot_lock */
+static weft_stack *depot; /* default-size stacks, protected by depot_lock */
 static size_t depot_num;
 /* trimming, protected by depot_lock: stacks handed out by the depot this period, the
  * decaying mark, when the next trim step is due */
 static uint32_t depot_taken, depot_mark;
 static uint64_t depot_next_trim;
-static uint32_t depot_returns;     /* lone frees (no cache), to pace trim checks */
+static uint32_t depot_returns;                /* lone frees (no cache), to pace trim checks */
 uint64_t weft_mem_stack_trim_at = UINT64_MAX; /* relaxed atomic: the next step, if any */
 
 /* The depot keeps this many stacks resident whatever its mark (a new burst of a few
@@ -89,20 +88,20 @@ struct weft_arena {
     struct weft_arena *next;
     void *base;
     size_t size;
-    size_t mprotect_guards;        /* of its stacks, counted in mprotect_guards */
-    size_t stride;                 /* bytes per stack slot */
+    size_t mprotect_guards; /* of its stacks, counted in mprotect_guards */
+    size_t stride;          /* bytes per stack slot */
     uint32_t nslots;
-    uint32_t ncarved;              /* slots that became stacks (a failed guard skips one) */
-    uint32_t ndormant;             /* slots dormant: pages dropped, in no list */
-    uint8_t hugetlb;               /* MAP_HUGETLB: pages cannot be dropped one by one */
-    uint8_t touched;               /* in the current trim pass's list */
+    uint32_t ncarved;  /* slots that became stacks (a failed guard skips one) */
+    uint32_t ndormant; /* slots dormant: pages dropped, in no list */
+    uint8_t hugetlb;   /* MAP_HUGETLB: pages cannot be dropped one by one */
+    uint8_t touched;   /* in the current trim pass's list */
     struct weft_arena *touched_next;
-    uint64_t *dormant;             /* nslots bits */
-    uint64_t *guarded;             /* nslots bits: the slot's guard page is PROT_NONE */
-    uint64_t *fresh;               /* nslots bits: became dormant in this trim pass */
+    uint64_t *dormant; /* nslots bits */
+    uint64_t *guarded; /* nslots bits: the slot's guard page is PROT_NONE */
+    uint64_t *fresh;   /* nslots bits: became dormant in this trim pass */
 };
-static struct weft_arena *arenas;  /* protected by depot_lock */
-static size_t arenas_dormant;      /* dormant slots in all arenas */
+static struct weft_arena *arenas; /* protected by depot_lock */
+static size_t arenas_dormant;     /* dormant slots in all arenas */
 
 static inline bool bit_get(const uint64_t *b, size_t i) { return b[i / 64] >> (i % 64) & 1; }
 static inline void bit_set(uint64_t *b, size_t i) { b[i / 64] |= (uint64_t)1 << (i % 64); }
@@ -126,7 +125,7 @@ static size_t mprotect_guard_budget(void)
     static _Atomic size_t budget;
     size_t b = weft_atomic_load_relaxed(&budget);
     if (b == 0) {
-        unsigned long max = 65530;         /* the kernel's default */
+        unsigned long max = 65530; /* the kernel's default */
         FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
         if (f) {
             if (fscanf(f, "%lu", &max) != 1)
@@ -311,7 +310,7 @@ static void give_back(weft_stack *l)
         l = s->next;
         struct weft_arena *a = s->arena;
         if (!a) {
-            stack_unmap(s);        /* deregisters from valgrind too */
+            stack_unmap(s); /* deregisters from valgrind too */
             continue;
         }
         VG_DEREGISTER(s->vg_id);
@@ -338,7 +337,7 @@ static void give_back(weft_stack *l)
             arenas_dormant -= a->ndormant;
             weft_atomic_fetch_sub_relaxed(&mprotect_guards, a->mprotect_guards);
             munmap(a->base, a->size);
-            continue;              /* freed below */
+            continue; /* freed below */
         }
         /* drop the pages of each run of adjacent newly dormant stacks */
         for (size_t i = 0; i < a->nslots;) {
@@ -460,7 +459,6 @@ weft_stack *weft_stack_alloc_slow(struct weft_mem_cache *c, size_t usable)
     return s;
 }
 
-
 void weft_stack_free_slow(struct weft_mem_cache *c, weft_stack *s)
 {
     if (s->usable != weft_mem_cfg.thread_stacksize && !s->from_arena) {
@@ -475,7 +473,7 @@ void weft_stack_free_slow(struct weft_mem_cache *c, weft_stack *s)
         depot_num++;
         s = NULL;
         if (c) {
-            c->stack_mark = weft_mem_cfg.max_stacks;   /* the cache overflowed */
+            c->stack_mark = weft_mem_cfg.max_stacks; /* the cache overflowed */
             uint32_t n = c->num_stacks / 2;
             while (n-- && depot_num < limit) {
                 weft_stack *v = c->stacks;
@@ -488,12 +486,11 @@ void weft_stack_free_slow(struct weft_mem_cache *c, weft_stack *s)
         }
     }
     /* a spill, or every 64th lone free (external threads): time to check */
-    bool due = weft_mem_cfg.trim_ns && depot_num > DEPOT_FLOOR &&
-               (c || ++depot_returns % 64 == 0);
+    bool due = weft_mem_cfg.trim_ns && depot_num > DEPOT_FLOOR && (c || ++depot_returns % 64 == 0);
     pthread_mutex_unlock(&depot_lock);
     if (s)
         stack_unmap(s);
-    if (due)                       /* memory came back: the depot may trim (trim.c) */
+    if (due) /* memory came back: the depot may trim (trim.c) */
         weft_stack_depot_trim(weft_mem_now());
 }
 
@@ -511,8 +508,6 @@ void weft_mem_flush(struct weft_mem_cache *c)
     c->num_stacks = 0;
     pthread_mutex_unlock(&depot_lock);
 }
-
-
 
 void weft_mem_finalize(void)
 {

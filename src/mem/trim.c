@@ -37,8 +37,8 @@ void weft_mem_tick_slow(struct weft_mem_cache *c)
     if (now < c->next_trim)
         return;
     c->next_trim = now + weft_mem_cfg.trim_ns;
-    uint32_t keep = c->stack_mark > WEFT_MEM_CACHE_FLOOR_STACKS ? c->stack_mark
-                                                                : WEFT_MEM_CACHE_FLOOR_STACKS;
+    uint32_t keep =
+        c->stack_mark > WEFT_MEM_CACHE_FLOOR_STACKS ? c->stack_mark : WEFT_MEM_CACHE_FLOOR_STACKS;
     weft_stack_cache_shrink(c, keep);
     keep = c->desc_mark > WEFT_MEM_CACHE_FLOOR_DESCS ? c->desc_mark : WEFT_MEM_CACHE_FLOOR_DESCS;
     weft_desc_cache_shrink(c, keep);

@@ -9,16 +9,17 @@
 
 typedef struct {
     weft_spinlock lock;
-    uint32_t num;                  /* waiters per round; guarded by lock */
-    uint32_t count;                /* arrivals in the current round; guarded by lock */
-    weft_waitlist wl;              /* guarded by lock */
+    uint32_t num;     /* waiters per round; guarded by lock */
+    uint32_t count;   /* arrivals in the current round; guarded by lock */
+    weft_waitlist wl; /* guarded by lock */
 } weft_barrier;
 
-_Static_assert(sizeof(weft_barrier) <= WEFT_OBJ_MEM_SIZE, "weft_barrier: one cache line");
+_Static_assert(sizeof(weft_barrier) <= WEFT_OBJ_BODY_MAX, "weft_barrier: one cache line");
 
 static inline weft_barrier *bar_from(ABT_barrier h)
 {
-    return (h == NULL || h == ABT_BARRIER_NULL) ? NULL : (weft_barrier *)h;
+    void *base = weft_obj_from(h);
+    return base ? weft_obj_body(base) : NULL;
 }
 
 WEFT_API int ABT_barrier_create(uint32_t num_waiters, ABT_barrier *newbarrier)
@@ -28,11 +29,12 @@ WEFT_API int ABT_barrier_create(uint32_t num_waiters, ABT_barrier *newbarrier)
     *newbarrier = ABT_BARRIER_NULL;
     if (num_waiters == 0)
         return ABT_ERR_INV_ARG;
-    weft_barrier *b = weft_obj_alloc(0); /* own cache line; the body is not used here */
-    if (!b)
+    void *base = weft_obj_alloc(0); /* its own cache line */
+    if (!base)
         return ABT_ERR_MEM;
+    weft_barrier *b = weft_obj_body(base);
     b->num = num_waiters;
-    *newbarrier = (ABT_barrier)b;
+    *newbarrier = (ABT_barrier)weft_obj_handle(base);
     return ABT_SUCCESS;
 }
 
@@ -58,7 +60,7 @@ WEFT_API int ABT_barrier_free(ABT_barrier *barrier)
     if (!b)
         return ABT_ERR_INV_BARRIER;
     weft_spin_lock(&b->lock); /* the last arrival may still be leaving */
-    free(b);
+    weft_obj_free(weft_obj_from(*barrier), 0);
     *barrier = ABT_BARRIER_NULL;
     return ABT_SUCCESS;
 }

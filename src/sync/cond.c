@@ -16,16 +16,17 @@
 
 typedef struct {
     weft_spinlock lock;
-    uint32_t allocated;            /* made by ABT_cond_create */
-    ABT_mutex mutex;               /* mutex of the current waiters; guarded by lock */
-    weft_waitlist wl;              /* guarded by lock */
+    uint32_t allocated; /* made by ABT_cond_create */
+    ABT_mutex mutex;    /* mutex of the current waiters; guarded by lock */
+    weft_waitlist wl;   /* guarded by lock */
 } weft_cond;
 
 _Static_assert(sizeof(weft_cond) <= WEFT_OBJ_BODY_MAX, "weft_cond must fit ABT_cond_memory");
 
 static inline weft_cond *cond_from(ABT_cond h)
 {
-    return (h == NULL || h == ABT_COND_NULL) ? NULL : weft_obj_body(h);
+    void *base = weft_obj_from(h);
+    return base ? weft_obj_body(base) : NULL;
 }
 
 WEFT_API int ABT_cond_create(ABT_cond *newcond)
@@ -38,7 +39,7 @@ WEFT_API int ABT_cond_create(ABT_cond *newcond)
         return ABT_ERR_MEM;
     }
     ((weft_cond *)weft_obj_body(h))->allocated = 1;
-    *newcond = (ABT_cond)h;
+    *newcond = (ABT_cond)weft_obj_handle(h);
     return ABT_SUCCESS;
 }
 
@@ -54,7 +55,7 @@ WEFT_API int ABT_cond_free(ABT_cond *cond)
         weft_spin_unlock(&c->lock);
         return ABT_ERR_COND;
     }
-    free(*cond);
+    weft_obj_free(weft_obj_from(*cond), 0);
     *cond = ABT_COND_NULL;
     return ABT_SUCCESS;
 }
@@ -105,7 +106,7 @@ WEFT_API int ABT_cond_wait(ABT_cond cond, ABT_mutex mutex)
     weft_cond *c = cond_from(cond);
     if (!c)
         return ABT_ERR_INV_COND;
-    if (!weft_mutex_valid(mutex))
+    if (!(mutex = weft_mutex_from(mutex)))
         return ABT_ERR_INV_MUTEX;
     if (weft_self_is_tasklet())
         return ABT_ERR_COND;
@@ -117,7 +118,7 @@ WEFT_API int ABT_cond_timedwait(ABT_cond cond, ABT_mutex mutex, const struct tim
     weft_cond *c = cond_from(cond);
     if (!c)
         return ABT_ERR_INV_COND;
-    if (!weft_mutex_valid(mutex))
+    if (!(mutex = weft_mutex_from(mutex)))
         return ABT_ERR_INV_MUTEX;
     if (!abstime)
         return ABT_ERR_INV_ARG;

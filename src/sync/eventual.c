@@ -19,10 +19,10 @@
 
 typedef struct {
     weft_spinlock lock;
-    _Atomic uint32_t ready;        /* written under lock */
-    int32_t nbytes;                /* size of the value buffer (0: none) */
-    uint32_t allocated;            /* made by ABT_eventual_create */
-    weft_waitlist wl;              /* guarded by lock */
+    _Atomic uint32_t ready; /* written under lock */
+    int32_t nbytes;         /* size of the value buffer (0: none) */
+    uint32_t allocated;     /* made by ABT_eventual_create */
+    weft_waitlist wl;       /* guarded by lock */
 } weft_eventual;
 
 _Static_assert(sizeof(weft_eventual) <= WEFT_OBJ_BODY_MAX,
@@ -30,18 +30,17 @@ _Static_assert(sizeof(weft_eventual) <= WEFT_OBJ_BODY_MAX,
 
 static inline weft_eventual *ev_from(ABT_eventual h)
 {
-    return (h == NULL || h == ABT_EVENTUAL_NULL) ? NULL : weft_obj_body(h);
+    void *base = weft_obj_from(h);
+    return base ? weft_obj_body(base) : NULL;
 }
 
-static inline void *ev_value(ABT_eventual h, weft_eventual *e)
+/* the value buffer: only heap eventuals have one (nbytes > 0) */
+static inline void *ev_value(weft_eventual *e)
 {
-    return e->nbytes > 0 ? weft_obj_extra(h) : NULL;
+    return e->nbytes > 0 ? weft_obj_extra_of_body(e) : NULL;
 }
 
-static inline bool ev_ready(weft_eventual *e)
-{
-    return weft_atomic_load_acquire(&e->ready) != 0;
-}
+static inline bool ev_ready(weft_eventual *e) { return weft_atomic_load_acquire(&e->ready) != 0; }
 
 WEFT_API int ABT_eventual_create(int nbytes, ABT_eventual *neweventual)
 {
@@ -56,7 +55,7 @@ WEFT_API int ABT_eventual_create(int nbytes, ABT_eventual *neweventual)
     weft_eventual *e = weft_obj_body(h);
     e->nbytes = nbytes;
     e->allocated = 1;
-    *neweventual = (ABT_eventual)h;
+    *neweventual = (ABT_eventual)weft_obj_handle(h);
     return ABT_SUCCESS;
 }
 
@@ -68,13 +67,12 @@ WEFT_API int ABT_eventual_free(ABT_eventual *eventual)
     if (!e || !e->allocated)
         return ABT_ERR_INV_EVENTUAL;
     weft_spin_lock(&e->lock); /* a setter may still be leaving its critical section */
-    free(*eventual);
+    weft_obj_free(weft_obj_from(*eventual), (size_t)e->nbytes);
     *eventual = ABT_EVENTUAL_NULL;
     return ABT_SUCCESS;
 }
 
-static int ev_wait(ABT_eventual h, weft_eventual *e, void **value,
-                   const struct timespec *abstime)
+static int ev_wait(weft_eventual *e, void **value, const struct timespec *abstime)
 {
     if (!ev_ready(e)) {
         weft_wl_waiter ww;
@@ -106,7 +104,7 @@ static int ev_wait(ABT_eventual h, weft_eventual *e, void **value,
         }
     }
     if (value)
-        *value = ev_value(h, e);
+        *value = ev_value(e);
     return ABT_SUCCESS;
 }
 
@@ -117,7 +115,7 @@ WEFT_API int ABT_eventual_wait(ABT_eventual eventual, void **value)
         return ABT_ERR_INV_EVENTUAL;
     if (weft_self_is_tasklet())
         return ABT_ERR_EVENTUAL;
-    return ev_wait(eventual, e, value, NULL);
+    return ev_wait(e, value, NULL);
 }
 
 WEFT_API int ABT_eventual_timedwait(ABT_eventual eventual, void **value,
@@ -130,7 +128,7 @@ WEFT_API int ABT_eventual_timedwait(ABT_eventual eventual, void **value,
         return ABT_ERR_EVENTUAL;
     if (!abstime)
         return ABT_ERR_INV_ARG;
-    return ev_wait(eventual, e, value, abstime);
+    return ev_wait(e, value, abstime);
 }
 
 WEFT_API int ABT_eventual_test(ABT_eventual eventual, void **value, ABT_bool *is_ready)
@@ -142,7 +140,7 @@ WEFT_API int ABT_eventual_test(ABT_eventual eventual, void **value, ABT_bool *is
         return ABT_ERR_INV_ARG;
     if (ev_ready(e)) {
         if (value)
-            *value = ev_value(eventual, e);
+            *value = ev_value(e);
         *is_ready = ABT_TRUE;
     } else {
         *is_ready = ABT_FALSE;
@@ -165,7 +163,7 @@ WEFT_API int ABT_eventual_set(ABT_eventual eventual, void *value, int nbytes)
         return ABT_ERR_EVENTUAL;
     }
     if (nbytes > 0 && value)
-        memcpy(weft_obj_extra(eventual), value, (size_t)nbytes);
+        memcpy(weft_obj_extra_of_body(e), value, (size_t)nbytes);
     weft_atomic_store_release(&e->ready, 1);
     weft_wl_waiter *chain = weft_wl_take_all(&e->wl);
     weft_spin_unlock(&e->lock);
@@ -205,7 +203,7 @@ static int wait_any(size_t count, const ABT_eventual *eventuals, size_t *index, 
         if (ev_ready(e)) {
             *index = i;
             if (value)
-                *value = ev_value(eventuals[i], e);
+                *value = ev_value(e);
             return ABT_SUCCESS;
         }
     }
@@ -268,7 +266,7 @@ static int wait_any(size_t count, const ABT_eventual *eventuals, size_t *index, 
     size_t w = (size_t)ww.winner;
     *index = w;
     if (value)
-        *value = ev_value(eventuals[w], ev_from(eventuals[w]));
+        *value = ev_value(ev_from(eventuals[w]));
     return ABT_SUCCESS;
 }
 
@@ -278,9 +276,8 @@ WEFT_API int weft_eventual_wait_any(size_t count, const ABT_eventual *eventuals,
     return wait_any(count, eventuals, index, value, NULL);
 }
 
-WEFT_API int weft_eventual_timedwait_any(size_t count, const ABT_eventual *eventuals,
-                                         size_t *index, void **value,
-                                         const struct timespec *abstime)
+WEFT_API int weft_eventual_timedwait_any(size_t count, const ABT_eventual *eventuals, size_t *index,
+                                         void **value, const struct timespec *abstime)
 {
     if (!abstime)
         return ABT_ERR_INV_ARG;

@@ -11,21 +11,22 @@
 
 typedef struct {
     weft_spinlock lock;
-    _Atomic uint32_t ready;        /* written under lock */
-    uint32_t num;                  /* compartments */
-    uint32_t counter;              /* compartments set; guarded by lock */
+    _Atomic uint32_t ready; /* written under lock */
+    uint32_t num;           /* compartments */
+    uint32_t counter;       /* compartments set; guarded by lock */
     void (*cb)(void **);
-    weft_waitlist wl;              /* guarded by lock */
+    weft_waitlist wl; /* guarded by lock */
 } weft_future;
 
 _Static_assert(sizeof(weft_future) <= WEFT_OBJ_BODY_MAX, "weft_future header too large");
 
 static inline weft_future *fut_from(ABT_future h)
 {
-    return (h == NULL || h == ABT_FUTURE_NULL) ? NULL : weft_obj_body(h);
+    void *base = weft_obj_from(h);
+    return base ? weft_obj_body(base) : NULL;
 }
 
-static inline void **fut_values(ABT_future h) { return weft_obj_extra(h); }
+static inline void **fut_values(weft_future *f) { return weft_obj_extra_of_body(f); }
 
 WEFT_API int ABT_future_create(uint32_t num_compartments, void (*cb_func)(void **arg),
                                ABT_future *newfuture)
@@ -43,7 +44,7 @@ WEFT_API int ABT_future_create(uint32_t num_compartments, void (*cb_func)(void *
     f->num = num_compartments;
     f->cb = cb_func;
     weft_atomic_store_relaxed(&f->ready, num_compartments == 0);
-    *newfuture = (ABT_future)h;
+    *newfuture = (ABT_future)weft_obj_handle(h);
     return ABT_SUCCESS;
 }
 
@@ -55,7 +56,7 @@ WEFT_API int ABT_future_free(ABT_future *future)
     if (!f)
         return ABT_ERR_INV_FUTURE;
     weft_spin_lock(&f->lock); /* a setter may still be leaving its critical section */
-    free(*future);
+    weft_obj_free(weft_obj_from(*future), (size_t)f->num * sizeof(void *));
     *future = ABT_FUTURE_NULL;
     return ABT_SUCCESS;
 }
@@ -104,7 +105,7 @@ WEFT_API int ABT_future_set(ABT_future future, void *value)
         weft_spin_unlock(&f->lock);
         return ABT_ERR_FUTURE;
     }
-    void **values = fut_values(future);
+    void **values = fut_values(f);
     values[f->counter++] = value;
     if (f->counter < f->num) {
         weft_spin_unlock(&f->lock);

@@ -19,10 +19,7 @@ enum { UNLOCK_PLAIN, UNLOCK_SE, UNLOCK_DE };
 static __thread char ext_tag __attribute__((tls_model("initial-exec")));
 
 /* Identity of the caller for recursive mutexes. */
-static inline void *self_id(void)
-{
-    return (void *)weft_self_identity(&ext_tag);
-}
+static inline void *self_id(void) { return (void *)weft_self_identity(&ext_tag); }
 
 /* ---------------------------------------------------------------- acquire / release */
 
@@ -83,8 +80,7 @@ static inline bool try_acquire(weft_mutex *m)
 
 /* The waiter unlock_se / unlock_de prefer, unlinked and claimed (object lock held); NULL
  * if none qualifies.  *same_stream tells whether it is a ULT of the caller's stream. */
-static weft_wl_waiter *take_preferred(weft_mutex *m, weft_xstream *xs, int mode,
-                                      bool *same_stream)
+static weft_wl_waiter *take_preferred(weft_mutex *m, weft_xstream *xs, int mode, bool *same_stream)
 {
     weft_waitlist *lists[2] = { &m->high, &m->low };
     for (int i = 0; i < 2; i++) {
@@ -122,7 +118,7 @@ static WEFT_COLD void unlock_slow(weft_mutex *m, int mode)
         return;
     weft_unit *self = mode == UNLOCK_SE && same_stream ? weft_self_ult() : NULL;
     weft_wl_wake(ww); /* ww may be gone from here on */
-    if (self) /* the woken ULT was pushed first: it runs (and takes the mutex) before us */
+    if (self)         /* the woken ULT was pushed first: it runs (and takes the mutex) before us */
         weft_ult_yield(xs, self);
 }
 
@@ -206,7 +202,7 @@ static int create(bool recursive, ABT_mutex *newmutex)
     }
     *(int *)h = recursive;
     ((weft_mutex *)weft_obj_body(h))->allocated = 1;
-    *newmutex = (ABT_mutex)h;
+    *newmutex = (ABT_mutex)weft_obj_handle(h);
     return ABT_SUCCESS;
 }
 
@@ -236,22 +232,22 @@ WEFT_API int ABT_mutex_free(ABT_mutex *mutex)
 {
     if (!mutex)
         return ABT_ERR_INV_ARG;
-    ABT_mutex h = *mutex;
-    if (!weft_mutex_valid(h))
+    ABT_mutex h = weft_mutex_from(*mutex);
+    if (!h)
         return ABT_ERR_INV_MUTEX;
     weft_mutex *m = weft_mutex_body(h);
     if (!m->allocated) /* ABT_mutex_memory: not ours to free */
         return ABT_ERR_INV_MUTEX;
     /* let an unlocker still inside its critical section leave it (Argobots does too) */
     weft_spin_lock(&m->lock);
-    free(h);
+    weft_obj_free(h, 0);
     *mutex = ABT_MUTEX_NULL;
     return ABT_SUCCESS;
 }
 
 WEFT_API int ABT_mutex_lock(ABT_mutex mutex)
 {
-    if (WEFT_UNLIKELY(!weft_mutex_valid(mutex)))
+    if (WEFT_UNLIKELY(!(mutex = weft_mutex_from(mutex))))
         return ABT_ERR_INV_MUTEX;
     lock_any(mutex, 0);
     return ABT_SUCCESS;
@@ -259,7 +255,7 @@ WEFT_API int ABT_mutex_lock(ABT_mutex mutex)
 
 WEFT_API int ABT_mutex_lock_high(ABT_mutex mutex)
 {
-    if (WEFT_UNLIKELY(!weft_mutex_valid(mutex)))
+    if (WEFT_UNLIKELY(!(mutex = weft_mutex_from(mutex))))
         return ABT_ERR_INV_MUTEX;
     lock_any(mutex, 0);
     return ABT_SUCCESS;
@@ -267,7 +263,7 @@ WEFT_API int ABT_mutex_lock_high(ABT_mutex mutex)
 
 WEFT_API int ABT_mutex_lock_low(ABT_mutex mutex)
 {
-    if (WEFT_UNLIKELY(!weft_mutex_valid(mutex)))
+    if (WEFT_UNLIKELY(!(mutex = weft_mutex_from(mutex))))
         return ABT_ERR_INV_MUTEX;
     lock_any(mutex, 1);
     return ABT_SUCCESS;
@@ -275,7 +271,7 @@ WEFT_API int ABT_mutex_lock_low(ABT_mutex mutex)
 
 WEFT_API int ABT_mutex_trylock(ABT_mutex mutex)
 {
-    if (WEFT_UNLIKELY(!weft_mutex_valid(mutex)))
+    if (WEFT_UNLIKELY(!(mutex = weft_mutex_from(mutex))))
         return ABT_ERR_INV_MUTEX;
     weft_mutex *m = weft_mutex_body(mutex);
     if (WEFT_UNLIKELY(weft_mutex_recursive(mutex))) {
@@ -297,7 +293,7 @@ WEFT_API int ABT_mutex_trylock(ABT_mutex mutex)
  * after a while so that a preempted holder on the same core can finish. */
 WEFT_API int ABT_mutex_spinlock(ABT_mutex mutex)
 {
-    if (WEFT_UNLIKELY(!weft_mutex_valid(mutex)))
+    if (WEFT_UNLIKELY(!(mutex = weft_mutex_from(mutex))))
         return ABT_ERR_INV_MUTEX;
     weft_mutex *m = weft_mutex_body(mutex);
     void *me = NULL;
@@ -327,7 +323,7 @@ WEFT_API int ABT_mutex_spinlock(ABT_mutex mutex)
 
 WEFT_API int ABT_mutex_unlock(ABT_mutex mutex)
 {
-    if (WEFT_UNLIKELY(!weft_mutex_valid(mutex)))
+    if (WEFT_UNLIKELY(!(mutex = weft_mutex_from(mutex))))
         return ABT_ERR_INV_MUTEX;
     unlock_any(mutex, UNLOCK_PLAIN);
     return ABT_SUCCESS;
@@ -335,7 +331,7 @@ WEFT_API int ABT_mutex_unlock(ABT_mutex mutex)
 
 WEFT_API int ABT_mutex_unlock_se(ABT_mutex mutex)
 {
-    if (WEFT_UNLIKELY(!weft_mutex_valid(mutex)))
+    if (WEFT_UNLIKELY(!(mutex = weft_mutex_from(mutex))))
         return ABT_ERR_INV_MUTEX;
     unlock_any(mutex, UNLOCK_SE);
     return ABT_SUCCESS;
@@ -343,7 +339,7 @@ WEFT_API int ABT_mutex_unlock_se(ABT_mutex mutex)
 
 WEFT_API int ABT_mutex_unlock_de(ABT_mutex mutex)
 {
-    if (WEFT_UNLIKELY(!weft_mutex_valid(mutex)))
+    if (WEFT_UNLIKELY(!(mutex = weft_mutex_from(mutex))))
         return ABT_ERR_INV_MUTEX;
     unlock_any(mutex, UNLOCK_DE);
     return ABT_SUCCESS;
@@ -363,7 +359,7 @@ WEFT_API int ABT_mutex_get_attr(ABT_mutex mutex, ABT_mutex_attr *attr)
 {
     if (!attr)
         return ABT_ERR_INV_ARG;
-    if (!weft_mutex_valid(mutex))
+    if (!(mutex = weft_mutex_from(mutex)))
         return ABT_ERR_INV_MUTEX;
     return weft_mutex_attr_make(weft_mutex_recursive(mutex), attr);
 }

@@ -27,21 +27,23 @@
 #include "sync/objmem.h"
 #include "sync/waitlist.h"
 
-#define M_LOCKED 1u
+#define M_LOCKED  1u
 #define M_WAITERS 2u
 
 typedef struct {
-    _Atomic uint32_t state;        /* M_LOCKED | M_WAITERS */
-    weft_spinlock lock;            /* guards the waitlists */
-    uint32_t nest;                 /* recursive: extra levels; holder only */
-    uint32_t allocated;            /* made by ABT_mutex_create (may be freed) */
-    _Atomic(void *) owner;         /* recursive: holder identity, NULL when free */
-    weft_waitlist high, low;       /* guarded by lock */
+    _Atomic uint32_t state;  /* M_LOCKED | M_WAITERS */
+    weft_spinlock lock;      /* guards the waitlists */
+    uint32_t nest;           /* recursive: extra levels; holder only */
+    uint32_t allocated;      /* made by ABT_mutex_create (may be freed) */
+    _Atomic(void *) owner;   /* recursive: holder identity, NULL when free */
+    weft_waitlist high, low; /* guarded by lock */
 } weft_mutex;
 
 _Static_assert(sizeof(weft_mutex) <= WEFT_OBJ_BODY_MAX, "weft_mutex must fit ABT_mutex_memory");
 
-static inline bool weft_mutex_valid(ABT_mutex h) { return h != NULL && h != ABT_MUTEX_NULL; }
+/* The mutex memory a handle names as an untagged handle (objmem.h: what the routines
+ * below and the cond take), or NULL for a NULL, ABT_MUTEX_NULL or stale handle. */
+static inline ABT_mutex weft_mutex_from(ABT_mutex h) { return (ABT_mutex)weft_obj_from(h); }
 static inline bool weft_mutex_recursive(ABT_mutex h) { return *(const int *)h != 0; }
 static inline weft_mutex *weft_mutex_body(ABT_mutex h) { return weft_obj_body(h); }
 

@@ -14,7 +14,6 @@ static inline struct weft_mutex_attr *attr_from(ABT_mutex_attr h)
     return (h == NULL || h == ABT_MUTEX_ATTR_NULL) ? NULL : (struct weft_mutex_attr *)h;
 }
 
-
 int weft_mutex_attr_recursive(ABT_mutex_attr attr, bool *recursive)
 {
     struct weft_mutex_attr *a = attr_from(attr);
@@ -26,7 +25,7 @@ int weft_mutex_attr_make(bool recursive, ABT_mutex_attr *attr)
 {
     struct weft_mutex_attr *a = malloc(sizeof(*a));
     if (!a)
-        return ABT_ERR_MEM;        /* *attr untouched, as in Argobots 1.x */
+        return ABT_ERR_MEM; /* *attr untouched, as in Argobots 1.x */
     a->recursive = recursive;
     *attr = (ABT_mutex_attr)a;
     return ABT_SUCCESS;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch/atomic.h"
 #include "core/runtime.h"
 
 #define WEFT_OBJ_MEM_SIZE 64
@@ -26,21 +27,75 @@ static inline void *weft_obj_body(void *h)
     return (void *)(((uintptr_t)h + sizeof(int) + 7) & ~(uintptr_t)7);
 }
 
-/* Heap object: the 64-byte header block (first int, body) followed by `extra` bytes at
- * offset 64 (eventual buffers, future compartments).  Zeroed, and on cache lines of its
- * own: a lock word must not share its line with a neighbour's hot data. */
-static inline void *weft_obj_alloc(size_t extra)
+/* ---- heap objects and their handles (stale handles refused) ----
+ * An object made by *_create is a zeroed block on cache lines of its own: the 64-byte
+ * header (first int, a 32-bit generation at offset 4, the body at offset 8) followed by
+ * `extra` bytes at offset 64 (eventual buffers, future compartments).  Its handle is the
+ * block's address with the generation (1..65535) in the top 16 bits.  Freeing bumps the
+ * generation and keeps the block in weft's free lists (objmem.c) for the next object of
+ * its size, so a stale copy of the handle no longer matches - whatever now lives there -
+ * and every routine returns its ABT_ERR_INV_* instead of touching the object.
+ * Handles of user memory (ABT_*_MEMORY_GET_HANDLE) carry no tag and are never checked.
+ * Limits (docs/architecture.md, "Stale handles"): blocks beyond the keep limit go back to
+ * malloc, after which a stale handle to them is undefined; a tag repeats after 65535
+ * frees of one block; 32-bit targets have no tag bits (untagged: unchecked). */
+#if UINTPTR_MAX > 0xffffffffu
+#define WEFT_OBJ_TAG_SHIFT 48
+#define WEFT_OBJ_ADDR_MASK (((uintptr_t)1 << WEFT_OBJ_TAG_SHIFT) - 1)
+#else
+#define WEFT_OBJ_TAG_SHIFT 0
+#define WEFT_OBJ_ADDR_MASK (~(uintptr_t)0)
+#endif
+/* every *_NULL sentinel of abt.h is below this */
+#define WEFT_OBJ_MIN_ADDR ((uintptr_t)0x100)
+
+static inline _Atomic uint32_t *weft_obj_gen(void *base)
 {
-    size_t line = WEFT_CACHE_LINE;
-    size_t size = (WEFT_OBJ_MEM_SIZE + extra + line - 1) & ~(line - 1);
-    if (size < extra) /* overflow */
-        return NULL;
-    void *h = aligned_alloc(WEFT_CACHE_LINE, size);
-    if (h)
-        memset(h, 0, size);
-    return h;
+    return (_Atomic uint32_t *)((char *)base + sizeof(int));
 }
 
-static inline void *weft_obj_extra(void *h) { return (char *)h + WEFT_OBJ_MEM_SIZE; }
+/* The object memory a handle names: NULL for NULL, a *_NULL sentinel or a stale handle.
+ * Every sync routine converts its handle here and uses only the pointer it returns. */
+static inline void *weft_obj_from(const void *h)
+{
+    uintptr_t v = (uintptr_t)h;
+#if WEFT_OBJ_TAG_SHIFT
+    uint32_t tag = (uint32_t)(v >> WEFT_OBJ_TAG_SHIFT);
+    void *a = (void *)(v & WEFT_OBJ_ADDR_MASK);
+    if (WEFT_LIKELY(tag != 0)) { /* a heap object: its generation must match */
+        if (WEFT_UNLIKELY(weft_atomic_load_relaxed(weft_obj_gen(a)) != tag))
+            return NULL;
+        if (a == NULL) /* it was just read: tells the caller's NULL test */
+            __builtin_unreachable();
+        return a;
+    }
+#endif
+    return WEFT_UNLIKELY(v < WEFT_OBJ_MIN_ADDR) ? NULL : (void *)v;
+}
+
+/* The handle of a heap object made by weft_obj_alloc. */
+static inline void *weft_obj_handle(void *base)
+{
+#if WEFT_OBJ_TAG_SHIFT
+    return (void *)((uintptr_t)base | (uintptr_t)weft_atomic_load_relaxed(weft_obj_gen(base))
+                                          << WEFT_OBJ_TAG_SHIFT);
+#else
+    return base;
+#endif
+}
+
+/* A zeroed heap object with `extra` bytes after the header (generation set); NULL when
+ * out of memory.  weft_obj_free (same `extra`): its handles are stale from here on. */
+WEFT_INTERNAL void *weft_obj_alloc(size_t extra);
+WEFT_INTERNAL void weft_obj_free(void *base, size_t extra);
+
+static inline void *weft_obj_extra(void *base) { return (char *)base + WEFT_OBJ_MEM_SIZE; }
+
+/* A heap object's extra bytes from its body (the body of a 64-byte aligned block is at
+ * offset 8: weft_obj_body). */
+static inline void *weft_obj_extra_of_body(void *body)
+{
+    return (char *)body - 8 + WEFT_OBJ_MEM_SIZE;
+}
 
 #endif

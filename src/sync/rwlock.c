@@ -16,26 +16,26 @@
 
 #include <weft.h>
 
-#define RW_WRITER 1u
+#define RW_WRITER  1u
 #define RW_WAITERS 2u
-#define RW_READER 4u
+#define RW_READER  4u
 
 enum { MODE_READ = 0, MODE_WRITE = 1 };
 
 typedef struct {
     _Atomic uint32_t state;
-    weft_spinlock lock;            /* guards wl */
-    uint32_t allocated;            /* made by ABT_rwlock_create */
+    weft_spinlock lock; /* guards wl */
+    uint32_t allocated; /* made by ABT_rwlock_create */
     weft_waitlist wl;
 } weft_rwlock;
 
-_Static_assert(sizeof(weft_rwlock) <= WEFT_OBJ_BODY_MAX,
-               "weft_rwlock must fit weft_rwlock_memory");
+_Static_assert(sizeof(weft_rwlock) <= WEFT_OBJ_BODY_MAX, "weft_rwlock must fit weft_rwlock_memory");
 _Static_assert(sizeof(weft_rwlock_memory) == WEFT_OBJ_MEM_SIZE, "weft_rwlock_memory size");
 
 static inline weft_rwlock *rw_from(ABT_rwlock h)
 {
-    return (h == NULL || h == ABT_RWLOCK_NULL) ? NULL : weft_obj_body(h);
+    void *base = weft_obj_from(h);
+    return base ? weft_obj_body(base) : NULL;
 }
 
 WEFT_API int ABT_rwlock_create(ABT_rwlock *newrwlock)
@@ -48,7 +48,7 @@ WEFT_API int ABT_rwlock_create(ABT_rwlock *newrwlock)
         return ABT_ERR_MEM;
     }
     ((weft_rwlock *)weft_obj_body(h))->allocated = 1;
-    *newrwlock = (ABT_rwlock)h;
+    *newrwlock = (ABT_rwlock)weft_obj_handle(h);
     return ABT_SUCCESS;
 }
 
@@ -60,7 +60,7 @@ WEFT_API int ABT_rwlock_free(ABT_rwlock *rwlock)
     if (!l || !l->allocated)
         return ABT_ERR_INV_RWLOCK;
     weft_spin_lock(&l->lock);
-    free(*rwlock);
+    weft_obj_free(weft_obj_from(*rwlock), 0);
     *rwlock = ABT_RWLOCK_NULL;
     return ABT_SUCCESS;
 }

@@ -156,7 +156,7 @@ int weft_tq_prepare(void)
 {
     if (WEFT_LIKELY(weft_tls_tq != NULL))
         return ABT_SUCCESS;
-    weft_timer_hook_install(&hook);    /* before any entry exists: none is missed */
+    weft_timer_hook_install(&hook); /* before any entry exists: none is missed */
     pthread_once(&key_once, make_key);
     pthread_mutex_lock(&reg_lock);
     weft_timerq *q = reg_free;
@@ -243,7 +243,6 @@ static uint64_t poll_slow(uint64_t next)
     weft_wl_wake_chain(chain);
     return weft_tq_next();
 }
-
 
 uint64_t weft_deadline_from_abstime(const struct timespec *abstime)
 {

@@ -36,25 +36,24 @@
 #include "core/runtime.h"
 #include "core/timer_hook.h"
 
-
 struct weft_wl_waiter;
 
 typedef struct weft_tq_entry weft_tq_entry;
 typedef struct weft_timerq weft_timerq;
 
 struct weft_tq_entry {
-    weft_tq_entry *child, *sibling;  /* pairing heap links; protected by q's lock */
-    weft_tq_entry *prev;             /* parent if first child, else left sibling; NULL: root */
-    uint64_t deadline;               /* CLOCK_MONOTONIC ns */
-    _Atomic(weft_timerq *) q;        /* queue holding it; NULL once removed (under q's lock) */
-    struct weft_wl_waiter *waiter;   /* what to time out */
+    weft_tq_entry *child, *sibling; /* pairing heap links; protected by q's lock */
+    weft_tq_entry *prev;            /* parent if first child, else left sibling; NULL: root */
+    uint64_t deadline;              /* CLOCK_MONOTONIC ns */
+    _Atomic(weft_timerq *) q;       /* queue holding it; NULL once removed (under q's lock) */
+    struct weft_wl_waiter *waiter;  /* what to time out */
 };
 
 struct weft_timerq {
     weft_spinlock lock;
-    weft_tq_entry *root;             /* protected by lock */
-    _Atomic uint64_t next;           /* root's deadline, WEFT_NO_DEADLINE when empty */
-    weft_timerq *free_next;          /* recycled queues (under the registry lock) */
+    weft_tq_entry *root;    /* protected by lock */
+    _Atomic uint64_t next;  /* root's deadline, WEFT_NO_DEADLINE when empty */
+    weft_timerq *free_next; /* recycled queues (under the registry lock) */
 };
 
 /* The calling thread's queue, NULL until its first timed wait. */

@@ -52,22 +52,22 @@ typedef struct weft_wl_waiter weft_wl_waiter;
 typedef struct weft_wl_node weft_wl_node;
 
 struct weft_wl_waiter {
-    weft_waiter w;                 /* the core waiter: parked ULT or futex word */
-    _Atomic uint32_t claim;        /* WL_*: set once by the party that wakes it */
-    uint8_t contested;             /* timed or multi-list: claim by CAS */
-    uint8_t gated;                 /* parks without holding a list lock (see above) */
+    weft_waiter w;          /* the core waiter: parked ULT or futex word */
+    _Atomic uint32_t claim; /* WL_*: set once by the party that wakes it */
+    uint8_t contested;      /* timed or multi-list: claim by CAS */
+    uint8_t gated;          /* parks without holding a list lock (see above) */
     _Atomic uint32_t gate;
-    uint32_t result;               /* written by the winning waker before the wake */
-    int winner;                    /* `arg` of the node through which it was woken */
-    weft_wl_waiter *wake_next;     /* winner's private chain of waiters to wake */
-    weft_tq_entry tm;              /* timed waits only */
+    uint32_t result;           /* written by the winning waker before the wake */
+    int winner;                /* `arg` of the node through which it was woken */
+    weft_wl_waiter *wake_next; /* winner's private chain of waiters to wake */
+    weft_tq_entry tm;          /* timed waits only */
 };
 
 struct weft_wl_node {
-    weft_wl_node *next, *prev;     /* protected by the list's lock */
+    weft_wl_node *next, *prev; /* protected by the list's lock */
     weft_wl_waiter *waiter;
-    uint32_t linked;               /* on the list; protected by the list's lock */
-    uint32_t arg;                  /* per object: lock mode, priority, wait_any index */
+    uint32_t linked; /* on the list; protected by the list's lock */
+    uint32_t arg;    /* per object: lock mode, priority, wait_any index */
 };
 
 /* Two pointers, so that every object fits its 64-byte static memory type. */
@@ -212,8 +212,7 @@ static inline weft_wl_waiter *weft_wl_take_all(weft_waitlist *l)
 
 static inline void weft_wl_wake(weft_wl_waiter *ww)
 {
-    if (ww->gated &&
-        weft_atomic_exchange_acq_rel(&ww->gate, 1) == 0)
+    if (ww->gated && weft_atomic_exchange_acq_rel(&ww->gate, 1) == 0)
         return; /* not parked yet: its post action will make it ready */
     weft_waiter_wake(&ww->w);
 }

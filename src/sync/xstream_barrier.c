@@ -13,12 +13,13 @@
 typedef struct {
     uint32_t num;
     _Atomic uint32_t count;
-    _Atomic uint32_t gen;          /* futex word */
+    _Atomic uint32_t gen; /* futex word */
 } weft_xbarrier;
 
 static inline weft_xbarrier *xbar_from(ABT_xstream_barrier h)
 {
-    return (h == NULL || h == ABT_XSTREAM_BARRIER_NULL) ? NULL : (weft_xbarrier *)h;
+    void *base = weft_obj_from(h);
+    return base ? weft_obj_body(base) : NULL;
 }
 
 WEFT_API int ABT_xstream_barrier_create(uint32_t num_waiters, ABT_xstream_barrier *newbarrier)
@@ -28,11 +29,12 @@ WEFT_API int ABT_xstream_barrier_create(uint32_t num_waiters, ABT_xstream_barrie
     *newbarrier = ABT_XSTREAM_BARRIER_NULL;
     if (num_waiters == 0)
         return ABT_ERR_INV_ARG;
-    weft_xbarrier *b = weft_obj_alloc(0); /* its own cache line: every stream hits it */
-    if (!b)
+    void *base = weft_obj_alloc(0); /* its own cache line: every stream hits it */
+    if (!base)
         return ABT_ERR_MEM;
+    weft_xbarrier *b = weft_obj_body(base);
     b->num = num_waiters;
-    *newbarrier = (ABT_xstream_barrier)b;
+    *newbarrier = (ABT_xstream_barrier)weft_obj_handle(base);
     return ABT_SUCCESS;
 }
 
@@ -43,7 +45,7 @@ WEFT_API int ABT_xstream_barrier_free(ABT_xstream_barrier *barrier)
     weft_xbarrier *b = xbar_from(*barrier);
     if (!b)
         return ABT_ERR_INV_XSTREAM_BARRIER;
-    free(b);
+    weft_obj_free(weft_obj_from(*barrier), 0);
     *barrier = ABT_XSTREAM_BARRIER_NULL;
     return ABT_SUCCESS;
 }

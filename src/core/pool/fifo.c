@@ -11,39 +11,25 @@
  * sleeper announces itself (nsleepers++) and re-checks `seq` inside futex_wait; the pusher
  * bumps `seq` and then reads `nsleepers` (weft_pool_signal), so a push never misses a
  * sleeper and costs no syscall when nobody sleeps. */
+#include "core/handle.h"
 #include "core/pool/pool.h"
-
-static inline void lock(weft_pool *p)
-{
-    if (p->locked)
-        weft_spin_lock(&p->lock);
-}
-
-static inline void unlock(weft_pool *p)
-{
-    if (p->locked)
-        weft_spin_unlock(&p->lock);
-}
 
 static void fifo_push(weft_pool *p, weft_unit *u, ABT_pool_context ctx)
 {
-    weft_pool_push_ctx(p, u, ctx);     /* the inline path: this pool has CAP_INLINE_FIFO */
+    weft_pool_push_ctx(p, u, ctx); /* the inline path: this pool has CAP_INLINE_FIFO */
 }
 
-static weft_unit *fifo_pop(weft_pool *p, ABT_pool_context ctx)
-{
-    return weft_pool_pop_ctx(p, ctx);
-}
+static weft_unit *fifo_pop(weft_pool *p, ABT_pool_context ctx) { return weft_pool_pop_ctx(p, ctx); }
 
 int weft_fifo_remove(weft_pool *p, weft_unit *u)
 {
     int r = ABT_ERR_POOL;
-    lock(p);
+    weft_pool_lock(p);
     if (u->in_pool && u->pool == p) {
         fifo_unlink(p, u);
         r = ABT_SUCCESS;
     }
-    unlock(p);
+    weft_pool_unlock(p);
     return r;
 }
 
@@ -53,26 +39,23 @@ int weft_fifo_remove(weft_pool *p, weft_unit *u)
 bool weft_fifo_take_fresh(weft_pool *p, weft_unit *u)
 {
     bool ok = false;
-    lock(p);
+    weft_pool_lock(p);
     if (u->in_pool && u->pool == p && u->ctx == NULL) {
         fifo_unlink(p, u);
         ok = true;
     }
-    unlock(p);
+    weft_pool_unlock(p);
     return ok;
 }
 
-size_t weft_fifo_size(weft_pool *p)
-{
-    return weft_atomic_load_relaxed(&p->size);
-}
+size_t weft_fifo_size(weft_pool *p) { return weft_atomic_load_relaxed(&p->size); }
 
 void weft_fifo_print_all(weft_pool *p, void *arg, void (*fn)(void *, ABT_thread))
 {
-    lock(p);
+    weft_pool_lock(p);
     for (weft_unit *u = p->head; u; u = u->next)
-        fn(arg, (ABT_thread)u);
-    unlock(p);
+        fn(arg, weft_unit_handle(u));
+    weft_pool_unlock(p);
 }
 
 void weft_pool_signal(weft_pool *p)
@@ -88,12 +71,13 @@ static void fifo_wait_wake(weft_pool *p)
     weft_futex_wake(&p->seq, 1 << 30);
 }
 
-static weft_unit *fifo_wait_pop_wait(weft_pool *p, uint64_t timeout_ns, ABT_pool_context ctx)
+weft_unit *weft_pool_seq_pop_wait(weft_pool *p, uint64_t timeout_ns, ABT_pool_context ctx,
+                                  weft_unit *(*pop)(weft_pool *, ABT_pool_context))
 {
     uint64_t deadline = weft_clock_ns() + timeout_ns;
     for (;;) {
         uint32_t seq = weft_atomic_load_seq_cst(&p->seq);
-        weft_unit *u = weft_pool_pop_ctx(p, ctx);
+        weft_unit *u = pop(p, ctx);
         if (u)
             return u;
         uint64_t now = weft_clock_ns();
@@ -103,15 +87,20 @@ static weft_unit *fifo_wait_pop_wait(weft_pool *p, uint64_t timeout_ns, ABT_pool
         int r = weft_futex_wait(&p->seq, seq, deadline - now);
         weft_atomic_fetch_sub_seq_cst(&p->nsleepers, 1);
         if (r == 0) /* woken: by a push, or by a stop request that wants an answer */
-            return weft_pool_pop_ctx(p, ctx);
+            return pop(p, ctx);
     }
+}
+
+static weft_unit *fifo_wait_pop_wait(weft_pool *p, uint64_t timeout_ns, ABT_pool_context ctx)
+{
+    return weft_pool_seq_pop_wait(p, timeout_ns, ctx, fifo_pop);
 }
 
 const weft_pool_ops weft_pool_fifo_ops = {
     .name = "FIFO",
     .push = fifo_push,
     .pop = fifo_pop,
-    .pop_wait = NULL,              /* polled (pool.c), as Argobots' FIFO */
+    .pop_wait = NULL, /* polled (pool.c), as Argobots' FIFO */
     .remove = weft_fifo_remove,
     .take_fresh = weft_fifo_take_fresh,
     .size = weft_fifo_size,

@@ -134,7 +134,7 @@ int weft_pool_alloc(const weft_pool_ops *ops, unsigned caps, ABT_pool_kind kind,
         return ABT_ERR_MEM;
     p->ops = ops;
     if (access == ABT_POOL_ACCESS_PRIV)
-        caps &= ~(unsigned)WEFT_POOL_CAP_IDLE_WAKE;   /* nobody else may push: no lock */
+        caps &= ~(unsigned)WEFT_POOL_CAP_IDLE_WAKE; /* nobody else may push: no lock */
     p->caps = (uint8_t)caps;
     p->locked = access != ABT_POOL_ACCESS_PRIV;
     p->notify = caps & WEFT_POOL_CAP_SIGNAL ? WEFT_POOL_SIGNAL : 0;
@@ -167,8 +167,7 @@ int weft_pool_create_builtin(ABT_pool_kind kind, ABT_pool_access access, bool au
         ops = &weft_pool_randws_ops;
         caps |= WEFT_POOL_CAP_POP_WAIT;
         break;
-    default:
-        return ABT_ERR_INV_POOL_KIND;
+    default: return ABT_ERR_INV_POOL_KIND;
     }
     if ((unsigned)access > ABT_POOL_ACCESS_MPMC)
         return ABT_ERR_INV_POOL_ACCESS;
@@ -193,8 +192,8 @@ void weft_pool_release(weft_pool *p)
 
 /* ---------------------------------------------------------------- public API */
 
-WEFT_API int ABT_pool_create_basic(ABT_pool_kind kind, ABT_pool_access access,
-                                   ABT_bool automatic, ABT_pool *newpool)
+WEFT_API int ABT_pool_create_basic(ABT_pool_kind kind, ABT_pool_access access, ABT_bool automatic,
+                                   ABT_pool *newpool)
 {
     if (!newpool)
         return ABT_ERR_INV_ARG;
@@ -250,7 +249,7 @@ WEFT_API int ABT_pool_get_size(ABT_pool pool, size_t *size)
         return ABT_ERR_INV_POOL;
     if (!size)
         return ABT_ERR_INV_ARG;
-    if (!weft_pool_can(p, WEFT_POOL_CAP_SIZE))   /* a user pool without get_size */
+    if (!weft_pool_can(p, WEFT_POOL_CAP_SIZE)) /* a user pool without get_size */
         return ABT_ERR_POOL;
     *size = weft_pool_size(p);
     return ABT_SUCCESS;
@@ -263,7 +262,7 @@ WEFT_API int ABT_pool_get_total_size(ABT_pool pool, size_t *size)
         return ABT_ERR_INV_POOL;
     if (!size)
         return ABT_ERR_INV_ARG;
-    if (!weft_pool_can(p, WEFT_POOL_CAP_SIZE))   /* a user pool without get_size */
+    if (!weft_pool_can(p, WEFT_POOL_CAP_SIZE)) /* a user pool without get_size */
         return ABT_ERR_POOL;
     *size = weft_pool_total_size(p);
     return ABT_SUCCESS;
@@ -277,7 +276,7 @@ WEFT_API int ABT_pool_pop_thread_ex(ABT_pool pool, ABT_thread *thread, ABT_pool_
     if (!thread)
         return ABT_ERR_INV_ARG;
     weft_unit *u = weft_pool_pop_ctx(p, ctx);
-    *thread = u ? (ABT_thread)u : ABT_THREAD_NULL;
+    *thread = u ? weft_unit_handle(u) : ABT_THREAD_NULL;
     return ABT_SUCCESS;
 }
 
@@ -286,22 +285,22 @@ WEFT_API int ABT_pool_pop_thread(ABT_pool pool, ABT_thread *thread)
     return ABT_pool_pop_thread_ex(pool, thread, ABT_POOL_CONTEXT_OP_POOL_OTHER);
 }
 
-WEFT_API int ABT_pool_pop_threads_ex(ABT_pool pool, ABT_thread *threads, size_t len,
-                                     size_t *num, ABT_pool_context ctx)
+WEFT_API int ABT_pool_pop_threads_ex(ABT_pool pool, ABT_thread *threads, size_t len, size_t *num,
+                                     ABT_pool_context ctx)
 {
     weft_pool *p = weft_pool_from(pool);
     if (!p)
         return ABT_ERR_INV_POOL;
     if (!num || (len && !threads))
         return ABT_ERR_INV_ARG;
-    if (p->ops->pop_many)          /* the user's pop_many (pool/user.c) */
+    if (p->ops->pop_many) /* the user's pop_many (pool/user.c) */
         return p->ops->pop_many(p, threads, len, num, ctx);
     size_t n = 0;
     while (n < len) {
         weft_unit *u = weft_pool_pop_ctx(p, ctx);
         if (!u)
             break;
-        threads[n++] = (ABT_thread)u;
+        threads[n++] = weft_unit_handle(u);
     }
     *num = n;
     return ABT_SUCCESS;
@@ -318,7 +317,7 @@ static int push_one(weft_pool *p, ABT_thread thread, ABT_pool_context ctx)
     weft_unit *u = weft_unit_from(thread);
     if (!u)
         return ABT_SUCCESS;
-    int r = weft_pool_bind(p, u);  /* a user pool's unit (pool/user.c): may fail */
+    int r = weft_pool_bind(p, u); /* a user pool's unit (pool/user.c): may fail */
     if (r != ABT_SUCCESS)
         return r;
     u->pool = p;
@@ -348,7 +347,7 @@ WEFT_API int ABT_pool_push_threads_ex(ABT_pool pool, const ABT_thread *threads, 
         return ABT_ERR_INV_POOL;
     if (num && !threads)
         return ABT_ERR_INV_ARG;
-    if (p->ops->push_many)         /* the user's push_many (pool/user.c) */
+    if (p->ops->push_many) /* the user's push_many (pool/user.c) */
         return p->ops->push_many(p, threads, num, ctx);
     for (size_t i = 0; i < num; i++) {
         int r = push_one(p, threads[i], ctx);
@@ -380,10 +379,10 @@ WEFT_API int ABT_pool_pop_wait_thread_ex(ABT_pool pool, ABT_thread *thread, doub
         return ABT_ERR_INV_POOL;
     if (!thread)
         return ABT_ERR_INV_ARG;
-    if (!weft_pool_can(p, WEFT_POOL_CAP_POP_WAIT))   /* a user pool without pop_wait */
+    if (!weft_pool_can(p, WEFT_POOL_CAP_POP_WAIT)) /* a user pool without pop_wait */
         return ABT_ERR_POOL;
     weft_unit *u = weft_pool_pop_wait(p, secs_to_ns(time_secs), ctx);
-    *thread = u ? (ABT_thread)u : ABT_THREAD_NULL;
+    *thread = u ? weft_unit_handle(u) : ABT_THREAD_NULL;
     return ABT_SUCCESS;
 }
 
@@ -400,10 +399,10 @@ WEFT_API int ABT_pool_pop(ABT_pool pool, ABT_unit *unit)
         return ABT_ERR_INV_POOL;
     if (!unit)
         return ABT_ERR_INV_ARG;
-    if (p->ops->pop_unit)          /* hands out the user's own unit (pool/user.c) */
+    if (p->ops->pop_unit) /* hands out the user's own unit (pool/user.c) */
         return p->ops->pop_unit(p, unit, WEFT_POP_NOW, 0);
     weft_unit *u = weft_pool_pop(p);
-    *unit = u ? (ABT_unit)u : ABT_UNIT_NULL;
+    *unit = u ? (ABT_unit)weft_unit_handle(u) : ABT_UNIT_NULL;
     return ABT_SUCCESS;
 }
 
@@ -414,17 +413,17 @@ WEFT_API int ABT_pool_pop_wait(ABT_pool pool, ABT_unit *unit, double time_secs)
         return ABT_ERR_INV_POOL;
     if (!unit)
         return ABT_ERR_INV_ARG;
-    if (p->ops->pop_unit)          /* pool/user.c */
+    if (p->ops->pop_unit) /* pool/user.c */
         return p->ops->pop_unit(p, unit, WEFT_POP_WAIT, time_secs);
     weft_unit *u = weft_pool_pop_wait(p, secs_to_ns(time_secs), ABT_POOL_CONTEXT_OP_POOL_OTHER);
-    *unit = u ? (ABT_unit)u : ABT_UNIT_NULL;
+    *unit = u ? (ABT_unit)weft_unit_handle(u) : ABT_UNIT_NULL;
     return ABT_SUCCESS;
 }
 
 WEFT_API int ABT_pool_pop_timedwait(ABT_pool pool, ABT_unit *unit, double abstime_secs)
 {
     weft_pool *p = weft_pool_from(pool);
-    if (p && unit && p->ops->pop_unit)   /* the old p_pop_timedwait (pool/user.c) */
+    if (p && unit && p->ops->pop_unit) /* the old p_pop_timedwait (pool/user.c) */
         return p->ops->pop_unit(p, unit, WEFT_POP_TIMEDWAIT, abstime_secs);
     double rel = abstime_secs - weft_wtime();
     return ABT_pool_pop_wait(pool, unit, rel > 0 ? rel : 0);
@@ -441,7 +440,10 @@ WEFT_API int ABT_pool_remove(ABT_pool pool, ABT_unit unit)
         return p->ops->remove_unit(p, unit);
     if (unit == NULL || unit == ABT_UNIT_NULL)
         return ABT_ERR_INV_UNIT;
-    return weft_pool_remove(p, weft_unit_from_abt_unit(unit));
+    weft_unit *u = weft_unit_from_abt_unit(unit);
+    if (!u)
+        return ABT_ERR_INV_UNIT; /* a stale handle */
+    return weft_pool_remove(p, u);
 }
 
 WEFT_API int ABT_pool_push(ABT_pool pool, ABT_unit unit)
@@ -452,7 +454,10 @@ WEFT_API int ABT_pool_push(ABT_pool pool, ABT_unit unit)
     if (unit == NULL || unit == ABT_UNIT_NULL)
         return ABT_ERR_INV_UNIT;
     /* a unit popped from a user pool may be the user's: translate it */
-    return push_one(p, (ABT_thread)weft_unit_from_abt_unit(unit), ABT_POOL_CONTEXT_OP_POOL_OTHER);
+    weft_unit *u = weft_unit_from_abt_unit(unit);
+    if (!u)
+        return ABT_ERR_INV_UNIT; /* a stale handle */
+    return push_one(p, weft_unit_handle(u), ABT_POOL_CONTEXT_OP_POOL_OTHER);
 }
 
 WEFT_API int ABT_pool_print_all_threads(ABT_pool pool, void *arg,
@@ -469,7 +474,10 @@ WEFT_API int ABT_pool_print_all_threads(ABT_pool pool, void *arg,
     return ABT_SUCCESS;
 }
 
-struct unit_print { void *arg; void (*fn)(void *, ABT_unit); };
+struct unit_print {
+    void *arg;
+    void (*fn)(void *, ABT_unit);
+};
 static void print_as_unit(void *arg, ABT_thread t)
 {
     struct unit_print *up = arg;
@@ -481,7 +489,7 @@ WEFT_API int ABT_pool_print_all(ABT_pool pool, void *arg, void (*print_fn)(void 
     if (!print_fn)
         return weft_pool_from(pool) ? ABT_ERR_INV_ARG : ABT_ERR_INV_POOL;
     weft_pool *p = weft_pool_from(pool);
-    if (p && p->ops->print_units)  /* the user's own units (pool/user.c) */
+    if (p && p->ops->print_units) /* the user's own units (pool/user.c) */
         return p->ops->print_units(p, arg, print_fn);
     struct unit_print up = { arg, print_fn };
     return ABT_pool_print_all_threads(pool, &up, print_as_unit);
@@ -524,7 +532,10 @@ WEFT_API int ABT_unit_get_thread(ABT_unit unit, ABT_thread *thread)
         return ABT_ERR_INV_UNIT;
     if (!thread)
         return ABT_ERR_INV_ARG;
-    *thread = (ABT_thread)weft_unit_from_abt_unit(unit);   /* user-made units: pool/user.c */
+    weft_unit *u = weft_unit_from_abt_unit(unit); /* user-made units: pool/user.c */
+    if (!u)
+        return ABT_ERR_INV_UNIT; /* a stale handle */
+    *thread = weft_unit_handle(u);
     return ABT_SUCCESS;
 }
 

@@ -35,8 +35,8 @@
 #include "core/runtime.h"
 
 /* p->notify bits */
-#define WEFT_POOL_SIGNAL 1u        /* FIFO_WAIT: pushes bump `seq` for pop_wait sleepers */
-#define WEFT_POOL_IDLERS 2u        /* p->idlers is not empty (written under the lock) */
+#define WEFT_POOL_SIGNAL 1u /* FIFO_WAIT: pushes bump `seq` for pop_wait sleepers */
+#define WEFT_POOL_IDLERS 2u /* p->idlers is not empty (written under the lock) */
 
 #define WEFT_POOL_HANDLE(p) ((ABT_pool)(p))
 
@@ -52,6 +52,19 @@ enum weft_pool_cap {
     WEFT_POOL_CAP_IDLE_WAKE = 1u << 6,   /* every push wakes a scheduler sleeping on it
                                           * (p->idlers): built-in kinds, not PRIV */
 };
+
+/* The pool's lock, unless its access mode is PRIV (one stream only). */
+static inline void weft_pool_lock(weft_pool *p)
+{
+    if (p->locked)
+        weft_spin_lock(&p->lock);
+}
+
+static inline void weft_pool_unlock(weft_pool *p)
+{
+    if (p->locked)
+        weft_spin_unlock(&p->lock);
+}
 
 static inline bool weft_pool_can(const weft_pool *p, enum weft_pool_cap cap)
 {
@@ -108,7 +121,7 @@ static inline void weft_pool_push_head(weft_pool *p, weft_unit *u)
     p->head = u;
     u->in_pool = 1;
     weft_atomic_store_relaxed(&p->size, weft_atomic_load_relaxed(&p->size) + 1);
-    uint8_t f = p->notify;         /* under the lock, as in weft_pool_fifo_push */
+    uint8_t f = p->notify; /* under the lock, as in weft_pool_fifo_push */
     if (p->locked)
         weft_spin_unlock(&p->lock);
     if (WEFT_UNLIKELY(f))
@@ -124,13 +137,13 @@ static inline void weft_pool_fifo_push(weft_pool *p, weft_unit *u)
     if (p->locked) {
         weft_spin_lock(&p->lock);
         fifo_link_tail(p, u);
-        uint8_t f = p->notify;     /* IDLERS only changes under the lock */
+        uint8_t f = p->notify; /* IDLERS only changes under the lock */
         weft_spin_unlock(&p->lock);
         if (WEFT_UNLIKELY(f))
             weft_pool_notify(p);
     } else {
         fifo_link_tail(p, u);
-        if (WEFT_UNLIKELY(p->notify))   /* PRIV: SIGNAL or nothing, constant */
+        if (WEFT_UNLIKELY(p->notify)) /* PRIV: SIGNAL or nothing, constant */
             weft_pool_notify(p);
     }
 }
@@ -147,7 +160,8 @@ static inline void weft_pool_push_ctx(weft_pool *p, weft_unit *u, ABT_pool_conte
     p->ops->push(p, u, ctx);
 }
 
-/* A descriptor is being recycled, or its unit moves to a pool of another kind: give its user-made unit back (u->uunit != NULL). */
+/* A descriptor is being recycled, or its unit moves to a pool of another kind: give its user-made
+ * unit back (u->uunit != NULL). */
 WEFT_INTERNAL void weft_user_unit_drop(weft_unit *u);
 
 /* Prepare u, which the caller owns (not in any pool, not running elsewhere), to be pushed
@@ -223,7 +237,7 @@ WEFT_INTERNAL bool weft_pool_take_fresh_slow(weft_pool *p, weft_unit *u);
 static inline bool weft_pool_take_fresh(weft_pool *p, weft_unit *u)
 {
     if (WEFT_UNLIKELY(!(p->caps & WEFT_POOL_CAP_INLINE_FIFO)))
-        return weft_pool_take_fresh_slow(p, u);   /* through the ops table (pool.c) */
+        return weft_pool_take_fresh_slow(p, u); /* through the ops table (pool.c) */
     bool ok = false;
     if (p->locked)
         weft_spin_lock(&p->lock);
@@ -285,6 +299,11 @@ extern WEFT_INTERNAL const weft_pool_ops weft_pool_fifo_ops;
 WEFT_INTERNAL int weft_fifo_remove(weft_pool *p, weft_unit *u);
 WEFT_INTERNAL bool weft_fifo_take_fresh(weft_pool *p, weft_unit *u);
 WEFT_INTERNAL size_t weft_fifo_size(weft_pool *p);
+/* pop_wait of the kinds that signal through the event count `seq` (FIFO_WAIT, priority):
+ * pop with `pop`, else sleep on `seq` until a push, a wake or the time-out (fifo.c). */
+WEFT_INTERNAL weft_unit *weft_pool_seq_pop_wait(weft_pool *p, uint64_t timeout_ns,
+                                                ABT_pool_context ctx,
+                                                weft_unit *(*pop)(weft_pool *, ABT_pool_context));
 WEFT_INTERNAL void weft_fifo_print_all(weft_pool *p, void *arg, void (*fn)(void *, ABT_thread));
 extern WEFT_INTERNAL const weft_pool_ops weft_pool_fifo_wait_ops;
 extern WEFT_INTERNAL const weft_pool_ops weft_pool_randws_ops;
@@ -294,7 +313,8 @@ WEFT_INTERNAL WEFT_WUR int weft_pool_alloc(const weft_pool_ops *ops, unsigned ca
                                            ABT_pool_kind kind, ABT_pool_access access,
                                            bool automatic, size_t size, weft_pool **out);
 
-/* ABT_unit -> unit: a user-made unit through the table, anything else as a pointer. */
+/* ABT_unit -> unit: a user-made unit through the table, anything else as a unit handle
+ * (core/handle.h); NULL for a stale handle. */
 WEFT_INTERNAL weft_unit *weft_unit_from_abt_unit(ABT_unit unit);
 /* ops->pop_unit `how` */
 enum weft_pool_pop_how { WEFT_POP_NOW, WEFT_POP_WAIT, WEFT_POP_TIMEDWAIT };

@@ -35,34 +35,19 @@ struct level {
 };
 
 struct prio_pool {
-    weft_pool base;                /* first: weft_pool_destroy frees the whole block */
+    weft_pool base; /* first: weft_pool_destroy frees the whole block */
     int nlevels;
-    int dflt;                      /* level of units without a priority */
-    uint64_t nonempty;             /* bit l: level l has units (under base.lock) */
+    int dflt;          /* level of units without a priority */
+    uint64_t nonempty; /* bit l: level l has units (under base.lock) */
     struct level lv[];
 };
 
 static inline struct prio_pool *pp(weft_pool *p) { return (struct prio_pool *)p; }
 
-static inline void lock(weft_pool *p)
-{
-    if (p->locked)
-        weft_spin_lock(&p->lock);
-}
-
-static inline void unlock(weft_pool *p)
-{
-    if (p->locked)
-        weft_spin_unlock(&p->lock);
-}
-
 /* Priority handed from weft_thread_create_prio to the push of the ULT it creates. */
-static __thread int create_prio;   /* level + 1, 0 = none */
+static __thread int create_prio; /* level + 1, 0 = none */
 
-static inline int unit_prio(weft_unit *u)
-{
-    return weft_atomic_load_relaxed_plain(&u->prio);
-}
+static inline int unit_prio(weft_unit *u) { return weft_atomic_load_relaxed_plain(&u->prio); }
 
 static int level_for(struct prio_pool *q, weft_unit *u, ABT_pool_context ctx)
 {
@@ -121,13 +106,13 @@ static void prio_push(weft_pool *p, weft_unit *u, ABT_pool_context ctx)
 {
     struct prio_pool *q = pp(p);
     int l = level_for(q, u, ctx);
-    lock(p);
+    weft_pool_lock(p);
     link_tail(q, u, l);
-    unsigned f = p->notify;        /* IDLERS: read under the lock */
-    unlock(p);
-    weft_pool_signal(p);           /* prio_pop_wait's event count */
+    unsigned f = p->notify; /* IDLERS: read under the lock */
+    weft_pool_unlock(p);
+    weft_pool_signal(p); /* prio_pop_wait's event count */
     if (WEFT_UNLIKELY(f & WEFT_POOL_IDLERS))
-        weft_pool_notify(p);         /* a scheduler sleeps on it */
+        weft_pool_notify(p); /* a scheduler sleeps on it */
 }
 
 static weft_unit *prio_pop(weft_pool *p, ABT_pool_context ctx)
@@ -137,63 +122,46 @@ static weft_unit *prio_pop(weft_pool *p, ABT_pool_context ctx)
         return NULL;
     struct prio_pool *q = pp(p);
     weft_unit *u = NULL;
-    lock(p);
+    weft_pool_lock(p);
     if (q->nonempty) {
         u = q->lv[__builtin_ctzll(q->nonempty)].head;
         unlink_unit(q, u);
     }
-    unlock(p);
+    weft_pool_unlock(p);
     return u;
 }
 
 /* Sleep on the event count like FIFO_WAIT (pool.c): announce, re-check, futex-wait. */
 static weft_unit *prio_pop_wait(weft_pool *p, uint64_t timeout_ns, ABT_pool_context ctx)
 {
-    uint64_t deadline = weft_clock_ns() + timeout_ns;
-    for (;;) {
-        uint32_t seq = weft_atomic_load_seq_cst(&p->seq);
-        weft_unit *u = prio_pop(p, ctx);
-        if (u)
-            return u;
-        uint64_t now = weft_clock_ns();
-        if (now >= deadline)
-            return NULL;
-        weft_atomic_fetch_add_seq_cst(&p->nsleepers, 1);
-        int r = weft_futex_wait(&p->seq, seq, deadline - now);
-        weft_atomic_fetch_sub_seq_cst(&p->nsleepers, 1);
-        if (r == 0)
-            return prio_pop(p, ctx);
-    }
+    return weft_pool_seq_pop_wait(p, timeout_ns, ctx, prio_pop);
 }
 
 static int prio_remove(weft_pool *p, weft_unit *u)
 {
     int r = ABT_ERR_POOL;
-    lock(p);
+    weft_pool_lock(p);
     if (u->in_pool && u->pool == p) {
         unlink_unit(pp(p), u);
         r = ABT_SUCCESS;
     }
-    unlock(p);
+    weft_pool_unlock(p);
     return r;
 }
 
 static bool prio_take_fresh(weft_pool *p, weft_unit *u)
 {
     bool ok = false;
-    lock(p);
+    weft_pool_lock(p);
     if (u->in_pool && u->pool == p && u->ctx == NULL) {
         unlink_unit(pp(p), u);
         ok = true;
     }
-    unlock(p);
+    weft_pool_unlock(p);
     return ok;
 }
 
-static size_t prio_size(weft_pool *p)
-{
-    return weft_atomic_load_relaxed(&p->size);
-}
+static size_t prio_size(weft_pool *p) { return weft_atomic_load_relaxed(&p->size); }
 
 static void prio_wake(weft_pool *p)
 {
@@ -204,11 +172,11 @@ static void prio_wake(weft_pool *p)
 static void prio_print_all(weft_pool *p, void *arg, void (*fn)(void *, ABT_thread))
 {
     struct prio_pool *q = pp(p);
-    lock(p);
+    weft_pool_lock(p);
     for (int l = 0; l < q->nlevels; l++)
         for (weft_unit *u = q->lv[l].head; u; u = u->next)
-            fn(arg, (ABT_thread)u);
-    unlock(p);
+            fn(arg, weft_unit_handle(u));
+    weft_pool_unlock(p);
 }
 
 const weft_pool_ops weft_pool_prio_ops = {
@@ -239,13 +207,13 @@ WEFT_API int weft_pool_create_prio(ABT_pool_access access, int num_levels, ABT_b
     if ((unsigned)access > ABT_POOL_ACCESS_MPMC)
         return ABT_ERR_INV_POOL_ACCESS;
     weft_pool *p;
-    int r = weft_pool_alloc(&weft_pool_prio_ops,
-                            WEFT_POOL_CAP_SIZE | WEFT_POOL_CAP_POP_WAIT |
-                                WEFT_POOL_CAP_IDLE_WAKE, /* signals in prio_push */
-                            (ABT_pool_kind)-2 /* not an Argobots kind */, access,
-                            automatic != ABT_FALSE,
-                            sizeof(struct prio_pool) + (size_t)num_levels * sizeof(struct level),
-                            &p);
+    int r =
+        weft_pool_alloc(&weft_pool_prio_ops,
+                        WEFT_POOL_CAP_SIZE | WEFT_POOL_CAP_POP_WAIT |
+                            WEFT_POOL_CAP_IDLE_WAKE, /* signals in prio_push */
+                        (ABT_pool_kind)-2 /* not an Argobots kind */, access,
+                        automatic != ABT_FALSE,
+                        sizeof(struct prio_pool) + (size_t)num_levels * sizeof(struct level), &p);
     if (r != ABT_SUCCESS)
         return r;
     struct prio_pool *q = pp(p);

@@ -11,5 +11,4 @@ extern WEFT_INTERNAL const weft_pool_ops weft_pool_prio_ops;
 
 static inline bool weft_pool_is_prio(const weft_pool *p) { return p->ops == &weft_pool_prio_ops; }
 
-
 #endif

@@ -12,40 +12,28 @@
  * pop_wait has no sleep here (NULL op): weft_pool_pop_wait polls, like Argobots' RANDWS. */
 #include "core/pool/pool.h"
 
-#define PUSH_HEAD_OPS                                                                          \
-    (ABT_POOL_CONTEXT_OP_THREAD_CREATE | ABT_POOL_CONTEXT_OP_THREAD_CREATE_TO |                \
+#define PUSH_HEAD_OPS                                                           \
+    (ABT_POOL_CONTEXT_OP_THREAD_CREATE | ABT_POOL_CONTEXT_OP_THREAD_CREATE_TO | \
      ABT_POOL_CONTEXT_OP_THREAD_REVIVE | ABT_POOL_CONTEXT_OP_THREAD_REVIVE_TO)
-
-static inline void lock(weft_pool *p)
-{
-    if (p->locked)
-        weft_spin_lock(&p->lock);
-}
-
-static inline void unlock(weft_pool *p)
-{
-    if (p->locked)
-        weft_spin_unlock(&p->lock);
-}
 
 static void randws_push(weft_pool *p, weft_unit *u, ABT_pool_context ctx)
 {
     if (ctx & PUSH_HEAD_OPS) {
-        weft_pool_push_head(p, u);     /* pool.h: same list, takes the lock */
+        weft_pool_push_head(p, u); /* pool.h: same list, takes the lock */
         return;
     }
-    weft_pool_fifo_push(p, u);         /* pool.h: the list's tail, wakes a sleeper */
+    weft_pool_fifo_push(p, u); /* pool.h: the list's tail, wakes a sleeper */
 }
 
 static weft_unit *randws_pop(weft_pool *p, ABT_pool_context ctx)
 {
     if (weft_atomic_load_relaxed(&p->size) == 0)
         return NULL;
-    lock(p);
+    weft_pool_lock(p);
     weft_unit *u = (ctx & ABT_POOL_CONTEXT_OWNER_SECONDARY) ? p->tail : p->head;
     if (u)
         fifo_unlink(p, u);
-    unlock(p);
+    weft_pool_unlock(p);
     return u;
 }
 
@@ -54,7 +42,7 @@ const weft_pool_ops weft_pool_randws_ops = {
     .name = "RANDWS",
     .push = randws_push,
     .pop = randws_pop,
-    .pop_wait = NULL,              /* polled (pool.c), as Argobots' RANDWS */
+    .pop_wait = NULL, /* polled (pool.c), as Argobots' RANDWS */
     .remove = weft_fifo_remove,
     .take_fresh = weft_fifo_take_fresh,
     .size = weft_fifo_size,

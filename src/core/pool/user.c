@@ -75,7 +75,7 @@
 #include "core/pool/pool.h"
 #include "core/unit.h"
 
-#define DEF_MAGIC 0x77656674u      /* "weft" */
+#define DEF_MAGIC 0x77656674u /* "weft" */
 
 struct new_cbs {
     ABT_pool_user_create_unit_fn create_unit;
@@ -94,14 +94,14 @@ struct new_cbs {
 
 /* What an ABT_pool_user_def handle points to.  `head` must stay first. */
 struct user_def {
-    struct ABT_pool_def head;      /* access = DEF_MAGIC, callbacks NULL: see above */
+    struct ABT_pool_def head; /* access = DEF_MAGIC, callbacks NULL: see above */
     struct new_cbs cb;
 };
 
 /* weft_pool.impl of a user pool; immutable after ABT_pool_create. */
 struct user_pool {
-    weft_pool_ops ops;             /* NULL entries where the definition has no callback */
-    bool old;                      /* old-style definition: `o`, else `n` */
+    weft_pool_ops ops; /* NULL entries where the definition has no callback */
+    bool old;          /* old-style definition: `o`, else `n` */
     struct ABT_pool_def o;
     struct new_cbs n;
 };
@@ -113,20 +113,20 @@ static inline bool unit_is_null(ABT_unit u) { return u == NULL || u == ABT_UNIT_
 /* ---------------------------------------------------------------- unit -> thread table */
 
 #define MAP_SHARDS 64
-#define MAP_INLINE 16              /* buckets a shard starts with, inside it */
+#define MAP_INLINE 16 /* buckets a shard starts with, inside it */
 
 /* `b` NULL: the inline buckets.  All fields and the chains (weft_unit.unext) are
  * protected by `lock`. */
 struct map_shard {
     weft_spinlock lock;
-    uint32_t n;                    /* entries */
-    uint32_t mask;                 /* buckets - 1, when b != NULL */
-    weft_unit **b;                 /* a heap array, or NULL */
+    uint32_t n;    /* entries */
+    uint32_t mask; /* buckets - 1, when b != NULL */
+    weft_unit **b; /* a heap array, or NULL */
     weft_unit *inline_b[MAP_INLINE];
 } __attribute__((aligned(WEFT_CACHE_LINE)));
 
 static struct map_shard map[MAP_SHARDS];
-static _Atomic size_t map_live;    /* entries in all shards: 0 lets lookups skip the table */
+static _Atomic size_t map_live; /* entries in all shards: 0 lets lookups skip the table */
 
 static inline uint64_t map_hash(ABT_unit k)
 {
@@ -185,7 +185,7 @@ static void shard_maybe_grow(struct map_shard *s)
         return;
     weft_unit **old = NULL;
     weft_spin_lock(&s->lock);
-    if (shard_cap(s) == cap) {     /* nobody grew it meanwhile */
+    if (shard_cap(s) == cap) { /* nobody grew it meanwhile */
         uint32_t nmask = cap * 4 - 1;
         for (uint32_t i = 0; i < cap; i++) {
             weft_unit *t = s->b ? s->b[i] : s->inline_b[i];
@@ -288,7 +288,7 @@ static void map_sweep(weft_pool *p)
                 }
             }
             weft_unit **old = NULL;
-            if (s->n == 0 && s->b) {           /* give an empty shard's array back */
+            if (s->n == 0 && s->b) { /* give an empty shard's array back */
                 old = s->b;
                 s->b = NULL;
                 s->mask = 0;
@@ -322,8 +322,8 @@ static int op_bind(weft_pool *p, weft_unit *t)
     if (weft_atomic_load_relaxed(&t->upool) == p && unit_of(t))
         return ABT_SUCCESS;
     struct user_pool *q = upool(p);
-    ABT_unit u = q->old ? q->o.u_create_from_thread((ABT_thread)t)
-                        : q->n.create_unit(handle(p), (ABT_thread)t);
+    ABT_unit u = q->old ? q->o.u_create_from_thread(weft_unit_handle(t))
+                        : q->n.create_unit(handle(p), weft_unit_handle(t));
     if (unit_is_null(u))
         return ABT_ERR_OTHER;
     unit_unbind(t);
@@ -344,7 +344,8 @@ static ABT_unit unit_for_push(weft_pool *p, weft_unit *t)
         if (!weft_atomic_exchange_relaxed(&told, true))
             weft_warn("user-defined pool %d: create_unit returned ABT_UNIT_NULL for a push "
                       "that cannot report it (a yield or wake-up after the unit's pool "
-                      "was changed); retrying until it succeeds. Reported once.", p->id);
+                      "was changed); retrying until it succeeds. Reported once.",
+                      p->id);
         sched_yield();
     }
     return unit_of(t);
@@ -393,10 +394,7 @@ static weft_unit *op_pop_wait(weft_pool *p, uint64_t timeout_ns, ABT_pool_contex
 }
 
 /* 1.2 definitions: emptiness is the user's is_empty (old ones: p_get_size() == 0). */
-static bool op_is_empty(weft_pool *p)
-{
-    return upool(p)->n.is_empty(handle(p)) != ABT_FALSE;
-}
+static bool op_is_empty(weft_pool *p) { return upool(p)->n.is_empty(handle(p)) != ABT_FALSE; }
 
 static size_t op_size(weft_pool *p)
 {
@@ -420,7 +418,7 @@ static void print_unit_as_thread(void *arg, ABT_unit u)
 {
     struct print_arg *a = arg;
     weft_unit *t = map_find(u, NULL);
-    a->thread_fn(a->arg, t ? (ABT_thread)t : (ABT_thread)u);
+    a->thread_fn(a->arg, t ? weft_unit_handle(t) : (ABT_thread)u);
 }
 
 static void print_thread_as_unit(void *arg, ABT_thread th)
@@ -460,13 +458,10 @@ static void op_destroy(weft_pool *p)
 weft_unit *weft_unit_from_abt_unit(ABT_unit unit)
 {
     weft_unit *t = map_find(unit, NULL);
-    return t ? t : (weft_unit *)unit;
+    return t ? t : weft_unit_from((ABT_thread)unit);
 }
 
-void weft_user_unit_drop(weft_unit *u)
-{
-    unit_unbind(u);
-}
+void weft_user_unit_drop(weft_unit *u) { unit_unbind(u); }
 
 static int op_pop_unit(weft_pool *p, ABT_unit *unit, int how, double secs)
 {
@@ -483,7 +478,7 @@ static int op_pop_unit(weft_pool *p, ABT_unit *unit, int how, double secs)
         else
             return ABT_ERR_POOL;
         if (!unit_is_null(u)) {
-            thread_of_popped(p, u);             /* checks it is ours */
+            thread_of_popped(p, u); /* checks it is ours */
             *unit = u;
         }
         return ABT_SUCCESS;
@@ -497,7 +492,7 @@ static int op_pop_unit(weft_pool *p, ABT_unit *unit, int how, double secs)
         return ABT_ERR_POOL;
     weft_unit *t = weft_unit_from(th);
     if (t)
-        *unit = unit_of(t);                     /* stays bound */
+        *unit = unit_of(t); /* stays bound */
     return ABT_SUCCESS;
 }
 
@@ -512,7 +507,9 @@ static int op_remove_unit(weft_pool *p, ABT_unit unit)
     weft_pool *owner = NULL;
     weft_unit *t = map_find(unit, &owner);
     if (!t) {
-        t = (weft_unit *)unit;
+        t = weft_unit_from((ABT_thread)unit);
+        if (!t)
+            return ABT_ERR_INV_UNIT; /* a stale handle */
         if (t->pool != p)
             return ABT_ERR_POOL;
         unit = unit_of(t);
@@ -543,14 +540,14 @@ static int op_print_units(weft_pool *p, void *arg, void (*fn)(void *, ABT_unit))
 }
 
 static int op_pop_many(weft_pool *p, ABT_thread *threads, size_t len, size_t *num,
-                               ABT_pool_context ctx)
+                       ABT_pool_context ctx)
 {
     struct user_pool *q = upool(p);
     size_t n = 0;
-    if (q->old) {                               /* old definitions: one p_pop at a time */
+    if (q->old) { /* old definitions: one p_pop at a time */
         weft_unit *t;
         while (n < len && (t = op_pop(p, ctx)))
-            threads[n++] = (ABT_thread)t;
+            threads[n++] = weft_unit_handle(t);
     } else {
         if (!q->n.pop_many)
             return ABT_ERR_POOL;
@@ -563,8 +560,7 @@ static int op_pop_many(weft_pool *p, ABT_thread *threads, size_t len, size_t *nu
 
 /* ABT_pool_push_threads: every thread is bound first, so a create_unit failure pushes
  * none of them (those already bound keep their unit for a later push). */
-static int op_push_many(weft_pool *p, const ABT_thread *threads, size_t num,
-                                ABT_pool_context ctx)
+static int op_push_many(weft_pool *p, const ABT_thread *threads, size_t num, ABT_pool_context ctx)
 {
     struct user_pool *q = upool(p);
     if (!q->old && !q->n.push_many)
@@ -585,7 +581,7 @@ static int op_push_many(weft_pool *p, const ABT_thread *threads, size_t num,
     for (size_t i = 0; i < num; i++) {
         weft_unit *t = weft_unit_from(threads[i]);
         if (!t)
-            continue;                           /* ABT_THREAD_NULL: skipped, as in pool.c */
+            continue; /* ABT_THREAD_NULL: skipped, as in pool.c */
         t->pool = p;
         weft_atomic_store_relaxed(&t->state, WEFT_READY);
         if (q->old)
@@ -665,18 +661,18 @@ WEFT_API int ABT_pool_create(ABT_pool_user_def def, ABT_pool_config config, ABT_
     p->caps = WEFT_POOL_CAP_BIND;
     if (q->old || q->n.get_size)
         p->caps |= WEFT_POOL_CAP_SIZE;
-    if (!q->old && q->n.pop_wait)      /* an old definition has no relative pop_wait */
+    if (!q->old && q->n.pop_wait) /* an old definition has no relative pop_wait */
         p->caps |= WEFT_POOL_CAP_POP_WAIT;
     p->ops = &q->ops;
     p->impl = q;
-    p->kind = (ABT_pool_kind)-1;   /* not a built-in kind */
+    p->kind = (ABT_pool_kind)-1; /* not a built-in kind */
     int automatic = 0;
     weft_pool_config_automatic(config, &automatic);
     p->automatic = automatic != 0;
     p->id = weft_atomic_fetch_add_relaxed(&weft_g.next_pool_id, 1);
     ABT_pool_user_init_fn init = q->old ? q->o.p_init : q->n.init;
     if (init && (r = init(handle(p), config)) != ABT_SUCCESS)
-        goto fail;                 /* p_free is not called for a pool whose init failed */
+        goto fail; /* p_free is not called for a pool whose init failed */
     pthread_mutex_lock(&weft_g.lock);
     weft_registry_add_pool(p);
     pthread_mutex_unlock(&weft_g.lock);
@@ -747,7 +743,8 @@ WEFT_API int ABT_pool_user_def_set_free(ABT_pool_user_def def, ABT_pool_user_fre
     return ABT_SUCCESS;
 }
 
-WEFT_API int ABT_pool_user_def_set_get_size(ABT_pool_user_def def, ABT_pool_user_get_size_fn p_get_size)
+WEFT_API int ABT_pool_user_def_set_get_size(ABT_pool_user_def def,
+                                            ABT_pool_user_get_size_fn p_get_size)
 {
     struct user_def *d = def_from(def);
     if (!d)
@@ -756,7 +753,8 @@ WEFT_API int ABT_pool_user_def_set_get_size(ABT_pool_user_def def, ABT_pool_user
     return ABT_SUCCESS;
 }
 
-WEFT_API int ABT_pool_user_def_set_pop_wait(ABT_pool_user_def def, ABT_pool_user_pop_wait_fn p_pop_wait)
+WEFT_API int ABT_pool_user_def_set_pop_wait(ABT_pool_user_def def,
+                                            ABT_pool_user_pop_wait_fn p_pop_wait)
 {
     struct user_def *d = def_from(def);
     if (!d)
@@ -765,7 +763,8 @@ WEFT_API int ABT_pool_user_def_set_pop_wait(ABT_pool_user_def def, ABT_pool_user
     return ABT_SUCCESS;
 }
 
-WEFT_API int ABT_pool_user_def_set_pop_many(ABT_pool_user_def def, ABT_pool_user_pop_many_fn p_pop_many)
+WEFT_API int ABT_pool_user_def_set_pop_many(ABT_pool_user_def def,
+                                            ABT_pool_user_pop_many_fn p_pop_many)
 {
     struct user_def *d = def_from(def);
     if (!d)
@@ -774,7 +773,8 @@ WEFT_API int ABT_pool_user_def_set_pop_many(ABT_pool_user_def def, ABT_pool_user
     return ABT_SUCCESS;
 }
 
-WEFT_API int ABT_pool_user_def_set_push_many(ABT_pool_user_def def, ABT_pool_user_push_many_fn p_push_many)
+WEFT_API int ABT_pool_user_def_set_push_many(ABT_pool_user_def def,
+                                             ABT_pool_user_push_many_fn p_push_many)
 {
     struct user_def *d = def_from(def);
     if (!d)
@@ -783,7 +783,8 @@ WEFT_API int ABT_pool_user_def_set_push_many(ABT_pool_user_def def, ABT_pool_use
     return ABT_SUCCESS;
 }
 
-WEFT_API int ABT_pool_user_def_set_print_all(ABT_pool_user_def def, ABT_pool_user_print_all_fn p_print_all)
+WEFT_API int ABT_pool_user_def_set_print_all(ABT_pool_user_def def,
+                                             ABT_pool_user_print_all_fn p_print_all)
 {
     struct user_def *d = def_from(def);
     if (!d)

@@ -34,7 +34,7 @@ static bool idle_sleep(weft_xstream *xs, weft_sched *s, uint64_t timeout_ns)
 {
     if (weft_atomic_exchange_seq_cst(&xs->idle, WEFT_IDLE_SLEEPING) == WEFT_IDLE_NOTIFIED) {
         weft_atomic_store_seq_cst(&xs->idle, WEFT_IDLE_AWAKE);
-        return true;               /* an event came since the loop last looked */
+        return true; /* an event came since the loop last looked */
     }
     for (int i = 0; i < s->num_pools; i++) {
         if (s->pools[i]->caps & WEFT_POOL_CAP_IDLE_WAKE) {
@@ -48,8 +48,7 @@ static bool idle_sleep(weft_xstream *xs, weft_sched *s, uint64_t timeout_ns)
         work = !weft_pool_is_empty(s->pools[i]);
     if (!work)
         weft_futex_wait(&xs->idle, WEFT_IDLE_SLEEPING, timeout_ns);
-    bool notified =
-        weft_atomic_exchange_seq_cst(&xs->idle, WEFT_IDLE_AWAKE) == WEFT_IDLE_NOTIFIED;
+    bool notified = weft_atomic_exchange_seq_cst(&xs->idle, WEFT_IDLE_AWAKE) == WEFT_IDLE_NOTIFIED;
     for (int i = 0; i < s->num_pools; i++)
         if (s->pools[i]->caps & WEFT_POOL_CAP_IDLE_WAKE)
             weft_pool_idle_del(s->pools[i], &s->idle_nodes[i]);
@@ -88,7 +87,7 @@ void weft_sched_idle(weft_xstream *xs, weft_sched *s, weft_sched_idle_state *st,
             st->nap_ns = WEFT_IDLE_NAP_MAX_NS;
         max = st->nap_ns;
     }
-    uint64_t t = weft_timers_cap(max, weft_timers_next());   /* wake for the next deadline */
+    uint64_t t = weft_timers_cap(max, weft_timers_next()); /* wake for the next deadline */
     if (idle_sleep(xs, s, t == UINT64_MAX ? 0 : t))
         st->phase = WEFT_IDLE_NONE; /* woken for something: it may spin again */
 }

@@ -75,7 +75,7 @@ weft_sched_loop(weft_sched *s, weft_sched_pick_fn pick, bool wait_when_idle)
         weft_sched_idle(xs, s, &idle, wait_when_idle);
     }
     if (idle.phase != WEFT_IDLE_NONE)
-        weft_sched_idle_end(&idle);   /* gives a spinner's place back */
+        weft_sched_idle_end(&idle); /* gives a spinner's place back */
 }
 
 #endif

@@ -45,11 +45,11 @@ bool weft_sched_has_to_stop(weft_sched *s)
     /* core/timer_hook.h: every scheduler loop (predefined or user) checks this when idle
      * and every event_freq units, so that is where the due timed waits of this stream fire */
     weft_timers_poll();
-    weft_dump_check();             /* (helper) stack_dump.h: stop for a stack dump */
+    weft_dump_check(); /* (helper) stack_dump.h: stop for a stack dump */
     weft_xstream *xs = weft_xs_self();
     if (WEFT_LIKELY(xs != NULL))
         weft_mem_tick(&xs->cache); /* mem/trim.c: give memory back after a burst */
-    if (WEFT_UNLIKELY(s->use == WEFT_SCHED_IN_POOL))   /* stacked: sched/stacked.c */
+    if (WEFT_UNLIKELY(s->use == WEFT_SCHED_IN_POOL)) /* stacked: sched/stacked.c */
         return weft_sched_stacked_has_to_stop(s);
     uint32_t r = weft_atomic_load_acquire(&s->request);
     if (WEFT_LIKELY(r == WEFT_SCHED_REQ_NONE))
@@ -66,7 +66,7 @@ void weft_sched_request(weft_sched *s, uint32_t req)
         ;
     for (int i = 0; i < s->num_pools; i++)
         weft_pool_wake_all(s->pools[i]);
-    weft_xstream *xs = s->xs;      /* a main scheduler's stream: it may sleep (idle.c) */
+    weft_xstream *xs = s->xs; /* a main scheduler's stream: it may sleep (idle.c) */
     if (xs)
         weft_xs_wake(xs);
 }
@@ -86,6 +86,7 @@ static weft_unit *sched_self_unit_new(weft_sched *s)
     if (!u)
         return NULL;
     memset(u, 0, sizeof(*u));
+    weft_unit_handle_init(u);
     u->flags = WEFT_U_ULT | WEFT_U_NAMED | WEFT_U_MAIN_SCHED;
     u->stack_kind = WEFT_STACK_NONE;
     u->sched = s;
@@ -95,7 +96,7 @@ static weft_unit *sched_self_unit_new(weft_sched *s)
 
 static void sched_self_unit_free(weft_unit *u)
 {
-    if (u->keys)                   /* ABT_key_set / ABT_self_set_specific in the scheduler */
+    if (u->keys) /* ABT_key_set / ABT_self_set_specific in the scheduler */
         weft_unit_run_key_dtors(u);
     free(u);
 }
@@ -142,7 +143,7 @@ static int sched_alloc(int num_pools, ABT_pool *pools, bool need_pools, ABT_pool
         s->pools[i] = p;
     }
     s->event_freq = weft_g.cfg.sched_event_freq;
-    s->idle_forever = true;        /* may it sleep without a bound when idle (idle.c)? */
+    s->idle_forever = true; /* may it sleep without a bound when idle (idle.c)? */
     for (int i = 0; i < num_pools; i++)
         if (!(s->pools[i]->caps & WEFT_POOL_CAP_IDLE_WAKE))
             s->idle_forever = false;
@@ -156,16 +157,11 @@ int weft_sched_create_predef(ABT_sched_predef predef, int num_pools, ABT_pool *p
     ABT_pool_kind kind = ABT_POOL_FIFO;
     switch (predef) {
     case ABT_SCHED_DEFAULT:
-    case ABT_SCHED_BASIC:
-        break;
-    case ABT_SCHED_BASIC_WAIT:
-        kind = ABT_POOL_FIFO_WAIT;
-        break;
-    case ABT_SCHED_PRIO:           /* sched/prio.c */
-    case ABT_SCHED_RANDWS:         /* sched/randws.c */
-        break;
-    default:
-        return ABT_ERR_INV_SCHED_PREDEF;
+    case ABT_SCHED_BASIC: break;
+    case ABT_SCHED_BASIC_WAIT: kind = ABT_POOL_FIFO_WAIT; break;
+    case ABT_SCHED_PRIO: /* sched/prio.c */
+    case ABT_SCHED_RANDWS: /* sched/randws.c */ break;
+    default: return ABT_ERR_INV_SCHED_PREDEF;
     }
     if (num_pools < 0 || (num_pools > 0 && pools == NULL && false))
         return ABT_ERR_INV_ARG;
@@ -183,16 +179,16 @@ int weft_sched_create_predef(ABT_sched_predef predef, int num_pools, ABT_pool *p
         s->event_freq = (uint32_t)freq;
     s->automatic = autom >= 0 ? autom != 0 : automatic;
     s->predef = predef == ABT_SCHED_DEFAULT ? ABT_SCHED_BASIC : predef;
-    s->num_join_pools = s->num_pools;   /* join bypass allowed (unit.c) */
+    s->num_join_pools = s->num_pools; /* join bypass allowed (unit.c) */
     /* a BASIC loop over one built-in FIFO pool: yields may skip it (unit.c) */
-    if ((s->predef == ABT_SCHED_BASIC || s->predef == ABT_SCHED_BASIC_WAIT) &&
-        s->num_pools == 1 && weft_pool_can(s->pools[0], WEFT_POOL_CAP_INLINE_FIFO))
+    if ((s->predef == ABT_SCHED_BASIC || s->predef == ABT_SCHED_BASIC_WAIT) && s->num_pools == 1 &&
+        weft_pool_can(s->pools[0], WEFT_POOL_CAP_INLINE_FIFO))
         s->bypass_pool = s->pools[0];
     s->def.type = ABT_SCHED_TYPE_ULT;
-    s->def.run = predef == ABT_SCHED_PRIO        ? weft_sched_prio_run
-                 : predef == ABT_SCHED_RANDWS    ? weft_sched_randws_run
+    s->def.run = predef == ABT_SCHED_PRIO         ? weft_sched_prio_run
+                 : predef == ABT_SCHED_RANDWS     ? weft_sched_randws_run
                  : predef == ABT_SCHED_BASIC_WAIT ? weft_sched_basic_wait_run
-                                                 : weft_sched_basic_run;
+                                                  : weft_sched_basic_run;
     pthread_mutex_lock(&weft_g.lock);
     weft_registry_add_sched(s);
     pthread_mutex_unlock(&weft_g.lock);
@@ -200,8 +196,8 @@ int weft_sched_create_predef(ABT_sched_predef predef, int num_pools, ABT_pool *p
     return ABT_SUCCESS;
 }
 
-int weft_sched_create_user(ABT_sched_def *def, int num_pools, ABT_pool *pools,
-                           ABT_sched_config cfg, bool automatic, weft_sched **out)
+int weft_sched_create_user(ABT_sched_def *def, int num_pools, ABT_pool *pools, ABT_sched_config cfg,
+                           bool automatic, weft_sched **out)
 {
     if (!def || !def->run)
         return ABT_ERR_INV_ARG;
@@ -217,7 +213,7 @@ int weft_sched_create_user(ABT_sched_def *def, int num_pools, ABT_pool *pools,
         s->event_freq = (uint32_t)freq;
     s->automatic = autom >= 0 ? autom != 0 : automatic;
     s->predef = -1;
-    s->num_join_pools = 0;         /* it decides what runs: no join bypass (unit.c) */
+    s->num_join_pools = 0; /* it decides what runs: no join bypass (unit.c) */
     s->def = *def;
     pthread_mutex_lock(&weft_g.lock);
     weft_registry_add_sched(s);

@@ -40,7 +40,7 @@ static inline void weft_sched_take_main(weft_xstream *xs, weft_sched *s)
 /* The predefined run loops (loop.h): BASIC and BASIC_WAIT (sched/basic.c), PRIO
  * (sched/prio.c) and RANDWS (sched/randws.c); a scheduler
  * pushed into a pool by ABT_pool_add_sched (sched/stacked.c) stops when its pools are empty. */
-#define WEFT_SCHED_NUM_PRIO 3      /* pools of a PRIO scheduler created without a list */
+#define WEFT_SCHED_NUM_PRIO 3 /* pools of a PRIO scheduler created without a list */
 WEFT_INTERNAL void weft_sched_basic_run(ABT_sched sched);
 WEFT_INTERNAL void weft_sched_basic_wait_run(ABT_sched sched);
 WEFT_INTERNAL void weft_sched_prio_run(ABT_sched sched);
@@ -51,15 +51,15 @@ WEFT_INTERNAL bool weft_sched_stacked_has_to_stop(weft_sched *s);
  * The loop of loop.h calls weft_sched_idle each time it finds nothing to run and nothing
  * to stop for, and weft_sched_idle_end when it runs a unit again or leaves. */
 enum weft_sched_idle_phase {
-    WEFT_IDLE_NONE = 0,            /* not idle (it ran something since) */
-    WEFT_IDLE_SPINNING,            /* holds one of weft_g.idle_spinners */
-    WEFT_IDLE_SLEEPY,              /* goes to sleep at every idle round */
+    WEFT_IDLE_NONE = 0, /* not idle (it ran something since) */
+    WEFT_IDLE_SPINNING, /* holds one of weft_g.idle_spinners */
+    WEFT_IDLE_SLEEPY,   /* goes to sleep at every idle round */
 };
 typedef struct {
-    uint8_t phase;                 /* enum weft_sched_idle_phase */
-    uint64_t spin_end;             /* CLOCK_MONOTONIC ns */
-    uint64_t nap_ns;               /* current bounded sleep (schedulers that cannot sleep
-                                    * without a bound) */
+    uint8_t phase;     /* enum weft_sched_idle_phase */
+    uint64_t spin_end; /* CLOCK_MONOTONIC ns */
+    uint64_t nap_ns;   /* current bounded sleep (schedulers that cannot sleep
+                        * without a bound) */
 } weft_sched_idle_state;
 #define WEFT_IDLE_NAP_MIN_NS 50000u
 #define WEFT_IDLE_NAP_MAX_NS 1000000u

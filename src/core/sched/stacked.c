@@ -33,7 +33,7 @@ static void stacked_main(void *arg)
     self->sched = s;
     s->unit = self;
     s->parent = xs->sched;
-    s->tsan_fiber = self->tsan_fiber;    /* the scheduler runs on this ULT's stack */
+    s->tsan_fiber = self->tsan_fiber; /* the scheduler runs on this ULT's stack */
     s->ctx = NULL;
     xs->sched = s;
     s->def.run((ABT_sched)s);
