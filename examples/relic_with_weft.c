@@ -16,10 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define N (1 << 16)                /* elements per job */
-#define CHUNK 256                  /* elements per Relic task: about 0.2 microseconds */
+#define N      (1 << 16) /* elements per job */
+#define CHUNK  256       /* elements per Relic task: about 0.2 microseconds */
 #define NCHUNK (N / CHUNK)
-#define JOBS 4
+#define JOBS   4
 
 struct chunk {
     const double *x;
@@ -46,7 +46,7 @@ static void sum_chunk(void *arg)
 static void job_bound(void *arg)
 {
     struct job *j = arg;
-    int err = relic_init();        /* first job on this stream: start its assistant */
+    int err = relic_init(); /* first job on this stream: start its assistant */
     if (err != RELIC_SUCCESS && err != RELIC_ERR_ALREADY) {
         j->err = err;
         return;
@@ -57,13 +57,13 @@ static void job_bound(void *arg)
         if (k % 2 == 0)
             err = relic_submit(sum_chunk, &j->c[k]);
         else
-            sum_chunk(&j->c[k]);   /* the main thread works too */
+            sum_chunk(&j->c[k]); /* the main thread works too */
         if (err != RELIC_SUCCESS)
             break;
     }
     if (err == RELIC_SUCCESS)
         err = relic_wait();
-    relic_sleep_hint();            /* the stream may run other things now */
+    relic_sleep_hint(); /* the stream may run other things now */
     j->result = 0;
     for (int k = 0; k < NCHUNK; k++)
         j->result += j->c[k].sum;
@@ -80,7 +80,7 @@ static void job_handle(void *arg)
         j->c[k].x = j->x + k * CHUNK;
         err = relic_submit_on(r, sum_chunk, &j->c[k]);
         if (k == NCHUNK / 2)
-            ABT_thread_yield();    /* may resume on the other stream: the handle follows */
+            ABT_thread_yield(); /* may resume on the other stream: the handle follows */
     }
     if (err == RELIC_SUCCESS)
         err = relic_wait_on(r);
@@ -124,7 +124,7 @@ int main(int argc, char **argv)
         ABT_thread_create(pools[j % 2], job_bound, &jobs[j], ABT_THREAD_ATTR_NULL, &t[j]);
     for (int j = 0; j < JOBS; j++)
         ABT_thread_free(&t[j]);
-    int cleanup_err[2] = {0, 0};
+    int cleanup_err[2] = { 0, 0 };
     for (int s = 0; s < 2; s++) {
         ABT_thread c;
         ABT_thread_create(pools[s], stream_cleanup, &cleanup_err[s], ABT_THREAD_ATTR_NULL, &c);
@@ -136,8 +136,8 @@ int main(int argc, char **argv)
     ABT_xstream xs2;
     ABT_xstream_create_basic(ABT_SCHED_DEFAULT, 1, &shared, ABT_SCHED_CONFIG_NULL, &xs2);
     for (int j = 0; j < JOBS; j++)
-        ABT_thread_create(j % 2 ? shared : pools[0], job_handle, &jobs[j],
-                          ABT_THREAD_ATTR_NULL, &t[j]);
+        ABT_thread_create(j % 2 ? shared : pools[0], job_handle, &jobs[j], ABT_THREAD_ATTR_NULL,
+                          &t[j]);
     for (int j = 0; j < JOBS; j++)
         ABT_thread_free(&t[j]);
     ABT_xstream_join(xs2);

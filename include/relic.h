@@ -77,14 +77,14 @@ extern "C" {
 /* The number of tasks the ring holds; a submit beyond it runs the task inline. */
 #define RELIC_RING_SIZE 128
 
-#define RELIC_SUCCESS 0
-#define RELIC_ERR_NOT_INIT 1    /* the calling thread has no Relic (relic_init not called) */
-#define RELIC_ERR_ALREADY 2     /* relic_init on a thread that already has one */
-#define RELIC_ERR_ASSISTANT 3   /* called from inside a task (assistant or waiting thread) */
-#define RELIC_ERR_THREAD 4      /* the caller does not own the Relic or the pending batch */
-#define RELIC_ERR_INVALID 5     /* a NULL task function or handle */
-#define RELIC_ERR_MEM 6         /* out of memory */
-#define RELIC_ERR_SYS 7         /* the assistant thread could not be created */
+#define RELIC_SUCCESS       0
+#define RELIC_ERR_NOT_INIT  1 /* the calling thread has no Relic (relic_init not called) */
+#define RELIC_ERR_ALREADY   2 /* relic_init on a thread that already has one */
+#define RELIC_ERR_ASSISTANT 3 /* called from inside a task (assistant or waiting thread) */
+#define RELIC_ERR_THREAD    4 /* the caller does not own the Relic or the pending batch */
+#define RELIC_ERR_INVALID   5 /* a NULL task function or handle */
+#define RELIC_ERR_MEM       6 /* out of memory */
+#define RELIC_ERR_SYS       7 /* the assistant thread could not be created */
 
 /* A Relic: one ring and one assistant thread. */
 typedef struct relic *relic_t;

@@ -58,15 +58,15 @@ long relic_bench_json_parse(const char *buf, size_t len);
 
 /* ---- the graph ------------------------------------------------------------------- */
 
-#define KR_SCALE 5
-#define KR_N (1 << KR_SCALE)
+#define KR_SCALE  5
+#define KR_N      (1 << KR_SCALE)
 #define KR_DEGREE 4
 
 typedef struct {
-    int n, m;                      /* nodes, directed arcs (2 per undirected edge) */
+    int n, m; /* nodes, directed arcs (2 per undirected edge) */
     int off[KR_N + 1];
     int adj[2 * KR_N * KR_DEGREE];
-    int w[2 * KR_N * KR_DEGREE];   /* SSSP weights, symmetric */
+    int w[2 * KR_N * KR_DEGREE]; /* SSSP weights, symmetric */
 } graph_t;
 
 static int kr_cmp_pair(const void *x, const void *y)
@@ -114,8 +114,8 @@ static void kr_generate(graph_t *g, uint64_t seed)
     memset(g->off, 0, sizeof g->off);
     for (int i = 0; i < na; i++) {
         if (i > 0 && arcs[i][0] == arcs[i - 1][0] && arcs[i][1] == arcs[i - 1][1])
-            continue;              /* duplicate: keep the first weight (both directions
-                                      sorted alike, so the pair stays symmetric) */
+            continue; /* duplicate: keep the first weight (both directions
+                         sorted alike, so the pair stays symmetric) */
         g->adj[g->m] = arcs[i][1];
         g->w[g->m] = arcs[i][2];
         g->off[arcs[i][0] + 1]++;
@@ -188,7 +188,7 @@ static void k_bc(void *p)
     I->sigma[s] = 1;
     I->depth[s] = 0;
     I->queue[tail++] = s;
-    while (head < tail) {          /* queue[] in BFS order doubles as the stack */
+    while (head < tail) { /* queue[] in BFS order doubles as the stack */
         int u = I->queue[head++];
         for (int k = g->off[u]; k < g->off[u + 1]; k++) {
             int v = g->adj[k];
@@ -215,7 +215,7 @@ static void k_bc(void *p)
         if (I->score[i] > mx)
             mx = I->score[i];
     for (int i = 0; i < g->n; i++)
-        sum += mx > 0 ? I->score[i] / mx : 0;   /* normalized, as GAP */
+        sum += mx > 0 ? I->score[i] / mx : 0; /* normalized, as GAP */
     I->fresult = sum;
 }
 
@@ -293,7 +293,7 @@ static void k_sssp(void *p)
     while (hs > 0) {
         int du = hk[0], u = hn[0];
         hs--;
-        int k = hk[hs], nd = hn[hs], i = 0;   /* sift the last one down from the root */
+        int k = hk[hs], nd = hn[hs], i = 0; /* sift the last one down from the root */
         for (;;) {
             int c = 2 * i + 1;
             if (c >= hs)
@@ -312,7 +312,7 @@ static void k_sssp(void *p)
             int v = g->adj[e], dv = du + g->w[e];
             if (dv < I->dist[v]) {
                 I->dist[v] = dv;
-                int j = hs++;      /* sift up */
+                int j = hs++; /* sift up */
                 while (j > 0 && hk[(j - 1) / 2] > dv) {
                     hk[j] = hk[(j - 1) / 2], hn[j] = hn[(j - 1) / 2];
                     j = (j - 1) / 2;
@@ -384,8 +384,8 @@ struct kernel {
 };
 
 static const struct kernel kernels[] = {
-    {"BC", k_bc}, {"BFS", k_bfs}, {"CC_SV", k_cc}, {"PR", k_pr},
-    {"SSSP", k_sssp}, {"TC", k_tc}, {"JSON", k_json},
+    { "BC", k_bc },     { "BFS", k_bfs }, { "CC_SV", k_cc },  { "PR", k_pr },
+    { "SSSP", k_sssp }, { "TC", k_tc },   { "JSON", k_json },
 };
 #define NKERNELS ((int)(sizeof kernels / sizeof kernels[0]))
 
@@ -394,7 +394,7 @@ static void inst_init(inst_t *I)
     memset(I, 0, sizeof *I);
     kr_generate(&I->g, 0x5EEDull);
     I->source = 0;
-    for (int u = 0; u < I->g.n; u++)   /* GAP picks a source with edges */
+    for (int u = 0; u < I->g.n; u++) /* GAP picks a source with edges */
         if (I->g.off[u + 1] > I->g.off[u]) {
             I->source = u;
             break;
@@ -417,13 +417,13 @@ static void empty_task(void *p) { (void)p; }
 
 /* The submitter's thread, for the "where did the empty task run" pass. */
 static pthread_t rt_submitter;
-static long rt_remote;             /* empty tasks run by another thread than the submitter */
+static long rt_remote; /* empty tasks run by another thread than the submitter */
 
 static void where_task(void *p)
 {
     (void)p;
     if (!pthread_equal(pthread_self(), rt_submitter))
-        rt_remote++;               /* read after the wait: ordered by the framework */
+        rt_remote++; /* read after the wait: ordered by the framework */
 }
 
 static void emit(struct driver *d, const char *bench, const char *kernel, const char *metric,
@@ -456,19 +456,21 @@ static void driver_body(void *ctx)
         inst_init(&ref);
         K->fn(&ref);
         if (K->fn == k_json && ref.result == -2) {
-            fprintf(stderr, "%s: JSON skipped: built without RapidJSON "
-                            "(apt-get install rapidjson-dev)\n", FW_NAME);
+            fprintf(stderr,
+                    "%s: JSON skipped: built without RapidJSON "
+                    "(apt-get install rapidjson-dev)\n",
+                    FW_NAME);
             continue;
         }
         /* Correctness: the parallel pair computes what the serial one does. */
         fw_pair(K->fn, &a, &b);
         if (a.result != ref.result || b.result != ref.result || a.fresult != ref.fresult ||
             b.fresult != ref.fresult) {
-            fprintf(stderr, "%s: %s: wrong result (%ld %ld vs %ld)\n", FW_NAME, K->name,
-                    a.result, b.result, ref.result);
+            fprintf(stderr, "%s: %s: wrong result (%ld %ld vs %ld)\n", FW_NAME, K->name, a.result,
+                    b.result, ref.result);
             d->failed = 1;
         }
-        for (int r = 0; r < reps; r++) {   /* serial and parallel samples interleaved */
+        for (int r = 0; r < reps; r++) { /* serial and parallel samples interleaved */
             uint64_t t0 = bench_now_ns();
             for (long i = 0; i < d->iters; i++) {
                 K->fn(&a);
@@ -537,7 +539,8 @@ int main(int argc, char **argv)
     d.args.argv = argv;
     if (bench_flag(&d.args, "--help")) {
         printf("usage: %s [--json] [--iters N (105)] [--repeats R (31)] [--rt-iters N (20000)]\n"
-               "       [--kernels BC,BFS,CC_SV,PR,SSSP,TC,JSON,roundtrip (all)]\n", argv[0]);
+               "       [--kernels BC,BFS,CC_SV,PR,SSSP,TC,JSON,roundtrip (all)]\n",
+               argv[0]);
         return 0;
     }
     d.json = bench_flag(&d.args, "--json");

@@ -64,21 +64,21 @@ enum { HINT_NONE, HINT_AWAKE, HINT_SLEEP };
 struct relic {
     struct rl_ring ring;
     /* read by both sides on every step, written rarely */
-    alignas(WEFT_CACHE_LINE) _Atomic uint32_t asleep;  /* futex: 1 while the assistant sleeps */
-    _Atomic uint32_t hint;         /* HINT_*, written by the owner */
-    _Atomic uint32_t stop;         /* 1: the assistant exits once the ring is empty */
+    alignas(WEFT_CACHE_LINE) _Atomic uint32_t asleep; /* futex: 1 while the assistant sleeps */
+    _Atomic uint32_t hint;                            /* HINT_*, written by the owner */
+    _Atomic uint32_t stop; /* 1: the assistant exits once the ring is empty */
     /* the owner's sleeping wait */
     alignas(WEFT_CACHE_LINE) _Atomic uint32_t waiting; /* futex: 1 while the owner sleeps */
-    _Atomic uint64_t wait_target;  /* the tail the sleeping owner waits for */
+    _Atomic uint64_t wait_target;                      /* the tail the sleeping owner waits for */
     /* cold: set at creation, or owner-only */
     alignas(WEFT_CACHE_LINE) pthread_t assistant;
     struct rl_place place;
-    uint64_t spin_ns;              /* bounded spin before a futex sleep (0: single CPU) */
-    ABT_thread owner_unit;         /* the owning weft unit, or ABT_THREAD_NULL */
-    pthread_t owner_thread;        /* the owning OS thread when owner_unit is NULL */
-    bool bound;                    /* the Relic of relic_init (the batch is tracked) */
-    bool batch_open;               /* owner-only: a submit since the last wait */
-    ABT_thread batch_unit;         /* owner-only: the unit that opened the batch */
+    uint64_t spin_ns;       /* bounded spin before a futex sleep (0: single CPU) */
+    ABT_thread owner_unit;  /* the owning weft unit, or ABT_THREAD_NULL */
+    pthread_t owner_thread; /* the owning OS thread when owner_unit is NULL */
+    bool bound;             /* the Relic of relic_init (the batch is tracked) */
+    bool batch_open;        /* owner-only: a submit since the last wait */
+    ABT_thread batch_unit;  /* owner-only: the unit that opened the batch */
 };
 
 /* initial-exec: one %fs-relative load on the submit path (like weft's own TLS). */
@@ -186,7 +186,7 @@ static void *assistant_main(void *p)
                 q->next = t + 1;
                 if (WEFT_UNLIKELY(weft_atomic_load_seq_cst(&r->waiting)))
                     notify_owner(r, t);
-            } else {                   /* the waiting owner claimed it first */
+            } else { /* the waiting owner claimed it first */
                 q->next = t + 1;
                 prev_by_owner = true;
             }
@@ -195,10 +195,10 @@ static void *assistant_main(void *p)
         }
         if (w != 0 && rl_word_task(w) >= t) {
             uint64_t j = rl_word_task(w);
-            if (j > t) {               /* lagging: the waiting owner ran t.. (ring.h) */
+            if (j > t) { /* lagging: the waiting owner ran t.. (ring.h) */
                 q->next = j - RL_RING_SIZE + 1;
                 prev_by_owner = false;
-            } else {                   /* DONE or RUNNING: the waiting owner has it */
+            } else { /* DONE or RUNNING: the waiting owner has it */
                 q->next = t + 1;
                 prev_by_owner = (w & 3) == RL_RUNNING;
             }
@@ -206,7 +206,7 @@ static void *assistant_main(void *p)
             continue;
         }
         if (weft_atomic_load_relaxed(&r->stop))
-            break;                     /* stop comes after the owner's last wait */
+            break; /* stop comes after the owner's last wait */
         uint32_t h = weft_atomic_load_relaxed(&r->hint);
         if (h == HINT_SLEEP || (h == HINT_NONE && spun_out(&start, &n, r->spin_ns))) {
             assistant_sleep(r);
@@ -320,7 +320,7 @@ static inline int do_submit(struct relic *r, void (*fn)(void *), void *arg)
             wake_assistant(r);
         return RELIC_SUCCESS;
     }
-    run_here(r, fn, arg);          /* full ring: run it here, never block or drop */
+    run_here(r, fn, arg); /* full ring: run it here, never block or drop */
     return RELIC_SUCCESS;
 }
 
@@ -353,7 +353,7 @@ static inline int do_wait(struct relic *r)
         if (w == rl_word(i, RL_DONE))
             continue;
         if (w == rl_word(i, RL_READY) && rl_ring_claim(s, i)) {
-            run_here(r, s->fn, s->arg);  /* unclaimed: faster to run it than hand it over */
+            run_here(r, s->fn, s->arg); /* unclaimed: faster to run it than hand it over */
             weft_atomic_store_release(&s->state, rl_word(i, RL_DONE));
             continue;
         }
@@ -433,10 +433,7 @@ RELIC_API void relic_sleep_hint(void)
         set_hint(tls_relic, HINT_SLEEP);
 }
 
-RELIC_API relic_t relic_self(void)
-{
-    return tls_relic;
-}
+RELIC_API relic_t relic_self(void) { return tls_relic; }
 
 /* ---- public: explicit handles ------------------------------------------------------ */
 
@@ -496,10 +493,7 @@ RELIC_API void relic_sleep_hint_on(relic_t r)
         set_hint(r, HINT_SLEEP);
 }
 
-RELIC_API int relic_assistant_cpu(relic_t r)
-{
-    return r ? r->place.cpu : -1;
-}
+RELIC_API int relic_assistant_cpu(relic_t r) { return r ? r->place.cpu : -1; }
 
 RELIC_API const char *relic_strerror(int err)
 {

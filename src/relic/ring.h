@@ -52,16 +52,10 @@ _Static_assert((RELIC_RING_SIZE & (RELIC_RING_SIZE - 1)) == 0, "ring size: a pow
 
 enum { RL_READY = 1, RL_RUNNING = 2, RL_DONE = 3 };
 
-static inline uint64_t rl_word(uint64_t i, unsigned st)
-{
-    return ((i + 1) << 2) | st;
-}
+static inline uint64_t rl_word(uint64_t i, unsigned st) { return ((i + 1) << 2) | st; }
 
 /* The task index a state word holds (UINT64_MAX, i.e. -1, for the initial 0). */
-static inline uint64_t rl_word_task(uint64_t w)
-{
-    return (w >> 2) - 1;
-}
+static inline uint64_t rl_word_task(uint64_t w) { return (w >> 2) - 1; }
 
 struct rl_slot {
     alignas(WEFT_CACHE_LINE) _Atomic uint64_t state;
@@ -71,10 +65,10 @@ struct rl_slot {
 
 struct rl_ring {
     /* producer-private */
-    alignas(WEFT_CACHE_LINE) uint64_t head;     /* tasks pushed */
-    uint64_t done_seen;            /* a lower bound of the tasks finished */
+    alignas(WEFT_CACHE_LINE) uint64_t head; /* tasks pushed */
+    uint64_t done_seen;                     /* a lower bound of the tasks finished */
     /* assistant-private */
-    alignas(WEFT_CACHE_LINE) uint64_t next;     /* the next task the assistant runs */
+    alignas(WEFT_CACHE_LINE) uint64_t next; /* the next task the assistant runs */
     struct rl_slot slot[RELIC_RING_SIZE];
 };
 

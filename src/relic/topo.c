@@ -14,7 +14,7 @@
 #define NCPU CPU_SETSIZE
 
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
-static int held[NCPU];             /* Relic main threads and assistants per CPU (reg_lock) */
+static int held[NCPU]; /* Relic main threads and assistants per CPU (reg_lock) */
 
 bool rl_parse_cpulist(const char *s, bool *set, int n)
 {
@@ -68,7 +68,7 @@ static int topo_package(int cpu)
  * (held by a Relic) > (other package) > (not an SMT sibling of m, then distance to m). */
 static int pick_locked(int m, const cpu_set_t *allowed)
 {
-    static bool sib[NCPU];         /* reg_lock */
+    static bool sib[NCPU]; /* reg_lock */
     char buf[512];
     memset(sib, 0, sizeof sib);
     int pkg_m = -1;
@@ -103,13 +103,13 @@ static void allowed_cpus(cpu_set_t *set)
     if (sched_getaffinity(0, sizeof *set, set) == 0 && CPU_COUNT(set) > 1)
         return;
     char buf[512];
-    static bool online[NCPU];      /* reg_lock */
+    static bool online[NCPU]; /* reg_lock */
     FILE *f = fopen("/sys/devices/system/cpu/online", "r");
     bool ok = f && fgets(buf, sizeof buf, f) && rl_parse_cpulist(buf, online, NCPU);
     if (f)
         fclose(f);
     if (!ok)
-        return;                    /* keep the caller's mask */
+        return; /* keep the caller's mask */
     CPU_ZERO(set);
     for (int c = 0; c < NCPU; c++)
         if (online[c])
@@ -133,7 +133,7 @@ void rl_place_pick(struct rl_place *pl)
         pl->cpu = pick_locked(pl->main_cpu, &allowed);
     }
     if (pl->cpu >= 0 && pl->cpu == pl->main_cpu)
-        pl->single_cpu = true;     /* both on one CPU: neither side may spin */
+        pl->single_cpu = true; /* both on one CPU: neither side may spin */
     if (pl->main_cpu >= 0 && pl->main_cpu < NCPU)
         held[pl->main_cpu]++;
     if (pl->cpu >= 0)

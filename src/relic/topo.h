@@ -20,9 +20,9 @@
 #include "arch/compiler.h"
 
 struct rl_place {
-    int main_cpu;                  /* where the creator ran, -1 if unknown */
-    int cpu;                       /* the assistant's CPU, -1: not pinned */
-    bool single_cpu;               /* one CPU for both sides: never spin */
+    int main_cpu;    /* where the creator ran, -1 if unknown */
+    int cpu;         /* the assistant's CPU, -1: not pinned */
+    bool single_cpu; /* one CPU for both sides: never spin */
 };
 
 /* Choose the assistant's CPU for a creator running now, and hold it (and the creator's

@@ -3,10 +3,7 @@
  * life-cycle errors: use before init, double init, finalize twice. */
 #include "relic_test.h"
 
-static void inc(void *arg)
-{
-    (*(int *)arg)++;
-}
+static void inc(void *arg) { (*(int *)arg)++; }
 
 int main(void)
 {
@@ -15,7 +12,7 @@ int main(void)
     CHECK_RELIC_ERR(relic_submit(inc, &x), RELIC_ERR_NOT_INIT);
     CHECK_RELIC_ERR(relic_wait(), RELIC_ERR_NOT_INIT);
     CHECK_RELIC_ERR(relic_finalize(), RELIC_ERR_NOT_INIT);
-    relic_wake_up_hint();              /* ignored without a Relic */
+    relic_wake_up_hint(); /* ignored without a Relic */
     relic_sleep_hint();
     CHECK_EQ_INT(x, 0);
 
@@ -36,7 +33,7 @@ int main(void)
             CHECK_RELIC(relic_wait());
             CHECK_EQ_INT(x, expect);
         }
-        CHECK_RELIC(relic_finalize());  /* waits for the rest */
+        CHECK_RELIC(relic_finalize()); /* waits for the rest */
         CHECK_EQ_INT(x, expect);
         CHECK(relic_self() == NULL);
         CHECK_RELIC_ERR(relic_finalize(), RELIC_ERR_NOT_INIT);

@@ -9,10 +9,10 @@
 
 #define EXTRA 10
 
-static _Atomic int gate;           /* 1: the first task may finish */
+static _Atomic int gate; /* 1: the first task may finish */
 static _Atomic int started;
 static pthread_t main_thread;
-static _Atomic int submitting;     /* 1: the main thread is in its submit loops */
+static _Atomic int submitting; /* 1: the main thread is in its submit loops */
 static int ran[RELIC_RING_SIZE + EXTRA];
 static int inline_ran[RELIC_RING_SIZE + EXTRA];
 static int seq_next, seq_of[RELIC_RING_SIZE + EXTRA];
@@ -49,7 +49,7 @@ int main(void)
         if (round == 0)
             CHECK_RELIC(relic_init());
         if (round == 2)
-            relic_sleep_hint();        /* same behaviour with a sleeping assistant */
+            relic_sleep_hint(); /* same behaviour with a sleeping assistant */
         atomic_store(&submitting, 1);
         CHECK_RELIC(relic_submit(blocker, NULL));
         while (!atomic_load(&started))

@@ -2,7 +2,8 @@
  * short pauses, with a tiny bounded spin (RELIC_SPIN_US=2) so that the assistant goes to
  * sleep and is woken all the time, and so that relic_wait sleeps on its futex behind slow
  * tasks.  A lost wake-up hangs the test (ctest timeout); a lost or doubled task fails the
- * count (the counters are atomic: a full ring runs tasks inline).  Several main threads at once, to race the futex paths of different Relics. */
+ * count (the counters are atomic: a full ring runs tasks inline).  Several main threads at once, to
+ * race the futex paths of different Relics. */
 #include <stdatomic.h>
 #include <time.h>
 #include <unistd.h>
@@ -11,7 +12,7 @@
 
 #define THREADS 2
 
-struct counter {                   /* atomic: a full ring runs tasks inline, in parallel */
+struct counter { /* atomic: a full ring runs tasks inline, in parallel */
     _Atomic long done;
     _Atomic long slow;
 };
@@ -23,7 +24,7 @@ static void inc(void *arg)
 
 static void slow_task(void *arg)
 {
-    struct timespec ts = {0, 200000};  /* 0.2 ms: longer than the spins */
+    struct timespec ts = { 0, 200000 }; /* 0.2 ms: longer than the spins */
     nanosleep(&ts, NULL);
     atomic_fetch_add_explicit(&((struct counter *)arg)->slow, 1, memory_order_relaxed);
 }
@@ -42,7 +43,7 @@ static void *worker(void *arg)
         switch ((seed >> 16) % 8) {
         case 0: relic_sleep_hint(); break;
         case 1: relic_wake_up_hint(); break;
-        case 2: usleep(20); break;  /* let the assistant spin out and sleep */
+        case 2: usleep(20); break; /* let the assistant spin out and sleep */
         case 3:
             if (((seed >> 8) & 15) == 0) {
                 CHECK_RELIC(relic_submit(slow_task, &c));

@@ -6,14 +6,14 @@
 
 #include "relic_test.h"
 
-#define MAINS 4
+#define MAINS   4
 #define HANDLES 3
 
 struct slot {
     long count;
-    pthread_t main;                /* the Relic's owner */
-    pthread_t assistant;           /* the first other thread seen running its tasks */
-    int foreign;                   /* tasks seen on a third thread */
+    pthread_t main;      /* the Relic's owner */
+    pthread_t assistant; /* the first other thread seen running its tasks */
+    int foreign;         /* tasks seen on a third thread */
     int set;
 };
 
@@ -40,7 +40,7 @@ static void *main_thread(void *arg)
     relic_wake_up_hint();
     for (long i = 0; i < n; i++) {
         CHECK_RELIC(relic_submit(task, s));
-        if (i % 64 == 63)          /* stay below the ring: no task inline */
+        if (i % 64 == 63) /* stay below the ring: no task inline */
             CHECK_RELIC(relic_wait());
     }
     CHECK_RELIC(relic_wait());
@@ -85,7 +85,7 @@ int main(void)
         }
     }
     for (int j = 0; j < HANDLES; j++)
-        CHECK_RELIC(relic_destroy(h[j]));   /* waits for the rest */
+        CHECK_RELIC(relic_destroy(h[j])); /* waits for the rest */
     CHECK_RELIC(relic_finalize());
     for (int j = 0; j <= HANDLES; j++) {
         CHECK_EQ_INT(hs[j].count, n);

@@ -18,9 +18,9 @@ static void misuse_in_task(void *arg)
     from_task[3] = relic_finalize();
     from_task[4] = relic_submit_on(handle, noop, NULL);
     from_task[5] = relic_wait_on(handle);
-    relic_t h = (relic_t)&from_task;   /* must stay untouched on error... */
+    relic_t h = (relic_t)&from_task; /* must stay untouched on error... */
     from_task[6] = relic_create(&h);
-    from_task[7] = h == NULL;          /* ...except *out, set to NULL */
+    from_task[7] = h == NULL; /* ...except *out, set to NULL */
 }
 
 static int from_other[4];
@@ -30,15 +30,12 @@ static void *other_thread(void *arg)
     from_other[0] = relic_submit_on(handle, noop, NULL);
     from_other[1] = relic_wait_on(handle);
     from_other[2] = relic_destroy(handle);
-    from_other[3] = relic_wait();      /* this thread has no Relic of its own */
-    relic_sleep_hint_on(handle);       /* ignored */
+    from_other[3] = relic_wait(); /* this thread has no Relic of its own */
+    relic_sleep_hint_on(handle);  /* ignored */
     return NULL;
 }
 
-static void inc(void *arg)
-{
-    (*(int *)arg)++;
-}
+static void inc(void *arg) { (*(int *)arg)++; }
 
 int main(void)
 {

@@ -6,11 +6,11 @@
 
 #include "relic_test.h"
 
-#define BATCH 100                  /* below the ring size: nothing runs inline */
+#define BATCH 100 /* below the ring size: nothing runs inline */
 
-static int seq_next;               /* plain: tasks run one after the other */
-static int *seq_of;                /* seq_of[i]: the order task i started in */
-static int *ran;                   /* ran[i]: times task i ran */
+static int seq_next; /* plain: tasks run one after the other */
+static int *seq_of;  /* seq_of[i]: the order task i started in */
+static int *ran;     /* ran[i]: times task i ran */
 static pthread_t main_thread;
 static _Atomic int on_main;
 
@@ -37,7 +37,7 @@ int main(void)
         for (int i = b; i < e; i++)
             CHECK_RELIC(relic_submit(task, (void *)(intptr_t)i));
         CHECK_RELIC(relic_wait());
-        for (int i = b; i < e; i++) {   /* visible right after the wait */
+        for (int i = b; i < e; i++) { /* visible right after the wait */
             CHECK_EQ_INT(ran[i], 1);
             CHECK_EQ_INT(seq_of[i], i);
         }

@@ -12,15 +12,9 @@
 #include <stdio.h>
 #include <unistd.h>
 
-static void where(void *arg)
-{
-    atomic_store((_Atomic int *)arg, sched_getcpu());
-}
+static void where(void *arg) { atomic_store((_Atomic int *)arg, sched_getcpu()); }
 
-static void inc(void *arg)
-{
-    (*(int *)arg)++;
-}
+static void inc(void *arg) { (*(int *)arg)++; }
 
 /* The CPUs of a Linux CPU list file, as flags. */
 static int read_list(const char *path, bool *set, int n)

@@ -2,8 +2,9 @@
  * under 1% of a core; with no hint it sleeps after its bounded spin (RELIC_SPIN_US, 1 ms
  * here) and also uses under 1%; after relic_wake_up_hint it spins (near 100% of a core on
  * an idle machine; checked above 5%, as the spinning assistant of a loaded machine gets
- * only its share of a CPU, and that is still five times the sleeping bound).  The process's CPU time is measured while the
- * main thread sleeps, so it is the assistant's.  Timing: skipped under WEFT_TEST_SLOW. */
+ * only its share of a CPU, and that is still five times the sleeping bound).  The process's CPU
+ * time is measured while the main thread sleeps, so it is the assistant's.  Timing: skipped under
+ * WEFT_TEST_SLOW. */
 #include <time.h>
 #include <unistd.h>
 
@@ -31,10 +32,7 @@ static double busy_fraction(int ms)
     return (cpu_s() - c0) / (wall_s() - w0);
 }
 
-static void inc(void *arg)
-{
-    (*(int *)arg)++;
-}
+static void inc(void *arg) { (*(int *)arg)++; }
 
 int main(void)
 {
@@ -52,11 +50,10 @@ int main(void)
     double awake = busy_fraction(100);
     printf("awake: %.1f%% of a core\n", awake * 100);
     if (awake < 0.05)
-        TEST_FAIL("after relic_wake_up_hint the assistant used only %.1f%% of a core",
-                  awake * 100);
+        TEST_FAIL("after relic_wake_up_hint the assistant used only %.1f%% of a core", awake * 100);
 
     relic_sleep_hint();
-    CHECK_RELIC(relic_submit(inc, &x));  /* wakes it: it runs, then sleeps again */
+    CHECK_RELIC(relic_submit(inc, &x)); /* wakes it: it runs, then sleeps again */
     CHECK_RELIC(relic_wait());
     usleep(5000);
     double asleep = busy_fraction(300);
@@ -65,7 +62,7 @@ int main(void)
         TEST_FAIL("after relic_sleep_hint the assistant used %.2f%% of a core", asleep * 100);
 
     CHECK_RELIC(relic_finalize());
-    CHECK_RELIC(relic_init());         /* no hint: bounded spin, then sleep */
+    CHECK_RELIC(relic_init()); /* no hint: bounded spin, then sleep */
     CHECK_RELIC(relic_submit(inc, &x));
     CHECK_RELIC(relic_wait());
     usleep(20000);

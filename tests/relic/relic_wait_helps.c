@@ -14,7 +14,7 @@
 #define MAXB RELIC_RING_SIZE
 
 static pthread_t main_thread;
-static int seq_next;               /* plain: tasks run one after the other */
+static int seq_next; /* plain: tasks run one after the other */
 static int seq_of[MAXB];
 static int ran[MAXB];
 static long on_main, on_assistant; /* plain, as seq_next */
@@ -32,7 +32,7 @@ static void task(void *arg)
     }
     seq_of[i] = seq_next++;
     ran[i]++;
-    for (volatile int k = 0; k < (i & 7) * 8; k++)  /* a few lengths */
+    for (volatile int k = 0; k < (i & 7) * 8; k++) /* a few lengths */
         ;
 }
 
@@ -46,15 +46,15 @@ static double now_s(void)
 int main(void)
 {
     main_thread = pthread_self();
-    setenv("RELIC_SPIN_US", "20", 1);  /* hint NONE: the assistant often sleeps */
+    setenv("RELIC_SPIN_US", "20", 1); /* hint NONE: the assistant often sleeps */
     CHECK_RELIC(relic_init());
     long rounds = 0, tasks = 0, min_rounds = 30000 / test_scale_div();
     double start = now_s();
     unsigned rng = 12345;
     while (rounds < min_rounds || on_main == 0 || on_assistant == 0) {
         if (now_s() - start > 30.0)
-            TEST_FAIL("after %ld rounds: %ld tasks on main, %ld on the assistant", rounds,
-                      on_main, on_assistant);
+            TEST_FAIL("after %ld rounds: %ld tasks on main, %ld on the assistant", rounds, on_main,
+                      on_assistant);
         /* no hint at first, then 64 rounds awake, 64 asleep, ... */
         if (rounds % 64 == 0 && rounds > 0)
             (rounds / 64) % 2 ? relic_wake_up_hint() : relic_sleep_hint();
@@ -77,8 +77,8 @@ int main(void)
     }
     CHECK(on_main + on_assistant == tasks);
     CHECK_RELIC_ERR(refused, RELIC_ERR_ASSISTANT);
-    printf("%ld rounds, %ld tasks: %ld on the waiting main thread, %ld on the assistant\n",
-           rounds, tasks, on_main, on_assistant);
+    printf("%ld rounds, %ld tasks: %ld on the waiting main thread, %ld on the assistant\n", rounds,
+           tasks, on_main, on_assistant);
     /* Still usable, and the hints from outside a task still work. */
     relic_wake_up_hint();
     seq_next = 0;

@@ -16,7 +16,7 @@ static void inc(void *arg)
     atomic_fetch_add_explicit((_Atomic int *)arg, 1, memory_order_relaxed);
 }
 
-static void spin_task(void *arg)   /* a task long enough for the batch to stay pending */
+static void spin_task(void *arg) /* a task long enough for the batch to stay pending */
 {
     while (!atomic_load((_Atomic int *)arg))
         ;
@@ -33,7 +33,7 @@ static void ult_a(void *arg)
     CHECK_RELIC(relic_submit(inc, &counter));
     atomic_store(&a_submitted, 1);
     while (!atomic_load(&b_done))
-        ABT_thread_yield();        /* ult_b runs on this stream meanwhile */
+        ABT_thread_yield(); /* ult_b runs on this stream meanwhile */
     atomic_store(&release_task, 1);
     CHECK_RELIC(relic_wait());
     CHECK_EQ_INT(atomic_load(&counter), 1);
@@ -55,10 +55,7 @@ static void tasklet_main(void *arg)
     t_err = relic_wait();
 }
 
-static void ult_finalize(void *arg)
-{
-    CHECK_RELIC(relic_finalize());
-}
+static void ult_finalize(void *arg) { CHECK_RELIC(relic_finalize()); }
 
 /* ---- 3 ---- */
 static relic_t handle;
@@ -76,7 +73,7 @@ static void ult_mover(void *arg)
     ABT_thread self;
     ABT_self_get_thread(&self);
     CHECK_ABT(ABT_thread_migrate_to_pool(self, pools[1]));
-    ABT_thread_yield();            /* the move happens here */
+    ABT_thread_yield(); /* the move happens here */
     ABT_self_get_xstream_rank(&ranks[1]);
     for (int i = 0; i < 50; i++)
         CHECK_RELIC(relic_submit_on(handle, inc, &mig_counter));
