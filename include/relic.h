@@ -3,10 +3,12 @@
  * The model (Los and Petushkov, "Exploring Fine-grained Task Parallelism on Simultaneous
  * Multithreading Cores"): a *main* thread submits tasks of a fraction of a microsecond to a
  * few microseconds; one *assistant* thread, created by Relic and pinned to the SMT sibling
- * of the main thread's core, runs them.  Only the main thread submits and waits, only the
- * assistant runs, so the queue between them is a single-producer single-consumer ring
- * (128 entries) and a submit + wait round trip costs two cache-line transfers.  Tasks
- * cannot submit tasks (no recursion), and there is no work stealing.
+ * of the main thread's core, runs them.  Only the main thread submits and waits; the
+ * assistant runs the tasks, and so does the main thread inside relic_wait for the tasks the
+ * assistant has not taken yet (rather than idle while one waits to be handed over).  The
+ * queue is a ring of 128 one-cache-line slots with one producer; a hand-off moves one
+ * line, and a task the waiting thread takes back moves none.  Tasks cannot submit tasks
+ * (no recursion), and there is no work stealing.
  *
  * Two ways to hold a Relic:
  *   - bound to the calling OS thread: relic_init / relic_finalize / relic_submit /
@@ -17,11 +19,16 @@
  *     relic_wake_up_hint_on / relic_sleep_hint_on, for a program that wants several, or
  *     for a weft ULT that may move between streams.
  *
- * Order and completion.  Tasks submitted to one Relic start on its assistant in submission
- * order, one at a time.  A submit that finds the ring full runs the task inline, in the
- * caller, before returning (it never blocks and never drops a task).  relic_wait returns
- * once every task submitted before it has finished; everything those tasks wrote is then
- * visible to the caller.
+ * Order and completion.  Tasks submitted to one Relic run one at a time in submission
+ * order: each starts after the previous one finished and sees what it wrote, whichever
+ * thread runs it.  A task runs on the assistant, or on the main thread inside relic_wait
+ * (relic_wait takes, in order, the tasks the assistant has not claimed yet, and waits for
+ * the one the assistant runs); a task must not depend on the thread it runs on.  A submit
+ * that finds the ring full runs the task inline, in the caller, before returning (it never
+ * blocks and never drops a task; that task is not ordered with the queued ones).
+ * relic_wait returns once every task submitted before it has finished; everything those
+ * tasks wrote is then visible to the caller.  Inside a task, on either thread, every Relic
+ * call returns RELIC_ERR_ASSISTANT (the hints do nothing).
  *
  * Waiting and sleeping.  An idle assistant spins (with `pause`) for a bounded time, then
  * sleeps on a futex until the next submit.  relic_wake_up_hint says "a parallel section is
@@ -73,7 +80,7 @@ extern "C" {
 #define RELIC_SUCCESS       0
 #define RELIC_ERR_NOT_INIT  1 /* the calling thread has no Relic (relic_init not called) */
 #define RELIC_ERR_ALREADY   2 /* relic_init on a thread that already has one */
-#define RELIC_ERR_ASSISTANT 3 /* called from an assistant thread (inside a task) */
+#define RELIC_ERR_ASSISTANT 3 /* called from inside a task (assistant or waiting thread) */
 #define RELIC_ERR_THREAD    4 /* the caller does not own the Relic or the pending batch */
 #define RELIC_ERR_INVALID   5 /* a NULL task function or handle */
 #define RELIC_ERR_MEM       6 /* out of memory */
@@ -113,7 +120,8 @@ int relic_finalize(void) RELIC_API;
 int relic_submit(void (*fn)(void *), void *arg) RELIC_API;
 
 /*
- * relic_wait - return once every task submitted to the calling thread's Relic has finished.
+ * relic_wait - return once every task submitted to the calling thread's Relic has finished;
+ * runs here, in order, those the assistant has not claimed yet.
  *
  * Contexts: the thread that called relic_init; with weft, the unit that opened the batch.
  * Errors: RELIC_ERR_NOT_INIT, RELIC_ERR_ASSISTANT, RELIC_ERR_THREAD (the pending batch was

@@ -511,9 +511,10 @@ static void driver_body(void *ctx)
         if (!d->json)
             printf("%-8s empty task submit+wait round trip: %.1f ns (median)\n", FW_NAME,
                    bench_median(par, reps));
-        /* Untimed: how often the task really ran on the other thread.  A work-stealing
-         * framework whose waiting thread runs its own task has a short round trip
-         * without any hand-off; Relic always hands off. */
+        /* Untimed: how often the task really ran on the other thread.  A framework whose
+         * waiting thread runs its own task (work stealing; Relic's relic_wait takes back
+         * a task the assistant has not claimed) has a short round trip without any
+         * hand-off. */
         rt_submitter = pthread_self();
         rt_remote = 0;
         const long nwhere = 10000;

@@ -6,18 +6,29 @@
  *   assistant sleep   The assistant, idle, spins with `pause`; it sleeps on the futex
  *                     `asleep` when the hint is SLEEP, or when the hint is NONE and it
  *                     spun RELIC_SPIN_US.  Dekker handshake, all seq_cst:
- *                       assistant: asleep = 1; if ring busy || stop || hint == AWAKE
- *                                  then asleep = 0 (do not sleep) else futex_wait(asleep, 1)
- *                       waker:     publish (head, stop or hint); if asleep == 1 and
- *                                  exchange(asleep, 0) == 1 then futex_wake
+ *                       assistant: asleep = 1; if slot[next] published || stop ||
+ *                                  hint == AWAKE then asleep = 0 (do not sleep)
+ *                                  else futex_wait(asleep, 1)
+ *                       waker:     publish (a slot's READY, stop or hint); if asleep == 1
+ *                                  and exchange(asleep, 0) == 1 then futex_wake
  *                     Either the assistant sees the waker's write, or the waker sees
  *                     asleep == 1 and wakes it: no lost wake-up.  Only a waker clears
  *                     asleep while the assistant sleeps, so it sleeps until woken.
- *   main wait         relic_wait spins until tail == head, then after RELIC_SPIN_US sleeps:
- *                       main:      wait_target = head; waiting = 1; if tail == target done
+ *                     While the hint is AWAKE the assistant never sleeps (it loads the hint
+ *                     seq_cst after its store of asleep = 1, and relic_wake_up_hint wakes
+ *                     it), so a submit then publishes with a plain release store and skips
+ *                     the check: the owner alone writes the hint, it knows it.
+ *   main wait         relic_wait first runs, itself, the tasks still READY (claiming each
+ *                     with the CAS the assistant uses, in order, each after the previous
+ *                     one was seen DONE: relic/ring.h); a task the assistant runs it spins
+ *                     for, then after RELIC_SPIN_US sleeps:
+ *                       main:      wait_target = i; waiting = 1; if slot[i] DONE(i) go on
  *                                  else futex_wait(waiting, 1)
- *                       assistant: tail = t (seq_cst); if waiting and t == wait_target and
- *                                  exchange(waiting, 0) == 1 then futex_wake
+ *                       assistant: slot[t] = DONE(t) (seq_cst); if waiting and
+ *                                  t == wait_target and exchange(waiting, 0) == 1 then
+ *                                  futex_wake
+ *                     A task the main thread runs marks it as serving (tls_serving), so a
+ *                     Relic call from inside the task is refused as from the assistant.
  *   ownership         the owner is a weft unit (a handle created by a ULT or tasklet: it
  *                     may move between streams, weft's hand-off orders its accesses) or an
  *                     OS thread (relic_init, or a handle created outside weft).  Every
@@ -27,8 +38,10 @@
  *                     a ULT that migrated in) cannot wait for it by mistake.
  *
  * Rejected: a mutex/condition pair (a round trip of microseconds), a task queue shared by
- * both threads with work stealing (the general frameworks the paper beats), running queued
- * tasks in the main thread while it waits (a second consumer: the ring would need a CAS). */
+ * both threads with work stealing (the general frameworks the paper beats), letting the
+ * waiting main thread run a later task while the assistant runs an earlier one (twice the
+ * throughput on a long batch, but tasks would no longer run one at a time in order, and
+ * completion would need a shared counter or a scan). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE 1
 #endif
@@ -114,10 +127,19 @@ static inline bool spun_out(uint64_t *start, unsigned *n, uint64_t limit)
 
 /* ---- the assistant ----------------------------------------------------------------- */
 
+/* The slot the assistant looks at holds task `next` or a later one (published, running or
+ * done): not idle.  seq_cst: the load half of the sleep handshake. */
+static inline bool assistant_has_work_seq_cst(struct relic *r)
+{
+    uint64_t next = r->ring.next;
+    uint64_t w = weft_atomic_load_seq_cst(&rl_slot_of(&r->ring, next)->state);
+    return w != 0 && rl_word_task(w) >= next;
+}
+
 static WEFT_COLD void assistant_sleep(struct relic *r)
 {
     weft_atomic_store_seq_cst(&r->asleep, 1);
-    if (rl_ring_busy_seq_cst(&r->ring) || weft_atomic_load_seq_cst(&r->stop) ||
+    if (assistant_has_work_seq_cst(r) || weft_atomic_load_seq_cst(&r->stop) ||
         weft_atomic_load_seq_cst(&r->hint) == HINT_AWAKE) {
         /* A waker may have cleared it already: both write 0. */
         weft_atomic_store_relaxed(&r->asleep, 0);
@@ -127,10 +149,10 @@ static WEFT_COLD void assistant_sleep(struct relic *r)
         weft_futex_wait(&r->asleep, 1, 0);
 }
 
-/* The owner's wait sleeps: wake it if its target was reached. */
-static WEFT_COLD void notify_owner(struct relic *r, uint64_t tail)
+/* The owner's wait sleeps: wake it if it waits for task t. */
+static WEFT_COLD void notify_owner(struct relic *r, uint64_t t)
 {
-    if (tail == weft_atomic_load_relaxed(&r->wait_target) &&
+    if (t == weft_atomic_load_relaxed(&r->wait_target) &&
         weft_atomic_exchange_seq_cst(&r->waiting, 0) == 1)
         weft_futex_wake(&r->waiting, 1);
 }
@@ -138,22 +160,53 @@ static WEFT_COLD void notify_owner(struct relic *r, uint64_t tail)
 static void *assistant_main(void *p)
 {
     struct relic *r = p;
+    struct rl_ring *q = &r->ring;
     tls_serving = r;
     uint64_t start = 0;
     unsigned n = 0;
+    /* Task next - 1 was claimed by the waiting owner and not yet seen done: the assistant
+     * moved on to poll the next slot (not the owner's line, which the owner writes again
+     * when it finishes), and checks it before it runs task next (one at a time). */
+    bool prev_by_owner = false;
     for (;;) {
-        uint64_t t = rl_ring_run_one(&r->ring);
-        if (t) {
-            if (WEFT_UNLIKELY(weft_atomic_load_seq_cst(&r->waiting)))
-                notify_owner(r, t);
+        uint64_t t = q->next;
+        struct rl_slot *s = rl_slot_of(q, t);
+        uint64_t w = weft_atomic_load_acquire(&s->state);
+        if (w == rl_word(t, RL_READY)) {
+            if (prev_by_owner) {
+                struct rl_slot *ps = rl_slot_of(q, t - 1);
+                while (weft_atomic_load_acquire(&ps->state) == rl_word(t - 1, RL_RUNNING))
+                    weft_cpu_relax();
+                prev_by_owner = false;
+            }
+            if (rl_ring_claim(s, t)) {
+                s->fn(s->arg);
+                /* seq_cst: the store half of the handshake with a sleeping waiter */
+                weft_atomic_store_seq_cst(&s->state, rl_word(t, RL_DONE));
+                q->next = t + 1;
+                if (WEFT_UNLIKELY(weft_atomic_load_seq_cst(&r->waiting)))
+                    notify_owner(r, t);
+            } else { /* the waiting owner claimed it first */
+                q->next = t + 1;
+                prev_by_owner = true;
+            }
             start = 0;
             continue;
         }
-        if (weft_atomic_load_relaxed(&r->stop)) {
-            if (!rl_ring_busy_seq_cst(&r->ring))
-                break;
+        if (w != 0 && rl_word_task(w) >= t) {
+            uint64_t j = rl_word_task(w);
+            if (j > t) { /* lagging: the waiting owner ran t.. (ring.h) */
+                q->next = j - RL_RING_SIZE + 1;
+                prev_by_owner = false;
+            } else { /* DONE or RUNNING: the waiting owner has it */
+                q->next = t + 1;
+                prev_by_owner = (w & 3) == RL_RUNNING;
+            }
+            start = 0;
             continue;
         }
+        if (weft_atomic_load_relaxed(&r->stop))
+            break; /* stop comes after the owner's last wait */
         uint32_t h = weft_atomic_load_relaxed(&r->hint);
         if (h == HINT_SLEEP || (h == HINT_NONE && spun_out(&start, &n, r->spin_ns))) {
             assistant_sleep(r);
@@ -183,8 +236,8 @@ static int do_create(struct relic **out, bool bound)
     if (posix_memalign((void **)&r, WEFT_CACHE_LINE, sizeof *r) != 0)
         return RELIC_ERR_MEM;
     memset(r, 0, sizeof *r);
-    weft_atomic_store_relaxed(&r->ring.head, 0);
-    weft_atomic_store_relaxed(&r->ring.tail, 0);
+    for (unsigned i = 0; i < RELIC_RING_SIZE; i++)
+        weft_atomic_store_relaxed(&r->ring.slot[i].state, 0);
     weft_atomic_store_relaxed(&r->asleep, 0);
     weft_atomic_store_relaxed(&r->hint, HINT_NONE);
     weft_atomic_store_relaxed(&r->stop, 0);
@@ -245,26 +298,39 @@ static inline int check_owner(struct relic *r)
     return RELIC_SUCCESS;
 }
 
+/* Run a task in the owner's thread (a full ring, or helping in relic_wait), marked as
+ * serving r so that a Relic call from inside the task is refused. */
+static inline void run_here(struct relic *r, void (*fn)(void *), void *arg)
+{
+    tls_serving = r;
+    fn(arg);
+    tls_serving = NULL;
+}
+
 static inline int do_submit(struct relic *r, void (*fn)(void *), void *arg)
 {
     if (r->bound && !r->batch_open) {
         r->batch_open = true;
         r->batch_unit = self_unit();
     }
-    if (WEFT_LIKELY(rl_ring_push(&r->ring, fn, arg))) {
-        wake_assistant(r);
+    /* Owner-only writer: a relaxed load of its own hint. */
+    bool awake = weft_atomic_load_relaxed(&r->hint) == HINT_AWAKE;
+    if (WEFT_LIKELY(rl_ring_push(&r->ring, fn, arg, !awake))) {
+        if (!awake)
+            wake_assistant(r);
         return RELIC_SUCCESS;
     }
-    fn(arg); /* full ring: run it here, never block or drop */
+    run_here(r, fn, arg); /* full ring: run it here, never block or drop */
     return RELIC_SUCCESS;
 }
 
-static WEFT_COLD void wait_sleeping(struct relic *r, uint64_t target)
+/* Sleep until the assistant finished task i (it runs it). */
+static WEFT_COLD void wait_sleeping(struct relic *r, struct rl_slot *s, uint64_t i)
 {
-    weft_atomic_store_relaxed(&r->wait_target, target);
+    weft_atomic_store_relaxed(&r->wait_target, i);
     for (;;) {
         weft_atomic_store_seq_cst(&r->waiting, 1);
-        if (weft_atomic_load_seq_cst(&r->ring.tail) == target)
+        if (weft_atomic_load_seq_cst(&s->state) == rl_word(i, RL_DONE))
             break;
         weft_futex_wait(&r->waiting, 1, 0);
     }
@@ -278,18 +344,31 @@ static inline int do_wait(struct relic *r)
             return RELIC_ERR_THREAD;
         r->batch_open = false;
     }
-    uint64_t target = rl_ring_pushed(&r->ring);
-    if (weft_atomic_load_acquire(&r->ring.tail) == target)
-        return RELIC_SUCCESS;
-    uint64_t start = 0;
-    unsigned n = 0;
-    while (weft_atomic_load_acquire(&r->ring.tail) != target) {
-        if (spun_out(&start, &n, r->spin_ns)) {
-            wait_sleeping(r, target);
-            break;
+    struct rl_ring *q = &r->ring;
+    uint64_t head = q->head;
+    /* In order: task i is looked at once task i - 1 was seen done (ring.h). */
+    for (uint64_t i = q->done_seen; i < head; i++) {
+        struct rl_slot *s = rl_slot_of(q, i);
+        uint64_t w = weft_atomic_load_acquire(&s->state);
+        if (w == rl_word(i, RL_DONE))
+            continue;
+        if (w == rl_word(i, RL_READY) && rl_ring_claim(s, i)) {
+            run_here(r, s->fn, s->arg); /* unclaimed: faster to run it than hand it over */
+            weft_atomic_store_release(&s->state, rl_word(i, RL_DONE));
+            continue;
         }
-        weft_cpu_relax();
+        /* The assistant runs it. */
+        uint64_t start = 0;
+        unsigned n = 0;
+        while (weft_atomic_load_acquire(&s->state) != rl_word(i, RL_DONE)) {
+            if (spun_out(&start, &n, r->spin_ns)) {
+                wait_sleeping(r, s, i);
+                break;
+            }
+            weft_cpu_relax();
+        }
     }
+    q->done_seen = head;
     return RELIC_SUCCESS;
 }
 
@@ -329,7 +408,7 @@ RELIC_API int relic_finalize(void)
 RELIC_API int relic_submit(void (*fn)(void *), void *arg)
 {
     struct relic *r = tls_relic;
-    if (WEFT_UNLIKELY(!r || !fn))
+    if (WEFT_UNLIKELY(!r || !fn || tls_serving))
         return tls_serving ? RELIC_ERR_ASSISTANT : !fn ? RELIC_ERR_INVALID : RELIC_ERR_NOT_INIT;
     return do_submit(r, fn, arg);
 }
@@ -337,20 +416,20 @@ RELIC_API int relic_submit(void (*fn)(void *), void *arg)
 RELIC_API int relic_wait(void)
 {
     struct relic *r = tls_relic;
-    if (WEFT_UNLIKELY(!r))
+    if (WEFT_UNLIKELY(!r || tls_serving))
         return tls_serving ? RELIC_ERR_ASSISTANT : RELIC_ERR_NOT_INIT;
     return do_wait(r);
 }
 
 RELIC_API void relic_wake_up_hint(void)
 {
-    if (tls_relic)
+    if (tls_relic && !tls_serving)
         set_hint(tls_relic, HINT_AWAKE);
 }
 
 RELIC_API void relic_sleep_hint(void)
 {
-    if (tls_relic)
+    if (tls_relic && !tls_serving)
         set_hint(tls_relic, HINT_SLEEP);
 }
 

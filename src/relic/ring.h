@@ -1,23 +1,40 @@
-/* src/relic/ring.h - the single-producer single-consumer task ring between a Relic's main
- * thread (the producer, the only one that pushes) and its assistant (the consumer, the only
- * one that pops and runs).  All inline: a push and a pop are a handful of instructions.
+/* src/relic/ring.h - the task ring of a Relic: one producer (the main thread, the only one
+ * that pushes) and two consumers (the assistant, and the main thread inside relic_wait),
+ * which run the tasks one at a time in submission order.  All inline.
  *
- * Layout.  `head` (next slot to fill) is written only by the producer and `tail` (next slot
- * to run) only by the consumer; each sits on its own cache line next to the writer's
- * private copy of the other index (`tail_seen`, `head_seen`), so a side touches the other's
- * line only when its copy says "full" (producer) or "empty" (consumer).  The slots follow on
- * their own lines.  Indices count up without wrapping (64 bits), slot = index % size.
+ * Layout.  Each slot is one cache line holding the task (fn, arg) and its state word, so
+ * a hand-off touches one shared line: the producer fills the slot and publishes it with
+ * the state word (the line the idle assistant polls), the consumer claims and completes it
+ * in the same word, and the producer's wait reads the same line.  The indices are private:
+ * `head` (tasks pushed) and `done_seen` (a lower bound of tasks finished) belong to the
+ * producer, `next` (the next task to run) to the assistant.  Indices count up without
+ * wrapping (64 bits); task i lives in slot[i % size].
+ *
+ * State word of the slot holding task i: ((i + 1) << 2) | st, st one of
+ *   RL_READY    published, not yet claimed
+ *   RL_RUNNING  claimed by one consumer (CAS READY -> RUNNING), running
+ *   RL_DONE     finished (a release store after the task ran)
+ * 0 (the initial word) reads as "task -1, done".  A slot is free for task i when it holds
+ * task i - size done.
  *
  * Protocol.
- *   push: write slot[head], then store head+1 (seq_cst: a release that publishes the slot,
- *         and the store half of the Dekker handshake with a sleeping assistant, relic.c).
- *   pop:  load head (acquire) when the private copy says empty, read slot[tail], run it,
- *         then store tail+1 (seq_cst: a release that publishes what the task wrote, and the
- *         store half of the handshake with a sleeping waiter).  The slot is free for the
- *         producer only after the task ran, so `tail` also counts finished tasks: the
- *         producer's wait is "tail == head".
- * Why not a flag per slot (FastForward): the completion count `tail` is needed anyway for
- * relic_wait, and the issue asks for indices on separate lines. */
+ *   push i:   (the producer knows task i - size is done: done_seen > i - size, else it
+ *             loads slot[i].state) write fn and arg, then store READY(i) (release; seq_cst
+ *             when the assistant may be asleep: the store half of relic.c's handshake).
+ *   claim i:  only after task i - 1 was seen DONE (the assistant: it ran it or loaded
+ *             DONE(i - 1); the waiting producer: it scans from done_seen upwards), CAS
+ *             READY(i) -> RUNNING(i) (acquire).  So tasks run one at a time in submission
+ *             order, each after the previous finished (DONE is a release, every claim an
+ *             acquire after seeing it): whichever thread runs them, they are ordered.
+ *   complete: store DONE(i) (release; the assistant's is seq_cst, the store half of the
+ *             handshake with a sleeping waiter).
+ *   lagging:  the assistant at `next` that finds its slot holding a later task j (the
+ *             producer ran next.. itself and the ring wrapped) knows task j - size is done,
+ *             hence every task before it: it moves on to j - size + 1.
+ * The producer's wait: every task below head done, i.e. slot[head - 1] holds DONE(head - 1)
+ * (tasks finish in order).  Cost of a hand-off to the assistant: one line moving to the
+ * assistant and back; of a task the waiting producer claims itself: one CAS on a line it
+ * wrote last (it waits for the invalidation of the assistant's copy, no transfer). */
 #ifndef RELIC_RING_H
 #define RELIC_RING_H
 
@@ -29,66 +46,64 @@
 #include "arch/cpu.h"
 #include "relic.h"
 
-#define RL_RING_MASK ((uint64_t)RELIC_RING_SIZE - 1)
+#define RL_RING_SIZE ((uint64_t)RELIC_RING_SIZE)
+#define RL_RING_MASK (RL_RING_SIZE - 1)
 _Static_assert((RELIC_RING_SIZE & (RELIC_RING_SIZE - 1)) == 0, "ring size: a power of two");
 
-struct rl_task {
+enum { RL_READY = 1, RL_RUNNING = 2, RL_DONE = 3 };
+
+static inline uint64_t rl_word(uint64_t i, unsigned st) { return ((i + 1) << 2) | st; }
+
+/* The task index a state word holds (UINT64_MAX, i.e. -1, for the initial 0). */
+static inline uint64_t rl_word_task(uint64_t w) { return (w >> 2) - 1; }
+
+struct rl_slot {
+    alignas(WEFT_CACHE_LINE) _Atomic uint64_t state;
     void (*fn)(void *);
     void *arg;
 };
 
 struct rl_ring {
-    /* producer line: head is written by the producer, read by the consumer */
-    alignas(WEFT_CACHE_LINE) _Atomic uint64_t head;
-    uint64_t tail_seen; /* producer-private: a lower bound of tail */
-    /* consumer line: tail is written by the consumer, read by the producer */
-    alignas(WEFT_CACHE_LINE) _Atomic uint64_t tail;
-    uint64_t head_seen; /* consumer-private: a lower bound of head */
-    alignas(WEFT_CACHE_LINE) struct rl_task slot[RELIC_RING_SIZE];
+    /* producer-private */
+    alignas(WEFT_CACHE_LINE) uint64_t head; /* tasks pushed */
+    uint64_t done_seen;                     /* a lower bound of the tasks finished */
+    /* assistant-private */
+    alignas(WEFT_CACHE_LINE) uint64_t next; /* the next task the assistant runs */
+    struct rl_slot slot[RELIC_RING_SIZE];
 };
 
-/* Producer: append a task; false when the ring is full (the caller runs it inline). */
-static inline bool rl_ring_push(struct rl_ring *q, void (*fn)(void *), void *arg)
+static inline struct rl_slot *rl_slot_of(struct rl_ring *q, uint64_t i)
 {
-    uint64_t h = weft_atomic_load_relaxed(&q->head); /* our own index */
-    if (WEFT_UNLIKELY(h - q->tail_seen >= RELIC_RING_SIZE)) {
-        q->tail_seen = weft_atomic_load_acquire(&q->tail); /* the slot's task has run */
-        if (h - q->tail_seen >= RELIC_RING_SIZE)
+    return &q->slot[i & RL_RING_MASK];
+}
+
+/* Producer: append a task; false when the ring is full (the caller runs it inline).
+ * seq_cst: publish with a seq_cst store (a sleeping assistant may need waking). */
+static inline bool rl_ring_push(struct rl_ring *q, void (*fn)(void *), void *arg, bool seq_cst)
+{
+    uint64_t h = q->head;
+    struct rl_slot *s = rl_slot_of(q, h);
+    if (WEFT_UNLIKELY(h - q->done_seen >= RL_RING_SIZE)) {
+        /* Free when it holds task h - size done; tasks finish in order. */
+        if (weft_atomic_load_acquire(&s->state) != rl_word(h - RL_RING_SIZE, RL_DONE))
             return false;
+        q->done_seen = h - RL_RING_SIZE + 1;
     }
-    q->slot[h & RL_RING_MASK].fn = fn;
-    q->slot[h & RL_RING_MASK].arg = arg;
-    weft_atomic_store_seq_cst(&q->head, h + 1);
+    s->fn = fn;
+    s->arg = arg;
+    if (seq_cst)
+        weft_atomic_store_seq_cst(&s->state, rl_word(h, RL_READY));
+    else
+        weft_atomic_store_release(&s->state, rl_word(h, RL_READY));
+    q->head = h + 1;
     return true;
 }
 
-/* Producer: the count of tasks pushed so far (the target of a wait). */
-static inline uint64_t rl_ring_pushed(struct rl_ring *q)
+/* Either consumer: claim task i, published in s (READY seen or expected). */
+static inline bool rl_ring_claim(struct rl_slot *s, uint64_t i)
 {
-    return weft_atomic_load_relaxed(&q->head);
-}
-
-/* Consumer: run the oldest task, then publish its completion.  Returns the new tail, or 0
- * when the ring is empty (tail is never 0 after a task ran). */
-static inline uint64_t rl_ring_run_one(struct rl_ring *q)
-{
-    uint64_t t = weft_atomic_load_relaxed(&q->tail); /* our own index */
-    if (t == q->head_seen) {
-        q->head_seen = weft_atomic_load_acquire(&q->head);
-        if (t == q->head_seen)
-            return 0;
-    }
-    struct rl_task task = q->slot[t & RL_RING_MASK];
-    task.fn(task.arg);
-    weft_atomic_store_seq_cst(&q->tail, t + 1);
-    return t + 1;
-}
-
-/* Either side: the ring holds a task not yet finished (seq_cst loads: the load half of the
- * sleep handshakes in relic.c). */
-static inline bool rl_ring_busy_seq_cst(struct rl_ring *q)
-{
-    return weft_atomic_load_seq_cst(&q->head) != weft_atomic_load_seq_cst(&q->tail);
+    uint64_t w = rl_word(i, RL_READY);
+    return weft_atomic_cas_strong_acquire(&s->state, &w, rl_word(i, RL_RUNNING));
 }
 
 #endif

@@ -1,7 +1,8 @@
 /* relic_full_ring: with the assistant held inside a task, the ring takes exactly
  * RELIC_RING_SIZE tasks (the running one keeps its slot until it finishes); every further
- * submit runs its task inline, in the caller, before returning; once released the assistant
- * runs the queued ones in order, and nothing is lost or run twice. */
+ * submit runs its task inline, in the caller, before returning; once released the queued
+ * ones run in order (on the assistant, or on the main thread inside relic_wait), and
+ * nothing is lost or run twice. */
 #include <stdatomic.h>
 
 #include "relic_test.h"
@@ -11,6 +12,7 @@
 static _Atomic int gate; /* 1: the first task may finish */
 static _Atomic int started;
 static pthread_t main_thread;
+static _Atomic int submitting; /* 1: the main thread is in its submit loops */
 static int ran[RELIC_RING_SIZE + EXTRA];
 static int inline_ran[RELIC_RING_SIZE + EXTRA];
 static int seq_next, seq_of[RELIC_RING_SIZE + EXTRA];
@@ -27,7 +29,7 @@ static void blocker(void *arg)
 static void task(void *arg)
 {
     int i = (int)(intptr_t)arg;
-    if (pthread_equal(pthread_self(), main_thread)) {
+    if (pthread_equal(pthread_self(), main_thread) && atomic_load(&submitting)) {
         inline_ran[i]++;
         return;
     }
@@ -48,6 +50,7 @@ int main(void)
             CHECK_RELIC(relic_init());
         if (round == 2)
             relic_sleep_hint(); /* same behaviour with a sleeping assistant */
+        atomic_store(&submitting, 1);
         CHECK_RELIC(relic_submit(blocker, NULL));
         while (!atomic_load(&started))
             ;
@@ -60,6 +63,7 @@ int main(void)
             CHECK_RELIC(relic_submit(task, (void *)(intptr_t)i));
             CHECK_EQ_INT(inline_ran[i], 1);
         }
+        atomic_store(&submitting, 0);
         atomic_store(&gate, 1);
         CHECK_RELIC(relic_wait());
         for (int i = 0; i < RELIC_RING_SIZE; i++) {
