@@ -205,6 +205,8 @@ struct weft_pool {
 
 /* ---- schedulers ---- */
 enum weft_sched_request {
+    /* bits: a FINISH requested while an EXIT is pending must survive the EXIT, which only
+     * ends the current run() (weft_xstream_should_stop clears the EXIT bit alone) */
     WEFT_SCHED_REQ_NONE = 0,
     WEFT_SCHED_REQ_FINISH = 1, /* stop once its pools are empty */
     WEFT_SCHED_REQ_EXIT = 2,   /* stop at the next check */

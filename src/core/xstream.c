@@ -212,12 +212,10 @@ bool weft_xstream_should_stop(weft_xstream *xs, weft_sched *s)
     if (weft_atomic_load_seq_cst(&xs->cancelled))
         return true;
     uint32_t req = weft_atomic_load_seq_cst(&s->request);
-    if (req == WEFT_SCHED_REQ_FINISH && !weft_sched_has_unit(s))
+    if ((req & WEFT_SCHED_REQ_FINISH) && !weft_sched_has_unit(s))
         return true;
-    if (req == WEFT_SCHED_REQ_EXIT) {
-        uint32_t e = WEFT_SCHED_REQ_EXIT; /* an exit only ends this run() */
-        weft_atomic_cas_strong_seq_cst(&s->request, &e, WEFT_SCHED_REQ_NONE);
-    }
+    if (req & WEFT_SCHED_REQ_EXIT) /* an exit only ends this run(); a FINISH stays */
+        weft_atomic_fetch_and_seq_cst(&s->request, ~(uint32_t)WEFT_SCHED_REQ_EXIT);
     return false;
 }
 

@@ -54,16 +54,14 @@ bool weft_sched_has_to_stop(weft_sched *s)
     uint32_t r = weft_atomic_load_acquire(&s->request);
     if (WEFT_LIKELY(r == WEFT_SCHED_REQ_NONE))
         return false;
-    if (r == WEFT_SCHED_REQ_EXIT)
+    if (r & WEFT_SCHED_REQ_EXIT)
         return true;
-    return !weft_sched_has_unit(s);
+    return !weft_sched_has_unit(s); /* FINISH */
 }
 
 void weft_sched_request(weft_sched *s, uint32_t req)
 {
-    uint32_t cur = weft_atomic_load_seq_cst(&s->request);
-    while (cur < req && !weft_atomic_cas_weak_seq_cst(&s->request, &cur, req))
-        ;
+    weft_atomic_fetch_or_seq_cst(&s->request, req);
     for (int i = 0; i < s->num_pools; i++)
         weft_pool_wake_all(s->pools[i]);
     weft_xstream *xs = s->xs; /* a main scheduler's stream: it may sleep (idle.c) */

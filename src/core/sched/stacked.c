@@ -18,7 +18,7 @@
 
 bool weft_sched_stacked_has_to_stop(weft_sched *s)
 {
-    if (weft_atomic_load_acquire(&s->request) == WEFT_SCHED_REQ_EXIT)
+    if (weft_atomic_load_acquire(&s->request) & WEFT_SCHED_REQ_EXIT)
         return true;
     return !weft_sched_has_unit(s);
 }
