@@ -200,20 +200,30 @@ WEFT_API int ABT_sched_config_set(ABT_sched_config config, int idx, ABT_sched_co
     return kv_set(kv, idx, type, val);
 }
 
+/* The entry `key` into *type and *val (either may be NULL); ABT_ERR_INV_ARG if absent. */
+static int kv_get(struct weft_kv *kv, int key, int *type, void *val)
+{
+    struct kv_entry *e = kv_find(kv, key);
+    if (!e)
+        return ABT_ERR_INV_ARG;
+    if (type)
+        *type = e->type;
+    if (val)
+        kv_copy_out(e, val);
+    return ABT_SUCCESS;
+}
+
 WEFT_API int ABT_sched_config_get(ABT_sched_config config, int idx, ABT_sched_config_type *p_type,
                                   void *val)
 {
     struct weft_kv *kv = sched_kv(config);
     if (!kv)
         return ABT_ERR_INV_SCHED_CONFIG;
-    struct kv_entry *e = kv_find(kv, idx);
-    if (!e)
-        return ABT_ERR_INV_ARG;
-    if (p_type)
-        *p_type = (ABT_sched_config_type)e->type;
-    if (val)
-        kv_copy_out(e, val);
-    return ABT_SUCCESS;
+    int type;
+    int r = kv_get(kv, idx, &type, val);
+    if (r == ABT_SUCCESS && p_type)
+        *p_type = (ABT_sched_config_type)type;
+    return r;
 }
 
 WEFT_API int ABT_pool_config_create(ABT_pool_config *config)
@@ -256,12 +266,9 @@ WEFT_API int ABT_pool_config_get(ABT_pool_config config, int key, ABT_pool_confi
     struct weft_kv *kv = pool_kv(config);
     if (!kv)
         return ABT_ERR_INV_POOL_CONFIG;
-    struct kv_entry *e = kv_find(kv, key);
-    if (!e)
-        return ABT_ERR_INV_ARG;
-    if (p_type)
-        *p_type = (ABT_pool_config_type)e->type;
-    if (val)
-        kv_copy_out(e, val);
-    return ABT_SUCCESS;
+    int type;
+    int r = kv_get(kv, key, &type, val);
+    if (r == ABT_SUCCESS && p_type)
+        *p_type = (ABT_pool_config_type)type;
+    return r;
 }

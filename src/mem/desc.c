@@ -299,7 +299,7 @@ bool weft_desc_depot_trim(uint64_t now)
     /* another step may give more back while the depot is above its floor and its mark
      * has not yet decayed to it */
     bool more = depot_num > DEPOT_FLOOR + SLAB_UNITS && depot_mark > DEPOT_FLOOR;
-    __atomic_store_n(&weft_mem_desc_trim_at, more ? depot_next_trim : UINT64_MAX, __ATOMIC_RELAXED);
+    weft_atomic_store_relaxed_plain(&weft_mem_desc_trim_at, more ? depot_next_trim : UINT64_MAX);
     pthread_mutex_unlock(&depot_lock);
     return more;
 }
@@ -317,7 +317,7 @@ void weft_desc_finalize(void)
     chunks_dormant = 0;
     depot_taken = depot_mark = 0;
     depot_next_trim = 0;
-    __atomic_store_n(&weft_mem_desc_trim_at, UINT64_MAX, __ATOMIC_RELAXED);
+    weft_atomic_store_relaxed_plain(&weft_mem_desc_trim_at, UINT64_MAX);
     pthread_mutex_unlock(&depot_lock);
 }
 
@@ -358,6 +358,6 @@ void weft_desc_atfork(int phase, void **forgotten)
         depot_descs = NULL;
         depot_num = 0;
         depot_taken = depot_mark = 0;
-        __atomic_store_n(&weft_mem_desc_trim_at, UINT64_MAX, __ATOMIC_RELAXED);
+        weft_atomic_store_relaxed_plain(&weft_mem_desc_trim_at, UINT64_MAX);
     }
 }

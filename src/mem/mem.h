@@ -34,6 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arch/atomic.h"
 #include "arch/compiler.h"
 #include "arch/cpu.h"
 
@@ -153,8 +154,8 @@ static inline void weft_mem_tick(struct weft_mem_cache *c)
  * next step of a depot, or of its own cache while that holds more than its floor. */
 static inline uint64_t weft_mem_trim_deadline(const struct weft_mem_cache *c)
 {
-    uint64_t d = __atomic_load_n(&weft_mem_stack_trim_at, __ATOMIC_RELAXED);
-    uint64_t e = __atomic_load_n(&weft_mem_desc_trim_at, __ATOMIC_RELAXED);
+    uint64_t d = weft_atomic_load_relaxed_plain(&weft_mem_stack_trim_at);
+    uint64_t e = weft_atomic_load_relaxed_plain(&weft_mem_desc_trim_at);
     if (e < d)
         d = e;
     if (c && weft_mem_cfg.trim_ns && c->next_trim < d &&

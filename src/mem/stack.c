@@ -387,8 +387,7 @@ bool weft_stack_depot_trim(uint64_t now)
         give_back(rest);
     }
     bool more = depot_num > DEPOT_FLOOR;
-    __atomic_store_n(&weft_mem_stack_trim_at, more ? depot_next_trim : UINT64_MAX,
-                     __ATOMIC_RELAXED);
+    weft_atomic_store_relaxed_plain(&weft_mem_stack_trim_at, more ? depot_next_trim : UINT64_MAX);
     pthread_mutex_unlock(&depot_lock);
     return more;
 }
@@ -532,7 +531,7 @@ void weft_mem_finalize(void)
     arenas_dormant = 0;
     depot_taken = depot_mark = 0;
     depot_next_trim = 0;
-    __atomic_store_n(&weft_mem_stack_trim_at, UINT64_MAX, __ATOMIC_RELAXED);
+    weft_atomic_store_relaxed_plain(&weft_mem_stack_trim_at, UINT64_MAX);
     pthread_mutex_unlock(&depot_lock);
 }
 
@@ -555,6 +554,6 @@ void weft_stack_atfork(int phase, void **forgotten)
         depot = NULL;
         depot_num = 0;
         depot_taken = depot_mark = 0;
-        __atomic_store_n(&weft_mem_stack_trim_at, UINT64_MAX, __ATOMIC_RELAXED);
+        weft_atomic_store_relaxed_plain(&weft_mem_stack_trim_at, UINT64_MAX);
     }
 }

@@ -65,7 +65,7 @@ void weft_pool_signal(weft_pool *p)
         weft_futex_wake(&p->seq, 1);
 }
 
-static void fifo_wait_wake(weft_pool *p)
+void weft_pool_seq_wake_all(weft_pool *p)
 {
     weft_atomic_fetch_add_seq_cst(&p->seq, 1);
     weft_futex_wake(&p->seq, 1 << 30);
@@ -115,6 +115,6 @@ const weft_pool_ops weft_pool_fifo_wait_ops = {
     .remove = weft_fifo_remove,
     .take_fresh = weft_fifo_take_fresh,
     .size = weft_fifo_size,
-    .wake = fifo_wait_wake,
+    .wake = weft_pool_seq_wake_all,
     .print_all = weft_fifo_print_all,
 };

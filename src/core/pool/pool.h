@@ -299,6 +299,8 @@ extern WEFT_INTERNAL const weft_pool_ops weft_pool_fifo_ops;
 WEFT_INTERNAL int weft_fifo_remove(weft_pool *p, weft_unit *u);
 WEFT_INTERNAL bool weft_fifo_take_fresh(weft_pool *p, weft_unit *u);
 WEFT_INTERNAL size_t weft_fifo_size(weft_pool *p);
+/* Wake every pop_wait sleeper of a kind that signals through `seq` (fifo.c). */
+WEFT_INTERNAL void weft_pool_seq_wake_all(weft_pool *p);
 /* pop_wait of the kinds that signal through the event count `seq` (FIFO_WAIT, priority):
  * pop with `pop`, else sleep on `seq` until a push, a wake or the time-out (fifo.c). */
 WEFT_INTERNAL weft_unit *weft_pool_seq_pop_wait(weft_pool *p, uint64_t timeout_ns,

@@ -161,14 +161,6 @@ static bool prio_take_fresh(weft_pool *p, weft_unit *u)
     return ok;
 }
 
-static size_t prio_size(weft_pool *p) { return weft_atomic_load_relaxed(&p->size); }
-
-static void prio_wake(weft_pool *p)
-{
-    weft_atomic_fetch_add_seq_cst(&p->seq, 1);
-    weft_futex_wake(&p->seq, 1 << 30);
-}
-
 static void prio_print_all(weft_pool *p, void *arg, void (*fn)(void *, ABT_thread))
 {
     struct prio_pool *q = pp(p);
@@ -186,8 +178,8 @@ const weft_pool_ops weft_pool_prio_ops = {
     .pop_wait = prio_pop_wait,
     .remove = prio_remove,
     .take_fresh = prio_take_fresh,
-    .size = prio_size,
-    .wake = prio_wake,
+    .size = weft_fifo_size, /* p->size counts every level */
+    .wake = weft_pool_seq_wake_all,
     .print_all = prio_print_all,
     .destroy = NULL,
 };
