@@ -15,6 +15,7 @@
 #include "core/stack_dump.h"
 #include "core/unit.h"
 #include "core/xstream.h"
+#include "core/poll_hook.h"
 #include "core/timer_hook.h"
 #include "core/overflow.h"
 
@@ -686,8 +687,9 @@ WEFT_API int ABT_xstream_check_events(ABT_sched sched)
     /* Stop requests are read by ABT_sched_has_to_stop; the one event queued here is the
      * primary ULT handed back to the primary stream (weft_sched_run_unit). */
     weft_sched_take_main(xs, s);
-    weft_dump_check();  /* (helper) stack_dump.h: stop for a stack dump */
-    weft_timers_poll(); /* timed waits of this stream (core/timer_hook.h) */
+    weft_dump_check();     /* (helper) stack_dump.h: stop for a stack dump */
+    weft_timers_poll();    /* timed waits of this stream (core/timer_hook.h) */
+    weft_poll_hooks_run(); /* I/O and MPI completions (core/poll_hook.h) */
     return ABT_SUCCESS;
 }
 

@@ -4,6 +4,7 @@
  * pools, a stop request, a timer deadline or another event wakes it.  The protocol and
  * why no wake-up is lost: core/idle.h and docs/architecture.md ("Idle streams"). */
 #include "core/sched/sched.h"
+#include "core/poll_hook.h"
 #include "core/timer_hook.h"
 
 /* cpu_relax between two looks at the pools while spinning (~0.1-0.5 us). */
@@ -46,7 +47,7 @@ static bool idle_sleep(weft_xstream *xs, weft_sched *s, uint64_t timeout_ns)
     bool work = false;
     for (int i = 0; i < s->num_pools && !work; i++)
         work = !weft_pool_is_empty(s->pools[i]);
-    if (!work)
+    if (!work && !weft_poll_hooks_sleep(&xs->idle, timeout_ns)) /* io_uring sleeps in its ring */
         weft_futex_wait(&xs->idle, WEFT_IDLE_SLEEPING, timeout_ns);
     bool notified = weft_atomic_exchange_seq_cst(&xs->idle, WEFT_IDLE_AWAKE) == WEFT_IDLE_NOTIFIED;
     for (int i = 0; i < s->num_pools; i++)
@@ -88,6 +89,9 @@ void weft_sched_idle(weft_xstream *xs, weft_sched *s, weft_sched_idle_state *st,
         max = st->nap_ns;
     }
     uint64_t t = weft_timers_cap(max, weft_timers_next()); /* wake for the next deadline */
+    uint64_t b = weft_poll_hooks_idle_ns(); /* completions in flight (core/poll_hook.h) */
+    if (b < t)
+        t = b ? b : 1;
     if (idle_sleep(xs, s, t == UINT64_MAX ? 0 : t))
         st->phase = WEFT_IDLE_NONE; /* woken for something: it may spin again */
 }
