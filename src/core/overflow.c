@@ -282,6 +282,11 @@ void weft_overflow_thread_fini(void)
     alt_mem = NULL;
 }
 
+bool weft_overflow_canary_wanted(void)
+{
+    return weft_g.cfg.stack_overflow_check != 0 && !ON_VALGRIND();
+}
+
 void weft_overflow_init(void)
 {
     int mode = weft_g.cfg.stack_overflow_check;

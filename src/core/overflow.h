@@ -21,20 +21,25 @@
 #include "core/types.h"
 #include "mem/canary.h"
 
-/* canary mode is on (and usable: not under valgrind) */
+/* canary mode is on (and usable: not under valgrind); mem/stack.c then writes a canary
+ * below every stack it maps (weft_mem_cfg.canary, set from this at ABT_init) */
 extern WEFT_INTERNAL bool weft_canary_on;
+/* ABT_init, before the memory layer is configured: will canaries be kept? */
+WEFT_INTERNAL bool weft_overflow_canary_wanted(void);
 
 WEFT_INTERNAL WEFT_COLD __attribute__((noreturn)) void weft_canary_fail(weft_unit *u);
 
 /* A ULT leaves its stack (yield, block, exit, a direct switch): is the canary intact?
- * Off: one load and branch; on: three loads more (stack, canary address, the word). */
+ * Three loads (stack, canary address, the word compared with an immediate), on or off:
+ * without a canary the stack's canary pointer points at weft_canary_off_word, which is
+ * always intact, so the path has no "is it on?" test (it would cost 2 instructions when
+ * on).  A ULT on a stack the runtime did not make (the primary ULT, user stacks) has no
+ * weft_stack. */
 static inline void weft_canary_check(weft_unit *u)
 {
-    if (WEFT_UNLIKELY(weft_canary_on)) {
-        weft_stack *s = u->stack;
-        if (s && WEFT_UNLIKELY(!weft_canary_word_intact(s->canary)))
-            weft_canary_fail(u);
-    }
+    weft_stack *s = u->stack;
+    if (s && WEFT_UNLIKELY(!weft_canary_word_intact(s->canary)))
+        weft_canary_fail(u);
 }
 
 /* ABT_init / ABT_finalize (runtime.c): install or remove the SIGSEGV handler and the

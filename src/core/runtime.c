@@ -285,7 +285,7 @@ static int runtime_init(void)
         .sys_page_size = weft_g.cfg.sys_page_size,
         .stack_page_size = weft_g.cfg.mem_stack_page_size,
         .guard = weft_g.cfg.stack_overflow_check == 3 ? 2 : weft_g.cfg.stack_overflow_check == 2,
-        .canary = weft_g.cfg.stack_overflow_check != 0,
+        .canary = weft_overflow_canary_wanted(), /* not under valgrind */
         .trim_ns = weft_g.cfg.mem_trim_ms * 1000000u,
     });
     weft_sched *s;

@@ -468,7 +468,7 @@ static inline __attribute__((always_inline)) int bypass_run_next(weft_xstream *x
 {
     WEFT_ASSERT(xs->cur == self && weft_pool_can(p, WEFT_POOL_CAP_INLINE_FIFO));
     WEFT_ASSERT(!yielding || xs->post_fn == NULL); /* a parking unit may have one */
-    weft_unit *next = weft_pool_pop(p);
+    weft_unit *next = weft_pool_fifo_pop(p);       /* a bypass pool is always an inline FIFO */
     if (!next)
         return BYPASS_EMPTY;
     if ((next->flags & (WEFT_U_ULT | WEFT_U_MAIN)) != WEFT_U_ULT ||

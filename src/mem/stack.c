@@ -43,6 +43,8 @@
 
 #include "mem/mem.h"
 #include "mem/canary.h"
+
+const uintptr_t weft_canary_off_word = WEFT_CANARY_VALUE;
 #include "arch/atomic.h"
 
 #if WEFT_USE_VALGRIND
@@ -182,9 +184,12 @@ static weft_stack *stack_init(void *base, size_t size, size_t usable, int guard,
     }
     /* the canary ends at the low end of the stack, rounded down to a word */
     uintptr_t *below = (uintptr_t *)((uintptr_t)weft_stack_lo(s) & ~(uintptr_t)7);
-    s->canary = below - 1;
-    if (weft_mem_cfg.canary)
+    if (weft_mem_cfg.canary) {
+        s->canary = below - 1;
         weft_canary_write(below);
+    } else {
+        s->canary = (uintptr_t *)&weft_canary_off_word; /* only ever read */
+    }
     s->vg_id = VG_REGISTER((char *)s - s->usable, (char *)s);
     return s;
 }

@@ -182,20 +182,27 @@ static inline void weft_pool_push(weft_pool *p, weft_unit *u)
     weft_pool_push_ctx(p, u, ABT_POOL_CONTEXT_OP_POOL_OTHER);
 }
 
+/* The pop of a pool with WEFT_POOL_CAP_INLINE_FIFO (callers that know it has the cap,
+ * such as the yield bypass, call it directly). */
+static inline weft_unit *weft_pool_fifo_pop(weft_pool *p)
+{
+    WEFT_ASSERT(p->caps & WEFT_POOL_CAP_INLINE_FIFO);
+    if (weft_atomic_load_relaxed(&p->size) == 0)
+        return NULL;
+    if (p->locked)
+        weft_spin_lock(&p->lock);
+    weft_unit *u = p->head;
+    if (u)
+        fifo_unlink(p, u);
+    if (p->locked)
+        weft_spin_unlock(&p->lock);
+    return u;
+}
+
 static inline weft_unit *weft_pool_pop_ctx(weft_pool *p, ABT_pool_context ctx)
 {
-    if (WEFT_LIKELY(p->caps & WEFT_POOL_CAP_INLINE_FIFO)) {
-        if (weft_atomic_load_relaxed(&p->size) == 0)
-            return NULL;
-        if (p->locked)
-            weft_spin_lock(&p->lock);
-        weft_unit *u = p->head;
-        if (u)
-            fifo_unlink(p, u);
-        if (p->locked)
-            weft_spin_unlock(&p->lock);
-        return u;
-    }
+    if (WEFT_LIKELY(p->caps & WEFT_POOL_CAP_INLINE_FIFO))
+        return weft_pool_fifo_pop(p);
     return p->ops->pop(p, ctx);
 }
 
