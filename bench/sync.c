@@ -26,7 +26,11 @@
  *   eventual_pingpong       two ULTs on two streams, two eventuals (ns per round trip)
  *   barrier_2, barrier_32   barrier rounds of 2 and 32 ULTs spread over the two streams
  * The pthread column runs the same pattern with pthread_mutex / pthread_cond /
- * pthread_barrier / pthread_rwlock between OS threads (a "ULT" becomes a thread). */
+ * pthread_barrier / pthread_rwlock between OS threads (a "ULT" becomes a thread).
+ *
+ * --callgrind barrier --n M --iters K: no timing; M ULTs on the primary stream (its
+ * BASIC scheduler, no secondary stream) each wait K times on one barrier of M.
+ * Instructions per wait = (Ir(K2) - Ir(K1)) / (M (K2 - K1)) (scripts/insn_counts.sh). */
 #include "bench.h"
 
 #include <abt.h>
@@ -482,8 +486,47 @@ static void run_row(const row_t *r, const char *kinds)
     }
 }
 
+/* --callgrind barrier: see the header. */
+static int callgrind_barrier(int argc, char **argv, long m, long k)
+{
+    CK(ABT_init(argc, argv));
+    ABT_xstream self;
+    CK(ABT_xstream_self(&self));
+    CK(ABT_xstream_get_main_pools(self, 1, &pools[0]));
+    CK(ABT_barrier_create((uint32_t)m, &abar));
+    n_ops = k;
+    ABT_thread *t = malloc(sizeof(ABT_thread) * (size_t)m);
+    if (!t)
+        return 1;
+    for (long i = 0; i < m; i++)
+        CK(ABT_thread_create(pools[0], abt_bar_body, NULL, ABT_THREAD_ATTR_NULL, &t[i]));
+    for (long i = 0; i < m; i++)
+        CK(ABT_thread_free(&t[i]));
+    free(t);
+    CK(ABT_barrier_free(&abar));
+    CK(ABT_finalize());
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    const char *cg = NULL;
+    long cg_n = 2, cg_iters = 1000;
+    for (int i = 1; i + 1 < argc; i++) {
+        if (!strcmp(argv[i], "--callgrind"))
+            cg = argv[i + 1];
+        else if (!strcmp(argv[i], "--n"))
+            cg_n = atol(argv[i + 1]);
+        else if (!strcmp(argv[i], "--iters"))
+            cg_iters = atol(argv[i + 1]);
+    }
+    if (cg) {
+        if (strcmp(cg, "barrier") || cg_n < 1 || cg_iters < 1) {
+            fprintf(stderr, "sync: --callgrind barrier --n M --iters K (M, K >= 1)\n");
+            return 2;
+        }
+        return callgrind_barrier(argc, argv, cg_n, cg_iters);
+    }
     bench_init(&bench, argc, argv, 10.0,
                "[--ops mutex,cond_rt_2,...] [--kinds ult,pthread] [-r REPS] [-n SCALE]\n");
     const bench_args_t *a = &bench.args;

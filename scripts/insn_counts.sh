@@ -23,3 +23,5 @@ per "tasklet create+free (priv pool)"   256 10 30    "$b/fork_join$x" --callgrin
 per "yield"                             2 1000 11000 "$b/yield$x" --callgrind yield --iters
 per "yield_to"                          2 1000 11000 "$b/yield$x" --callgrind yield_to --iters
 per "join_many (many)"                  256 10 30    "$b/join_many$x" --callgrind many --n 256 --iters
+per "barrier wait (2 ULTs, 1 stream)"   2 1000 11000 "$b/sync$x" --callgrind barrier --n 2 --iters
+per "barrier wait (32 ULTs, 1 stream)"  32 100 1100  "$b/sync$x" --callgrind barrier --n 32 --iters

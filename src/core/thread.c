@@ -367,26 +367,7 @@ WEFT_API int ABT_thread_set_associated_pool(ABT_thread thread, ABT_pool pool)
     return ABT_SUCCESS;
 }
 
-WEFT_API int ABT_thread_yield_to(ABT_thread thread)
-{
-    weft_unit *to = weft_unit_from(thread);
-    if (!to)
-        return ABT_ERR_INV_THREAD;
-    weft_xstream *xs = weft_xs_self();
-    if (!xs)
-        return ABT_ERR_INV_XSTREAM;
-    weft_unit *self = xs->cur;
-    if (!self)
-        return ABT_ERR_INV_XSTREAM;
-    if (!weft_unit_is_ult(self))
-        return ABT_ERR_INV_THREAD;
-    if (to == self || (to->flags & (WEFT_U_ULT | WEFT_U_MAIN_SCHED)) != WEFT_U_ULT)
-        return ABT_ERR_INV_THREAD;
-    int r = weft_ult_yield_to(xs, self, to);
-    return r == ABT_ERR_THREAD ? ABT_ERR_INV_THREAD : r;
-}
-
-/* ABT_thread_yield lives in unit.c, next to the yield path it inlines. */
+/* ABT_thread_yield and ABT_thread_yield_to live in unit.c, next to the paths they inline. */
 
 WEFT_API int ABT_thread_resume(ABT_thread thread)
 {

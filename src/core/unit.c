@@ -549,10 +549,12 @@ WEFT_API int ABT_thread_yield(void)
     return ABT_SUCCESS;
 }
 
-int weft_ult_yield_to(weft_xstream *xs, weft_unit *self, weft_unit *to)
+static inline __attribute__((always_inline)) int ult_yield_to(weft_xstream *xs, weft_unit *self,
+                                                              weft_unit *to)
 {
-    weft_canary_check(self); /* (helper) core/overflow.h */
-    if (!(to->flags & WEFT_U_ULT) || !weft_pool_remove_ready(to->pool, to))
+    WEFT_ASSERT(to->flags & WEFT_U_ULT); /* the callers check it */
+    weft_canary_check(self);             /* (helper) core/overflow.h */
+    if (!weft_pool_remove_ready(to->pool, to))
         return ABT_ERR_THREAD;
     if (!to->ctx && !ensure_stack(xs, to)) {
         weft_pool_push(to->pool, to);
@@ -567,6 +569,31 @@ int weft_ult_yield_to(weft_xstream *xs, weft_unit *self, weft_unit *to)
     prep_run_quiet(xs, to);
     ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, to));
     return ABT_SUCCESS;
+}
+
+int weft_ult_yield_to(weft_xstream *xs, weft_unit *self, weft_unit *to)
+{
+    if (!(to->flags & WEFT_U_ULT))
+        return ABT_ERR_THREAD;
+    return ult_yield_to(xs, self, to);
+}
+
+/* Here rather than in thread.c so that the yield_to path is one function. */
+WEFT_API int ABT_thread_yield_to(ABT_thread thread)
+{
+    weft_unit *to = weft_unit_from(thread);
+    if (!to)
+        return ABT_ERR_INV_THREAD;
+    weft_xstream *xs = weft_xs_self();
+    weft_unit *self = xs ? xs->cur : NULL;
+    if (!self)
+        return ABT_ERR_INV_XSTREAM;
+    if (!weft_unit_is_ult(self))
+        return ABT_ERR_INV_THREAD;
+    if (to == self || (to->flags & (WEFT_U_ULT | WEFT_U_MAIN_SCHED)) != WEFT_U_ULT)
+        return ABT_ERR_INV_THREAD;
+    int r = ult_yield_to(xs, self, to);
+    return r == ABT_ERR_THREAD ? ABT_ERR_INV_THREAD : r;
 }
 
 static void make_ready_after_suspend(weft_unit *u)
@@ -721,17 +748,7 @@ void weft_ult_park(weft_xstream *xs, weft_unit *self, void (*post)(weft_xstream 
     switch_to_sched(xs, self);
 }
 
-void weft_waiter_init(weft_waiter *w)
-{
-    weft_unit *self = weft_self_unit();
-    w->next = NULL;
-    w->ult = (self && (self->flags & WEFT_U_ULT)) ? self : NULL;
-    weft_atomic_store_relaxed(&w->futex, 0);
-    w->counted_blocked = 0;
-    w->data = NULL;
-}
-
-static void post_unlock(weft_xstream *xs, void *arg) { weft_spin_unlock(arg); }
+void weft_post_unlock(weft_xstream *xs, void *arg) { weft_spin_unlock(arg); }
 
 static void wait_block(weft_waiter *w, weft_spinlock *lock, bool count)
 {
@@ -741,7 +758,7 @@ static void wait_block(weft_waiter *w, weft_spinlock *lock, bool count)
             weft_atomic_fetch_add_relaxed(&w->ult->pool->num_blocked, 1);
             w->counted_blocked = 1;
         }
-        weft_ult_park(xs, w->ult, post_unlock, lock);
+        weft_ult_park(xs, w->ult, weft_post_unlock, lock);
         return;
     }
     weft_spin_unlock(lock);

@@ -62,13 +62,25 @@ WEFT_INTERNAL void weft_ult_yield(weft_xstream *xs, weft_unit *self);
  * releases the lock of the list the waiter is on).  Returns when woken. */
 WEFT_INTERNAL void weft_ult_park(weft_xstream *xs, weft_unit *self,
                                  void (*post)(weft_xstream *, void *), void *arg);
+/* The post action that releases the spinlock `arg` (the usual one for weft_ult_park). */
+WEFT_INTERNAL void weft_post_unlock(weft_xstream *xs, void *arg);
 
 /* ---- waiting, for every blocking object (join, sync module) ----
  * weft_wait_block: block the caller on `w` (already linked wherever the waker will find
  * it).  A ULT parks and `lock` is released after it has left its stack; a tasklet or an
  * external thread releases `lock` and sleeps on w->futex.  weft_waiter_wake: make the
  * waiter runnable again; must not be called twice for one wait. */
-WEFT_INTERNAL void weft_waiter_init(weft_waiter *w);
+/* A waiter for `ult` (the calling ULT, or NULL: the caller sleeps on the futex). */
+static inline void weft_waiter_init_as(weft_waiter *w, weft_unit *ult)
+{
+    w->next = NULL;
+    w->ult = ult;
+    weft_atomic_store_relaxed(&w->futex, 0);
+    w->counted_blocked = 0;
+    w->data = NULL;
+}
+
+static inline void weft_waiter_init(weft_waiter *w) { weft_waiter_init_as(w, weft_self_ult()); }
 WEFT_INTERNAL void weft_wait_block(weft_waiter *w, weft_spinlock *lock);
 /* The same, without counting the ULT in its pool's blocked units: for waits that must not
  * keep a scheduler alive (a stream join waits for that very scheduler to finish). */

@@ -23,11 +23,7 @@ typedef struct {
 
 _Static_assert(sizeof(weft_cond) <= WEFT_OBJ_BODY_MAX, "weft_cond must fit ABT_cond_memory");
 
-static inline weft_cond *cond_from(ABT_cond h)
-{
-    void *base = weft_obj_from(h);
-    return base ? weft_obj_body(base) : NULL;
-}
+static inline weft_cond *cond_from(ABT_cond h) { return weft_obj_body_from(h); }
 
 WEFT_API int ABT_cond_create(ABT_cond *newcond)
 {

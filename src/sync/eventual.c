@@ -28,11 +28,7 @@ typedef struct {
 _Static_assert(sizeof(weft_eventual) <= WEFT_OBJ_BODY_MAX,
                "weft_eventual must fit ABT_eventual_memory");
 
-static inline weft_eventual *ev_from(ABT_eventual h)
-{
-    void *base = weft_obj_from(h);
-    return base ? weft_obj_body(base) : NULL;
-}
+static inline weft_eventual *ev_from(ABT_eventual h) { return weft_obj_body_from(h); }
 
 /* the value buffer: only heap eventuals have one (nbytes > 0) */
 static inline void *ev_value(weft_eventual *e)

@@ -20,11 +20,7 @@ typedef struct {
 
 _Static_assert(sizeof(weft_future) <= WEFT_OBJ_BODY_MAX, "weft_future header too large");
 
-static inline weft_future *fut_from(ABT_future h)
-{
-    void *base = weft_obj_from(h);
-    return base ? weft_obj_body(base) : NULL;
-}
+static inline weft_future *fut_from(ABT_future h) { return weft_obj_body_from(h); }
 
 static inline void **fut_values(weft_future *f) { return weft_obj_extra_of_body(f); }
 

@@ -73,6 +73,22 @@ static inline void *weft_obj_from(const void *h)
     return WEFT_UNLIKELY(v < WEFT_OBJ_MIN_ADDR) ? NULL : (void *)v;
 }
 
+/* The body (weft_obj_body) of the object a handle names, or NULL as weft_obj_from.  A
+ * heap object's block is cache-line aligned, so its body is at +8 without the rounding
+ * that user memory (static initialisers) needs. */
+static inline void *weft_obj_body_from(const void *h)
+{
+#if WEFT_OBJ_TAG_SHIFT
+    uintptr_t v = (uintptr_t)h;
+    if (WEFT_LIKELY((v >> WEFT_OBJ_TAG_SHIFT) != 0)) {
+        void *a = weft_obj_from(h);
+        return a ? (char *)a + 8 : NULL;
+    }
+#endif
+    void *a = weft_obj_from(h);
+    return a ? weft_obj_body(a) : NULL;
+}
+
 /* The handle of a heap object made by weft_obj_alloc. */
 static inline void *weft_obj_handle(void *base)
 {

@@ -32,11 +32,7 @@ typedef struct {
 _Static_assert(sizeof(weft_rwlock) <= WEFT_OBJ_BODY_MAX, "weft_rwlock must fit weft_rwlock_memory");
 _Static_assert(sizeof(weft_rwlock_memory) == WEFT_OBJ_MEM_SIZE, "weft_rwlock_memory size");
 
-static inline weft_rwlock *rw_from(ABT_rwlock h)
-{
-    void *base = weft_obj_from(h);
-    return base ? weft_obj_body(base) : NULL;
-}
+static inline weft_rwlock *rw_from(ABT_rwlock h) { return weft_obj_body_from(h); }
 
 WEFT_API int ABT_rwlock_create(ABT_rwlock *newrwlock)
 {

@@ -16,11 +16,7 @@ typedef struct {
     _Atomic uint32_t gen; /* futex word */
 } weft_xbarrier;
 
-static inline weft_xbarrier *xbar_from(ABT_xstream_barrier h)
-{
-    void *base = weft_obj_from(h);
-    return base ? weft_obj_body(base) : NULL;
-}
+static inline weft_xbarrier *xbar_from(ABT_xstream_barrier h) { return weft_obj_body_from(h); }
 
 WEFT_API int ABT_xstream_barrier_create(uint32_t num_waiters, ABT_xstream_barrier *newbarrier)
 {
