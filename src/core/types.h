@@ -140,7 +140,8 @@ struct weft_waiter {
     weft_waiter *next;
     weft_unit *ult;
     _Atomic uint32_t futex;
-    uint32_t counted_blocked; /* the ULT was counted in its pool's num_blocked */
+    uint16_t counted_blocked; /* the ULT was counted in its pool's num_blocked */
+    uint16_t join_chain;      /* a join_many joiner: `data` is its weft_join_chain (unit.c) */
     void *data;               /* per-object payload (e.g. requested lock mode) */
 };
 

@@ -248,11 +248,61 @@ static void post_finish_handoff(weft_xstream *xs, void *arg)
     weft_atomic_store_release(&u->joiner, WEFT_JOIN_DONE);
 }
 
+static inline bool join_may_bypass(weft_xstream *xs, weft_pool *p);
+
+/* A chained child finished and the next one of its joiner's join_many list runs in its
+ * place: the finished one is done as after a hand-off, except that the joiner is not
+ * running yet (it was not counted blocked: it entered the chain through a bypass). */
+static void post_finish_chain(weft_xstream *xs, void *arg)
+{
+    weft_unit *u = arg;
+    release_stack(xs, u);
+    weft_atomic_store_release(&u->state, WEFT_TERMINATED);
+    weft_atomic_store_release(&u->joiner, WEFT_JOIN_DONE);
+}
+
+/* join_many's N + 1 switches (trade-off paper): the child `self` of a chained join
+ * finishes on the joiner's stream; if the next unit of the joiner's list is a fresh ULT
+ * that the joiner could bypass-join itself, start it here instead of resuming the joiner
+ * just for it to do so.  Anything else (a bad handle, a tasklet, a unit that ran, one in
+ * another pool) ends the chain: the joiner resumes and joins the rest one by one, with
+ * the usual errors.  Returns only when the chain ends. */
+static void join_chain_next(weft_xstream *xs, weft_unit *self, weft_waiter *w)
+{
+    weft_join_chain *c = w->data;
+    if (c->next >= c->n)
+        return;
+    weft_unit *t = weft_unit_from(c->list[c->next]);
+    if (!t || t == w->ult || (t->flags & (WEFT_U_SPECIAL | WEFT_U_ULT)) != WEFT_U_ULT ||
+        weft_unit_done(t))
+        return;
+    weft_pool *tp = weft_atomic_load_relaxed_plain(&t->pool);
+    if (!join_may_bypass(xs, tp) || !weft_pool_take_fresh(tp, t))
+        return;
+    if (!ensure_stack(xs, t)) {
+        weft_pool_push(t->pool, t);
+        return;
+    }
+    c->next++;
+    weft_atomic_store_relaxed(&t->joiner, w);
+    if (weft_tool_wants(ABT_TOOL_EVENT_THREAD_FINISH | ABT_TOOL_EVENT_THREAD_RUN)) {
+        weft_tool_dispatch(self, ABT_TOOL_EVENT_THREAD_FINISH);
+        weft_tool_dispatch(t, ABT_TOOL_EVENT_THREAD_RUN);
+    }
+    prep_run_quiet(xs, t);
+    weft_set_post(xs, post_finish_chain, self);
+    weft_ctx dead; /* self's context is never resumed */
+    enter_unit(xs, &dead, NULL, t);
+    __builtin_unreachable();
+}
+
 void weft_ult_exit(weft_xstream *xs, weft_unit *self)
 {
     weft_canary_check(self); /* (helper) core/overflow.h: ABT_STACK_OVERFLOW_CHECK */
     weft_waiter *w = weft_atomic_load_acquire(&self->joiner);
     if (w && w != WEFT_JOIN_DONE && w->ult && w->ult->xs == xs && (self->flags & WEFT_U_NAMED)) {
+        if (WEFT_UNLIKELY(w->join_chain))
+            join_chain_next(xs, self, w);
         /* Hand-off: resume the joiner directly, no scheduler, no pool.  The joiner is
          * suspended (it reported SUSPEND when it parked or started us): FINISH, then its
          * RESUME and RUN, as if it went through its pool. */
@@ -821,13 +871,15 @@ static inline bool join_may_bypass(weft_xstream *xs, weft_pool *p)
     return false;
 }
 
-void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t)
+static inline __attribute__((always_inline)) void join_wait(weft_xstream *xs, weft_unit *self,
+                                                            weft_unit *t, weft_join_chain *chain)
 {
-    /* A bypassed join's waiter is read only for ult and counted_blocked (hand-off or
-     * wake-up): the other fields are set on the paths that use them. */
+    /* A bypassed join's waiter is read only for ult, counted_blocked and join_chain
+     * (hand-off or wake-up): the other fields are set on the paths that use them. */
     weft_waiter w;
     w.ult = (self && (self->flags & WEFT_U_ULT)) ? self : NULL;
     w.counted_blocked = 0;
+    w.join_chain = 0;
     if (w.ult) {
         /* Join bypass: a target that never ran and waits in one of our pools is run
          * here and now, by the joiner itself. */
@@ -836,6 +888,10 @@ void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t)
             if (t->flags & WEFT_U_ULT) {
                 if (ensure_stack(xs, t)) {
                     weft_canary_check(self); /* (helper) core/overflow.h */
+                    if (chain) {             /* join_many: t may start the next one itself */
+                        w.join_chain = 1;
+                        w.data = chain;
+                    }
                     weft_atomic_store_relaxed(&t->joiner, &w);
                     /* we wait for t as a parked joiner would: SUSPEND, and RESUME when
                      * t's hand-off or wake-up brings us back */
@@ -881,4 +937,15 @@ void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t)
     weft_waiter *expected = NULL;
     if (weft_atomic_cas_strong_acq_rel_acquire(&t->joiner, &expected, &w))
         weft_waiter_wait_os(&w);
+}
+
+void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t)
+{
+    join_wait(xs, self, t, NULL);
+}
+
+void weft_unit_join_wait_chain(weft_xstream *xs, weft_unit *self, weft_unit *t,
+                               weft_join_chain *chain)
+{
+    join_wait(xs, self, t, chain);
 }

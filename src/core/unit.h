@@ -213,6 +213,16 @@ WEFT_INTERNAL __attribute__((noreturn)) void weft_ult_exit(weft_xstream *xs, wef
  * weft_unit_join_wait: the target has not finished yet; the caller runs as `self` on
  * `xs` (either may be NULL for an external thread) and self != t. */
 WEFT_INTERNAL void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t);
+/* join_many: the remaining handles of the list.  Passed to weft_unit_join_wait_chain,
+ * it lets a bypass-joined child that finishes start the next fresh child of the list
+ * itself (N + 1 switches for N children, unit.c); on return list[first .. next) are
+ * joined, `next` > the joined target's index. */
+typedef struct weft_join_chain {
+    const ABT_thread *list;
+    int next, n;
+} weft_join_chain;
+WEFT_INTERNAL void weft_unit_join_wait_chain(weft_xstream *xs, weft_unit *self, weft_unit *t,
+                                             weft_join_chain *chain);
 
 static inline bool weft_unit_done(weft_unit *t)
 {

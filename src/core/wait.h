@@ -77,6 +77,7 @@ static inline void weft_waiter_init_as(weft_waiter *w, weft_unit *ult)
     w->ult = ult;
     weft_atomic_store_relaxed(&w->futex, 0);
     w->counted_blocked = 0;
+    w->join_chain = 0;
     w->data = NULL;
 }
 
