@@ -16,7 +16,15 @@ static int recurse(int n)
     return recurse(n + 1) + pad[0] + pad[1023];
 }
 
-static void ult(void *arg) { *(int *)arg = recurse(0); }
+static _Atomic int go;
+
+/* waits until main has printed its id: the overflow aborts the child at once */
+static void ult(void *arg)
+{
+    while (!go)
+        ABT_thread_yield();
+    *(int *)arg = recurse(0);
+}
 
 static void body(void)
 {
@@ -33,6 +41,7 @@ static void body(void)
     CHECK_ABT(ABT_thread_get_id(t, &id));
     fprintf(stderr, "expect ULT %llu\n", (unsigned long long)id);
     fflush(stderr);
+    go = 1;
     CHECK_ABT(ABT_thread_free(&t));
 }
 
