@@ -83,7 +83,10 @@ static void main_ult(void *p)
     memset(ran, 0, sizeof ran);
     /* 1. all fresh ULTs of our pool, some deviating */
     for (int i = 0; i < N; i++) {
-        args[i] = (arg_t){ i, i % 7 == 3 ? YIELDS : i % 11 == 5 ? BLOCKS : i % 13 == 7 ? NESTS : PLAIN };
+        args[i] = (arg_t){ i, i % 7 == 3    ? YIELDS
+                              : i % 11 == 5 ? BLOCKS
+                              : i % 13 == 7 ? NESTS
+                                            : PLAIN };
         CHECK_ABT(ABT_thread_create(pools[0], body, &args[i], ABT_THREAD_ATTR_NULL, &list[i]));
     }
     CHECK_ABT(ABT_mutex_lock(mtx)); /* the BLOCKS ones park until we unlock (below) */
@@ -103,15 +106,15 @@ static void main_ult(void *p)
         if (i == 3)
             CHECK_ABT(ABT_task_create(pools[0], task_body, &args[i], (ABT_task *)&list[i]));
         else if (i == 5)
-            CHECK_ABT(ABT_thread_create(pools[1], other_body, &args[i], ABT_THREAD_ATTR_NULL,
-                                        &list[i]));
+            CHECK_ABT(
+                ABT_thread_create(pools[1], other_body, &args[i], ABT_THREAD_ATTR_NULL, &list[i]));
         else
             CHECK_ABT(ABT_thread_create(pools[0], body, &args[i], ABT_THREAD_ATTR_NULL, &list[i]));
     }
     CHECK_ABT(ABT_thread_join(list[8])); /* already finished when the list reaches it */
     joins = 0;
-    int tool_ok = ABT_tool_register_thread_callback(tool_cb, ABT_TOOL_EVENT_THREAD_JOIN,
-                                                    NULL) == ABT_SUCCESS;
+    int tool_ok =
+        ABT_tool_register_thread_callback(tool_cb, ABT_TOOL_EVENT_THREAD_JOIN, NULL) == ABT_SUCCESS;
     CHECK_ABT(ABT_thread_join_many(12, list));
     if (tool_ok) {
         CHECK_ABT(ABT_tool_register_thread_callback(NULL, ABT_TOOL_EVENT_THREAD_NONE, NULL));
