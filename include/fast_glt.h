@@ -26,9 +26,9 @@ extern "C" {
 #endif
 
 /* The shared state: weak definitions, one copy per linked module. */
-#define GLT_FN           static inline
-#define GLT_STATE_ATTR_  __attribute__((weak))
-#define GLT_TEAM_ATTR_   __attribute__((weak))
+#define GLT_FN          static inline
+#define GLT_STATE_ATTR_ __attribute__((weak))
+#define GLT_TEAM_ATTR_  __attribute__((weak))
 #include <glt_impl.h>
 
 #if defined(__cplusplus)

@@ -84,21 +84,25 @@ extern "C" {
 /** Version string of the GLT API this header provides. */
 #define GLT_VERSION "2.0v (weft)"
 
-/* ---- types: aliases of abt.h types, as the original's glt_common.h ---------------- */
-#define GLT_ult       ABT_thread    /**< ULT handle */
-#define GLT_tasklet   ABT_task      /**< tasklet handle */
-#define GLT_thread    ABT_xstream   /**< a GLT "thread" is an execution stream (OS thread) */
-#define GLT_mutex     ABT_mutex     /**< mutex handle */
-#define GLT_barrier   ABT_barrier   /**< barrier handle */
-#define GLT_cond      ABT_cond      /**< condition variable handle */
-#define GLT_timer     ABT_timer     /**< timer handle */
-#define GLT_key       ABT_key       /**< work-unit-local key */
-#define GLT_bool      ABT_bool      /**< GLT_TRUE or GLT_FALSE */
-#define GLT_thread_id int           /**< rank of a GLT thread */
-#define GLT_ult_id    ABT_thread_id /**< ULT identifier */
-#define GLT_sched               ABT_sched
-#define GLT_sched_config        ABT_sched_config
-#define GLT_sched_config_var    ABT_sched_config_var
+/* ---- types: aliases of abt.h types, as the original's glt_common.h ----------------------
+ * GLT_ult = ABT_thread (a ULT), GLT_tasklet = ABT_task, GLT_thread = ABT_xstream (a GLT
+ * "thread" is an execution stream, i.e. an OS thread), GLT_mutex, GLT_barrier, GLT_cond,
+ * GLT_timer, GLT_key = their abt.h types, GLT_bool = ABT_bool (GLT_TRUE / GLT_FALSE),
+ * GLT_thread_id = int (a thread's rank), GLT_ult_id = ABT_thread_id. */
+#define GLT_ult                  ABT_thread
+#define GLT_tasklet              ABT_task
+#define GLT_thread               ABT_xstream
+#define GLT_mutex                ABT_mutex
+#define GLT_barrier              ABT_barrier
+#define GLT_cond                 ABT_cond
+#define GLT_timer                ABT_timer
+#define GLT_key                  ABT_key
+#define GLT_bool                 ABT_bool
+#define GLT_thread_id            int
+#define GLT_ult_id               ABT_thread_id
+#define GLT_sched                ABT_sched
+#define GLT_sched_config         ABT_sched_config
+#define GLT_sched_config_var     ABT_sched_config_var
 #define GLT_sched_config_var_end ABT_sched_config_var_end
 
 #define GLT_TRUE      1
@@ -117,12 +121,12 @@ extern "C" {
 /** CHECK(x, y): evaluates x; with -DPARANOID prints a message when x != y (the original's
  * PARANOID body did not compile). */
 #ifdef PARANOID
-#define CHECK(x, y)                                                                        \
-    do {                                                                                   \
-        int glt_check_rc_ = (int)(x);                                                      \
-        if (glt_check_rc_ != (int)(y))                                                     \
-            fprintf(stderr, "GLT CHECK failed: %s = %d at %s:%d\n", #x, glt_check_rc_,     \
-                    __FILE__, __LINE__);                                                   \
+#define CHECK(x, y)                                                                              \
+    do {                                                                                         \
+        int glt_check_rc_ = (int)(x);                                                            \
+        if (glt_check_rc_ != (int)(y))                                                           \
+            fprintf(stderr, "GLT CHECK failed: %s = %d at %s:%d\n", #x, glt_check_rc_, __FILE__, \
+                    __LINE__);                                                                   \
     } while (0)
 #else
 #define CHECK(x, y) ((void)(x))
@@ -157,22 +161,22 @@ typedef struct glt_team {
 extern glt_team_t *main_team;
 
 #ifndef CORE
-#define GLT_future            ABT_eventual
-#define GLT_sched_type        ABT_sched_type
-#define GLT_sched_init_fn     ABT_sched_init_fn
-#define GLT_sched_run_fn      ABT_sched_run_fn
-#define GLT_sched_free_fn     ABT_sched_free_fn
+#define GLT_future                 ABT_eventual
+#define GLT_sched_type             ABT_sched_type
+#define GLT_sched_init_fn          ABT_sched_init_fn
+#define GLT_sched_run_fn           ABT_sched_run_fn
+#define GLT_sched_free_fn          ABT_sched_free_fn
 #define GLT_sched_get_migr_pool_fn ABT_sched_get_migr_pool_fn
-#define GLT_sched_def         ABT_sched_def
-#define GLT_sched_predef      ABT_sched_predef
-#define GLT_sched_config_type ABT_sched_config_type
-#define aligned_t             long unsigned int
+#define GLT_sched_def              ABT_sched_def
+#define GLT_sched_predef           ABT_sched_predef
+#define GLT_sched_config_type      ABT_sched_config_type
+#define aligned_t                  long unsigned int
 
-#define GLT_SCHED_TYPE_ULT   ABT_SCHED_TYPE_ULT
-#define GLT_SCHED_TYPE_TASK  ABT_SCHED_TYPE_TASK
-#define GLT_SCHED_DEFAULT    ABT_SCHED_DEFAULT
-#define GLT_SCHED_BASIC      ABT_SCHED_BASIC
-#define GLT_SCHED_PRIO       ABT_SCHED_PRIO
+#define GLT_SCHED_TYPE_ULT      ABT_SCHED_TYPE_ULT
+#define GLT_SCHED_TYPE_TASK     ABT_SCHED_TYPE_TASK
+#define GLT_SCHED_DEFAULT       ABT_SCHED_DEFAULT
+#define GLT_SCHED_BASIC         ABT_SCHED_BASIC
+#define GLT_SCHED_PRIO          ABT_SCHED_PRIO
 #define GLT_SCHED_CONFIG_INT    ABT_SCHED_CONFIG_INT
 #define GLT_SCHED_CONFIG_DOUBLE ABT_SCHED_CONFIG_DOUBLE
 #define GLT_SCHED_CONFIG_PTR    ABT_SCHED_CONFIG_PTR

@@ -52,14 +52,14 @@ struct glt_ev_slot_ {
 };
 
 struct glt_state_s {
-    int n;                /* threads of the team; 0 when GLT is not initialised */
-    ABT_pool *to_pool;    /* [n]: where create_to(rank) and migrate_self_to(rank) push */
-    ABT_pool *here_pool;  /* [n]: where create() pushes when called on thread rank */
-    unsigned char *off;   /* [n]: 1 while thread rank is disabled (malleability) */
-    ABT_mutex lock;       /* malleability and event-table changes */
-    glt_team_t team;      /* what glt_get_team / main_team show */
+    int n;                    /* threads of the team; 0 when GLT is not initialised */
+    ABT_pool *to_pool;        /* [n]: where create_to(rank) and migrate_self_to(rank) push */
+    ABT_pool *here_pool;      /* [n]: where create() pushes when called on thread rank */
+    unsigned char *off;       /* [n]: 1 while thread rank is disabled (malleability) */
+    ABT_mutex lock;           /* malleability and event-table changes */
+    glt_team_t team;          /* what glt_get_team / main_team show */
     pthread_rwlock_t ev_lock; /* event table: readers = the tool bridge, writers = add/del */
-    uint64_t tool_mask;   /* ABT_TOOL_EVENT_THREAD_* bits registered with weft */
+    uint64_t tool_mask;       /* ABT_TOOL_EVENT_THREAD_* bits registered with weft */
     struct glt_ev_slot_ ev[GLT_EV_SLOTS_];
 };
 
@@ -171,8 +171,8 @@ GLT_FN int glt_init(int argc, char *argv[])
     t->sched = (ABT_sched *)calloc(un, sizeof(ABT_sched));
     t->spools = glto ? (ABT_pool *)calloc(un, sizeof(ABT_pool)) : NULL;
     ABT_pool *list = glto ? (ABT_pool *)calloc(un + 1, sizeof(ABT_pool)) : NULL;
-    if (!glt_state_.to_pool || !glt_state_.here_pool || !glt_state_.off || !t->team ||
-        !t->pools || !t->sched || (glto && (!t->spools || !list))) {
+    if (!glt_state_.to_pool || !glt_state_.here_pool || !glt_state_.off || !t->team || !t->pools ||
+        !t->sched || (glto && (!t->spools || !list))) {
         free(list);
         glt_free_tables_();
         ABT_finalize();
