@@ -35,8 +35,8 @@
  *     per round (work stealing).  glt_ult_create() pushes into the caller's shared pool
  *     (stealable), glt_ult_create_to(..., dest) into dest's private pool (runs on dest).
  *   When both are set, GLTO_NUM_THREADS wins.  A value that is not a positive integer makes
- *   glt_init() fail with ABT_ERR_INV_ARG.  weft's own variables (ABT_THREAD_STACKSIZE,
- *   ABT_SET_AFFINITY to bind streams to CPUs, ...) apply as usual.
+ *   glt_init() fail with ABT_ERR_INV_ARG, so does a team larger than GLT_MAX_THREADS.  weft's own
+ * variables (ABT_THREAD_STACKSIZE, ABT_SET_AFFINITY to bind streams to CPUs, ...) apply as usual.
  *
  * Errors (the one mechanism, everywhere): every GLT function that was `void` in the
  * original returns an int error code: GLT_SUCCESS (0) or an ABT_ERR_* code of abt.h, passed
@@ -110,6 +110,9 @@ extern "C" {
 #define GLT_SUCCESS   0
 #define GLT_NULL      NULL
 #define GLT_UNIT_NULL ABT_UNIT_NULL
+
+/** Most GLT threads a team may have (glt_init answers ABT_ERR_INV_ARG beyond). */
+#define GLT_MAX_THREADS 4096
 
 /** Error code of an operation this build cannot do (ABT_ERR_FEATURE_NA). */
 #define GLT_ERR_NOT_SUPPORTED ABT_ERR_FEATURE_NA

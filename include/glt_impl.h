@@ -53,7 +53,6 @@ struct glt_ev_slot_ {
 
 struct glt_state_s {
     int n;                    /* threads of the team; 0 when GLT is not initialised */
-    ABT_pool *to_pool;        /* [n]: where create_to(rank) and migrate_self_to(rank) push */
     ABT_pool *here_pool;      /* [n]: where create() pushes when called on thread rank */
     unsigned char *off;       /* [n]: 1 while thread rank is disabled (malleability) */
     ABT_mutex lock;           /* malleability and event-table changes */
@@ -61,6 +60,10 @@ struct glt_state_s {
     pthread_rwlock_t ev_lock; /* event table: readers = the tool bridge, writers = add/del */
     uint64_t tool_mask;       /* ABT_TOOL_EVENT_THREAD_* bits registered with weft */
     struct glt_ev_slot_ ev[GLT_EV_SLOTS_];
+    /* [GLT_MAX_THREADS]: where create_to(rank) and migrate_self_to(rank) push.  A fixed
+     * table (not a pointer) so that create_to costs one load more than a native program's
+     * pools[rank]: the 2% budget of the header-only build. */
+    ABT_pool to_pool[GLT_MAX_THREADS];
 };
 
 /* The definitions, with the includer's linkage attributes (see the top of this file). */
@@ -112,14 +115,14 @@ GLT_HELPER_ int glt_env_int_(const char *name, int *out)
 
 GLT_HELPER_ void glt_free_tables_(void)
 {
-    free(glt_state_.to_pool);
     free(glt_state_.here_pool);
     free(glt_state_.off);
     free(glt_state_.team.team);
     free(glt_state_.team.pools);
     free(glt_state_.team.spools);
     free(glt_state_.team.sched);
-    glt_state_.to_pool = glt_state_.here_pool = NULL;
+    glt_state_.here_pool = NULL;
+    memset(glt_state_.to_pool, 0, sizeof glt_state_.to_pool);
     glt_state_.off = NULL;
     memset(&glt_state_.team, 0, sizeof glt_state_.team);
 }
@@ -153,6 +156,8 @@ GLT_FN int glt_init(int argc, char *argv[])
         if (e == 0 || np > n)
             np = n;
     }
+    if (n > GLT_MAX_THREADS)
+        return ABT_ERR_INV_ARG;
     int r = ABT_init(argc, argv);
     if (r != ABT_SUCCESS)
         return r;
@@ -163,7 +168,6 @@ GLT_FN int glt_init(int argc, char *argv[])
     }
     glt_team_t *t = &glt_state_.team;
     size_t un = (size_t)n;
-    glt_state_.to_pool = (ABT_pool *)calloc(un, sizeof(ABT_pool));
     glt_state_.here_pool = (ABT_pool *)calloc(un, sizeof(ABT_pool));
     glt_state_.off = (unsigned char *)calloc(un, 1);
     t->team = (ABT_xstream *)calloc(un, sizeof(ABT_xstream));
@@ -171,8 +175,8 @@ GLT_FN int glt_init(int argc, char *argv[])
     t->sched = (ABT_sched *)calloc(un, sizeof(ABT_sched));
     t->spools = glto ? (ABT_pool *)calloc(un, sizeof(ABT_pool)) : NULL;
     ABT_pool *list = glto ? (ABT_pool *)calloc(un + 1, sizeof(ABT_pool)) : NULL;
-    if (!glt_state_.to_pool || !glt_state_.here_pool || !glt_state_.off || !t->team || !t->pools ||
-        !t->sched || (glto && (!t->spools || !list))) {
+    if (!glt_state_.here_pool || !glt_state_.off || !t->team || !t->pools || !t->sched ||
+        (glto && (!t->spools || !list))) {
         free(list);
         glt_free_tables_();
         ABT_finalize();
