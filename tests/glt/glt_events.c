@@ -16,7 +16,10 @@ static GLT_bool on_finish(void *user, void *abt_arg)
     __atomic_fetch_add(&finishes, 1, __ATOMIC_RELAXED);
     return GLT_TRUE;
 }
-static GLT_bool is_only(void *user, void *abt_arg) { return (GLT_ult)abt_arg == only; }
+static GLT_bool is_only(void *user, void *abt_arg)
+{
+    return (GLT_ult)abt_arg == __atomic_load_n(&only, __ATOMIC_ACQUIRE);
+}
 static GLT_bool count_filtered(void *user, void *abt_arg)
 {
     __atomic_fetch_add(&filtered, 1, __ATOMIC_RELAXED);
@@ -27,9 +30,12 @@ static void nop(void *arg) {}
 static void run_ults(int k, int n)
 {
     GLT_ult u[16];
-    for (int i = 0; i < k; i++)
+    /* u[0] goes to thread 0 (this one: it runs when we join), and is published before
+     * the others exist */
+    CHECK_ABT(glt_ult_create_to(nop, NULL, &u[0], 0));
+    __atomic_store_n(&only, u[0], __ATOMIC_RELEASE);
+    for (int i = 1; i < k; i++)
         CHECK_ABT(glt_ult_create_to(nop, NULL, &u[i], i % n));
-    only = u[0];
     for (int i = 0; i < k; i++)
         CHECK_ABT(glt_ult_free(&u[i]));
 }
