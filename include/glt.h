@@ -231,6 +231,9 @@ static inline int glt_can_scheduler(void) { return 0; }
 }
 #endif
 #include <fast_glt.h>
+#if defined(__cplusplus)
+extern "C" {
+#endif
 #else
 
 #if defined(GLT_BUILDING_LIBRARY)

@@ -52,13 +52,14 @@ struct glt_ev_slot_ {
 };
 
 struct glt_state_s {
-    int n;                    /* threads of the team; 0 when GLT is not initialised */
-    ABT_pool *here_pool;      /* [n]: where create() pushes when called on thread rank */
-    unsigned char *off;       /* [n]: 1 while thread rank is disabled (malleability) */
-    ABT_mutex lock;           /* malleability and event-table changes */
-    glt_team_t team;          /* what glt_get_team / main_team show */
-    pthread_rwlock_t ev_lock; /* event table: readers = the tool bridge, writers = add/del */
-    uint64_t tool_mask;       /* ABT_TOOL_EVENT_THREAD_* bits registered with weft */
+    int n;                   /* threads of the team; 0 when GLT is not initialised */
+    ABT_pool *here_pool;     /* [n]: where create() pushes when called on thread rank */
+    unsigned char *off;      /* [n]: 1 while thread rank is disabled (malleability) */
+    ABT_mutex lock;          /* malleability and event-table changes */
+    glt_team_t team;         /* what glt_get_team / main_team show */
+    pthread_mutex_t ev_lock; /* event table: the tool bridge, add/del, raising (pthread_rwlock_t
+                              * would need _POSIX_C_SOURCE, which a header cannot set) */
+    uint64_t tool_mask;      /* ABT_TOOL_EVENT_THREAD_* bits registered with weft */
     struct glt_ev_slot_ ev[GLT_EV_SLOTS_];
     /* [GLT_MAX_THREADS]: where create_to(rank) and migrate_self_to(rank) push.  A fixed
      * table (not a pointer) so that create_to costs one load more than a native program's
@@ -269,7 +270,7 @@ GLT_FN int glt_init(int argc, char *argv[])
     }
     if ((r = ABT_mutex_create(&glt_state_.lock)) != ABT_SUCCESS)
         goto fail_started;
-    if (pthread_rwlock_init(&glt_state_.ev_lock, NULL) != 0) {
+    if (pthread_mutex_init(&glt_state_.ev_lock, NULL) != 0) {
         ABT_mutex_free(&glt_state_.lock);
         r = ABT_ERR_SYS;
         goto fail_started;
@@ -310,7 +311,7 @@ GLT_FN int glt_finalize(void)
             first = r;
     }
     ABT_mutex_free(&glt_state_.lock);
-    pthread_rwlock_destroy(&glt_state_.ev_lock);
+    pthread_mutex_destroy(&glt_state_.ev_lock);
     __atomic_store_n(&glt_state_.n, 0, __ATOMIC_RELEASE);
     main_team = NULL;
     glt_tls_pool_ = (ABT_pool)0;
@@ -614,8 +615,9 @@ GLT_FN int glt_future_set(GLT_future future, void *value, int nbytes)
 /* A table of GLT_EV_SLOTS_ registrations under ev_lock.  The XSTREAM kinds are raised   */
 /* by the malleability functions below; the ULT kinds by one weft tool callback (the     */
 /* bridge), registered with the union of the ULT kinds' bits whenever the table changes. */
-/* add/del take ev_lock for writing, the bridge and the malleability functions for       */
-/* reading, so once del returns its callbacks are not running and will not run.          */
+/* add, del, the bridge and the raising all hold ev_lock, so once del returns its        */
+/* callbacks are not running and will not run.  (Events of different streams serialise  */
+/* on it while a ULT kind is registered: a tool's cost, never the plain paths'.)         */
 /* ------------------------------------------------------------------------------------- */
 
 GLT_HELPER_ uint64_t glt_ev_bit_(int kind)
@@ -631,7 +633,7 @@ GLT_HELPER_ void glt_ev_bridge_(ABT_thread thread, ABT_xstream xstream, uint64_t
     (void)xstream;
     (void)context;
     (void)user_arg;
-    pthread_rwlock_rdlock(&glt_state_.ev_lock);
+    pthread_mutex_lock(&glt_state_.ev_lock);
     for (int i = 0; i < GLT_EV_SLOTS_; i++) {
         struct glt_ev_slot_ *s = &glt_state_.ev[i];
         if (!s->used || glt_ev_bit_(s->kind) != event)
@@ -641,7 +643,7 @@ GLT_HELPER_ void glt_ev_bridge_(ABT_thread thread, ABT_xstream xstream, uint64_t
         if (s->act)
             s->act(s->act_arg, (void *)thread);
     }
-    pthread_rwlock_unlock(&glt_state_.ev_lock);
+    pthread_mutex_unlock(&glt_state_.ev_lock);
 }
 
 /* ev_lock held for writing: register the bridge for the ULT kinds in the table. */
@@ -663,7 +665,7 @@ GLT_HELPER_ int glt_ev_sync_tool_(void)
 GLT_HELPER_ int glt_ev_raise_(int kind, int rank, int ask_pass)
 {
     int ok = 1;
-    pthread_rwlock_rdlock(&glt_state_.ev_lock);
+    pthread_mutex_lock(&glt_state_.ev_lock);
     for (int i = 0; i < GLT_EV_SLOTS_ && ok; i++) {
         struct glt_ev_slot_ *s = &glt_state_.ev[i];
         if (!s->used || s->kind != kind)
@@ -675,7 +677,7 @@ GLT_HELPER_ int glt_ev_raise_(int kind, int rank, int ask_pass)
             s->act(s->act_arg, (void *)(intptr_t)rank);
         }
     }
-    pthread_rwlock_unlock(&glt_state_.ev_lock);
+    pthread_mutex_unlock(&glt_state_.ev_lock);
     return ok;
 }
 
@@ -693,7 +695,7 @@ GLT_FN int glt_event_add_callbac(GLT_event_kind event, GLT_event_cb_fn ask_cb, v
         if (ABT_info_query_config(ABT_INFO_QUERY_KIND_ENABLED_TOOL, &on) != ABT_SUCCESS || !on)
             return GLT_ERR_NOT_SUPPORTED;
     }
-    pthread_rwlock_wrlock(&glt_state_.ev_lock);
+    pthread_mutex_lock(&glt_state_.ev_lock);
     int slot = -1, r = ABT_SUCCESS;
     for (int i = 0; i < GLT_EV_SLOTS_ && slot < 0; i++)
         if (!glt_state_.ev[i].used)
@@ -713,7 +715,7 @@ GLT_FN int glt_event_add_callbac(GLT_event_kind event, GLT_event_cb_fn ask_cb, v
         else
             *cb_id = slot;
     }
-    pthread_rwlock_unlock(&glt_state_.ev_lock);
+    pthread_mutex_unlock(&glt_state_.ev_lock);
     return r == ABT_ERR_FEATURE_NA ? GLT_ERR_NOT_SUPPORTED : r;
 }
 
@@ -729,7 +731,7 @@ GLT_FN int glt_event_del_callback(GLT_event_kind event, int cb_id)
         return ABT_ERR_UNINITIALIZED;
     if (cb_id < 0 || cb_id >= GLT_EV_SLOTS_)
         return ABT_ERR_INV_ARG;
-    pthread_rwlock_wrlock(&glt_state_.ev_lock);
+    pthread_mutex_lock(&glt_state_.ev_lock);
     struct glt_ev_slot_ *s = &glt_state_.ev[cb_id];
     int r = ABT_SUCCESS;
     if (!s->used || s->kind != (int)event) {
@@ -739,7 +741,7 @@ GLT_FN int glt_event_del_callback(GLT_event_kind event, int cb_id)
         if ((r = glt_ev_sync_tool_()) != ABT_SUCCESS)
             s->used = 1;
     }
-    pthread_rwlock_unlock(&glt_state_.ev_lock);
+    pthread_mutex_unlock(&glt_state_.ev_lock);
     return r;
 }
 
