@@ -298,8 +298,20 @@ GLT_FN int glt_finalize(void)
         return ABT_ERR_UNINITIALIZED;
     if ((r = ABT_xstream_self_rank(&rank)) != ABT_SUCCESS)
         return r;
-    if (rank != 0)
-        return ABT_ERR_INV_XSTREAM;
+    if (rank != 0) {
+        /* With GLT_NUM_POOLS < threads, pool 0 is shared: a runtime may let another thread
+         * run the primary ULT after it yielded or blocked.  The primary ULT waits for
+         * thread 0 to run it again (pool 0 is always served by thread 0); any other unit
+         * is refused. */
+        ABT_bool primary = ABT_FALSE;
+        if (ABT_self_is_primary(&primary) != ABT_SUCCESS || !primary)
+            return ABT_ERR_INV_XSTREAM;
+        while (rank != 0) {
+            ABT_thread_yield();
+            if ((r = ABT_xstream_self_rank(&rank)) != ABT_SUCCESS)
+                return r;
+        }
+    }
     int first = ABT_SUCCESS;
     if (glt_state_.tool_mask) {
         ABT_tool_register_thread_callback(NULL, 0, NULL);
