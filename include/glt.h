@@ -259,9 +259,11 @@ void glt_end(void) GLT_API_PUBLIC;
  * error nothing is left initialised. */
 int glt_init(int argc, char *argv[]) GLT_API_PUBLIC;
 /** Joins and frees threads 1..n-1 (each finishes the work queued for it first), frees the
- * team and calls ABT_finalize().  Call it from thread 0 (the thread of glt_init) after
- * every ULT that must finish was joined.  Errors: ABT_ERR_UNINITIALIZED (no glt_init),
- * ABT_ERR_INV_XSTREAM (not on thread 0), or the code of ABT_finalize. */
+ * team and calls ABT_finalize().  Call it from the code that called glt_init (the primary
+ * ULT) after every ULT that must finish was joined; if another thread sharing pool 0 runs
+ * the primary ULT at that moment, it waits until thread 0 runs it.  Errors:
+ * ABT_ERR_UNINITIALIZED (no glt_init), ABT_ERR_INV_XSTREAM (called by another work unit
+ * than the primary ULT), or the first error of the stream frees and ABT_finalize. */
 int glt_finalize(void) GLT_API_PUBLIC;
 /** The team (main_team), or NULL before glt_init(). */
 glt_team_t *glt_get_team(void) GLT_API_PUBLIC;
