@@ -6,6 +6,9 @@
 # pattern execution, and per created unit.  One GLT thread (T=1: no idle stream spinning
 # under valgrind, so the counts are deterministic).  BENCH_DIR defaults to
 # build/release/bench (configure with -DWEFT_BUILD_BENCH=ON and build glt_patterns_*).
+# When the build has the Argobots twins (configure with -DWEFT_BENCH_ARGOBOTS_PREFIX=<an
+# installed Argobots>), two more columns: the native pattern on Argobots and header-only
+# GLT on Argobots (glt.h over Argobots' abt.h), with its overhead over native Argobots.
 #   EMPTY=1   the kernel does nothing: only the threading cost remains (the strict test)
 #   N=100     vector length (nested: N x N)      M=250  units per ULT of nested_cj
 set -euo pipefail
@@ -29,14 +32,23 @@ units() { # units created per execution with T=1
     nested) echo $((n + 1)) ;; nested_cj) echo $((m + 1)) ;;
   esac
 }
-printf "%-14s %-8s %12s %12s %8s %12s %8s   %s\n" pattern kind "abt.h" "header-only" "+%" \
+argo=0
+[ -x "$b/glt_patterns_fast_argobots" ] && [ -x "$b/glt_patterns_abt_argobots" ] && argo=1
+printf "%-14s %-8s %12s %12s %8s %12s %8s   %-22s" pattern kind "abt.h" "header-only" "+%" \
        "library" "+%" "Ir/unit abt, fast, lib"
+[ $argo = 1 ] && printf " | %12s %12s %8s" "Argobots" "GLT-on-ABT" "+%"
+echo
 for p in for task_single task_parallel nested nested_cj; do
   for k in ult tasklet; do
     x=$(per_exec abt "$p" "$k"); f=$(per_exec fast "$p" "$k"); l=$(per_exec lib "$p" "$k")
     u=$(units "$p")
     awk -v p="$p" -v k="$k" -v x="$x" -v f="$f" -v l="$l" -v u="$u" 'BEGIN {
-      printf "%-14s %-8s %12d %12d %+7.2f%% %12d %+7.2f%%   %.1f, %.1f, %.1f\n", p, k, x, f,
+      printf "%-14s %-8s %12d %12d %+7.2f%% %12d %+7.2f%%   %6.1f, %6.1f, %6.1f", p, k, x, f,
              100 * (f - x) / x, l, 100 * (l - x) / x, x / u, f / u, l / u }'
+    if [ $argo = 1 ]; then
+      ax=$(per_exec abt_argobots "$p" "$k"); af=$(per_exec fast_argobots "$p" "$k")
+      awk -v x="$ax" -v f="$af" 'BEGIN { printf " | %12d %12d %+7.2f%%", x, f, 100 * (f - x) / x }'
+    fi
+    echo
   done
 done
