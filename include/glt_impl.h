@@ -212,8 +212,10 @@ GLT_FN int glt_init(int argc, char *argv[])
         }
     } else {
         int made = 0; /* pools made and not yet handed to a scheduler */
-        for (int i = 0; i < n && r == ABT_SUCCESS; i++, made++)
-            r = ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_TRUE, &t->spools[i]);
+        for (int i = 0; i < n; i++, made++)
+            if ((r = ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_TRUE,
+                                           &t->spools[i])) != ABT_SUCCESS)
+                break;
         int priv0 = 0;
         if (r == ABT_SUCCESS) {
             r = ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPSC, ABT_TRUE, &t->pools[0]);
