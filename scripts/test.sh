@@ -217,6 +217,19 @@ for cfg in "${configs[@]}"; do
           echo "   FAILED hello via pkg-config $pc"; ifail=$((ifail + 1))
         fi
       done
+      # GLT (src/glt): the library build through glt.pc, the header-only build through weft.pc
+      for mode in glt fastglt; do
+        if [ "$mode" = glt ]; then gflags=""; gpc=glt; else gflags=-DFASTGLT; gpc=weft; fi
+        # shellcheck disable=SC2046,SC2086
+        if { echo "-- examples/glt_hello.c via pkg-config $gpc $gflags" &&
+             cc $gflags -o "$bdir/glt_hello_$mode" examples/glt_hello.c \
+                $(PKG_CONFIG_PATH="$libdir" pkg-config --cflags --libs "$gpc") \
+                -Wl,-rpath,"$(dirname "$libdir")" && GLT_NUM_THREADS=2 "$bdir/glt_hello_$mode"; } >>"$log" 2>&1; then
+          ipass=$((ipass + 1))
+        else
+          echo "   FAILED glt_hello via pkg-config $gpc $gflags"; ifail=$((ifail + 1))
+        fi
+      done
       if { echo "-- hello via find_package(weft)" &&
            cmake -S examples/consumer -B "$bdir/_consumer" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" &&
            cmake --build "$bdir/_consumer" && "$bdir/_consumer/hello"; } >>"$log" 2>&1; then
