@@ -355,10 +355,11 @@ static int callgrind_mode(const char *kind_s, long n, long iters, int streams, i
 
 int main(int argc, char **argv)
 {
-    bench_init(&bench, argc, argv, 10.0,
-               "[--n 256,4096] [--streams 1,2] [--kinds ult,tasklet,pthread]\n"
-               "          [--modes one,each] [--split] [--pool default|priv] [--free-only]\n"
-               "       %s --callgrind ult|tasklet|pthread --n N --iters I [--streams 2] [--time]\n");
+    bench_init(
+        &bench, argc, argv, 10.0,
+        "[--n 256,4096] [--streams 1,2] [--kinds ult,tasklet,pthread]\n"
+        "          [--modes one,each] [--split] [--pool default|priv] [--free-only]\n"
+        "       %s --callgrind ult|tasklet|pthread --n N --iters I [--streams 2] [--time]\n");
     const bench_args_t *a = &bench.args;
     CHECK(ABT_init(0, NULL));
     const char *pool_s = bench_opt(a, "--pool");

@@ -65,10 +65,9 @@ struct rec {
 #define SAMPLE_EVERY 64   /* pool sizes every this many run ends on a stream */
 #define EXT_TID      999999
 #define OUT_CAP      (1u << 20)
-#define TRACE_EVENTS                                                                    \
-    (ABT_TOOL_EVENT_THREAD_CREATE | ABT_TOOL_EVENT_THREAD_REVIVE |                      \
-     ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH |                         \
-     ABT_TOOL_EVENT_THREAD_CANCEL | ABT_TOOL_EVENT_THREAD_YIELD |                       \
+#define TRACE_EVENTS                                                                             \
+    (ABT_TOOL_EVENT_THREAD_CREATE | ABT_TOOL_EVENT_THREAD_REVIVE | ABT_TOOL_EVENT_THREAD_RUN |   \
+     ABT_TOOL_EVENT_THREAD_FINISH | ABT_TOOL_EVENT_THREAD_CANCEL | ABT_TOOL_EVENT_THREAD_YIELD | \
      ABT_TOOL_EVENT_THREAD_SUSPEND | ABT_TOOL_EVENT_THREAD_RESUME | WEFT_TOOL_EVENT_MIGRATE)
 
 struct chunk {
@@ -91,6 +90,7 @@ struct weft_trace_buf {
     uint64_t *open; /* ids of the runs begun and not ended, innermost last */
     size_t nopen, capopen;
     uint64_t last_ns;
+    bool used;     /* some event of it was written */
     char head[64]; /* `","pid":P,"tid":T,"ts":` of its events */
     size_t headlen;
     _Atomic(struct weft_trace_buf *) next; /* registry, appended under reg_lock */
@@ -317,12 +317,13 @@ static char *resolve(const void *fn)
         uintptr_t base = (uintptr_t)di.dli_fbase;
         if (di.dli_sname && di.dli_saddr == fn)
             snprintf(buf, sizeof buf, "%s", di.dli_sname);
-        else if (!elf_lookup(di.dli_fname[0] ? di.dli_fname : "/proc/self/exe", base,
-                             (uintptr_t)fn, buf, sizeof buf) &&
+        else if (!elf_lookup(di.dli_fname[0] ? di.dli_fname : "/proc/self/exe", base, (uintptr_t)fn,
+                             buf, sizeof buf) &&
                  !elf_lookup("/proc/self/exe", base, (uintptr_t)fn, buf, sizeof buf)) {
             const char *m = strrchr(di.dli_fname, '/');
             m = m ? m + 1 : di.dli_fname;
-            snprintf(buf, sizeof buf, "%s+0x%lx", *m ? m : "?", (unsigned long)((uintptr_t)fn - base));
+            snprintf(buf, sizeof buf, "%s+0x%lx", *m ? m : "?",
+                     (unsigned long)((uintptr_t)fn - base));
         }
     } else {
         snprintf(buf, sizeof buf, "%p", fn);
@@ -441,6 +442,7 @@ static void format_chunk(struct chunk *c)
 {
     struct weft_trace_buf *b = c->buf;
     char *p;
+    b->used |= c->n > 0;
     for (uint32_t i = 0; i < c->n; i++) {
         const struct rec *r = &c->r[i];
         uint64_t ns = to_ns(r->ts);
@@ -723,8 +725,8 @@ static struct weft_trace_buf *buf_new(int tid, bool external)
     b->tid = tid;
     b->external = external;
     b->until_sample = SAMPLE_EVERY;
-    b->headlen = (size_t)snprintf(b->head, sizeof b->head, ",\"pid\":%d,\"tid\":%d,\"ts\":",
-                                  (int)T.pid, tid);
+    b->headlen = (size_t)snprintf(b->head, sizeof b->head,
+                                  ",\"pid\":%d,\"tid\":%d,\"ts\":", (int)T.pid, tid);
     b->next = T.bufs;
     weft_atomic_store_release(&T.bufs, b);
     return b;
@@ -909,6 +911,8 @@ void weft_trace_finalize(void)
         uint64_t ns = end > b->last_ns ? end : b->last_ns;
         while (b->nopen) /* runs still going at ABT_finalize (the primary ULT) end here */
             span_end(b, ns, b->open[b->nopen - 1]);
+        if (!b->used)
+            continue;
         if (b->external)
             snprintf(name, sizeof name, "external threads");
         else
