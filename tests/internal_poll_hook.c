@@ -15,17 +15,17 @@
 #include "arch/cpu.h"
 #include "core/idle.h"
 
-#define CHECK(c)                                                          \
-    do {                                                                  \
-        if (!(c)) {                                                       \
-            fprintf(stderr, "%s:%d: FAIL: %s\n", __FILE__, __LINE__, #c); \
-            exit(1);                                                      \
-        }                                                                 \
+#define CHECK(c)                                                                  \
+    do {                                                                          \
+        if (!(c)) {                                                               \
+            fprintf(stderr, "%s:%d: FAIL: %s\n", __FILE__, __LINE__, #c);         \
+            exit(1);                                                              \
+        }                                                                         \
     } while (0)
 
-static _Atomic int completed; /* set by the "kernel" (an external thread) */
+static _Atomic int completed;   /* set by the "kernel" (an external thread) */
 static _Atomic int polls, sleeps;
-static ABT_eventual ev; /* the ULT's wait; set by the poll */
+static ABT_eventual ev;          /* the ULT's wait; set by the poll */
 static _Atomic int delivered;
 static _Atomic int use_sleep;
 
