@@ -15,14 +15,14 @@ struct weft_tool_ctx {
     void *sync_obj;
 };
 
-void weft_tool_dispatch(weft_unit *u, uint64_t ev)
+static inline __attribute__((always_inline)) void dispatch(weft_unit *u, uint64_t ev, bool next)
 {
     /* paths that report several events test the mask once for all of them */
     if (!(weft_atomic_load_relaxed(&weft_tool_g.mask) & ev))
         return;
     weft_xstream *xs = weft_xs_self();
     if (weft_atomic_load_relaxed(&weft_tool_g.trace))
-        weft_trace_record(xs, u, ev);
+        weft_trace_record(xs, u, ev, next);
     ABT_tool_thread_callback_fn cb = weft_tool_g.cb;
     if (!cb || !(weft_atomic_load_relaxed(&weft_tool_g.user_mask) & ev))
         return;
@@ -35,6 +35,10 @@ void weft_tool_dispatch(weft_unit *u, uint64_t ev)
     cb(weft_unit_handle(u), xs ? (ABT_xstream)xs : ABT_XSTREAM_NULL, ev, (ABT_tool_context)&ctx,
        weft_tool_g.arg);
 }
+
+void weft_tool_dispatch(weft_unit *u, uint64_t ev) { dispatch(u, ev, false); }
+
+void weft_tool_dispatch_next(weft_unit *u, uint64_t ev) { dispatch(u, ev, true); }
 
 void weft_tool_set_trace(bool on, uint64_t events)
 {

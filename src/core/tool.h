@@ -35,6 +35,10 @@ WEFT_INTERNAL void weft_tool_set_trace(bool on, uint64_t events);
 /* Out of line: finds the stream and the calling unit itself, so that a hook costs its
  * caller nothing but the mask test. */
 WEFT_INTERNAL WEFT_COLD void weft_tool_dispatch(weft_unit *u, uint64_t ev);
+/* The next event of the same step, right after a weft_tool_dispatch on the same stream
+ * (a hand-off: FINISH then RESUME and RUN of the joiner): the tracer gives it the time
+ * stamp of the one before instead of reading the clock again. */
+WEFT_INTERNAL WEFT_COLD void weft_tool_dispatch_next(weft_unit *u, uint64_t ev);
 
 #ifndef WEFT_TOOL
 #define WEFT_TOOL 1

@@ -21,8 +21,10 @@ WEFT_INTERNAL void weft_trace_init(void);
  * again: stop recording, write what is left, close the file. */
 WEFT_INTERNAL void weft_trace_finalize(void);
 /* One event `ev` (ABT_TOOL_EVENT_THREAD_* or WEFT_TOOL_EVENT_MIGRATE) of unit u, reported
- * on stream xs (NULL: an external thread).  Called by weft_tool_dispatch only. */
-WEFT_INTERNAL void weft_trace_record(weft_xstream *xs, weft_unit *u, uint64_t ev);
+ * on stream xs (NULL: an external thread).  same_time: it belongs to the step of the
+ * stream's previous event (weft_tool_dispatch_next), whose time stamp it takes.  Called
+ * by the tool dispatch only. */
+WEFT_INTERNAL void weft_trace_record(weft_xstream *xs, weft_unit *u, uint64_t ev, bool same_time);
 /* One line for ABT_info_print_config. */
 WEFT_INTERNAL void weft_trace_print_config(FILE *fp);
 

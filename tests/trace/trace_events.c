@@ -102,11 +102,11 @@ int main(void)
     CHECK_ABT(ABT_eventual_create(0, &ev));
     int nwait = n / 10 + 1;
     for (int i = 0; i < nwait; i++)
-        CHECK_ABT(ABT_thread_create(i % 2 ? pool1 : pool0, waiter, NULL, ABT_THREAD_ATTR_NULL,
-                                    &t[i]));
+        CHECK_ABT(
+            ABT_thread_create(i % 2 ? pool1 : pool0, waiter, NULL, ABT_THREAD_ATTR_NULL, &t[i]));
     for (int i = nwait; i < n; i++)
-        CHECK_ABT(ABT_thread_create(i % 2 ? pool1 : pool0, yielder, NULL, ABT_THREAD_ATTR_NULL,
-                                    &t[i]));
+        CHECK_ABT(
+            ABT_thread_create(i % 2 ? pool1 : pool0, yielder, NULL, ABT_THREAD_ATTR_NULL, &t[i]));
     for (int i = 0; i < n; i++)
         CHECK_ABT(ABT_task_create(i % 2 ? pool1 : pool0, task_fn, NULL, &k[i]));
 
