@@ -35,6 +35,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <stdlib.h>
@@ -529,6 +530,11 @@ static void drain(void)
 static void *writer_main(void *arg)
 {
     (void)arg;
+    /* the writer takes only CPU time the streams leave idle (SCHED_IDLE): it must not
+     * slow the program it traces; what it has not written when ABT_finalize comes is
+     * written there, and a backlog past MAX_QUEUED chunks by the streams that fill them */
+    struct sched_param sp = { 0 };
+    pthread_setschedparam(pthread_self(), SCHED_IDLE, &sp);
     pthread_mutex_lock(&T.qlock);
     while (!T.stop) {
         if (!T.qhead) {
