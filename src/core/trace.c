@@ -61,10 +61,11 @@ struct rec {
     uint32_t aux;
 };
 
-#define CHUNK_BYTES  ((size_t)2 << 20) /* one huge page where the kernel offers them */
+#define CHUNK_BYTES  ((size_t)2 << 20)
 #define CHUNK_RECS   ((CHUNK_BYTES - 64) / sizeof(struct rec))
 #define MAX_QUEUED   128 /* 256 MiB waiting for the writer: the filler writes itself */
 #define MAX_SPARE    8   /* chunks kept for reuse */
+#define SPARE_AHEAD  4   /* chunks the writer maps ahead of need */
 #define SAMPLE_EVERY 64  /* pool sizes every this many run ends on a stream */
 #define EXT_TID      999999
 #define OUT_CAP      (1u << 20)
@@ -141,6 +142,25 @@ static struct {
         .fmt_lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* ---------------------------------------------------------------- the writer's side */
+
+/* A chunk mapped with its pages faulted in at once (MAP_POPULATE: one call instead of
+ * 512 page faults while a stream records).  Not a transparent huge page: with the usual
+ * defrag=madvise policy a fault may compact memory synchronously, a stall of
+ * milliseconds inside whatever unit runs.  The writer keeps SPARE_AHEAD chunks ready
+ * (writer_main), so a stream seldom maps one itself. */
+static struct chunk *chunk_new(void)
+{
+    _Static_assert(sizeof(struct chunk) <= CHUNK_BYTES, "a chunk fits its mapping");
+    void *p = mmap(NULL, CHUNK_BYTES, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+static void chunk_free(struct chunk *c)
+{
+    if (c)
+        munmap(c, CHUNK_BYTES);
+}
 
 static void out_flush(void)
 {
@@ -521,7 +541,7 @@ static void drain(void)
             c = NULL;
         }
         pthread_mutex_unlock(&T.qlock);
-        free(c);
+        chunk_free(c);
     }
     out_flush();
     pthread_mutex_unlock(&T.fmt_lock);
@@ -537,6 +557,19 @@ static void *writer_main(void *arg)
     pthread_setschedparam(pthread_self(), SCHED_IDLE, &sp);
     pthread_mutex_lock(&T.qlock);
     while (!T.stop) {
+        if (!T.qhead && T.nspare < SPARE_AHEAD) {
+            pthread_mutex_unlock(&T.qlock);
+            struct chunk *c = chunk_new();
+            pthread_mutex_lock(&T.qlock);
+            if (!c)
+                pthread_cond_wait(&T.qcond, &T.qlock); /* no memory now: try after work */
+            else {
+                c->next = T.spare;
+                T.spare = c;
+                T.nspare++;
+            }
+            continue;
+        }
         if (!T.qhead) {
             pthread_cond_wait(&T.qcond, &T.qlock);
             continue;
@@ -562,18 +595,6 @@ static void enqueue(struct chunk *c)
 }
 
 /* ---------------------------------------------------------------- the recording side */
-
-/* A chunk in one transparent huge page when the kernel allows (madvise mode): one page
- * fault instead of 512 for the memory a stream fills in a few milliseconds. */
-static struct chunk *chunk_new(void)
-{
-    void *p = NULL;
-    _Static_assert(sizeof(struct chunk) <= CHUNK_BYTES, "a chunk fits its allocation");
-    if (posix_memalign(&p, CHUNK_BYTES, CHUNK_BYTES) != 0)
-        return NULL;
-    madvise(p, CHUNK_BYTES, MADV_HUGEPAGE); /* advice: its failure changes nothing */
-    return p;
-}
 
 /* The buffer's chunk is full (or it has none): queue it, take a fresh one.  NULL when no
  * memory is left (the event is dropped and counted). */
@@ -968,7 +989,7 @@ void weft_trace_finalize(void)
     while (T.spare) {
         struct chunk *c = T.spare;
         T.spare = c->next;
-        free(c);
+        chunk_free(c);
     }
     T.nspare = 0;
     for (size_t i = 0; i < T.names_cap; i++)
