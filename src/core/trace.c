@@ -333,6 +333,19 @@ done:
     return found;
 }
 
+/* Does dladdr's module name (the path the program was started by, for the program
+ * itself: perhaps relative to a directory it has left) name the running program? */
+static bool is_main_program(const char *fname)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return false;
+    exe[n] = 0;
+    const char *a = strrchr(exe, '/'), *b = strrchr(fname, '/');
+    return strcmp(a ? a + 1 : exe, b ? b + 1 : fname) == 0;
+}
+
 static char *resolve(const void *fn)
 {
     char buf[512];
@@ -343,7 +356,8 @@ static char *resolve(const void *fn)
             snprintf(buf, sizeof buf, "%s", di.dli_sname);
         else if (!elf_lookup(di.dli_fname[0] ? di.dli_fname : "/proc/self/exe", base, (uintptr_t)fn,
                              buf, sizeof buf) &&
-                 !elf_lookup("/proc/self/exe", base, (uintptr_t)fn, buf, sizeof buf)) {
+                 !(is_main_program(di.dli_fname) &&
+                   elf_lookup("/proc/self/exe", base, (uintptr_t)fn, buf, sizeof buf))) {
             const char *m = strrchr(di.dli_fname, '/');
             m = m ? m + 1 : di.dli_fname;
             snprintf(buf, sizeof buf, "%s+0x%lx", *m ? m : "?",

@@ -13,7 +13,8 @@ then checks, with the standard library only:
   * every track with events has a thread_name; at least N stream tracks ran units;
   * flow arrows pair: each "f" follows an "s" of the same id (not earlier in time), and
     each "s" is matched by one "f" (every created unit ran);
-  * the instants named in --expect occur;
+  * the instants named in --expect occur, and spans named as in --names (function names,
+    static ones included) occur;
   * tools/weft-trace-summary runs on it and prints its table.
 Exit 0: pass, 1: fail (every problem is printed), 77: skip.
 """
@@ -115,6 +116,7 @@ def main():
     ap.add_argument("--trace", required=True)
     ap.add_argument("--streams", type=int, default=1)
     ap.add_argument("--expect", default="create")
+    ap.add_argument("--names", default="")
     ap.add_argument("--summary")
     ap.add_argument("cmd", nargs=argparse.REMAINDER)
     a = ap.parse_args()
@@ -136,6 +138,10 @@ def main():
         fail(["%s: no traceEvents list" % a.trace])
     expect = [x for x in a.expect.split(",") if x]
     problems, nspans, nflows, seen = check(events, a.streams, expect)
+    spans = set(e.get("name") for e in events if e.get("ph") == "B")
+    for name in [x for x in a.names.split(",") if x]:
+        if name not in spans:
+            problems.append("no span named %r (names: %s)" % (name, sorted(spans)[:20]))
     if a.summary:
         r = subprocess.run([sys.executable, a.summary, a.trace, "--png", ""],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
