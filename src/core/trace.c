@@ -3,12 +3,13 @@
  * Model.  The tracer hears the tool interface's events (core/tool.h) and keeps them as
  * 32-byte binary records; JSON is made later, away from the hot paths.
  *   recording   each stream appends to its own buffer (xs->trace, one per rank), a chain
- *               of fixed-size chunks: a record is a tick read (weft_ticks), five stores
- *               and a bounds test, with no lock and no atomic.  External threads share
- *               one buffer under a mutex.  A full chunk goes to the writer's queue (one
- *               mutex per chunk, not per event).
- *   writing     a writer thread turns queued chunks into JSON and appends them to the
- *               file; function names are resolved there (dladdr, then the module's ELF
+ *               of 2 MiB chunks: a record is a tick read (weft_ticks; events of one step
+ *               share the first one's), five stores and a bounds test, with no lock and
+ *               no atomic.  External threads share one buffer under a mutex.  A full
+ *               chunk goes to the writer's queue (one mutex per 65,000 records).
+ *   writing     a writer thread (SCHED_IDLE: only CPU time the streams leave) turns
+ *               queued chunks into JSON and appends them to the file, and maps chunks
+ *               ahead; function names are resolved there (dladdr, then the module's ELF
  *               symbol table for static functions), once per function.  When more than
  *               MAX_QUEUED chunks wait, the stream that fills one formats the queue
  *               itself (back-pressure rather than unbounded memory).  ABT_finalize stops
