@@ -990,7 +990,7 @@ void weft_trace_finalize(void)
         weft_warn("WEFT_TRACE=%s: writing the trace failed (%s); the file is incomplete", T.path,
                   strerror(T.write_err));
     if (dropped)
-        weft_warn("WEFT_TRACE=%s: %llu events were lost for want of memory", T.path,
+        weft_warn("WEFT_TRACE=%s: %llu event(s) were lost for want of memory", T.path,
                   (unsigned long long)dropped);
     pthread_mutex_unlock(&T.fmt_lock);
     /* free everything */
