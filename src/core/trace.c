@@ -706,7 +706,8 @@ static inline uint32_t run_flags(struct weft_trace_buf *b, weft_xstream *xs, wef
     return f;
 }
 
-/* Sizes of the running scheduler's pools (at most 4), as counter records. */
+/* Sizes of the running scheduler's pools (at most 4; not user-defined ones), as counter
+ * records. */
 static WEFT_COLD void sample_pools(struct weft_trace_buf *b, weft_xstream *xs)
 {
     b->until_sample = SAMPLE_EVERY;
@@ -718,8 +719,9 @@ static WEFT_COLD void sample_pools(struct weft_trace_buf *b, weft_xstream *xs)
         size_t n;
         if (weft_pool_can(p, WEFT_POOL_CAP_INLINE_FIFO))
             n = weft_atomic_load_relaxed(&p->size);
-        else if (weft_pool_can(p, WEFT_POOL_CAP_SIZE) && p->ops->size)
-            n = weft_pool_size(p);
+        else if (weft_pool_can(p, WEFT_POOL_CAP_SIZE) && !weft_pool_can(p, WEFT_POOL_CAP_BIND))
+            n = weft_pool_size(p); /* a built-in kind; a user pool's callback is not called
+                                    * from inside an event */
         else
             continue;
         struct rec *r = slot(b);
