@@ -937,6 +937,7 @@ void weft_trace_finalize(void)
 {
     if (!T.on)
         return;
+    uint64_t end_ticks = weft_ticks(); /* the trace ends here, not after the writing */
     T.on = false;
     weft_tool_set_trace(false, 0);
     weft_xstream *self = weft_xs_self();
@@ -966,7 +967,7 @@ void weft_trace_finalize(void)
     pthread_mutex_unlock(&T.qlock);
     drain();
     pthread_mutex_lock(&T.fmt_lock);
-    uint64_t end = to_ns(weft_ticks());
+    uint64_t end = to_ns(end_ticks);
     char name[64];
     meta("process_name", 0, "weft", -1);
     for (struct weft_trace_buf *b = T.bufs; b; b = b->next) {
