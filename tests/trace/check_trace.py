@@ -15,7 +15,8 @@ then checks, with the standard library only:
     each "s" is matched by one "f" (every created unit ran);
   * the instants named in --expect occur, and spans named as in --names (function names,
     static ones included) occur;
-  * tools/weft-trace-summary runs on it and prints its table.
+  * tools/weft-trace-summary runs on it and prints its table, and draws the PNG (checked
+    to be one) or says that matplotlib is missing.
 Exit 0: pass, 1: fail (every problem is printed), 77: skip.
 """
 import argparse
@@ -143,12 +144,22 @@ def main():
         if name not in spans:
             problems.append("no span named %r (names: %s)" % (name, sorted(spans)[:20]))
     if a.summary:
-        r = subprocess.run([sys.executable, a.summary, a.trace, "--png", ""],
+        png = os.path.splitext(a.trace)[0] + ".png"
+        if os.path.exists(png):
+            os.remove(png)
+        r = subprocess.run([sys.executable, a.summary, a.trace, "--png", png],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            universal_newlines=True)
         out = r.stdout
         if r.returncode != 0 or "busy" not in out or "idle" not in out or "stream 0" not in out:
             problems.append("weft-trace-summary failed (%d):\n%s" % (r.returncode, out))
+        elif "timeline: " in out:  # matplotlib is installed: a PNG must be there
+            with open(png, "rb") as f:
+                if f.read(8) != b"\x89PNG\r\n\x1a\n":
+                    problems.append("weft-trace-summary: %s is not a PNG" % png)
+            print(out)
+        elif "no PNG: matplotlib is not installed" not in out:
+            problems.append("weft-trace-summary drew no PNG and said nothing:\n%s" % out)
         else:
             print(out)
     if problems:
