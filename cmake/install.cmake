@@ -3,8 +3,8 @@
 # package (weft::weft, weft::relic).
 # Two install components, which are also the two Debian packages (cmake/package.cmake):
 #   runtime - the shared libraries libweft.so.1, libweft-relic.so.1 (package libweft);
-#   dev     - headers, static libraries, the .so links, .pc files, CMake package
-#             (package libweft-dev).
+#   dev     - headers, static libraries, the .so links, .pc files, CMake package,
+#             bin/weft-trace-summary (package libweft-dev).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -14,6 +14,8 @@ install(TARGETS weft weft_static relic relic_static EXPORT weftTargets
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES include/abt.h include/weft.h include/relic.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         COMPONENT dev)
+# the reader of WEFT_TRACE files (Python 3, standard library; README "Tracing")
+install(PROGRAMS tools/weft-trace-summary DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT dev)
 
 # Relocatable .pc files: the prefix is found from the .pc file's own place, so
 # `cmake --install --prefix DIR` works without reconfiguring.

@@ -27,7 +27,11 @@
  *                     no timing at all: exactly I rounds of N create+join+free
  *                     of KIND (ult, tasklet or pthread) on one stream, for
  *                     `valgrind --tool=callgrind`; instructions per unit are
- *                     (Ir(I2) - Ir(I1)) / ((I2 - I1) * N). */
+ *                     (Ir(I2) - Ir(I1)) / ((I2 - I1) * N).
+ *                     With --streams 2 the rounds feed a second stream's pool too
+ *                     (one creator, round-robin); with --time it prints the time of
+ *                     the rounds and of ABT_finalize (the tracing overhead, README
+ *                     "Tracing", compares runs with and without WEFT_TRACE). */
 #include "bench.h"
 
 #include <abt.h>
@@ -313,7 +317,7 @@ static void emit(const result_t *r, const char *pool)
     }
 }
 
-static int callgrind_mode(const char *kind_s, long n, long iters)
+static int callgrind_mode(const char *kind_s, long n, long iters, int streams, int timed)
 {
     int kind = -1;
     for (int k = 0; k < K_COUNT; k++)
@@ -325,23 +329,37 @@ static int callgrind_mode(const char *kind_s, long n, long iters)
     }
     ABT_thread *h = (ABT_thread *)calloc((size_t)n, sizeof(ABT_thread));
     pthread_t *ph = (pthread_t *)calloc((size_t)n, sizeof(pthread_t));
-    ABT_xstream xs;
-    ABT_pool pool;
+    ABT_xstream xs, xs1 = ABT_XSTREAM_NULL;
+    ABT_pool pools[2];
     CHECK(ABT_xstream_self(&xs));
-    CHECK(ABT_xstream_get_main_pools(xs, 1, &pool));
+    CHECK(ABT_xstream_get_main_pools(xs, 1, &pools[0]));
+    if (streams == 2 && kind != K_PTHREAD) {
+        CHECK(ABT_xstream_create(ABT_SCHED_NULL, &xs1));
+        CHECK(ABT_xstream_get_main_pools(xs1, 1, &pools[1]));
+    }
+    uint64_t t0 = bench_now_ns();
     for (long k = 0; k < iters; k++)
-        one_round(kind, &pool, 1, n, h, ph, NULL);
+        one_round(kind, pools, xs1 != ABT_XSTREAM_NULL ? 2 : 1, n, h, ph, NULL);
+    uint64_t t1 = bench_now_ns();
+    if (xs1 != ABT_XSTREAM_NULL) {
+        CHECK(ABT_xstream_join(xs1));
+        CHECK(ABT_xstream_free(&xs1));
+    }
     free(h);
     free(ph);
+    if (timed)
+        printf("fork_join: %ld units (%s, %d stream%s): rounds %.1f ms\n", n * iters, kind_s,
+               streams, streams == 2 ? "s" : "", (double)(t1 - t0) / 1e6);
     return 0;
 }
 
 int main(int argc, char **argv)
 {
-    bench_init(&bench, argc, argv, 10.0,
-               "[--n 256,4096] [--streams 1,2] [--kinds ult,tasklet,pthread]\n"
-               "          [--modes one,each] [--split] [--pool default|priv] [--free-only]\n"
-               "       %s --callgrind ult|tasklet|pthread --n N --iters I\n");
+    bench_init(
+        &bench, argc, argv, 10.0,
+        "[--n 256,4096] [--streams 1,2] [--kinds ult,tasklet,pthread]\n"
+        "          [--modes one,each] [--split] [--pool default|priv] [--free-only]\n"
+        "       %s --callgrind ult|tasklet|pthread --n N --iters I [--streams 2] [--time]\n");
     const bench_args_t *a = &bench.args;
     CHECK(ABT_init(0, NULL));
     const char *pool_s = bench_opt(a, "--pool");
@@ -361,9 +379,13 @@ int main(int argc, char **argv)
     free_only = bench_flag(a, "--free-only");
     const char *cg = bench_opt(a, "--callgrind");
     if (cg) {
-        int rc =
-            callgrind_mode(cg, bench_opt_long(a, "--n", 256), bench_opt_long(a, "--iters", 10));
+        int timed = bench_flag(a, "--time");
+        int rc = callgrind_mode(cg, bench_opt_long(a, "--n", 256), bench_opt_long(a, "--iters", 10),
+                                (int)bench_opt_long(a, "--streams", 1), timed);
+        uint64_t t0 = bench_now_ns();
         CHECK(ABT_finalize());
+        if (timed)
+            printf("fork_join: ABT_finalize %.1f ms\n", (double)(bench_now_ns() - t0) / 1e6);
         return rc;
     }
 

@@ -18,6 +18,7 @@
 #include "core/atfork.h"
 #include "core/sanitizer.h"
 #include "core/stack_dump.h"
+#include "core/trace.h"
 #include "core/unit.h"
 #include "core/xstream.h"
 #include "core/overflow.h"
@@ -192,6 +193,7 @@ void weft_config_print(FILE *fp, const struct weft_config *c)
     fprintf(fp, " - stack overflow check: %s\n", so[c->stack_overflow_check]);
     fprintf(fp, " - lazy stack allocation: yes\n");
     fprintf(fp, " - valgrind support: %s\n", WEFT_USE_VALGRIND ? "yes" : "no");
+    weft_trace_print_config(fp);
 }
 
 /* ---------------------------------------------------------------- registries */
@@ -325,6 +327,7 @@ static int runtime_init(void)
     weft_g.num_xstreams = 1;
     weft_g.primary = xs;
     weft_tls_xs = xs;
+    weft_trace_init(); /* WEFT_TRACE; its writer thread starts before any binding */
     if (weft_g.cfg.set_affinity)
         weft_xstream_apply_affinity(xs);
     weft_overflow_init(); /* (helper) mem/overflow.c: ABT_STACK_OVERFLOW_CHECK */
@@ -432,6 +435,7 @@ WEFT_API int ABT_finalize(void)
     weft_atomic_store_seq_cst(&s->request, WEFT_SCHED_REQ_FINISH);
     weft_ult_park(xs, xs->main_unit, NULL, NULL);
     xs = weft_xs_reload();
+    weft_trace_finalize(); /* no other stream is left to record */
     /* 3. free everything */
     pthread_mutex_lock(&init_lock);
     runtime_free();

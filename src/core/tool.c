@@ -2,8 +2,10 @@
 #include "core/handle.h"
 #include "core/tool.h"
 #include "core/runtime.h"
+#include "core/trace.h"
 
 struct weft_tool weft_tool_g;
+static uint64_t trace_events; /* written by weft_tool_set_trace with no stream running */
 
 struct weft_tool_ctx {
     weft_unit *unit;
@@ -13,13 +15,17 @@ struct weft_tool_ctx {
     void *sync_obj;
 };
 
-void weft_tool_dispatch(weft_unit *u, uint64_t ev)
+static inline __attribute__((always_inline)) void dispatch(weft_unit *u, uint64_t ev, bool next)
 {
-    ABT_tool_thread_callback_fn cb = weft_tool_g.cb;
     /* paths that report several events test the mask once for all of them */
-    if (!cb || !(weft_atomic_load_relaxed(&weft_tool_g.mask) & ev))
+    if (!(weft_atomic_load_relaxed(&weft_tool_g.mask) & ev))
         return;
     weft_xstream *xs = weft_xs_self();
+    if (weft_atomic_load_relaxed(&weft_tool_g.trace))
+        weft_trace_record(xs, u, ev, next);
+    ABT_tool_thread_callback_fn cb = weft_tool_g.cb;
+    if (!cb || !(weft_atomic_load_relaxed(&weft_tool_g.user_mask) & ev))
+        return;
     weft_unit *caller = xs ? xs->cur : NULL;
     if (caller == u)
         caller = NULL; /* a unit is not its own caller (RUN: its scheduler) */
@@ -30,6 +36,18 @@ void weft_tool_dispatch(weft_unit *u, uint64_t ev)
        weft_tool_g.arg);
 }
 
+void weft_tool_dispatch(weft_unit *u, uint64_t ev) { dispatch(u, ev, false); }
+
+void weft_tool_dispatch_next(weft_unit *u, uint64_t ev) { dispatch(u, ev, true); }
+
+void weft_tool_set_trace(bool on, uint64_t events)
+{
+    trace_events = on ? events : 0;
+    weft_atomic_store_seq_cst(&weft_tool_g.trace, on);
+    weft_atomic_store_seq_cst(&weft_tool_g.mask,
+                              weft_atomic_load_relaxed(&weft_tool_g.user_mask) | trace_events);
+}
+
 WEFT_API int ABT_tool_register_thread_callback(ABT_tool_thread_callback_fn cb_func,
                                                uint64_t event_mask, void *user_arg)
 {
@@ -37,13 +55,17 @@ WEFT_API int ABT_tool_register_thread_callback(ABT_tool_thread_callback_fn cb_fu
         return ABT_ERR_UNINITIALIZED;
     if (!WEFT_TOOL)
         return ABT_ERR_FEATURE_NA;
-    /* disable first, so a callback never sees a half-updated (cb, arg) pair */
-    weft_atomic_store_seq_cst(&weft_tool_g.mask, 0);
+    /* disable first, so a callback never sees a half-updated (cb, arg) pair; the
+     * tracer's events stay on */
+    weft_atomic_store_seq_cst(&weft_tool_g.user_mask, 0);
+    weft_atomic_store_seq_cst(&weft_tool_g.mask, trace_events);
     if (!cb_func || !(event_mask & ABT_TOOL_EVENT_THREAD_ALL))
         return ABT_SUCCESS;
     weft_tool_g.cb = cb_func;
     weft_tool_g.arg = user_arg;
-    weft_atomic_store_seq_cst(&weft_tool_g.mask, event_mask & ABT_TOOL_EVENT_THREAD_ALL);
+    uint64_t m = event_mask & ABT_TOOL_EVENT_THREAD_ALL;
+    weft_atomic_store_seq_cst(&weft_tool_g.user_mask, m);
+    weft_atomic_store_seq_cst(&weft_tool_g.mask, m | trace_events);
     return ABT_SUCCESS;
 }
 

@@ -3,22 +3,42 @@
  * A hook is one relaxed load of the event mask and a predicted-not-taken branch, so the
  * hot paths pay almost nothing while no tool is registered.  The callback receives a
  * context (struct weft_tool_ctx on the caller's stack) that ABT_tool_query_thread reads
- * during the call. */
+ * during the call.
+ *
+ * The tracer (core/trace.h, WEFT_TRACE) listens at the same sites: `mask` is the union of
+ * the events the registered tool wants (`user_mask`) and those the tracer records, so
+ * tracing adds no test to any path.  weft_tool_dispatch hands each event to the tracer
+ * first, then to the tool if the tool asked for it. */
 #ifndef WEFT_CORE_TOOL_H
 #define WEFT_CORE_TOOL_H
 
 #include "core/types.h"
 
 struct weft_tool {
-    _Atomic uint64_t mask; /* events wanted; 0 = no tool */
+    _Atomic uint64_t mask; /* events wanted by the tool or the tracer; 0 = neither */
     ABT_tool_thread_callback_fn cb;
     void *arg;
+    _Atomic uint64_t user_mask; /* events the registered callback wants */
+    _Atomic bool trace;         /* the tracer records (core/trace.c) */
 };
 extern WEFT_INTERNAL struct weft_tool weft_tool_g;
+
+/* Events only the tracer hears (never passed to a tool callback: outside
+ * ABT_TOOL_EVENT_THREAD_ALL).  MIGRATE: the unit moves to another pool, reported where
+ * the move happens (core/migrate.c, unit.c), on cold paths. */
+#define WEFT_TOOL_EVENT_MIGRATE ((uint64_t)1 << 32)
+
+/* The tracer starts or stops listening (core/trace.c; no stream runs besides the
+ * caller's when it is called). */
+WEFT_INTERNAL void weft_tool_set_trace(bool on, uint64_t events);
 
 /* Out of line: finds the stream and the calling unit itself, so that a hook costs its
  * caller nothing but the mask test. */
 WEFT_INTERNAL WEFT_COLD void weft_tool_dispatch(weft_unit *u, uint64_t ev);
+/* The next event of the same step, right after a weft_tool_dispatch on the same stream
+ * (a hand-off: FINISH then RESUME and RUN of the joiner): the tracer gives it the time
+ * stamp of the one before instead of reading the clock again. */
+WEFT_INTERNAL WEFT_COLD void weft_tool_dispatch_next(weft_unit *u, uint64_t ev);
 
 #ifndef WEFT_TOOL
 #define WEFT_TOOL 1

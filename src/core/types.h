@@ -287,6 +287,8 @@ struct weft_xstream {
     void *tsan_os_fiber;               /* TSan: the OS thread's own fiber */
     void *os_stack_lo;                 /* the OS thread's stack (ASan bounds) */
     size_t os_stack_size;
+    struct weft_trace_buf *trace; /* its event buffer while WEFT_TRACE records (trace.c);
+                                   * only this stream uses it */
     weft_xstream *all_next;
 };
 

@@ -310,8 +310,8 @@ void weft_ult_exit(weft_xstream *xs, weft_unit *self)
         if (weft_tool_wants(ABT_TOOL_EVENT_THREAD_FINISH | ABT_TOOL_EVENT_THREAD_RESUME |
                             ABT_TOOL_EVENT_THREAD_RUN)) {
             weft_tool_dispatch(self, ABT_TOOL_EVENT_THREAD_FINISH);
-            weft_tool_dispatch(j, ABT_TOOL_EVENT_THREAD_RESUME);
-            weft_tool_dispatch(j, ABT_TOOL_EVENT_THREAD_RUN);
+            weft_tool_dispatch_next(j, ABT_TOOL_EVENT_THREAD_RESUME);
+            weft_tool_dispatch_next(j, ABT_TOOL_EVENT_THREAD_RUN);
         }
         prep_run_quiet(xs, j);
         weft_set_post(xs, post_finish_handoff, self);
@@ -484,6 +484,7 @@ static void apply_migration(weft_unit *u)
             return;
         }
         u->pool = to;
+        weft_tool_event(u, WEFT_TOOL_EVENT_MIGRATE); /* the tracer's, never a tool's */
         if (u->migr_cb)
             u->migr_cb(weft_unit_handle(u), u->migr_cb_arg);
     }
@@ -612,7 +613,7 @@ static inline __attribute__((always_inline)) int ult_yield_to(weft_xstream *xs, 
     }
     if (weft_tool_wants(ABT_TOOL_EVENT_THREAD_YIELD | ABT_TOOL_EVENT_THREAD_RUN)) {
         weft_tool_dispatch(self, ABT_TOOL_EVENT_THREAD_YIELD);
-        weft_tool_dispatch(to, ABT_TOOL_EVENT_THREAD_RUN);
+        weft_tool_dispatch_next(to, ABT_TOOL_EVENT_THREAD_RUN);
     }
     weft_atomic_store_relaxed(&self->state, WEFT_READY);
     weft_set_post(xs, post_push, self);
@@ -730,7 +731,7 @@ int weft_ult_switch_to(weft_xstream *xs, weft_unit *self, weft_unit *to, int sel
                                          [WEFT_TO_EXIT] = ABT_TOOL_EVENT_THREAD_FINISH };
     if (weft_tool_wants(leave_ev[self_mode] | ABT_TOOL_EVENT_THREAD_RUN)) {
         weft_tool_dispatch(self, leave_ev[self_mode]);
-        weft_tool_dispatch(to, ABT_TOOL_EVENT_THREAD_RUN);
+        weft_tool_dispatch_next(to, ABT_TOOL_EVENT_THREAD_RUN);
     }
     if (self_mode == WEFT_TO_EXIT) {
         prep_run_quiet(xs, to);
@@ -898,7 +899,7 @@ static inline __attribute__((always_inline)) void join_wait(weft_xstream *xs, we
                     if (weft_tool_wants(ABT_TOOL_EVENT_THREAD_SUSPEND |
                                         ABT_TOOL_EVENT_THREAD_RUN)) {
                         weft_tool_dispatch(self, ABT_TOOL_EVENT_THREAD_SUSPEND);
-                        weft_tool_dispatch(t, ABT_TOOL_EVENT_THREAD_RUN);
+                        weft_tool_dispatch_next(t, ABT_TOOL_EVENT_THREAD_RUN);
                     }
                     weft_atomic_store_relaxed(&self->state, WEFT_BLOCKED);
                     prep_run_quiet(xs, t);

@@ -1,0 +1,1030 @@
+/* src/core/trace.c - WEFT_TRACE=<file>: a Chrome/Perfetto trace (JSON trace-event format).
+ *
+ * Model.  The tracer hears the tool interface's events (core/tool.h) and keeps them as
+ * 32-byte binary records; JSON is made later, away from the hot paths.
+ *   recording   each stream appends to its own buffer (xs->trace, one per rank), a chain
+ *               of 2 MiB chunks: a record is a tick read (weft_ticks; events of one step
+ *               share the first one's), five stores and a bounds test, with no lock and
+ *               no atomic.  External threads share one buffer under a mutex.  A full
+ *               chunk goes to the writer's queue (one mutex per 65,000 records).
+ *   writing     a writer thread (SCHED_IDLE: only CPU time the streams leave) turns
+ *               queued chunks into JSON and appends them to the file, and maps chunks
+ *               ahead; function names are resolved there (dladdr, then the module's ELF
+ *               symbol table for static functions), once per function.  When more than
+ *               MAX_QUEUED chunks wait, the stream that fills one formats the queue
+ *               itself (back-pressure rather than unbounded memory).  ABT_finalize stops
+ *               the writer and writes the partial chunks and the closing events.
+ *   output      one track per stream (pid = the process, tid = the rank, thread_name
+ *               metadata) and one for external threads; per unit run a B/E pair named
+ *               after its function with its id (ABT_thread_get_id's) in args; instants
+ *               create, yield, block (suspend), resume, migrate, steal, cancel; a flow
+ *               arrow ("s" at create, "f" at the first run); counters "pool <id> size"
+ *               sampled every SAMPLE_EVERY ends of a run on that stream.
+ * Rejected: formatting JSON on the streams (hundreds of bytes per unit run on the hot
+ * path); one shared buffer with an atomic cursor (a contended cache line per event);
+ * resolving names at record time (dladdr takes a lock and walks the link maps).
+ *
+ * Who owns what: a buffer's recording fields belong to the stream of its rank (one stream
+ * at a time: a rank is reused only after its previous stream was joined); the external
+ * buffer's to whoever holds ext_lock; each buffer's writer fields (open spans, last time
+ * stamp), the output buffer and the name table to whoever holds fmt_lock; the queue and
+ * the spare chunks to qlock. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+#include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/pool/pool.h"
+#include "core/runtime.h"
+#include "core/tool.h"
+#include "core/trace.h"
+
+enum rec_kind { R_CREATE, R_RUN, R_END, R_RESUME, R_MIGRATE, R_CANCEL, R_COUNTER };
+enum end_why { END_FINISH, END_YIELD, END_BLOCK };
+enum run_flag { RUN_FIRST = 1, RUN_STEAL = 2, RUN_MAIN = 4, RUN_SCHED = 8, RUN_TASKLET = 16 };
+
+/* One event.  id: the unit's id (a pool's id for R_COUNTER); ptr: the unit's function
+ * (R_CREATE, R_RUN); aux: run flags, end reason, a pool id or a pool size. */
+struct rec {
+    uint64_t ts; /* weft_ticks() */
+    uint64_t id;
+    const void *ptr;
+    uint32_t kind;
+    uint32_t aux;
+};
+
+#define CHUNK_BYTES  ((size_t)2 << 20)
+#define CHUNK_RECS   ((CHUNK_BYTES - 64) / sizeof(struct rec))
+#define MAX_QUEUED   128 /* 256 MiB waiting for the writer: the filler writes itself */
+#define MAX_SPARE    8   /* chunks kept for reuse */
+#define SPARE_AHEAD  4   /* chunks the writer maps ahead of need */
+#define SAMPLE_EVERY 64  /* pool sizes every this many run ends on a stream */
+#define EXT_TID      999999
+#define OUT_CAP      (1u << 20)
+#define TRACE_EVENTS                                                                             \
+    (ABT_TOOL_EVENT_THREAD_CREATE | ABT_TOOL_EVENT_THREAD_REVIVE | ABT_TOOL_EVENT_THREAD_RUN |   \
+     ABT_TOOL_EVENT_THREAD_FINISH | ABT_TOOL_EVENT_THREAD_CANCEL | ABT_TOOL_EVENT_THREAD_YIELD | \
+     ABT_TOOL_EVENT_THREAD_SUSPEND | ABT_TOOL_EVENT_THREAD_RESUME | WEFT_TOOL_EVENT_MIGRATE)
+
+struct chunk {
+    struct chunk *next; /* queue or spare list (qlock) */
+    struct weft_trace_buf *buf;
+    uint32_t n; /* records in use, set when queued */
+    struct rec r[CHUNK_RECS];
+};
+
+struct weft_trace_buf {
+    /* recording: the stream of this rank (external buffer: under ext_lock) */
+    struct rec *pos, *end; /* free part of `cur` (both NULL: no chunk) */
+    struct chunk *cur;
+    uint64_t id_next, id_end; /* unit ids taken from weft_g.next_unit_id in blocks */
+    uint32_t until_sample;
+    uint64_t last_ts;          /* time stamp of its last record (same-time events) */
+    _Atomic(weft_pool *) home; /* first pool of the stream's main scheduler (steals) */
+    int tid;
+    bool external;
+    /* writing: under fmt_lock */
+    uint64_t *open; /* ids of the runs begun and not ended, innermost last */
+    size_t nopen, capopen;
+    uint64_t last_ns;
+    bool used;     /* some event of it was written */
+    char head[64]; /* `","pid":P,"tid":T,"ts":` of its events */
+    size_t headlen;
+    _Atomic(struct weft_trace_buf *) next; /* registry, appended under reg_lock */
+};
+
+struct name {
+    const void *fn;
+    char *s; /* JSON-escaped */
+};
+
+static struct {
+    bool on;
+    int fd;
+    char *path;
+    pid_t pid;
+    uint64_t tick0;
+    double ns_per_tick;
+    pthread_mutex_t reg_lock;
+    _Atomic(struct weft_trace_buf *) bufs;
+    pthread_mutex_t ext_lock;
+    struct weft_trace_buf *ext;
+    /* the writer's queue */
+    pthread_mutex_t qlock;
+    pthread_cond_t qcond;
+    struct chunk *qhead, *qtail, *spare;
+    size_t qlen, nspare;
+    bool stop, writer_started;
+    pthread_t writer;
+    _Atomic uint64_t dropped; /* events lost for want of memory */
+    /* the output: under fmt_lock */
+    pthread_mutex_t fmt_lock;
+    char *out;
+    size_t outlen;
+    bool any;      /* an event was written: the next one needs a comma */
+    int write_err; /* errno of the first failed write */
+    uint64_t nevents;
+    struct name *names;
+    size_t names_cap, names_n;
+} T = { .fd = -1,
+        .reg_lock = PTHREAD_MUTEX_INITIALIZER,
+        .ext_lock = PTHREAD_MUTEX_INITIALIZER,
+        .qlock = PTHREAD_MUTEX_INITIALIZER,
+        .qcond = PTHREAD_COND_INITIALIZER,
+        .fmt_lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* ---------------------------------------------------------------- the writer's side */
+
+/* A chunk mapped with its pages faulted in at once (MAP_POPULATE: one call instead of
+ * 512 page faults while a stream records).  Not a transparent huge page: with the usual
+ * defrag=madvise policy a fault may compact memory synchronously, a stall of
+ * milliseconds inside whatever unit runs.  The writer keeps SPARE_AHEAD chunks ready
+ * (writer_main), so a stream seldom maps one itself. */
+static struct chunk *chunk_new(void)
+{
+    _Static_assert(sizeof(struct chunk) <= CHUNK_BYTES, "a chunk fits its mapping");
+    void *p = mmap(NULL, CHUNK_BYTES, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+static void chunk_free(struct chunk *c)
+{
+    if (c)
+        munmap(c, CHUNK_BYTES);
+}
+
+static void out_flush(void)
+{
+    size_t done = 0;
+    while (done < T.outlen && !T.write_err) {
+        ssize_t w = write(T.fd, T.out + done, T.outlen - done);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            T.write_err = errno;
+            break;
+        }
+        done += (size_t)w;
+    }
+    T.outlen = 0;
+}
+
+/* The formatting helpers write at a cursor the caller keeps in a local variable (a store
+ * through T.out could alias T.outlen otherwise, and every byte would reload it); each
+ * event makes room for itself first (out_begin) and commits its cursor (out_end). */
+static inline char *out_begin(size_t n)
+{
+    if (T.outlen + n > OUT_CAP)
+        out_flush();
+    return T.out + T.outlen;
+}
+
+static inline void out_end(char *p) { T.outlen = (size_t)(p - T.out); }
+
+static inline char *put_mem(char *p, const char *s, size_t n)
+{
+    memcpy(p, s, n);
+    return p + n;
+}
+#define PUT_LIT(p, s) put_mem((p), (s), sizeof(s) - 1)
+
+static inline char *put_str(char *p, const char *s) { return put_mem(p, s, strlen(s)); }
+
+static inline char *put_u64(char *p, uint64_t v)
+{
+    char tmp[20];
+    int n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n)
+        *p++ = tmp[--n];
+    return p;
+}
+
+static inline char *put_i64(char *p, int64_t v)
+{
+    if (v < 0) {
+        *p++ = '-';
+        return put_u64(p, (uint64_t)-v);
+    }
+    return put_u64(p, (uint64_t)v);
+}
+
+/* microseconds with three decimals: the format's unit, nanosecond resolution */
+static inline char *put_ts(char *p, uint64_t ns)
+{
+    p = put_u64(p, ns / 1000);
+    unsigned f = (unsigned)(ns % 1000);
+    p[0] = '.';
+    p[1] = (char)('0' + f / 100);
+    p[2] = (char)('0' + f / 10 % 10);
+    p[3] = (char)('0' + f % 10);
+    return p + 4;
+}
+
+/* `{"ph":"P","pid":..,"tid":..,"ts":..` after the separating comma, with room for 256
+ * bytes plus `extra`.  The track's `"pid":..,"tid":..` is made once (buf->head). */
+static inline char *ev_head(struct weft_trace_buf *b, char ph, uint64_t ns, size_t extra)
+{
+    char *p = out_begin(256 + extra);
+    if (WEFT_LIKELY(T.any))
+        p = PUT_LIT(p, ",\n");
+    T.any = true;
+    T.nevents++;
+    p = PUT_LIT(p, "{\"ph\":\"");
+    *p++ = ph;
+    *p++ = '"';
+    p = put_mem(p, b->head, b->headlen);
+    return put_ts(p, ns);
+}
+
+static char *json_escape(const char *s)
+{
+    size_t n = strlen(s);
+    char *o = malloc(6 * n + 1), *p = o;
+    if (!o)
+        return NULL;
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            *p++ = '\\';
+            *p++ = (char)c;
+        } else if (c < 0x20) {
+            p += sprintf(p, "\\u%04x", c);
+        } else {
+            *p++ = (char)c;
+        }
+    }
+    *p = 0;
+    return o;
+}
+
+/* The function of a module's ELF symbol table (.symtab, so static functions too) that
+ * covers offset `off` from the module's load base `base`; false when the file has no
+ * such table (stripped) or cannot be read. */
+static bool elf_lookup(const char *file, uintptr_t base, uintptr_t addr, char *buf, size_t len)
+{
+    int fd = open(file, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    bool found = false;
+    Elf64_Ehdr eh;
+    Elf64_Shdr *sh = NULL;
+    char *str = NULL;
+    Elf64_Sym *sym = NULL;
+    if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+        eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_shentsize != sizeof(Elf64_Shdr) ||
+        eh.e_shnum == 0 || eh.e_shnum > 4096)
+        goto done;
+    sh = malloc((size_t)eh.e_shnum * sizeof *sh);
+    if (!sh || pread(fd, sh, (size_t)eh.e_shnum * sizeof *sh, (off_t)eh.e_shoff) !=
+                   (ssize_t)((size_t)eh.e_shnum * sizeof *sh))
+        goto done;
+    uintptr_t key = eh.e_type == ET_DYN ? addr - base : addr;
+    for (int i = 0; i < eh.e_shnum && !found; i++) {
+        if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh.e_shnum ||
+            sh[i].sh_entsize != sizeof(Elf64_Sym) || sh[i].sh_size > ((size_t)256 << 20))
+            continue;
+        const Elf64_Shdr *ss = &sh[sh[i].sh_link];
+        if (ss->sh_size > ((size_t)256 << 20))
+            continue;
+        sym = malloc(sh[i].sh_size);
+        str = malloc(ss->sh_size + 1);
+        if (!sym || !str ||
+            pread(fd, sym, sh[i].sh_size, (off_t)sh[i].sh_offset) != (ssize_t)sh[i].sh_size ||
+            pread(fd, str, ss->sh_size, (off_t)ss->sh_offset) != (ssize_t)ss->sh_size)
+            goto done;
+        str[ss->sh_size] = 0;
+        size_t n = sh[i].sh_size / sizeof(Elf64_Sym);
+        for (size_t k = 0; k < n; k++) {
+            if (ELF64_ST_TYPE(sym[k].st_info) != STT_FUNC || sym[k].st_name >= ss->sh_size)
+                continue;
+            uintptr_t lo = sym[k].st_value, hi = lo + (sym[k].st_size ? sym[k].st_size : 1);
+            if (key >= lo && key < hi) {
+                if (key == lo)
+                    snprintf(buf, len, "%s", str + sym[k].st_name);
+                else
+                    snprintf(buf, len, "%s+0x%lx", str + sym[k].st_name, (unsigned long)(key - lo));
+                found = true;
+                break;
+            }
+        }
+        free(sym);
+        free(str);
+        sym = NULL;
+        str = NULL;
+    }
+done:
+    free(sym);
+    free(str);
+    free(sh);
+    close(fd);
+    return found;
+}
+
+/* Does dladdr's module name (the path the program was started by, for the program
+ * itself: perhaps relative to a directory it has left) name the running program? */
+static bool is_main_program(const char *fname)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return false;
+    exe[n] = 0;
+    const char *a = strrchr(exe, '/'), *b = strrchr(fname, '/');
+    return strcmp(a ? a + 1 : exe, b ? b + 1 : fname) == 0;
+}
+
+static char *resolve(const void *fn)
+{
+    char buf[512];
+    Dl_info di;
+    if (dladdr(fn, &di) && di.dli_fname) {
+        uintptr_t base = (uintptr_t)di.dli_fbase;
+        if (di.dli_sname && di.dli_saddr == fn)
+            snprintf(buf, sizeof buf, "%s", di.dli_sname);
+        else if (!elf_lookup(di.dli_fname[0] ? di.dli_fname : "/proc/self/exe", base, (uintptr_t)fn,
+                             buf, sizeof buf) &&
+                 !(is_main_program(di.dli_fname) &&
+                   elf_lookup("/proc/self/exe", base, (uintptr_t)fn, buf, sizeof buf))) {
+            const char *m = strrchr(di.dli_fname, '/');
+            m = m ? m + 1 : di.dli_fname;
+            snprintf(buf, sizeof buf, "%s+0x%lx", *m ? m : "?",
+                     (unsigned long)((uintptr_t)fn - base));
+        }
+    } else {
+        snprintf(buf, sizeof buf, "%p", fn);
+    }
+    return json_escape(buf);
+}
+
+/* The JSON-escaped name of a unit function, resolved once (fmt_lock held). */
+static const char *name_of(const void *fn)
+{
+    if (T.names_n * 2 >= T.names_cap) {
+        size_t cap = T.names_cap ? 2 * T.names_cap : 64;
+        struct name *t = calloc(cap, sizeof *t);
+        if (!t)
+            return "?";
+        for (size_t i = 0; i < T.names_cap; i++) {
+            if (!T.names[i].s)
+                continue;
+            size_t h = ((uintptr_t)T.names[i].fn >> 4) * 0x9e3779b97f4a7c15ull >> 20;
+            while (t[h & (cap - 1)].s)
+                h++;
+            t[h & (cap - 1)] = T.names[i];
+        }
+        free(T.names);
+        T.names = t;
+        T.names_cap = cap;
+    }
+    size_t h = ((uintptr_t)fn >> 4) * 0x9e3779b97f4a7c15ull >> 20;
+    for (;; h++) {
+        struct name *e = &T.names[h & (T.names_cap - 1)];
+        if (e->s && e->fn == fn)
+            return e->s;
+        if (!e->s) {
+            char *s = resolve(fn);
+            if (!s)
+                return "?";
+            e->fn = fn;
+            e->s = s;
+            T.names_n++;
+            return s;
+        }
+    }
+}
+
+static const char *unit_name(const struct rec *r)
+{
+    if (r->aux & RUN_MAIN)
+        return "main ULT";
+    if (r->aux & RUN_SCHED)
+        return "scheduler ULT";
+    if (!r->ptr)
+        return "unit";
+    return name_of(r->ptr);
+}
+
+static inline uint64_t to_ns(uint64_t ticks)
+{
+    return ticks > T.tick0 ? (uint64_t)((double)(ticks - T.tick0) * T.ns_per_tick) : 0;
+}
+
+static void instant(struct weft_trace_buf *b, uint64_t ns, const char *what, uint64_t id)
+{
+    char *p = ev_head(b, 'i', ns, 0);
+    p = PUT_LIT(p, ",\"s\":\"t\",\"name\":\"");
+    p = put_str(p, what);
+    p = PUT_LIT(p, "\",\"args\":{\"id\":");
+    p = put_u64(p, id);
+    out_end(PUT_LIT(p, "}}"));
+}
+
+static void span_end(struct weft_trace_buf *b, uint64_t ns, uint64_t id)
+{
+    char *p = ev_head(b, 'E', ns, 0);
+    p = PUT_LIT(p, ",\"args\":{\"id\":");
+    p = put_u64(p, id);
+    out_end(PUT_LIT(p, "}}"));
+    /* honest output: an end that does not match the innermost run is written as it
+     * came (tests/trace/check_trace.py flags it) */
+    if (b->nopen)
+        b->nopen--;
+}
+
+static void span_begin(struct weft_trace_buf *b, uint64_t ns, const struct rec *r)
+{
+    const char *name = unit_name(r);
+    size_t len = strlen(name);
+    char *p = ev_head(b, 'B', ns, len);
+    p = PUT_LIT(p, ",\"name\":\"");
+    p = put_mem(p, name, len);
+    p = PUT_LIT(p, "\",\"args\":{\"id\":");
+    p = put_u64(p, r->id);
+    p = PUT_LIT(p, "}}");
+    if ((r->aux & (RUN_FIRST | RUN_MAIN)) == RUN_FIRST) { /* the arrow from its creation */
+        p = PUT_LIT(p, ",\n{\"ph\":\"f\"");
+        p = put_mem(p, b->head, b->headlen);
+        p = put_ts(p, ns);
+        p = PUT_LIT(p, ",\"bp\":\"e\",\"name\":\"run\",\"cat\":\"flow\",\"id\":");
+        p = put_u64(p, r->id);
+        p = PUT_LIT(p, "}");
+        T.nevents++;
+    }
+    out_end(p);
+    if (b->nopen == b->capopen) {
+        size_t cap = b->capopen ? 2 * b->capopen : 16;
+        uint64_t *o = realloc(b->open, cap * sizeof *o);
+        if (o) {
+            b->open = o;
+            b->capopen = cap;
+        }
+    }
+    if (b->nopen < b->capopen)
+        b->open[b->nopen++] = r->id;
+}
+
+static void format_chunk(struct chunk *c)
+{
+    struct weft_trace_buf *b = c->buf;
+    char *p;
+    b->used |= c->n > 0;
+    for (uint32_t i = 0; i < c->n; i++) {
+        const struct rec *r = &c->r[i];
+        uint64_t ns = to_ns(r->ts);
+        if (ns < b->last_ns) /* one track, one clock: never backwards */
+            ns = b->last_ns;
+        b->last_ns = ns;
+        switch (r->kind) {
+        case R_CREATE:
+            instant(b, ns, "create", r->id);
+            p = ev_head(b, 's', ns, 0);
+            p = PUT_LIT(p, ",\"name\":\"run\",\"cat\":\"flow\",\"id\":");
+            p = put_u64(p, r->id);
+            out_end(PUT_LIT(p, "}"));
+            break;
+        case R_RUN:
+            if (r->aux & RUN_STEAL)
+                instant(b, ns, "steal", r->id);
+            span_begin(b, ns, r);
+            break;
+        case R_END:
+            if (r->aux == END_YIELD)
+                instant(b, ns, "yield", r->id);
+            else if (r->aux == END_BLOCK)
+                instant(b, ns, "block", r->id);
+            span_end(b, ns, r->id);
+            break;
+        case R_RESUME: instant(b, ns, "resume", r->id); break;
+        case R_CANCEL: instant(b, ns, "cancel", r->id); break;
+        case R_MIGRATE:
+            p = ev_head(b, 'i', ns, 0);
+            p = PUT_LIT(p, ",\"s\":\"t\",\"name\":\"migrate\",\"args\":{\"id\":");
+            p = put_u64(p, r->id);
+            p = PUT_LIT(p, ",\"pool\":");
+            p = put_u64(p, r->aux);
+            out_end(PUT_LIT(p, "}}"));
+            break;
+        case R_COUNTER:
+            p = ev_head(b, 'C', ns, 0);
+            p = PUT_LIT(p, ",\"name\":\"pool ");
+            p = put_u64(p, r->id);
+            p = PUT_LIT(p, " size\",\"args\":{\"size\":");
+            p = put_u64(p, r->aux);
+            out_end(PUT_LIT(p, "}}"));
+            break;
+        }
+    }
+}
+
+/* Format every queued chunk, in queue order (a stream's chunks are queued in the order it
+ * filled them), and write the result. */
+static void drain(void)
+{
+    pthread_mutex_lock(&T.fmt_lock);
+    for (;;) {
+        pthread_mutex_lock(&T.qlock);
+        struct chunk *c = T.qhead;
+        if (c) {
+            T.qhead = c->next;
+            if (!T.qhead)
+                T.qtail = NULL;
+            T.qlen--;
+        }
+        pthread_mutex_unlock(&T.qlock);
+        if (!c)
+            break;
+        format_chunk(c);
+        pthread_mutex_lock(&T.qlock);
+        if (T.nspare < MAX_SPARE) {
+            c->next = T.spare;
+            T.spare = c;
+            T.nspare++;
+            c = NULL;
+        }
+        pthread_mutex_unlock(&T.qlock);
+        chunk_free(c);
+    }
+    out_flush();
+    pthread_mutex_unlock(&T.fmt_lock);
+}
+
+static void *writer_main(void *arg)
+{
+    (void)arg;
+    /* the writer takes only CPU time the streams leave idle (SCHED_IDLE): it must not
+     * slow the program it traces; what it has not written when ABT_finalize comes is
+     * written there, and a backlog past MAX_QUEUED chunks by the streams that fill them */
+    struct sched_param sp = { 0 };
+    pthread_setschedparam(pthread_self(), SCHED_IDLE, &sp);
+    pthread_mutex_lock(&T.qlock);
+    while (!T.stop) {
+        if (!T.qhead && T.nspare < SPARE_AHEAD) {
+            pthread_mutex_unlock(&T.qlock);
+            struct chunk *c = chunk_new();
+            pthread_mutex_lock(&T.qlock);
+            if (!c)
+                pthread_cond_wait(&T.qcond, &T.qlock); /* no memory now: try after work */
+            else {
+                c->next = T.spare;
+                T.spare = c;
+                T.nspare++;
+            }
+            continue;
+        }
+        if (!T.qhead) {
+            pthread_cond_wait(&T.qcond, &T.qlock);
+            continue;
+        }
+        pthread_mutex_unlock(&T.qlock);
+        drain();
+        pthread_mutex_lock(&T.qlock);
+    }
+    pthread_mutex_unlock(&T.qlock);
+    return NULL;
+}
+
+/* qlock held */
+static void enqueue(struct chunk *c)
+{
+    c->next = NULL;
+    if (T.qtail)
+        T.qtail->next = c;
+    else
+        T.qhead = c;
+    T.qtail = c;
+    T.qlen++;
+}
+
+/* ---------------------------------------------------------------- the recording side */
+
+/* The buffer's chunk is full (or it has none): queue it, take a fresh one.  NULL when no
+ * memory is left (the event is dropped and counted). */
+static WEFT_COLD struct rec *refill(struct weft_trace_buf *b)
+{
+    struct chunk *c = b->cur, *n;
+    bool help = false;
+    pthread_mutex_lock(&T.qlock);
+    if (c) {
+        c->n = (uint32_t)(b->pos - c->r);
+        enqueue(c);
+        help = T.qlen > MAX_QUEUED;
+        pthread_cond_signal(&T.qcond);
+    }
+    n = T.spare;
+    if (n) {
+        T.spare = n->next;
+        T.nspare--;
+    }
+    pthread_mutex_unlock(&T.qlock);
+    if (help)
+        drain(); /* the writer is behind: this stream formats the backlog itself */
+    if (!n)
+        n = chunk_new();
+    b->cur = n;
+    if (!n) {
+        b->pos = b->end = NULL;
+        weft_atomic_fetch_add_relaxed(&T.dropped, 1);
+        return NULL;
+    }
+    n->buf = b;
+    b->pos = n->r;
+    b->end = n->r + CHUNK_RECS;
+    return b->pos;
+}
+
+static inline struct rec *slot(struct weft_trace_buf *b)
+{
+    struct rec *r = b->pos;
+    if (WEFT_UNLIKELY(r == b->end) && !(r = refill(b)))
+        return NULL;
+    b->pos = r + 1;
+    return r;
+}
+
+/* The unit's id as ABT_thread_get_id reports it, given here if nobody asked yet: from a
+ * block of ids this buffer took, so that streams do not contend on the counter.  fresh:
+ * the unit is not published yet (creation), a plain store does. */
+static WEFT_COLD uint64_t new_id(struct weft_trace_buf *b, weft_unit *u, bool fresh)
+{
+    if (b->id_next == b->id_end) {
+        b->id_next = weft_atomic_fetch_add_relaxed(&weft_g.next_unit_id, 256);
+        b->id_end = b->id_next + 256;
+    }
+    uint64_t v = b->id_next++, old = 0;
+    if (fresh) {
+        weft_atomic_store_relaxed(&u->id, v);
+        return v - 1;
+    }
+    if (weft_atomic_cas_strong_seq_cst(&u->id, &old, v))
+        return v - 1;
+    return old - 1;
+}
+
+static inline uint64_t unit_id(struct weft_trace_buf *b, weft_unit *u, bool fresh)
+{
+    uint64_t id = weft_atomic_load_relaxed(&u->id);
+    return WEFT_LIKELY(id != 0) ? id - 1 : new_id(b, u, fresh);
+}
+
+/* Is p the home pool of some stream other than the caller's? */
+static bool home_elsewhere(weft_pool *p)
+{
+    for (struct weft_trace_buf *b = weft_atomic_load_acquire(&T.bufs); b;
+         b = weft_atomic_load_acquire(&b->next))
+        if (!b->external && weft_atomic_load_relaxed(&b->home) == p)
+            return true;
+    return false;
+}
+
+static inline uint32_t run_flags(struct weft_trace_buf *b, weft_xstream *xs, weft_unit *u)
+{
+    uint32_t f = u->ctx ? 0 : RUN_FIRST; /* a tasklet, or a ULT that never ran */
+    if (WEFT_UNLIKELY(u->flags & (WEFT_U_MAIN | WEFT_U_SCHED)))
+        f |= (u->flags & WEFT_U_MAIN) ? RUN_MAIN : RUN_SCHED;
+    if (!(u->flags & WEFT_U_ULT))
+        f |= RUN_TASKLET;
+    weft_sched *ms = xs ? xs->main_sched : NULL;
+    weft_pool *home = ms && ms->num_pools > 0 ? ms->pools[0] : NULL;
+    if (WEFT_UNLIKELY(home != weft_atomic_load_relaxed(&b->home)))
+        weft_atomic_store_relaxed(&b->home, home);
+    if (WEFT_UNLIKELY(u->pool != home) && u->pool && home_elsewhere(u->pool))
+        f |= RUN_STEAL;
+    return f;
+}
+
+/* Sizes of the running scheduler's pools (at most 4; not user-defined ones), as counter
+ * records. */
+static WEFT_COLD void sample_pools(struct weft_trace_buf *b, weft_xstream *xs)
+{
+    b->until_sample = SAMPLE_EVERY;
+    weft_sched *s = xs ? xs->sched : NULL;
+    if (!s)
+        return;
+    for (int i = 0; i < s->num_pools && i < 4; i++) {
+        weft_pool *p = s->pools[i];
+        size_t n;
+        if (weft_pool_can(p, WEFT_POOL_CAP_INLINE_FIFO))
+            n = weft_atomic_load_relaxed(&p->size);
+        else if (weft_pool_can(p, WEFT_POOL_CAP_SIZE) && !weft_pool_can(p, WEFT_POOL_CAP_BIND))
+            n = weft_pool_size(p); /* a built-in kind; a user pool's callback is not called
+                                    * from inside an event */
+        else
+            continue;
+        struct rec *r = slot(b);
+        if (!r)
+            return;
+        r->ts = weft_ticks();
+        r->id = (uint64_t)p->id;
+        r->ptr = NULL;
+        r->kind = R_COUNTER;
+        r->aux = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+    }
+}
+
+static inline void put(struct weft_trace_buf *b, weft_xstream *xs, weft_unit *u, uint64_t ev,
+                       bool same_time)
+{
+    uint32_t kind, aux = 0;
+    const void *ptr = NULL;
+    bool fresh = false;
+    switch (ev) {
+    case ABT_TOOL_EVENT_THREAD_CREATE:
+        fresh = true;
+        /* fall through */
+    case ABT_TOOL_EVENT_THREAD_REVIVE:
+        kind = R_CREATE;
+        ptr = (const void *)u->fn;
+        break;
+    case ABT_TOOL_EVENT_THREAD_RUN:
+        kind = R_RUN;
+        ptr = (const void *)u->fn;
+        aux = run_flags(b, xs, u);
+        break;
+    case ABT_TOOL_EVENT_THREAD_FINISH: kind = R_END, aux = END_FINISH; break;
+    case ABT_TOOL_EVENT_THREAD_YIELD: kind = R_END, aux = END_YIELD; break;
+    case ABT_TOOL_EVENT_THREAD_SUSPEND: kind = R_END, aux = END_BLOCK; break;
+    case ABT_TOOL_EVENT_THREAD_RESUME: kind = R_RESUME; break;
+    case ABT_TOOL_EVENT_THREAD_CANCEL: kind = R_CANCEL; break;
+    case WEFT_TOOL_EVENT_MIGRATE:
+        kind = R_MIGRATE;
+        aux = u->pool ? (uint32_t)u->pool->id : 0;
+        break;
+    default: return; /* JOIN, FREE: a tool's, not the tracer's */
+    }
+    struct rec *r = slot(b);
+    if (WEFT_UNLIKELY(!r))
+        return;
+    uint64_t ts = same_time && b->last_ts ? b->last_ts : weft_ticks();
+    b->last_ts = ts;
+    r->ts = ts;
+    r->id = unit_id(b, u, fresh);
+    r->ptr = ptr;
+    r->kind = kind;
+    r->aux = aux;
+    if (kind == R_END && --b->until_sample == 0)
+        sample_pools(b, xs);
+}
+
+static struct weft_trace_buf *buf_new(int tid, bool external)
+{
+    struct weft_trace_buf *b = calloc(1, sizeof *b);
+    if (!b)
+        return NULL;
+    b->tid = tid;
+    b->external = external;
+    b->until_sample = SAMPLE_EVERY;
+    b->headlen = (size_t)snprintf(b->head, sizeof b->head,
+                                  ",\"pid\":%d,\"tid\":%d,\"ts\":", (int)T.pid, tid);
+    b->next = T.bufs;
+    weft_atomic_store_release(&T.bufs, b);
+    return b;
+}
+
+/* The stream's first event: its rank's buffer (kept from an earlier stream of that rank,
+ * or made now). */
+static WEFT_COLD struct weft_trace_buf *attach(weft_xstream *xs)
+{
+    struct weft_trace_buf *b;
+    pthread_mutex_lock(&T.reg_lock);
+    for (b = T.bufs; b; b = b->next)
+        if (!b->external && b->tid == xs->rank)
+            break;
+    if (!b)
+        b = buf_new(xs->rank, false);
+    pthread_mutex_unlock(&T.reg_lock);
+    if (!b)
+        weft_atomic_fetch_add_relaxed(&T.dropped, 1);
+    xs->trace = b;
+    return b;
+}
+
+static WEFT_COLD void record_external(weft_unit *u, uint64_t ev)
+{
+    pthread_mutex_lock(&T.ext_lock);
+    put(T.ext, NULL, u, ev, false);
+    pthread_mutex_unlock(&T.ext_lock);
+}
+
+void weft_trace_record(weft_xstream *xs, weft_unit *u, uint64_t ev, bool same_time)
+{
+    if (WEFT_UNLIKELY(!xs)) {
+        record_external(u, ev);
+        return;
+    }
+    struct weft_trace_buf *b = xs->trace;
+    if (WEFT_UNLIKELY(!b) && !(b = attach(xs)))
+        return;
+    put(b, xs, u, ev, same_time);
+}
+
+/* ---------------------------------------------------------------- start and end */
+
+void weft_trace_init(void)
+{
+    const char *path = getenv("WEFT_TRACE");
+    if (!path || !*path)
+        return;
+    if (!WEFT_TOOL) {
+        weft_warn("WEFT_TRACE=%s: this build has no tool events (-DWEFT_TOOL=OFF); the "
+                  "program runs untraced",
+                  path);
+        return;
+    }
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        weft_warn("WEFT_TRACE=%s: cannot open the trace file for writing (%s); the program "
+                  "runs untraced",
+                  path, strerror(errno));
+        return;
+    }
+    T.pid = getpid();
+    T.path = strdup(path);
+    T.out = malloc(OUT_CAP);
+    T.ext = buf_new(EXT_TID, true);
+    if (!T.path || !T.out || !T.ext)
+        goto fail;
+    T.ext->external = true;
+    T.fd = fd;
+    T.outlen = 0;
+    T.any = false;
+    T.write_err = 0;
+    T.nevents = 0;
+    T.stop = false;
+    weft_atomic_store_relaxed(&T.dropped, 0);
+    /* ticks -> ns: two readings of both clocks 2 ms apart */
+    uint64_t t0 = weft_ticks(), n0 = weft_clock_ns();
+    struct timespec nap = { 0, 2000000 };
+    while (nanosleep(&nap, &nap) != 0 && errno == EINTR)
+        ;
+    uint64_t t1 = weft_ticks(), n1 = weft_clock_ns();
+    T.ns_per_tick = t1 > t0 ? (double)(n1 - n0) / (double)(t1 - t0) : 1.0;
+    T.tick0 = t1; /* the trace starts now */
+    out_end(PUT_LIT(out_begin(256), "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":"
+                                    "\"weft " ABT_VERSION "\"},\"traceEvents\":[\n"));
+    /* the writer inherits no signal handling and the process's CPU set (the primary
+     * stream is bound after this, when ABT_SET_AFFINITY asks) */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int r = pthread_create(&T.writer, NULL, writer_main, NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (r != 0) {
+        weft_warn("WEFT_TRACE=%s: cannot start the trace writer (%s); the program runs "
+                  "untraced",
+                  path, strerror(r));
+        goto fail_quiet;
+    }
+    T.writer_started = true;
+    T.on = true;
+    weft_tool_set_trace(true, TRACE_EVENTS);
+    /* the primary ULT is running already: its run starts with the trace */
+    weft_xstream *xs = weft_xs_self();
+    weft_trace_record(xs, xs->main_unit, ABT_TOOL_EVENT_THREAD_RUN, false);
+    return;
+fail:
+    weft_warn("WEFT_TRACE=%s: out of memory; the program runs untraced", path);
+fail_quiet:
+    close(fd);
+    T.fd = -1;
+    free(T.path);
+    free(T.out);
+    T.path = T.out = NULL;
+    if (T.ext) {
+        T.bufs = NULL;
+        free(T.ext);
+        T.ext = NULL;
+    }
+}
+
+static void meta(const char *what, int tid, const char *name, int sort)
+{
+    char *p = out_begin(256 + strlen(name));
+    if (T.any)
+        p = PUT_LIT(p, ",\n");
+    T.any = true;
+    p = PUT_LIT(p, "{\"ph\":\"M\",\"pid\":");
+    p = put_i64(p, T.pid);
+    p = PUT_LIT(p, ",\"tid\":");
+    p = put_i64(p, tid);
+    p = PUT_LIT(p, ",\"name\":\"");
+    p = put_str(p, what);
+    if (sort >= 0) {
+        p = PUT_LIT(p, "\",\"args\":{\"sort_index\":");
+        p = put_i64(p, sort);
+    } else {
+        p = PUT_LIT(p, "\",\"args\":{\"name\":\"");
+        p = put_str(p, name);
+        *p++ = '"';
+    }
+    out_end(PUT_LIT(p, "}}"));
+}
+
+void weft_trace_finalize(void)
+{
+    if (!T.on)
+        return;
+    uint64_t end_ticks = weft_ticks(); /* the trace ends here, not after the writing */
+    T.on = false;
+    weft_tool_set_trace(false, 0);
+    weft_xstream *self = weft_xs_self();
+    if (self)
+        self->trace = NULL;
+    if (getpid() != T.pid) {
+        /* a forked child: the writer thread and the file belong to the parent */
+        close(T.fd);
+        T.fd = -1;
+        return;
+    }
+    pthread_mutex_lock(&T.qlock);
+    T.stop = true;
+    pthread_cond_signal(&T.qcond);
+    pthread_mutex_unlock(&T.qlock);
+    pthread_join(T.writer, NULL);
+    T.writer_started = false;
+    /* no stream records any more: queue the partial chunks, oldest buffers first */
+    pthread_mutex_lock(&T.qlock);
+    for (struct weft_trace_buf *b = T.bufs; b; b = b->next) {
+        if (b->cur) {
+            b->cur->n = (uint32_t)(b->pos - b->cur->r);
+            enqueue(b->cur);
+            b->cur = NULL;
+        }
+    }
+    pthread_mutex_unlock(&T.qlock);
+    drain();
+    pthread_mutex_lock(&T.fmt_lock);
+    uint64_t end = to_ns(end_ticks);
+    char name[64];
+    meta("process_name", 0, "weft", -1);
+    for (struct weft_trace_buf *b = T.bufs; b; b = b->next) {
+        uint64_t ns = end > b->last_ns ? end : b->last_ns;
+        while (b->nopen) /* runs still going at ABT_finalize (the primary ULT) end here */
+            span_end(b, ns, b->open[b->nopen - 1]);
+        if (!b->used)
+            continue;
+        if (b->external)
+            snprintf(name, sizeof name, "external threads");
+        else
+            snprintf(name, sizeof name, "stream %d%s", b->tid, b->tid == 0 ? " (primary)" : "");
+        meta("thread_name", b->tid, name, -1);
+        meta("thread_sort_index", b->tid, "", b->tid);
+    }
+    uint64_t dropped = weft_atomic_load_relaxed(&T.dropped);
+    out_end(PUT_LIT(out_begin(16), "\n]}\n"));
+    out_flush();
+    if (close(T.fd) != 0 && !T.write_err)
+        T.write_err = errno;
+    T.fd = -1;
+    if (T.write_err)
+        weft_warn("WEFT_TRACE=%s: writing the trace failed (%s); the file is incomplete", T.path,
+                  strerror(T.write_err));
+    if (dropped)
+        weft_warn("WEFT_TRACE=%s: %llu event(s) were lost for want of memory", T.path,
+                  (unsigned long long)dropped);
+    pthread_mutex_unlock(&T.fmt_lock);
+    /* free everything */
+    while (T.bufs) {
+        struct weft_trace_buf *b = T.bufs;
+        T.bufs = b->next;
+        free(b->open);
+        free(b);
+    }
+    T.ext = NULL;
+    while (T.spare) {
+        struct chunk *c = T.spare;
+        T.spare = c->next;
+        chunk_free(c);
+    }
+    T.nspare = 0;
+    for (size_t i = 0; i < T.names_cap; i++)
+        free(T.names[i].s);
+    free(T.names);
+    T.names = NULL;
+    T.names_cap = T.names_n = 0;
+    free(T.out);
+    T.out = NULL;
+    free(T.path);
+    T.path = NULL;
+}
+
+void weft_trace_print_config(FILE *fp)
+{
+    if (T.on)
+        fprintf(fp, " - trace (WEFT_TRACE): %s\n", T.path);
+    else
+        fprintf(fp, " - trace (WEFT_TRACE): off\n");
+}

@@ -1,0 +1,31 @@
+/* src/core/trace.h - the trace export: WEFT_TRACE=<file> writes a Chrome/Perfetto trace
+ * (the JSON trace-event format) of what every execution stream ran.
+ *
+ * The tracer listens at the tool interface's event sites (core/tool.h): while it records,
+ * its events are part of weft_tool_g.mask and weft_tool_dispatch calls
+ * weft_trace_record.  With WEFT_TRACE unset nothing is added to any path: the sites
+ * test the same mask as before.  docs/architecture.md ("Tracing") has the model: per-stream
+ * chunked buffers without locks, a locked buffer for external threads, a writer thread
+ * that turns full chunks into JSON, and the last chunks written by ABT_finalize. */
+#ifndef WEFT_CORE_TRACE_H
+#define WEFT_CORE_TRACE_H
+
+#include <stdio.h>
+
+#include "core/types.h"
+
+/* ABT_init (no other stream runs yet): read WEFT_TRACE and start recording.  A file that
+ * cannot be opened gets one message on stderr and the program runs untraced. */
+WEFT_INTERNAL void weft_trace_init(void);
+/* The last ABT_finalize, once every secondary stream is gone and the primary ULT runs
+ * again: stop recording, write what is left, close the file. */
+WEFT_INTERNAL void weft_trace_finalize(void);
+/* One event `ev` (ABT_TOOL_EVENT_THREAD_* or WEFT_TOOL_EVENT_MIGRATE) of unit u, reported
+ * on stream xs (NULL: an external thread).  same_time: it belongs to the step of the
+ * stream's previous event (weft_tool_dispatch_next), whose time stamp it takes.  Called
+ * by the tool dispatch only. */
+WEFT_INTERNAL void weft_trace_record(weft_xstream *xs, weft_unit *u, uint64_t ev, bool same_time);
+/* One line for ABT_info_print_config. */
+WEFT_INTERNAL void weft_trace_print_config(FILE *fp);
+
+#endif
