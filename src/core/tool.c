@@ -23,8 +23,11 @@ static inline __attribute__((always_inline)) void dispatch(weft_unit *u, uint64_
     weft_xstream *xs = weft_xs_self();
     if (weft_atomic_load_relaxed(&weft_tool_g.trace))
         weft_trace_record(xs, u, ev, next);
-    ABT_tool_thread_callback_fn cb = weft_tool_g.cb;
-    if (!cb || !(weft_atomic_load_relaxed(&weft_tool_g.user_mask) & ev))
+    if (!(weft_atomic_load_acquire(&weft_tool_g.user_mask) & ev))
+        return;
+    ABT_tool_thread_callback_fn cb = weft_atomic_load_relaxed(&weft_tool_g.cb);
+    void *arg = weft_atomic_load_relaxed(&weft_tool_g.arg);
+    if (!cb)
         return;
     weft_unit *caller = xs ? xs->cur : NULL;
     if (caller == u)
@@ -33,7 +36,7 @@ static inline __attribute__((always_inline)) void dispatch(weft_unit *u, uint64_
      * ABT_thread_join; a revived unit is joined afresh) */
     struct weft_tool_ctx ctx = { u, caller, caller != NULL, ABT_SYNC_EVENT_TYPE_UNKNOWN, NULL };
     cb(weft_unit_handle(u), xs ? (ABT_xstream)xs : ABT_XSTREAM_NULL, ev, (ABT_tool_context)&ctx,
-       weft_tool_g.arg);
+       arg);
 }
 
 void weft_tool_dispatch(weft_unit *u, uint64_t ev) { dispatch(u, ev, false); }
@@ -61,10 +64,10 @@ WEFT_API int ABT_tool_register_thread_callback(ABT_tool_thread_callback_fn cb_fu
     weft_atomic_store_seq_cst(&weft_tool_g.mask, trace_events);
     if (!cb_func || !(event_mask & ABT_TOOL_EVENT_THREAD_ALL))
         return ABT_SUCCESS;
-    weft_tool_g.cb = cb_func;
-    weft_tool_g.arg = user_arg;
+    weft_atomic_store_relaxed(&weft_tool_g.cb, cb_func);
+    weft_atomic_store_relaxed(&weft_tool_g.arg, user_arg);
     uint64_t m = event_mask & ABT_TOOL_EVENT_THREAD_ALL;
-    weft_atomic_store_seq_cst(&weft_tool_g.user_mask, m);
+    weft_atomic_store_seq_cst(&weft_tool_g.user_mask, m); /* publishes cb and arg */
     weft_atomic_store_seq_cst(&weft_tool_g.mask, m | trace_events);
     return ABT_SUCCESS;
 }

@@ -16,8 +16,10 @@
 
 struct weft_tool {
     _Atomic uint64_t mask; /* events wanted by the tool or the tracer; 0 = neither */
-    ABT_tool_thread_callback_fn cb;
-    void *arg;
+    /* atomics, read after user_mask (acquire) and written before it (release): a stream
+     * that sees the mask sees the callback that goes with it (no data race in C11) */
+    _Atomic(ABT_tool_thread_callback_fn) cb;
+    void *_Atomic arg;
     _Atomic uint64_t user_mask; /* events the registered callback wants */
     _Atomic bool trace;         /* the tracer records (core/trace.c) */
 };
