@@ -19,7 +19,7 @@
  *               after its function with its id (ABT_thread_get_id's) in args; instants
  *               create, yield, block (suspend), resume, migrate, steal, cancel; a flow
  *               arrow ("s" at create, "f" at the first run); counters "pool <id> size"
- *               sampled every SAMPLE_EVERY ends of a run on that stream.
+ *               sampled at the first end of a run on a stream, then every SAMPLE_EVERY.
  * Rejected: formatting JSON on the streams (hundreds of bytes per unit run on the hot
  * path); one shared buffer with an atomic cursor (a contended cache line per event);
  * resolving names at record time (dladdr takes a lock and walks the link maps).
@@ -786,7 +786,7 @@ static struct weft_trace_buf *buf_new(int tid, bool external)
         return NULL;
     b->tid = tid;
     b->external = external;
-    b->until_sample = SAMPLE_EVERY;
+    b->until_sample = 1; /* the first run end samples: a short run still shows its pools */
     b->headlen = (size_t)snprintf(b->head, sizeof b->head,
                                   ",\"pid\":%d,\"tid\":%d,\"ts\":", (int)T.pid, tid);
     b->next = T.bufs;
