@@ -201,8 +201,7 @@ PTH_API int pthread_barrier_init(pthread_barrier_t *bar, const pthread_barrierat
         return EINVAL;
     if (attr) {
         int shared;
-        if (pthread_barrierattr_getpshared(attr, &shared) == 0 &&
-            shared == PTHREAD_PROCESS_SHARED)
+        if (pthread_barrierattr_getpshared(attr, &shared) == 0 && shared == PTHREAD_PROCESS_SHARED)
             return ENOTSUP;
     }
     if (!pth_ready())

@@ -24,7 +24,7 @@
 #define NKEYS PTHREAD_KEYS_MAX
 
 struct key_slot {
-    _Atomic uintptr_t seq;   /* odd: in use */
+    _Atomic uintptr_t seq; /* odd: in use */
     void (*_Atomic dtor)(void *);
 };
 

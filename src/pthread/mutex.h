@@ -6,11 +6,11 @@
 #include "pthread/face.h"
 
 struct pmutex {
-    ABT_mutex _Atomic h;        /* the weft mutex, created on first use; NULL (zero, not
-                                 * ABT_MUTEX_NULL) before */
-    const void *_Atomic owner;  /* recursive/errorcheck: the holder's identity */
-    int kind;                   /* glibc's __kind: PTHREAD_MUTEX_* type */
-    unsigned count;             /* recursive: depth - 1; holder only */
+    ABT_mutex _Atomic h;       /* the weft mutex, created on first use; NULL (zero, not
+                                * ABT_MUTEX_NULL) before */
+    const void *_Atomic owner; /* recursive/errorcheck: the holder's identity */
+    int kind;                  /* glibc's __kind: PTHREAD_MUTEX_* type */
+    unsigned count;            /* recursive: depth - 1; holder only */
 };
 
 #define PMUTEX_KIND_MASK 3 /* NORMAL 0, RECURSIVE 1, ERRORCHECK 2, ADAPTIVE 3 */

@@ -40,8 +40,8 @@ void *pth_real_resolve(enum pth_real_id id)
 {
     void *p = dlsym(RTLD_NEXT, real_names[id]);
     if (!p && !optional(id)) {
-        fprintf(stderr, "libweft-pthread: the real %s was not found (dlsym: %s)\n",
-                real_names[id], dlerror());
+        fprintf(stderr, "libweft-pthread: the real %s was not found (dlsym: %s)\n", real_names[id],
+                dlerror());
         abort();
     }
     weft_atomic_store_relaxed(&pth_real_tab[id], p);
@@ -71,8 +71,8 @@ struct timespec pth_to_realtime(clockid_t clock, const struct timespec *abs)
     struct timespec now_c, now_rt;
     clock_gettime(clock, &now_c);
     clock_gettime(CLOCK_REALTIME, &now_rt);
-    int64_t rel = (int64_t)(abs->tv_sec - now_c.tv_sec) * 1000000000 +
-                  (abs->tv_nsec - now_c.tv_nsec);
+    int64_t rel =
+        (int64_t)(abs->tv_sec - now_c.tv_sec) * 1000000000 + (abs->tv_nsec - now_c.tv_nsec);
     int64_t t = (int64_t)now_rt.tv_sec * 1000000000 + now_rt.tv_nsec + (rel > 0 ? rel : 0);
     struct timespec r = { .tv_sec = t / 1000000000, .tv_nsec = t % 1000000000 };
     return r;

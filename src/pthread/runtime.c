@@ -49,16 +49,16 @@
 enum { RUN_NONE, RUN_STARTING, RUN_READY, RUN_FAILED };
 static _Atomic int run_state;
 
-static ABT_pool pool;              /* the one pool every stream runs */
-static ABT_xstream *streams;       /* the secondary streams (streams[0] unused) */
-static int num_streams;            /* WEFT_PTHREAD_STREAMS */
-static ABT_key self_key;           /* a ULT's pth_thread record */
-static ABT_thread_attr dflt_attr;  /* default stack size */
-static size_t dflt_stacksize;      /* WEFT_PTHREAD_STACKSIZE */
-static size_t glibc_stacksize;     /* glibc's default: an attribute at it asks for ours */
+static ABT_pool pool;             /* the one pool every stream runs */
+static ABT_xstream *streams;      /* the secondary streams (streams[0] unused) */
+static int num_streams;           /* WEFT_PTHREAD_STREAMS */
+static ABT_key self_key;          /* a ULT's pth_thread record */
+static ABT_thread_attr dflt_attr; /* default stack size */
+static size_t dflt_stacksize;     /* WEFT_PTHREAD_STACKSIZE */
+static size_t glibc_stacksize;    /* glibc's default: an attribute at it asks for ours */
 /* The main thread (the primary ULT once the runtime runs; its id before as well). */
 static pth_thread main_rec = { .magic = PTH_MAGIC, .state = PTH_F_PUBLISHED };
-static _Atomic long live;          /* program ULTs created and not finished */
+static _Atomic long live;             /* program ULTs created and not finished */
 static pth_thread *_Atomic reap_head; /* detached, finished, published records */
 
 /* The identity of a thread that is not one of our ULTs: the address of its word. */
@@ -76,8 +76,7 @@ static long env_long(const char *name, long dflt, long min, long max)
     else if (*end == 'm' || *end == 'M')
         v <<= 20, end++;
     if (*end || v < min || v > max) {
-        fprintf(stderr, "libweft-pthread: ignoring %s=%s (expected %ld..%ld)\n", name, s, min,
-                max);
+        fprintf(stderr, "libweft-pthread: ignoring %s=%s (expected %ld..%ld)\n", name, s, min, max);
         return dflt;
     }
     return v;
@@ -151,8 +150,9 @@ static bool start_runtime(void)
 fail_init:
     ABT_finalize();
 fail:
-    fprintf(stderr, "libweft-pthread: could not start weft (%s: error %d); threads are OS threads\n",
-            what, rc);
+    fprintf(stderr,
+            "libweft-pthread: could not start weft (%s: error %d); threads are OS threads\n", what,
+            rc);
     return false;
 }
 
@@ -314,8 +314,7 @@ static int create_os_thread(pthread_t *t, const pthread_attr_t *attr, void *(*fn
 
 /* The weft attribute for a pthread attribute: the default one, or a new one (*made) for
  * a stack size other than glibc's default or a stack of the program's. */
-static int ult_attr(const pthread_attr_t *attr, ABT_thread_attr *out, bool *made,
-                    size_t *stacksize)
+static int ult_attr(const pthread_attr_t *attr, ABT_thread_attr *out, bool *made, size_t *stacksize)
 {
     *out = dflt_attr;
     *made = false;
@@ -349,8 +348,7 @@ static int ult_attr(const pthread_attr_t *attr, ABT_thread_attr *out, bool *made
 
 /* ---- the interposed functions ---- */
 
-PTH_API int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *),
-                           void *arg)
+PTH_API int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
 {
     if (pth_internal())
         return create_os_thread(t, attr, fn, arg);

@@ -187,8 +187,7 @@ PTH_API int pthread_rwlock_trywrlock(pthread_rwlock_t *rw)
     return rc == EDEADLK ? EBUSY : rc;
 }
 
-static int timed(pthread_rwlock_t *rw, enum mode mode, clockid_t clock,
-                 const struct timespec *abs)
+static int timed(pthread_rwlock_t *rw, enum mode mode, clockid_t clock, const struct timespec *abs)
 {
     if (!pth_ts_valid(abs))
         return EINVAL;
