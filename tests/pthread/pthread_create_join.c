@@ -62,8 +62,8 @@ int main(void)
         const char *s = getenv("WEFT_PTHREAD_STREAMS");
         int streams = s ? atoi(s) : (int)sysconf(_SC_NPROCESSORS_ONLN);
         if (distinct > streams)
-            TEST_FAIL("%d threads alive at once ran on %d OS threads (streams: %d)", N,
-                      distinct, streams);
+            TEST_FAIL("%d threads alive at once ran on %d OS threads (streams: %d)", N, distinct,
+                      streams);
     }
     printf("joined %d threads on %d OS threads\n", N, distinct);
     return 0;
