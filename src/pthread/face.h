@@ -55,8 +55,9 @@
     X(pthread_create)                                                                              \
     X(pthread_join)                                                                                \
     X(pthread_tryjoin_np)                                                                          \
-    X(pthread_timedjoin_np) X(pthread_detach) X(pthread_exit) X(pthread_self) X(pthread_equal) X(  \
-        sched_yield) X(pthread_getattr_np) X(pthread_kill) X(pthread_cancel) X(pthread_setname_np) \
+    X(pthread_timedjoin_np)                                                                        \
+    X(pthread_detach) X(pthread_exit) X(pthread_self) X(pthread_equal) X(sched_yield) X(           \
+        pthread_getattr_np) X(pthread_kill) X(pthread_cancel) X(pthread_setname_np)                \
         X(pthread_getname_np) X(pthread_getschedparam) X(pthread_setschedparam) X(                 \
             pthread_setschedprio) X(pthread_getcpuclockid) X(pthread_setaffinity_np)               \
             X(pthread_getaffinity_np) X(pthread_sigqueue) X(pthread_once) X(pthread_key_create) X( \

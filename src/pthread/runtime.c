@@ -49,13 +49,13 @@
 enum { RUN_NONE, RUN_STARTING, RUN_READY, RUN_FAILED };
 static _Atomic int run_state;
 
-static ABT_pool pool;             /* the one pool every stream runs */
-static ABT_xstream *streams;      /* the secondary streams (streams[0] unused) */
-static int num_streams;           /* WEFT_PTHREAD_STREAMS */
-static ABT_key self_key;          /* a ULT's pth_thread record */
-static ABT_thread_attr dflt_attr; /* default stack size */
-static size_t dflt_stacksize;     /* WEFT_PTHREAD_STACKSIZE */
-static size_t glibc_stacksize;    /* glibc's default: an attribute at it asks for ours */
+static ABT_pool *pools;      /* pools[i]: where stream of rank i pushes */
+static ABT_xstream *streams; /* the secondary streams (streams[0] unused) */
+static int num_streams;      /* WEFT_PTHREAD_STREAMS */
+static bool main_is_primary; /* the runtime was started by the main thread */
+static const ABT_thread_attr dflt_attr = ABT_THREAD_ATTR_NULL; /* weft default stack */
+static size_t dflt_stacksize;                                  /* WEFT_PTHREAD_STACKSIZE */
+static size_t glibc_stacksize; /* glibc's default: an attribute at it asks for ours */
 /* The main thread (the primary ULT once the runtime runs; its id before as well). */
 static pth_thread main_rec = { .magic = PTH_MAGIC, .state = PTH_F_PUBLISHED };
 static _Atomic long live;             /* program ULTs created and not finished */
@@ -103,42 +103,63 @@ static bool start_runtime(void)
         pthread_attr_getstacksize(&a, &glibc_stacksize);
         pthread_attr_destroy(&a);
     }
+    /* The default stack size is weft's default (ABT_THREAD_STACKSIZE), so that stacks
+     * come from weft's arenas and caches: per-size stacks are mapped one by one.  Set
+     * only for ABT_init, then the environment is restored. */
+    const char *abt_env = getenv("ABT_THREAD_STACKSIZE");
+    char *saved = abt_env ? strdup(abt_env) : NULL;
+    bool ours = getenv("WEFT_PTHREAD_STACKSIZE") || !abt_env;
+    if (ours) {
+        char buf[32];
+        snprintf(buf, sizeof buf, "%zu", dflt_stacksize);
+        setenv("ABT_THREAD_STACKSIZE", buf, 1);
+    } else {
+        dflt_stacksize = (size_t)strtoull(abt_env, NULL, 0);
+    }
+    ABT_pool *order = NULL; /* the pools of one scheduler, its own first */
     const char *what = "ABT_init";
     int rc = ABT_init(0, NULL);
+    if (ours) {
+        if (saved)
+            setenv("ABT_THREAD_STACKSIZE", saved, 1);
+        else
+            unsetenv("ABT_THREAD_STACKSIZE");
+    }
+    free(saved);
     if (rc != ABT_SUCCESS)
         goto fail;
-    what = "the pool";
-    rc = ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_TRUE, &pool);
-    if (rc != ABT_SUCCESS)
+    what = "the pools";
+    pools = calloc((size_t)num_streams, sizeof *pools);
+    streams = calloc((size_t)num_streams, sizeof *streams);
+    order = calloc((size_t)num_streams, sizeof *order);
+    if (!pools || !streams || !order) {
+        rc = ABT_ERR_MEM;
         goto fail_init;
+    }
+    for (int i = 0; i < num_streams; i++)
+        if ((rc = ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_TRUE,
+                                        &pools[i])) != ABT_SUCCESS)
+            goto fail_init;
     ABT_xstream primary;
     ABT_xstream_self(&primary);
     what = "the primary scheduler";
-    rc = ABT_xstream_set_main_sched_basic(primary, ABT_SCHED_BASIC_WAIT, 1, &pool);
+    for (int k = 0; k < num_streams; k++)
+        order[k] = pools[k];
+    rc = ABT_xstream_set_main_sched_basic(primary, ABT_SCHED_BASIC_WAIT, num_streams, order);
     if (rc != ABT_SUCCESS)
         goto fail_init;
-    what = "the key";
-    if ((rc = ABT_key_create(NULL, &self_key)) != ABT_SUCCESS)
-        goto fail_init;
-    if (is_main_thread() && (rc = ABT_self_set_specific(self_key, &main_rec)) != ABT_SUCCESS)
-        goto fail_init;
-    what = "the thread attribute";
-    if ((rc = ABT_thread_attr_create(&dflt_attr)) != ABT_SUCCESS)
-        goto fail_init;
-    if ((rc = ABT_thread_attr_set_stacksize(dflt_attr, dflt_stacksize)) != ABT_SUCCESS)
-        goto fail_init;
+    main_is_primary = is_main_thread();
     what = "the keys";
     if ((rc = pth_keys_init()) != 0)
         goto fail_init;
     main_rec.ult = ABT_THREAD_NULL;
     main_rec.stacksize = glibc_stacksize;
     what = "the streams";
-    streams = calloc((size_t)num_streams, sizeof *streams);
-    if (!streams)
-        goto fail_init;
     for (int i = 1; i < num_streams; i++) {
-        rc = ABT_xstream_create_basic(ABT_SCHED_BASIC_WAIT, 1, &pool, ABT_SCHED_CONFIG_NULL,
-                                      &streams[i]);
+        for (int k = 0; k < num_streams; k++) /* its own pool first, then the others' */
+            order[k] = pools[(i + k) % num_streams];
+        rc = ABT_xstream_create_basic(ABT_SCHED_BASIC_WAIT, num_streams, order,
+                                      ABT_SCHED_CONFIG_NULL, &streams[i]);
         if (rc != ABT_SUCCESS) {
             fprintf(stderr, "libweft-pthread: %d of %d streams (ABT_xstream_create: %d)\n", i,
                     num_streams, rc);
@@ -146,8 +167,10 @@ static bool start_runtime(void)
             break;
         }
     }
+    free(order);
     return true;
 fail_init:
+    free(order);
     ABT_finalize();
 fail:
     fprintf(stderr,
@@ -192,19 +215,27 @@ __attribute__((destructor)) static void pth_destructor(void)
         ABT_xstream_free(&streams[i]);
     }
     free(streams);
-    ABT_thread_attr_free(&dflt_attr);
-    ABT_key_free(&self_key);
     ABT_finalize();
 }
+
+static void ult_main(void *p);
 
 pth_thread *pth_self(void)
 {
     if (weft_atomic_load_acquire(&run_state) != RUN_READY)
         return is_main_thread() ? &main_rec : NULL; /* the same id before and after */
-    void *v = NULL;
-    if (ABT_self_get_specific(self_key, &v) != ABT_SUCCESS)
+    /* Our ULTs run ult_main over their record; the main thread is the primary ULT.  (No
+     * ABT_key: setting one per ULT allocates its key table and runs its destructors.) */
+    ABT_thread t;
+    void (*fn)(void *);
+    void *arg;
+    if (ABT_self_get_thread(&t) != ABT_SUCCESS || ABT_thread_get_thread_func(t, &fn) != ABT_SUCCESS)
         return NULL;
-    return v;
+    if (fn == ult_main)
+        return ABT_thread_get_arg(t, &arg) == ABT_SUCCESS ? arg : NULL;
+    ABT_bool primary;
+    return ABT_self_is_primary(&primary) == ABT_SUCCESS && primary && main_is_primary ? &main_rec
+                                                                                      : NULL;
 }
 
 const void *pth_identity(void)
@@ -276,7 +307,6 @@ static void finished(pth_thread *self)
 static void ult_main(void *p)
 {
     pth_thread *self = p;
-    ABT_self_set_specific(self_key, self); /* cannot fail: the key table exists (create) */
     pth_leave();
     void *ret = self->start(self->arg);
     pth_finish(self, ret);
@@ -346,6 +376,16 @@ static int ult_attr(const pthread_attr_t *attr, ABT_thread_attr *out, bool *made
     return 0;
 }
 
+/* The pool of the caller's stream: a new thread starts where its creator runs (and a
+ * join finds it there, not started, and runs it at once); idle streams take from the
+ * others' pools. */
+static ABT_pool my_pool(void)
+{
+    int rank = 0;
+    ABT_self_get_xstream_rank(&rank);
+    return pools[rank >= 0 && rank < num_streams ? rank : 0];
+}
+
 /* ---- the interposed functions ---- */
 
 PTH_API int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
@@ -374,7 +414,7 @@ PTH_API int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)
     }
     weft_atomic_fetch_add_relaxed(&live, 1);
     pth_enter();
-    int arc = ABT_thread_create(pool, ult_main, r, a, &r->ult);
+    int arc = ABT_thread_create(my_pool(), ult_main, r, a, &r->ult);
     if (made)
         ABT_thread_attr_free(&a);
     pth_leave();
