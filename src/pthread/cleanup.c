@@ -90,3 +90,8 @@ void pth_cleanup_unwind(pth_thread *self)
     if (top)
         jump(top);
 }
+
+/* The same functions under weft_<name> (include/weft_pthread.h). */
+PTH_ALIAS(__pthread_register_cancel)
+PTH_ALIAS(__pthread_unregister_cancel)
+PTH_ALIAS(__pthread_unwind_next)

@@ -9,8 +9,8 @@
  * deadline: a CLOCK_MONOTONIC one is converted at the call (a later step of the real-time
  * clock moves it).  Signal and broadcast of a cond never waited on have nothing to do.
  *
- * A pthread_barrier_t (32 bytes) holds an ABT_mutex, an ABT_cond (made by
- * pthread_barrier_init: a barrier has no static initialiser), the count, the number
+ * A pthread_barrier_t (32 bytes) points to its state, made by pthread_barrier_init (a
+ * barrier has no static initialiser): an ABT_mutex, an ABT_cond, the count, the number
  * arrived and a generation number.  The last arrival starts a new generation, wakes the
  * others and gets PTHREAD_BARRIER_SERIAL_THREAD; the others wait until the generation
  * changes (no spurious pass). */
@@ -18,6 +18,7 @@
 #define _GNU_SOURCE 1
 #endif
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pthread/face.h"
@@ -26,6 +27,7 @@
 struct pcond {
     ABT_cond _Atomic h; /* created on first use */
     int clock;          /* clockid_t of timed waits */
+    void *reach;        /* pth_reach(h) */
 };
 _Static_assert(sizeof(struct pcond) <= sizeof(pthread_cond_t), "pcond fits pthread_cond_t");
 
@@ -45,6 +47,7 @@ static int cond_handle(struct pcond *c, ABT_cond *out)
         return pth_errno(rc);
     ABT_cond e = NULL;
     if (atomic_compare_exchange_strong(&c->h, &e, h)) {
+        c->reach = pth_reach(h);
         *out = h;
         return 0;
     }
@@ -182,12 +185,17 @@ PTH_API int pthread_cond_broadcast(pthread_cond_t *cv)
 
 /* ---- barriers ---- */
 
-struct pbarrier {
+struct bstate {
     ABT_mutex m;
     ABT_cond c;
     unsigned count;   /* threads per round */
     unsigned arrived; /* guarded by m */
     unsigned gen;     /* guarded by m */
+    void *reach[2];   /* pth_reach of m and c */
+};
+
+struct pbarrier {
+    struct bstate *s; /* made by pthread_barrier_init */
 };
 _Static_assert(sizeof(struct pbarrier) <= sizeof(pthread_barrier_t),
                "pbarrier fits pthread_barrier_t");
@@ -206,8 +214,9 @@ PTH_API int pthread_barrier_init(pthread_barrier_t *bar, const pthread_barrierat
     }
     if (!pth_ready())
         return EAGAIN;
-    struct pbarrier *b = (struct pbarrier *)bar;
-    memset(bar, 0, sizeof *bar);
+    struct bstate *b = calloc(1, sizeof *b);
+    if (!b)
+        return ENOMEM;
     pth_enter();
     int rc = ABT_mutex_create(&b->m);
     if (rc == ABT_SUCCESS) {
@@ -216,9 +225,15 @@ PTH_API int pthread_barrier_init(pthread_barrier_t *bar, const pthread_barrierat
             ABT_mutex_free(&b->m);
     }
     pth_leave();
-    if (rc != ABT_SUCCESS)
+    if (rc != ABT_SUCCESS) {
+        free(b);
         return pth_errno(rc);
+    }
     b->count = count;
+    b->reach[0] = pth_reach(b->m);
+    b->reach[1] = pth_reach(b->c);
+    memset(bar, 0, sizeof *bar);
+    ((struct pbarrier *)bar)->s = b;
     return 0;
 }
 
@@ -226,8 +241,8 @@ PTH_API int pthread_barrier_destroy(pthread_barrier_t *bar)
 {
     if (pth_internal())
         return pth_real(pthread_barrier_destroy)(bar);
-    struct pbarrier *b = (struct pbarrier *)bar;
-    if (!b->m)
+    struct bstate *b = ((struct pbarrier *)bar)->s;
+    if (!b)
         return EINVAL;
     pth_enter();
     ABT_mutex_lock(b->m);
@@ -240,6 +255,7 @@ PTH_API int pthread_barrier_destroy(pthread_barrier_t *bar)
     pth_leave();
     if (arrived != 0)
         return EBUSY;
+    free(b);
     memset(bar, 0, sizeof *bar);
     return 0;
 }
@@ -248,8 +264,8 @@ PTH_API int pthread_barrier_wait(pthread_barrier_t *bar)
 {
     if (pth_internal())
         return pth_real(pthread_barrier_wait)(bar);
-    struct pbarrier *b = (struct pbarrier *)bar;
-    if (!b->m)
+    struct bstate *b = ((struct pbarrier *)bar)->s;
+    if (!b)
         return EINVAL;
     int ret = 0;
     pth_enter();
@@ -268,3 +284,15 @@ PTH_API int pthread_barrier_wait(pthread_barrier_t *bar)
     pth_leave();
     return ret;
 }
+
+/* The same functions under weft_<name> (include/weft_pthread.h). */
+PTH_ALIAS(pthread_barrier_destroy)
+PTH_ALIAS(pthread_barrier_init)
+PTH_ALIAS(pthread_barrier_wait)
+PTH_ALIAS(pthread_cond_broadcast)
+PTH_ALIAS(pthread_cond_clockwait)
+PTH_ALIAS(pthread_cond_destroy)
+PTH_ALIAS(pthread_cond_init)
+PTH_ALIAS(pthread_cond_signal)
+PTH_ALIAS(pthread_cond_timedwait)
+PTH_ALIAS(pthread_cond_wait)

@@ -49,6 +49,13 @@
 
 /* An interposed definition: exported from the library, hidden everywhere else. */
 #define PTH_API __attribute__((visibility("default")))
+/* Export `name` also as weft_<name>: the names include/weft_pthread.h gives a program
+ * that must reach the layer past another interposer (a sanitizer runtime). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmissing-attributes" /* glibc's nothrow/leaf: same code */
+#endif
+#define PTH_ALIAS(name) \
+    extern __typeof__(name) weft_##name __attribute__((alias(#name), visibility("default")));
 
 /* ---- the real functions (real.c) ---- */
 #define PTH_REAL_NAMES(X)                                                                          \
@@ -56,22 +63,22 @@
     X(pthread_join)                                                                                \
     X(pthread_tryjoin_np)                                                                          \
     X(pthread_timedjoin_np)                                                                        \
-    X(pthread_detach) X(pthread_exit) X(pthread_self) X(pthread_equal) X(sched_yield) X(           \
-        pthread_getattr_np) X(pthread_kill) X(pthread_cancel) X(pthread_setname_np)                \
-        X(pthread_getname_np) X(pthread_getschedparam) X(pthread_setschedparam) X(                 \
-            pthread_setschedprio) X(pthread_getcpuclockid) X(pthread_setaffinity_np)               \
-            X(pthread_getaffinity_np) X(pthread_sigqueue) X(pthread_once) X(pthread_key_create) X( \
-                pthread_key_delete) X(pthread_getspecific) X(pthread_setspecific)                  \
-                X(pthread_mutex_init) X(pthread_mutex_destroy) X(pthread_mutex_lock) X(            \
-                    pthread_mutex_trylock) X(pthread_mutex_timedlock) X(pthread_mutex_clocklock)   \
-                    X(pthread_mutex_unlock) X(pthread_mutex_consistent) X(pthread_cond_init) X(    \
-                        pthread_cond_destroy) X(pthread_cond_wait) X(pthread_cond_timedwait)       \
-                        X(pthread_cond_clockwait) X(pthread_cond_signal) X(pthread_cond_broadcast) \
-                            X(pthread_rwlock_init) X(pthread_rwlock_destroy)                       \
-                                X(pthread_rwlock_rdlock) X(pthread_rwlock_tryrdlock)               \
-                                    X(pthread_rwlock_timedrdlock) X(pthread_rwlock_clockrdlock)    \
-                                        X(pthread_rwlock_wrlock) X(pthread_rwlock_trywrlock) X(    \
-                                            pthread_rwlock_timedwrlock)                            \
+    X(pthread_detach)                                                                              \
+    X(pthread_exit) X(pthread_self) X(pthread_equal) X(sched_yield) X(pthread_getattr_np) X(       \
+        pthread_kill) X(pthread_cancel) X(pthread_setname_np) X(pthread_getname_np)                \
+        X(pthread_getschedparam) X(pthread_setschedparam) X(pthread_setschedprio) X(               \
+            pthread_getcpuclockid) X(pthread_setaffinity_np) X(pthread_getaffinity_np)             \
+            X(pthread_sigqueue) X(pthread_once) X(pthread_key_create) X(pthread_key_delete) X(     \
+                pthread_getspecific) X(pthread_setspecific) X(pthread_mutex_init)                  \
+                X(pthread_mutex_destroy) X(pthread_mutex_lock) X(pthread_mutex_trylock) X(         \
+                    pthread_mutex_timedlock) X(pthread_mutex_clocklock) X(pthread_mutex_unlock)    \
+                    X(pthread_mutex_consistent) X(pthread_cond_init) X(pthread_cond_destroy) X(    \
+                        pthread_cond_wait) X(pthread_cond_timedwait) X(pthread_cond_clockwait)     \
+                        X(pthread_cond_signal) X(pthread_cond_broadcast) X(pthread_rwlock_init)    \
+                            X(pthread_rwlock_destroy) X(pthread_rwlock_rdlock)                     \
+                                X(pthread_rwlock_tryrdlock) X(pthread_rwlock_timedrdlock)          \
+                                    X(pthread_rwlock_clockrdlock) X(pthread_rwlock_wrlock)         \
+                                        X(pthread_rwlock_trywrlock) X(pthread_rwlock_timedwrlock)  \
                                             X(pthread_rwlock_clockwrlock) X(pthread_rwlock_unlock) \
                                                 X(pthread_barrier_init) X(pthread_barrier_destroy) \
                                                     X(pthread_barrier_wait) X(pthread_spin_init)   \
@@ -172,6 +179,16 @@ WEFT_INTERNAL int pth_keys_init(void);
 WEFT_INTERNAL void pth_cleanup_unwind(pth_thread *self);
 
 /* ---- helpers for the sync objects ---- */
+/* The address of the memory a weft handle names, for leak checkers only: weft's handles
+ * of objects it allocates carry a generation tag in their top 16 bits (sync/objmem.h), so
+ * a pthread object that is never destroyed (a static one: legal) would hold no pointer a
+ * leak checker recognises.  Stored beside the handle, it makes the object "reachable",
+ * which it is.  Never dereferenced. */
+static inline void *pth_reach(const void *handle)
+{
+    return (void *)((uintptr_t)handle & (((uintptr_t)1 << 48) - 1));
+}
+
 /* Map an ABT error to an errno value. */
 static inline int pth_errno(int abt_err)
 {

@@ -188,3 +188,10 @@ PTH_API int pthread_once(pthread_once_t *once, void (*init)(void))
         pth_yield();
     return 0;
 }
+
+/* The same functions under weft_<name> (include/weft_pthread.h). */
+PTH_ALIAS(pthread_getspecific)
+PTH_ALIAS(pthread_key_create)
+PTH_ALIAS(pthread_key_delete)
+PTH_ALIAS(pthread_once)
+PTH_ALIAS(pthread_setspecific)

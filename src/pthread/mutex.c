@@ -48,6 +48,7 @@ int pth_mutex_handle_slow(struct pmutex *m, ABT_mutex *out)
         return pth_errno(rc);
     ABT_mutex e = NULL; /* zero memory, not the ABT_MUTEX_NULL sentinel */
     if (atomic_compare_exchange_strong(&m->h, &e, n) /* seq_cst: the loser reads the object */) {
+        m->reach = pth_reach(n);
         *out = n;
         return 0;
     }
@@ -307,3 +308,18 @@ PTH_API int pthread_spin_unlock(pthread_spinlock_t *s)
     weft_atomic_store_release((_Atomic int *)s, 0);
     return 0;
 }
+
+/* The same functions under weft_<name> (include/weft_pthread.h). */
+PTH_ALIAS(pthread_mutex_clocklock)
+PTH_ALIAS(pthread_mutex_consistent)
+PTH_ALIAS(pthread_mutex_destroy)
+PTH_ALIAS(pthread_mutex_init)
+PTH_ALIAS(pthread_mutex_lock)
+PTH_ALIAS(pthread_mutex_timedlock)
+PTH_ALIAS(pthread_mutex_trylock)
+PTH_ALIAS(pthread_mutex_unlock)
+PTH_ALIAS(pthread_spin_destroy)
+PTH_ALIAS(pthread_spin_init)
+PTH_ALIAS(pthread_spin_lock)
+PTH_ALIAS(pthread_spin_trylock)
+PTH_ALIAS(pthread_spin_unlock)

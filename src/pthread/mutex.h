@@ -11,6 +11,7 @@ struct pmutex {
     const void *_Atomic owner; /* recursive/errorcheck: the holder's identity */
     int kind;                  /* glibc's __kind: PTHREAD_MUTEX_* type */
     unsigned count;            /* recursive: depth - 1; holder only */
+    void *reach;               /* pth_reach(h) (face.h): for leak checkers */
 };
 
 #define PMUTEX_KIND_MASK 3 /* NORMAL 0, RECURSIVE 1, ERRORCHECK 2, ADAPTIVE 3 */

@@ -39,6 +39,8 @@ static bool optional(enum pth_real_id id)
 void *pth_real_resolve(enum pth_real_id id)
 {
     void *p = dlsym(RTLD_NEXT, real_names[id]);
+    if (!p) /* glibc comes before us (a program calling the weft_ names: weft_pthread.h) */
+        p = dlsym(RTLD_DEFAULT, real_names[id]);
     if (!p && !optional(id)) {
         fprintf(stderr, "libweft-pthread: the real %s was not found (dlsym: %s)\n", real_names[id],
                 dlerror());

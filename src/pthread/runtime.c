@@ -684,3 +684,26 @@ PTH_API int pthread_getaffinity_np(pthread_t t, size_t size, cpu_set_t *set)
         return pth_real(pthread_getaffinity_np)(t, size, set);
     return sched_getaffinity(0, size, set) == 0 ? 0 : errno; /* any CPU of the process */
 }
+
+/* The same functions under weft_<name> (include/weft_pthread.h). */
+PTH_ALIAS(pthread_cancel)
+PTH_ALIAS(pthread_create)
+PTH_ALIAS(pthread_detach)
+PTH_ALIAS(pthread_equal)
+PTH_ALIAS(pthread_exit)
+PTH_ALIAS(pthread_getaffinity_np)
+PTH_ALIAS(pthread_getattr_np)
+PTH_ALIAS(pthread_getcpuclockid)
+PTH_ALIAS(pthread_getname_np)
+PTH_ALIAS(pthread_getschedparam)
+PTH_ALIAS(pthread_join)
+PTH_ALIAS(pthread_kill)
+PTH_ALIAS(pthread_self)
+PTH_ALIAS(pthread_setaffinity_np)
+PTH_ALIAS(pthread_setname_np)
+PTH_ALIAS(pthread_setschedparam)
+PTH_ALIAS(pthread_setschedprio)
+PTH_ALIAS(pthread_sigqueue)
+PTH_ALIAS(pthread_timedjoin_np)
+PTH_ALIAS(pthread_tryjoin_np)
+PTH_ALIAS(sched_yield)

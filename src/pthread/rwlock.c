@@ -26,6 +26,7 @@ struct rwstate {
     unsigned readers;   /* read locks held; guarded by m */
     unsigned wwait;     /* writers waiting; guarded by m */
     const void *writer; /* the write holder's identity, NULL if none; guarded by m */
+    void *reach[3];     /* pth_reach of the three handles */
 };
 
 struct prw {
@@ -61,6 +62,9 @@ static int state_get(pthread_rwlock_t *rw, struct rwstate **out)
         state_free(s);
         return ENOMEM;
     }
+    s->reach[0] = pth_reach(s->m);
+    s->reach[1] = pth_reach(s->readers_cv);
+    s->reach[2] = pth_reach(s->writers_cv);
     struct rwstate *e = NULL;
     if (!atomic_compare_exchange_strong(&p->s, &e, s)) {
         state_free(s);
@@ -261,3 +265,16 @@ PTH_API int pthread_rwlock_unlock(pthread_rwlock_t *rw)
     pth_leave();
     return rc;
 }
+
+/* The same functions under weft_<name> (include/weft_pthread.h). */
+PTH_ALIAS(pthread_rwlock_clockrdlock)
+PTH_ALIAS(pthread_rwlock_clockwrlock)
+PTH_ALIAS(pthread_rwlock_destroy)
+PTH_ALIAS(pthread_rwlock_init)
+PTH_ALIAS(pthread_rwlock_rdlock)
+PTH_ALIAS(pthread_rwlock_timedrdlock)
+PTH_ALIAS(pthread_rwlock_timedwrlock)
+PTH_ALIAS(pthread_rwlock_tryrdlock)
+PTH_ALIAS(pthread_rwlock_trywrlock)
+PTH_ALIAS(pthread_rwlock_unlock)
+PTH_ALIAS(pthread_rwlock_wrlock)
