@@ -58,34 +58,27 @@
     extern __typeof__(name) weft_##name __attribute__((alias(#name), visibility("default")));
 
 /* ---- the real functions (real.c) ---- */
-#define PTH_REAL_NAMES(X)                                                                          \
-    X(pthread_create)                                                                              \
-    X(pthread_join)                                                                                \
-    X(pthread_tryjoin_np)                                                                          \
-    X(pthread_timedjoin_np)                                                                        \
-    X(pthread_detach)                                                                              \
-    X(pthread_exit) X(pthread_self) X(pthread_equal) X(sched_yield) X(pthread_getattr_np) X(       \
-        pthread_kill) X(pthread_cancel) X(pthread_setname_np) X(pthread_getname_np)                \
-        X(pthread_getschedparam) X(pthread_setschedparam) X(pthread_setschedprio) X(               \
-            pthread_getcpuclockid) X(pthread_setaffinity_np) X(pthread_getaffinity_np)             \
-            X(pthread_sigqueue) X(pthread_once) X(pthread_key_create) X(pthread_key_delete) X(     \
-                pthread_getspecific) X(pthread_setspecific) X(pthread_mutex_init)                  \
-                X(pthread_mutex_destroy) X(pthread_mutex_lock) X(pthread_mutex_trylock) X(         \
-                    pthread_mutex_timedlock) X(pthread_mutex_clocklock) X(pthread_mutex_unlock)    \
-                    X(pthread_mutex_consistent) X(pthread_cond_init) X(pthread_cond_destroy) X(    \
-                        pthread_cond_wait) X(pthread_cond_timedwait) X(pthread_cond_clockwait)     \
-                        X(pthread_cond_signal) X(pthread_cond_broadcast) X(pthread_rwlock_init)    \
-                            X(pthread_rwlock_destroy) X(pthread_rwlock_rdlock)                     \
-                                X(pthread_rwlock_tryrdlock) X(pthread_rwlock_timedrdlock)          \
-                                    X(pthread_rwlock_clockrdlock) X(pthread_rwlock_wrlock)         \
-                                        X(pthread_rwlock_trywrlock) X(pthread_rwlock_timedwrlock)  \
-                                            X(pthread_rwlock_clockwrlock) X(pthread_rwlock_unlock) \
-                                                X(pthread_barrier_init) X(pthread_barrier_destroy) \
-                                                    X(pthread_barrier_wait) X(pthread_spin_init)   \
-                                                        X(pthread_spin_destroy)                    \
-                                                            X(pthread_spin_lock)                   \
-                                                                X(pthread_spin_trylock)            \
-                                                                    X(pthread_spin_unlock)
+/* clang-format off */
+#define PTH_REAL_NAMES(X) \
+    X(pthread_create) X(pthread_join) X(pthread_tryjoin_np) X(pthread_timedjoin_np) \
+    X(pthread_detach) X(pthread_exit) X(pthread_self) X(pthread_equal) X(sched_yield) \
+    X(pthread_getattr_np) X(pthread_kill) X(pthread_cancel) X(pthread_setname_np) \
+    X(pthread_getname_np) X(pthread_getschedparam) X(pthread_setschedparam) \
+    X(pthread_setschedprio) X(pthread_getcpuclockid) X(pthread_setaffinity_np) \
+    X(pthread_getaffinity_np) X(pthread_sigqueue) X(pthread_once) X(pthread_key_create) \
+    X(pthread_key_delete) X(pthread_getspecific) X(pthread_setspecific) X(pthread_mutex_init) \
+    X(pthread_mutex_destroy) X(pthread_mutex_lock) X(pthread_mutex_trylock) \
+    X(pthread_mutex_timedlock) X(pthread_mutex_clocklock) X(pthread_mutex_unlock) \
+    X(pthread_mutex_consistent) X(pthread_cond_init) X(pthread_cond_destroy) \
+    X(pthread_cond_wait) X(pthread_cond_timedwait) X(pthread_cond_clockwait) \
+    X(pthread_cond_signal) X(pthread_cond_broadcast) X(pthread_rwlock_init) \
+    X(pthread_rwlock_destroy) X(pthread_rwlock_rdlock) X(pthread_rwlock_tryrdlock) \
+    X(pthread_rwlock_timedrdlock) X(pthread_rwlock_clockrdlock) X(pthread_rwlock_wrlock) \
+    X(pthread_rwlock_trywrlock) X(pthread_rwlock_timedwrlock) X(pthread_rwlock_clockwrlock) \
+    X(pthread_rwlock_unlock) X(pthread_barrier_init) X(pthread_barrier_destroy) \
+    X(pthread_barrier_wait) X(pthread_spin_init) X(pthread_spin_destroy) X(pthread_spin_lock) \
+    X(pthread_spin_trylock) X(pthread_spin_unlock)
+/* clang-format on */
 
 enum pth_real_id {
 #define PTH_ENUM(n) PTH_R_##n,
