@@ -171,7 +171,11 @@ static bool start_runtime(void)
     return true;
 fail_init:
     free(order);
-    ABT_finalize();
+    free(pools);
+    free(streams);
+    pools = NULL;
+    streams = NULL;
+    ABT_finalize(); /* frees the pools and schedulers made so far */
 fail:
     fprintf(stderr,
             "libweft-pthread: could not start weft (%s: error %d); threads are OS threads\n", what,
