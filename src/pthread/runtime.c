@@ -435,10 +435,10 @@ PTH_API int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)
 /* Claim r for joining: 0, or the error of pthread_join. */
 static int claim(pth_thread *r)
 {
-    if (r == &main_rec)
-        return EINVAL; /* the main thread is not joinable here (documented) */
     if (r == pth_self())
         return EDEADLK;
+    if (r == &main_rec)
+        return EINVAL; /* the main thread is not joinable here (documented) */
     int old = weft_atomic_fetch_or_acq_rel(&r->state, PTH_F_JOINING);
     if (old & (PTH_F_DETACHED | PTH_F_JOINING))
         return EINVAL;
