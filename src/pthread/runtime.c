@@ -526,8 +526,18 @@ PTH_API int pthread_detach(pthread_t t)
     pth_thread *r;
     if (pth_internal() || !(r = pth_from_id(t)))
         return pth_real(pthread_detach)(t);
-    int old = set_bit(r, PTH_F_DETACHED);
-    return old & (PTH_F_DETACHED | PTH_F_JOINING) ? EINVAL : 0;
+    if (r == &main_rec)
+        return 0; /* the main thread is never joined here: nothing to free */
+    /* Not when a joiner claimed it (it frees the record) or it is detached already. */
+    int old = weft_atomic_load_relaxed(&r->state);
+    do {
+        if (old & (PTH_F_DETACHED | PTH_F_JOINING))
+            return EINVAL;
+    } while (!weft_atomic_cas_weak_acq_rel(&r->state, &old, old | PTH_F_DETACHED));
+    const int all = PTH_F_DETACHED | PTH_F_FINISHED | PTH_F_PUBLISHED;
+    if (((old | PTH_F_DETACHED) & all) == all)
+        reap_push(r); /* it had finished: ours to hand over */
+    return 0;
 }
 
 void pth_exit_rest(pth_thread *self)
