@@ -77,7 +77,7 @@
     X(pthread_rwlock_trywrlock) X(pthread_rwlock_timedwrlock) X(pthread_rwlock_clockwrlock) \
     X(pthread_rwlock_unlock) X(pthread_barrier_init) X(pthread_barrier_destroy) \
     X(pthread_barrier_wait) X(pthread_spin_init) X(pthread_spin_destroy) X(pthread_spin_lock) \
-    X(pthread_spin_trylock) X(pthread_spin_unlock)
+    X(pthread_spin_trylock) X(pthread_spin_unlock) X(fork)
 /* clang-format on */
 
 enum pth_real_id {

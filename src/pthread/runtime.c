@@ -588,6 +588,19 @@ PTH_API int sched_yield(void)
     return 0;
 }
 
+/* fork: glibc runs weft's pthread_atfork handlers inside it, on the calling thread, and
+ * they take weft's own (glibc) locks: they must see the word set.  The child keeps the
+ * runtime when the main thread (the primary ULT) forked, as weft documents ("fork()"). */
+PTH_API pid_t fork(void)
+{
+    if (pth_internal())
+        return pth_real(fork)();
+    pth_enter();
+    pid_t p = pth_real(fork)();
+    pth_leave();
+    return p;
+}
+
 /* ---- functions that take a pthread_t: what they mean for a ULT ---- */
 
 PTH_API int pthread_getattr_np(pthread_t t, pthread_attr_t *attr)
