@@ -1,0 +1,206 @@
+/* src/pthread/face.h - what the files of the Pthreads layer share (libweft-pthread).
+ *
+ * The layer (docs/architecture.md, "Pthreads over ULTs") defines the pthread_* functions a
+ * program calls; interposed (LD_PRELOAD) or linked first (-lweft-pthread), they run the
+ * program's threads as weft ULTs.  It speaks to weft only through abt.h.
+ *
+ * Who gets which implementation.  One thread-local word, `internal`, is 1 while the OS
+ * thread runs weft itself and 0 while it runs the program:
+ *   - every OS thread weft creates (its execution streams) starts with internal = 1 (our
+ *     pthread_create sees internal = 1, creates a real OS thread through a start trampoline
+ *     that sets it);
+ *   - a ULT's trampoline clears it before the program's start routine and sets it after;
+ *   - every call this layer makes into weft is bracketed by pth_enter() / pth_leave(),
+ *     which re-read the thread-local word after the call (a ULT may come back on another
+ *     stream).
+ * Each interposed function first asks pth_internal(): when set, the call came from weft
+ * (directly, or through glibc or a sanitizer interceptor) and goes to the real function
+ * (dlsym(RTLD_NEXT)).  So weft's own streams, locks, keys and once-controls are glibc's,
+ * and the program's are ours whatever thread calls them: an external thread (one that is
+ * not a ULT) locking a program mutex shared with ULTs uses the same object protocol and
+ * sleeps on a futex inside weft.  Thread creation, pthread_self and pthread_exit depend on
+ * the caller: from a thread that is not a ULT they are the real ones.
+ *
+ * Thread ids.  A ULT's pthread_t is the address of its `pth_thread` record; the record's
+ * first word is PTH_MAGIC, which glibc's thread descriptor (whose first word points to
+ * itself) never holds, so functions taking a pthread_t tell ours from real ones.
+ *
+ * Object layouts.  The program's pthread_mutex_t, pthread_cond_t, ... are its memory with
+ * glibc's size; each file overlays its own struct (checked by _Static_assert against the
+ * glibc type) whose all-zero state is the static initialiser, and which keeps glibc's
+ * `__kind` field where the mutex initialisers write the type.  The weft objects behind
+ * them are created on first use. */
+#ifndef WEFT_PTHREAD_FACE_H
+#define WEFT_PTHREAD_FACE_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <abt.h>
+
+#include "arch/atomic.h"
+#include "arch/compiler.h"
+
+/* An interposed definition: exported from the library, hidden everywhere else. */
+#define PTH_API __attribute__((visibility("default")))
+/* Export `name` also as weft_<name>: the names include/weft_pthread.h gives a program
+ * that must reach the layer past another interposer (a sanitizer runtime). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmissing-attributes" /* glibc's nothrow/leaf: same code */
+#endif
+#define PTH_ALIAS(name) \
+    extern __typeof__(name) weft_##name __attribute__((alias(#name), visibility("default")));
+
+/* ---- the real functions (real.c) ---- */
+/* clang-format off */
+#define PTH_REAL_NAMES(X) \
+    X(pthread_create) X(pthread_join) X(pthread_tryjoin_np) X(pthread_timedjoin_np) \
+    X(pthread_detach) X(pthread_exit) X(pthread_self) X(pthread_equal) X(sched_yield) \
+    X(pthread_getattr_np) X(pthread_kill) X(pthread_cancel) X(pthread_setname_np) \
+    X(pthread_getname_np) X(pthread_getschedparam) X(pthread_setschedparam) \
+    X(pthread_setschedprio) X(pthread_getcpuclockid) X(pthread_setaffinity_np) \
+    X(pthread_getaffinity_np) X(pthread_sigqueue) X(pthread_once) X(pthread_key_create) \
+    X(pthread_key_delete) X(pthread_getspecific) X(pthread_setspecific) X(pthread_mutex_init) \
+    X(pthread_mutex_destroy) X(pthread_mutex_lock) X(pthread_mutex_trylock) \
+    X(pthread_mutex_timedlock) X(pthread_mutex_clocklock) X(pthread_mutex_unlock) \
+    X(pthread_mutex_consistent) X(pthread_cond_init) X(pthread_cond_destroy) \
+    X(pthread_cond_wait) X(pthread_cond_timedwait) X(pthread_cond_clockwait) \
+    X(pthread_cond_signal) X(pthread_cond_broadcast) X(pthread_rwlock_init) \
+    X(pthread_rwlock_destroy) X(pthread_rwlock_rdlock) X(pthread_rwlock_tryrdlock) \
+    X(pthread_rwlock_timedrdlock) X(pthread_rwlock_clockrdlock) X(pthread_rwlock_wrlock) \
+    X(pthread_rwlock_trywrlock) X(pthread_rwlock_timedwrlock) X(pthread_rwlock_clockwrlock) \
+    X(pthread_rwlock_unlock) X(pthread_barrier_init) X(pthread_barrier_destroy) \
+    X(pthread_barrier_wait) X(pthread_spin_init) X(pthread_spin_destroy) X(pthread_spin_lock) \
+    X(pthread_spin_trylock) X(pthread_spin_unlock) X(fork)
+/* clang-format on */
+
+enum pth_real_id {
+#define PTH_ENUM(n) PTH_R_##n,
+    PTH_REAL_NAMES(PTH_ENUM)
+#undef PTH_ENUM
+        PTH_R_COUNT
+};
+
+extern WEFT_INTERNAL void *_Atomic pth_real_tab[PTH_R_COUNT];
+/* Resolve the real function `id` (dlsym(RTLD_NEXT)); aborts with a message when a
+ * function the layer cannot do without is missing, returns NULL for an optional one. */
+WEFT_INTERNAL void *pth_real_resolve(enum pth_real_id id);
+
+static inline void *pth_real_fn(enum pth_real_id id)
+{
+    void *p = weft_atomic_load_relaxed(&pth_real_tab[id]);
+    return WEFT_LIKELY(p != NULL) ? p : pth_real_resolve(id);
+}
+/* The real function `name`, typed as its declaration. */
+#define pth_real(name) ((__typeof__(&name))pth_real_fn(PTH_R_##name))
+
+/* ---- who is calling (real.c) ----
+ * noinline: the word is thread-local and a ULT may change OS thread across any call into
+ * weft, so its address must not be computed once and reused by the compiler. */
+WEFT_INTERNAL int pth_internal(void) __attribute__((noinline));
+WEFT_INTERNAL void pth_set_internal(int v) __attribute__((noinline));
+static inline void pth_enter(void) { pth_set_internal(1); }
+static inline void pth_leave(void) { pth_set_internal(0); }
+
+/* ---- the runtime (runtime.c) ---- */
+#define PTH_MAGIC 0x7765667470746872ull /* "weftpthr" */
+
+struct pth_values; /* key.c */
+
+/* One program thread run as a ULT (or the main thread, run as the primary ULT).
+ * `state` is the join protocol (runtime.c); the rest is written by the thread itself
+ * until it finishes, then read by its joiner or reaper. */
+typedef struct pth_thread {
+    uint64_t magic;         /* PTH_MAGIC while the record is live */
+    ABT_thread ult;         /* its ULT; ABT_THREAD_NULL for the main thread */
+    void *(*start)(void *); /* the program's start routine and argument */
+    void *arg;
+    void *ret;                    /* its return value / pthread_exit value */
+    _Atomic int state;            /* PTH_F_* bits: the join/detach/reap protocol (runtime.c) */
+    size_t stacksize;             /* its stack size (pthread_getattr_np) */
+    struct pth_values *values;    /* pthread_setspecific values, NULL if none */
+    struct pth_cleanup *cleanup;  /* pthread_cleanup_push stack (cleanup.c) */
+    struct pth_thread *reap_next; /* detached and finished: the reap list */
+    char name[16];                /* pthread_setname_np */
+} pth_thread;
+
+enum {
+    PTH_F_DETACHED = 1,  /* pthread_detach or a detached attribute */
+    PTH_F_FINISHED = 2,  /* the thread returned or called pthread_exit */
+    PTH_F_PUBLISHED = 4, /* the creator stored `ult` */
+    PTH_F_JOINING = 8,   /* a joiner claimed it */
+};
+
+/* Make sure the runtime runs (the constructor normally did it); false when it could not
+ * start (the message was printed) and the caller must fall back to the real function. */
+WEFT_INTERNAL bool pth_ready(void);
+/* The calling ULT's record, NULL when the caller is not one of our ULTs. */
+WEFT_INTERNAL pth_thread *pth_self(void);
+/* The record a pthread_t names, NULL when it is a real (glibc) thread id. */
+static inline pth_thread *pth_from_id(pthread_t t)
+{
+    pth_thread *r = (pth_thread *)t;
+    return r && r->magic == PTH_MAGIC ? r : NULL;
+}
+/* An identity of the caller for lock ownership: its record, or a per-OS-thread address
+ * for a thread that is not one of our ULTs. */
+WEFT_INTERNAL const void *pth_identity(void);
+/* Yield the caller: a ULT yields to its stream, another thread to the kernel. */
+WEFT_INTERNAL void pth_yield(void);
+/* Finish the calling thread: store ret and run the key destructors. */
+WEFT_INTERNAL void pth_finish(pth_thread *self, void *ret);
+/* The end of pthread_exit after the cleanup handlers: destructors, then the ULT ends (the
+ * main thread: the process exits once no program thread is left). */
+WEFT_INTERNAL __attribute__((noreturn)) void pth_exit_rest(pth_thread *self);
+
+/* ---- keys (key.c) ---- */
+/* Run the destructors of the values of a finishing thread and free them. */
+WEFT_INTERNAL void pth_values_destroy(struct pth_values **values);
+/* Create the real key that carries the values of threads that are not ULTs. */
+WEFT_INTERNAL int pth_keys_init(void);
+
+/* ---- cleanup handlers (cleanup.c) ---- */
+/* Run the pending pthread_cleanup_push handlers of a ULT that calls pthread_exit (its
+ * `ret` is stored): jumps into the innermost one and, after the last, calls
+ * pth_exit_rest; returns only when there is none. */
+WEFT_INTERNAL void pth_cleanup_unwind(pth_thread *self);
+
+/* ---- helpers for the sync objects ---- */
+/* The address of the memory a weft handle names, for leak checkers only: weft's handles
+ * of objects it allocates carry a generation tag in their top 16 bits (sync/objmem.h), so
+ * a pthread object that is never destroyed (a static one: legal) would hold no pointer a
+ * leak checker recognises.  Stored beside the handle, it makes the object "reachable",
+ * which it is.  Never dereferenced. */
+static inline void *pth_reach(const void *handle)
+{
+    return (void *)((uintptr_t)handle & (((uintptr_t)1 << 48) - 1));
+}
+
+/* Map an ABT error to an errno value. */
+static inline int pth_errno(int abt_err)
+{
+    switch (abt_err) {
+    case ABT_SUCCESS: return 0;
+    case ABT_ERR_MEM: return ENOMEM;
+    case ABT_ERR_COND_TIMEDOUT: return ETIMEDOUT;
+    case ABT_ERR_MUTEX_LOCKED: return EBUSY;
+    default: return EINVAL;
+    }
+}
+/* An absolute time on `clock` converted to CLOCK_REALTIME (weft's timed waits use it). */
+WEFT_INTERNAL struct timespec pth_to_realtime(clockid_t clock, const struct timespec *abs);
+/* abs (on CLOCK_REALTIME) has passed. */
+WEFT_INTERNAL bool pth_passed(const struct timespec *abs_rt);
+/* Valid timespec (tv_nsec in [0, 1e9)). */
+static inline bool pth_ts_valid(const struct timespec *t)
+{
+    return t && t->tv_nsec >= 0 && t->tv_nsec < 1000000000L;
+}
+
+#endif
