@@ -92,8 +92,9 @@ meta_runtime() {
   field "$rt" Depends | grep -q '^libc6 (>= ' &&
   dpkg-deb -I "$rt" shlibs | grep -qx "libweft 1 libweft (>= $version-1)" &&
   dpkg-deb -I "$rt" postinst | grep -q ldconfig &&
-  # only the shared libraries (libweft, the Relic and GLT faces) and their SONAME links
-  ! dpkg-deb -c "$rt" | grep -v '/$' | grep -v -E '/libweft(-relic|-glt)?\.so\.1(\.[0-9.]+)?( ->.*)?$'
+  # only the shared libraries (libweft and the faces' libraries) and their SONAME links
+  ! dpkg-deb -c "$rt" | grep -v '/$' |
+    grep -v -E '/libweft(-(relic|glt|pthread|omp|io|mpi))?\.so\.1(\.[0-9.]+)?( ->.*)?$'
 }
 meta_dev() {
   expect Package "$(field "$dev" Package)" libweft-dev &&
