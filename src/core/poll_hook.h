@@ -46,8 +46,11 @@ struct weft_poll_hook {
 extern WEFT_INTERNAL _Atomic int weft_poll_hooks_n;
 extern WEFT_INTERNAL const struct weft_poll_hook *_Atomic weft_poll_hooks[WEFT_POLL_HOOKS_MAX];
 
-/* Register h (idempotent for the same h).  0, or -1 when WEFT_POLL_HOOKS_MAX are taken. */
-WEFT_INTERNAL int weft_poll_hook_add(const struct weft_poll_hook *h);
+/* Register h (idempotent for the same h).  0, or -1 when WEFT_POLL_HOOKS_MAX are taken.
+ * Callable before ABT_init and from any thread.  Exported from libweft.so (WEFT_FACE) so
+ * that a face in its own shared library (libweft-mpi.so) can register: the only symbol of
+ * this header a face library may use; everything else here is core's side. */
+WEFT_FACE int weft_poll_hook_add(const struct weft_poll_hook *h);
 
 /* Call every hook's poll; true if one woke a waiter. */
 WEFT_INTERNAL bool weft_poll_hooks_run_slow(int n);
