@@ -11,7 +11,8 @@
  * is started in its nonblocking form (PMPI_Isend, PMPI_Ibarrier, ...), the ULT parks,
  * the stream runs other ULTs, and the scheduler loop of the stream polls all the
  * requests its ULTs wait for with one PMPI_Testsome and wakes the ULTs whose requests
- * completed.  A stream with only waiting ULTs sleeps in short bounded naps (20 to 100
+ * completed.  A stream with only waiting ULTs keeps polling for a short while after its
+ * last completion (200 microseconds), then sleeps in short bounded naps (20 to 100
  * microseconds) instead of spinning.  MPI_Waitany and MPI_Probe are polled one waiter
  * at a time (PMPI_Testany, PMPI_Iprobe) in the same poll.
  *
@@ -38,9 +39,11 @@
  * its nonblocking start, or the completion error of its request.
  *
  * Environment.  WEFT_MPI_BYPASS=1: the layer passes every call straight to PMPI (the
- * "without the layer" of a comparison, with the same binary).  WEFT_MPI_NAP_US=a,b:
- * the idle naps of a stream with waiting ULTs, from a to b microseconds (default
- * 20,100).
+ * "without the layer" of a comparison, with the same binary).  WEFT_MPI_SPIN_US=n: a
+ * stream with waiting ULTs does not sleep for n microseconds after its last completion
+ * or park (default 200; 0: only the scheduler's own spin), so that a flowing exchange
+ * costs no sleep and wake-up per message.  WEFT_MPI_NAP_US=a,b: after that, the naps,
+ * from a to b microseconds (default 20,100).
  *
  * Out of memory.  A ULT that cannot be registered for the poll (its stream's table
  * cannot grow) waits by testing and yielding instead: slower, never wrong. */

@@ -9,8 +9,12 @@
  *          (tag u), all ULTS pairs at once on one stream per rank; prints the mean round
  *          trip a ULT sees and the aggregate rate of messages (both directions).
  * rate:    ULT u of rank 0 sends ITERS 8-byte messages to ULT u of rank 1 with blocking
- *          MPI_Send; the receiver answers every WINDOW messages with an 8-byte ack (flow
- *          control, as osu_mbw_mr does with its window); prints messages per second.
+ *          MPI_Send; the receiver answers every w messages with an 8-byte ack (flow
+ *          control, as osu_mbw_mr does with its window), w = WINDOW / ULTS (at least 1):
+ *          every configuration has the same WINDOW = 64 messages in flight per rank pair,
+ *          split over its ULTs (64 ULTs with 64 each would put 4096 in flight and measure
+ *          MPI's matching of a long unexpected-message queue instead).  Prints messages
+ *          per second, acks included (they are messages the ULTs wait for too).
  * Each ULT uses blocking MPI_Send/MPI_Recv; the layer makes them nonblocking + park.  One
  * line of JSON per run on rank 0's stdout.  Thread level: MPI_THREAD_MULTIPLE, or
  * FUNNELED (the layer then asks SERIALIZED and locks; all ULTs run on the main thread). */
@@ -25,7 +29,7 @@
 
 #define WINDOW 64
 
-static int rank, peer, iters, rate_mode;
+static int rank, peer, iters, rate_mode, win;
 
 static void latency_body(int u)
 {
@@ -53,7 +57,7 @@ static void rate_body(int u)
         if (rank == 0) {
             msg = i;
             MPI_Send(&msg, 1, MPI_LONG, peer, u, MPI_COMM_WORLD);
-            if ((i + 1) % WINDOW == 0)
+            if ((i + 1) % win == 0)
                 MPI_Recv(&ack, 1, MPI_LONG, peer, u, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         } else {
             MPI_Recv(&msg, 1, MPI_LONG, peer, u, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -61,7 +65,7 @@ static void rate_body(int u)
                 fprintf(stderr, "pingpong: ULT %d got message %ld, not %d\n", u, msg, i);
                 MPI_Abort(MPI_COMM_WORLD, 1);
             }
-            if ((i + 1) % WINDOW == 0)
+            if ((i + 1) % win == 0)
                 MPI_Send(&ack, 1, MPI_LONG, peer, u, MPI_COMM_WORLD);
         }
     }
@@ -92,11 +96,12 @@ int main(int argc, char **argv)
     MPI_Init_thread(&argc, &argv, want, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (size != 2 || ults < 1 || iters < 1 || (rate_mode && iters % WINDOW)) {
+    win = ults >= WINDOW ? 1 : WINDOW / ults;
+    if (size != 2 || ults < 1 || iters < 1 || (rate_mode && iters % win)) {
         if (rank == 0)
             fprintf(stderr,
                     "usage: mpirun -np 2 pingpong latency|rate ULTS [ITERS, a multiple "
-                    "of %d for rate] [multiple|funneled]\n",
+                    "of %d / ULTS for rate] [multiple|funneled]\n",
                     WINDOW);
         MPI_Finalize();
         return 2;
@@ -143,7 +148,7 @@ int main(int argc, char **argv)
     double tmax = 0;
     MPI_Reduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     if (rank == 0) {
-        double msgs = rate_mode ? (double)ults * iters : 2.0 * ults * iters;
+        double msgs = rate_mode ? (double)ults * iters * (1.0 + 1.0 / win) : 2.0 * ults * iters;
         printf("{\"impl\": \"%s\", \"mode\": \"%s\", \"ults\": %d, \"iters\": %d, "
                "\"level\": \"%s\", \"seconds\": %.6f, \"msg_per_s\": %.1f",
                impl, mode, ults, iters, level, tmax, msgs / tmax);

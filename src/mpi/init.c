@@ -19,12 +19,27 @@ struct wm_global wm_g = {
     .phase = WM_OFF,
     .nap_min_ns = 20000,
     .nap_max_ns = 100000,
+    .spin_ns = 200000,
     .lock = PTHREAD_MUTEX_INITIALIZER,
 };
 static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* WEFT_MPI_NAP_US="min,max" (microseconds, 1..100000, min <= max); bad values keep the
  * defaults with a warning. */
+static void read_spin(void)
+{
+    const char *e = getenv("WEFT_MPI_SPIN_US");
+    if (!e || !*e)
+        return;
+    char *end;
+    unsigned long v = strtoul(e, &end, 10);
+    if (*end || v > 1000000) {
+        fprintf(stderr, "weft-mpi: WEFT_MPI_SPIN_US=\"%s\" ignored (want 0..1000000)\n", e);
+        return;
+    }
+    wm_g.spin_ns = v * 1000u;
+}
+
 static void read_nap(void)
 {
     const char *e = getenv("WEFT_MPI_NAP_US");
@@ -50,6 +65,7 @@ void wm_start(int provided)
         wm_g.bypass = b && *b && strcmp(b, "0") != 0;
         wm_g.serialize = provided < MPI_THREAD_MULTIPLE;
         read_nap();
+        read_spin();
         int phase = WM_ACTIVE;
         if (!wm_g.bypass && !wm_progress_start()) {
             fprintf(stderr, "weft-mpi: no free poll hook in weft: MPI calls from ULTs will "

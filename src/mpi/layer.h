@@ -27,6 +27,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include <abt.h>
 
@@ -43,6 +44,7 @@ struct wm_global {
     bool bypass;         /* WEFT_MPI_BYPASS: the layer passes everything through */
     unsigned nap_min_ns; /* idle naps of a stream with waiters (WEFT_MPI_NAP_US) */
     unsigned nap_max_ns;
+    uint64_t spin_ns;     /* no sleep so long after activity (WEFT_MPI_SPIN_US) */
     pthread_mutex_t lock; /* the serialising lock (serialize only) */
 };
 extern WM_HIDDEN struct wm_global wm_g;

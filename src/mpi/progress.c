@@ -14,10 +14,17 @@
  * on the table's OS thread, one at a time (layer.h): no lock, no atomic; the resume is
  * the release that publishes the waiter's results to wherever the ULT runs next.
  *
- * Idle: while a table holds waiters, its stream may sleep only a nap (idle_ns), starting
- * at WEFT_MPI_NAP_US's minimum and doubling per nap up to its maximum, reset when a poll
- * completes something: a latency-bound exchange stays in the spin phase of the scheduler
- * (polling every loop), a long wait costs a wake-up every ~100 us instead of a hot spin.
+ * Idle (idle_ns): while a table holds waiters, its stream
+ *   - does not sleep at all for WEFT_MPI_SPIN_US (default 200) after the last activity (a
+ *     completion, or a ULT that just parked): an exchange in full flow is polled on every
+ *     loop of the scheduler, as a blocking MPI call spins, instead of paying a futex
+ *     sleep and a wake-up (tens of microseconds, milliseconds on a loaded machine) per
+ *     message;
+ *   - then sleeps only naps, starting at WEFT_MPI_NAP_US's minimum (20 us) and doubling up
+ *     to its maximum (100 us), reset by the next activity: a long wait costs a wake-up
+ *     every ~100 us instead of a hot spin.
+ * The thread's timer slack is set to 1 us at its first wait (prctl), so that a 20 us nap
+ * is not stretched to the default 50 us slack.
  *
  * Rejected: one progress ULT per stream (it is runnable all the time, so the stream never
  * sleeps, or it sleeps without being woken by completions); MPI_Waitany's requests in the
@@ -28,6 +35,8 @@
  * suspend: ABT_ERR_INV_THREAD) - the caller tests and yields until done instead. */
 #define _GNU_SOURCE
 #include <sched.h>
+#include <sys/prctl.h>
+#include <time.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +59,7 @@ struct table {
     MPI_Status *st;        /* [cap] Testsome's statuses */
     struct waiter *custom; /* Waitany and Probe waiters (doubly linked) */
     unsigned nap_ns;       /* the next idle bound; 0: start from nap_min */
+    uint64_t active_ns;    /* last completion or park (CLOCK_MONOTONIC) */
     bool polling;          /* a poll runs (an error handler calling MPI from inside) */
     _Atomic unsigned long long c[C_N];
     struct table *gnext, *gprev; /* every live table (stats), under reg_lock */
@@ -118,11 +128,19 @@ static void key_init(void) { key_ok = pthread_key_create(&tbl_key, table_free) =
 /* The calling thread's table, created at its first wait; NULL when out of memory.
  * noinline: a ULT may continue on another OS thread after a park, so no caller may keep
  * a TLS address across one (the compiler would cache it). */
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static __attribute__((noinline)) struct table *table_self(void)
 {
     struct table *t = tls_tbl;
     if (__builtin_expect(t != NULL, 1))
         return t;
+    prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0); /* naps of 20 us are 20 us (see above) */
     pthread_once(&tbl_once, key_init);
     if (!key_ok || !(t = calloc(1, sizeof(*t))))
         return NULL;
@@ -301,6 +319,7 @@ static bool poll(void)
     if (!wake)
         return false;
     t->nap_ns = 0;
+    t->active_ns = now_ns();
     for (struct waiter *w = wake, *nx; w; w = nx) {
         nx = w->wake_next; /* w lives on its ULT's stack: read before the resume */
         if (ABT_thread_resume(w->ult) != ABT_SUCCESS)
@@ -315,6 +334,8 @@ static uint64_t idle_ns(void)
     struct table *t = tls_tbl;
     if (!t || (t->n == 0 && !t->custom))
         return UINT64_MAX; /* WEFT_NO_DEADLINE: nothing of ours in flight here */
+    if (wm_g.spin_ns && now_ns() - t->active_ns < wm_g.spin_ns)
+        return 0; /* core/poll_hook.h: poll again without sleeping */
     unsigned ns = t->nap_ns ? t->nap_ns : wm_g.nap_min_ns;
     t->nap_ns = ns * 2 > wm_g.nap_max_ns ? wm_g.nap_max_ns : ns * 2;
     count(t, C_NAPS);
@@ -337,6 +358,8 @@ static bool park(struct table *t, struct waiter *w)
     if (ABT_self_get_thread(&w->ult) != ABT_SUCCESS)
         return false;
     count(t, C_PARKED);
+    t->active_ns = now_ns(); /* an answer is expected soon: spin before napping */
+    t->nap_ns = 0;
     return ABT_self_suspend() == ABT_SUCCESS;
 }
 
