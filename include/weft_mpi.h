@@ -16,6 +16,11 @@
  * microseconds) instead of spinning.  MPI_Waitany and MPI_Probe are polled one waiter
  * at a time (PMPI_Testany, PMPI_Iprobe) in the same poll.
  *
+ * Schedulers.  The polls run in the scheduler loop's event check: the predefined
+ * schedulers make it; a user-defined scheduler must call ABT_xstream_check_events (or
+ * ABT_sched_has_to_stop) regularly, as Argobots asks of it anyway, or its ULTs waiting in
+ * MPI are never woken.
+ *
  * Who is parked.  Only a ULT.  A call from an external thread, a tasklet, a scheduler,
  * or made before ABT_init or after ABT_finalize, goes straight to PMPI (see the
  * thread levels below for the one exception).

@@ -101,7 +101,10 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
     return rc;
 }
 
-int MPI_Wait(MPI_Request *request, MPI_Status *status)
+/* The waits, hidden: weft_mpi_wait & co. call these directly, so that they park a ULT
+ * even in a program where MPI's own MPI_Wait comes first in the symbol lookup (a call to
+ * MPI_Wait from here would go through the PLT and could bind to it). */
+static int wait1(MPI_Request *request, MPI_Status *status)
 {
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
@@ -117,7 +120,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
     return wm_wait_one(r, request, status);
 }
 
-int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
+static int waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 {
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
@@ -127,7 +130,7 @@ int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
     return wm_wait_all(r, count, requests, statuses);
 }
 
-int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
+static int waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
 {
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
@@ -137,7 +140,7 @@ int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *statu
     return wm_wait_any(r, count, requests, index, status);
 }
 
-int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+static int probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
@@ -147,23 +150,40 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     return wm_probe(r, source, tag, comm, status);
 }
 
+int MPI_Wait(MPI_Request *request, MPI_Status *status) { return wait1(request, status); }
+
+int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
+{
+    return waitall(count, requests, statuses);
+}
+
+int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
+{
+    return waitany(count, requests, index, status);
+}
+
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    return probe(source, tag, comm, status);
+}
+
 /* ---- weft_mpi.h: the same waits, callable without interposition ---- */
 
-int weft_mpi_wait(MPI_Request *request, MPI_Status *status) { return MPI_Wait(request, status); }
+int weft_mpi_wait(MPI_Request *request, MPI_Status *status) { return wait1(request, status); }
 
 int weft_mpi_waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 {
-    return MPI_Waitall(count, requests, statuses);
+    return waitall(count, requests, statuses);
 }
 
 int weft_mpi_waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
 {
-    return MPI_Waitany(count, requests, index, status);
+    return waitany(count, requests, index, status);
 }
 
 int weft_mpi_probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
-    return MPI_Probe(source, tag, comm, status);
+    return probe(source, tag, comm, status);
 }
 
 /* ---- nonblocking calls: only the lock ---- */
