@@ -48,7 +48,10 @@
  * stream with waiting ULTs does not sleep for n microseconds after its last completion
  * or park (default 200; 0: only the scheduler's own spin), so that a flowing exchange
  * costs no sleep and wake-up per message.  WEFT_MPI_NAP_US=a,b: after that, the naps,
- * from a to b microseconds (default 20,100).
+ * from a to b microseconds (default 20,100).  WEFT_MPI_DIRECT_SEND=n: an MPI_Send of at
+ * most n bytes (default 1024) from a ULT is PMPI_Send itself: MPI sends it eagerly, so it
+ * returns without waiting for a receiver (it cannot hold the stream for another ULT),
+ * and it costs half the instructions of PMPI_Isend plus a test; 0 turns this off.
  *
  * Out of memory.  A ULT that cannot be registered for the poll (its stream's table
  * cannot grow) waits by testing and yielding instead: slower, never wrong. */
@@ -152,6 +155,7 @@ struct weft_mpi_stats {
     unsigned long long completed; /**< requests completed by polls */
     unsigned long long naps;      /**< idle bounds given to a stream with waiting ULTs */
     unsigned long long fallback;  /**< waits that could not register (test and yield) */
+    unsigned long long direct;    /**< of the immediate ones, small MPI_Sends made by PMPI_Send */
 };
 
 /**

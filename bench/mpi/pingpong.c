@@ -8,13 +8,13 @@
  * latency: ULT u of rank 0 and ULT u of rank 1 bounce an 8-byte message ITERS times
  *          (tag u), all ULTS pairs at once on one stream per rank; prints the mean round
  *          trip a ULT sees and the aggregate rate of messages (both directions).
- * rate:    ULT u of rank 0 sends ITERS 8-byte messages to ULT u of rank 1 with blocking
- *          MPI_Send; the receiver answers every w messages with an 8-byte ack (flow
- *          control, as osu_mbw_mr does with its window), w = WINDOW / ULTS (at least 1):
- *          every configuration has the same WINDOW = 64 messages in flight per rank pair,
- *          split over its ULTs (64 ULTs with 64 each would put 4096 in flight and measure
- *          MPI's matching of a long unexpected-message queue instead).  Prints messages
- *          per second, acks included (they are messages the ULTs wait for too).
+ * rate:    osu_mbw_mr with its pairs as ULTs: ULT u of rank 0 sends ITERS 8-byte
+ *          messages to ULT u of rank 1 with blocking MPI_Send, the receiver answers every
+ *          WINDOW (64) messages with an 8-byte ack; each pair has its own communicator, as
+ *          each process pair of osu_mbw_mr has its own matching queues (64 pairs on one
+ *          communicator would measure MPI's search of one long unexpected-message queue).
+ *          Prints messages per second, acks included.  PINGPONG_WINDOW=w changes the
+ *          window of each pair.
  * Each ULT uses blocking MPI_Send/MPI_Recv; the layer makes them nonblocking + park.  One
  * line of JSON per run on rank 0's stdout.  Thread level: MPI_THREAD_MULTIPLE, or
  * FUNNELED (the layer then asks SERIALIZED and locks; all ULTs run on the main thread). */
@@ -30,6 +30,7 @@
 #define WINDOW 64
 
 static int rank, peer, iters, rate_mode, win;
+static MPI_Comm *comms; /* one per ULT pair: each pair's messages matched on their own */
 
 static void latency_body(int u)
 {
@@ -56,17 +57,17 @@ static void rate_body(int u)
     for (int i = 0; i < iters; i++) {
         if (rank == 0) {
             msg = i;
-            MPI_Send(&msg, 1, MPI_LONG, peer, u, MPI_COMM_WORLD);
+            MPI_Send(&msg, 1, MPI_LONG, peer, u, comms[u]);
             if ((i + 1) % win == 0)
-                MPI_Recv(&ack, 1, MPI_LONG, peer, u, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                MPI_Recv(&ack, 1, MPI_LONG, peer, u, comms[u], MPI_STATUS_IGNORE);
         } else {
-            MPI_Recv(&msg, 1, MPI_LONG, peer, u, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Recv(&msg, 1, MPI_LONG, peer, u, comms[u], MPI_STATUS_IGNORE);
             if (msg != i) {
                 fprintf(stderr, "pingpong: ULT %d got message %ld, not %d\n", u, msg, i);
                 MPI_Abort(MPI_COMM_WORLD, 1);
             }
             if ((i + 1) % win == 0)
-                MPI_Send(&ack, 1, MPI_LONG, peer, u, MPI_COMM_WORLD);
+                MPI_Send(&ack, 1, MPI_LONG, peer, u, comms[u]);
         }
     }
 }
@@ -96,17 +97,23 @@ int main(int argc, char **argv)
     MPI_Init_thread(&argc, &argv, want, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    win = ults >= WINDOW ? 1 : WINDOW / ults;
+    const char *w = getenv("PINGPONG_WINDOW"); /* per pair; default WINDOW */
+    win = w ? atoi(w) : WINDOW;
+    if (win < 1)
+        win = 1;
     if (size != 2 || ults < 1 || iters < 1 || (rate_mode && iters % win)) {
         if (rank == 0)
             fprintf(stderr,
                     "usage: mpirun -np 2 pingpong latency|rate ULTS [ITERS, a multiple "
-                    "of %d / ULTS for rate] [multiple|funneled]\n",
+                    "of the window, %d, for rate] [multiple|funneled]\n",
                     WINDOW);
         MPI_Finalize();
         return 2;
     }
     peer = 1 - rank;
+    comms = malloc(sizeof(MPI_Comm) * (size_t)ults);
+    for (int u = 0; u < ults; u++)
+        MPI_Comm_dup(MPI_COMM_WORLD, &comms[u]);
 #ifdef PLAIN
     ults = 1;
     MPI_Barrier(MPI_COMM_WORLD);
@@ -156,6 +163,9 @@ int main(int argc, char **argv)
             printf(", \"rtt_us\": %.3f", 1e6 * tmax / iters);
         printf("}\n");
     }
+    for (int u = 0; u < ults; u++)
+        MPI_Comm_free(&comms[u]);
+    free(comms);
     MPI_Finalize();
     return 0;
 }

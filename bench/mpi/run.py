@@ -14,8 +14,9 @@ OUT/mpi_latency.png, OUT/mpi_rate.png, OUT/mpi_stencil.png (figures need matplot
 Configurations (2 ranks: one process per core on the 2-core reference machine):
   latency  8-byte ping-pong round trip: plain MPI (1 process per rank) vs 1, 8, 64 ULT
            pairs per rank (each pair bounces its own message; all at once on one stream)
-  rate     8-byte messages with blocking MPI_Send / MPI_Recv, window of 64 then an ack:
-           plain MPI vs 1, 8, 64 ULTs per rank, MPI_THREAD_MULTIPLE and FUNNELED
+  rate     osu_mbw_mr with ULT pairs: 8-byte messages with blocking MPI_Send / MPI_Recv,
+           a window of 64 then an ack, per pair: plain MPI (one pair of processes, one
+           per core) vs 1, 8, 64 ULT pairs per rank pair, MPI_THREAD_MULTIPLE and FUNNELED
   stencil  examples/mpi/stencil.c, with the layer vs WEFT_MPI_BYPASS=1 (the same binary,
            every call straight to PMPI), on 2 and 4 ranks
 """
@@ -56,7 +57,7 @@ def main():
         if not os.path.exists(p):
             sys.exit(f"{p} is missing: build with -DWEFT_BUILD_BENCH=ON and the MPI face")
     it_lat = 2000 if a.quick else 10000
-    it_rate = 64 * (250 if a.quick else 1000)  # messages per rank, split over the ULTs
+    it_rate = 64 * (1000 if a.quick else 4000)  # messages per rank, split over the ULTs
 
     configs = []  # (key, np, prog, args, env, kind)
     configs.append((("latency", "plain", 1, "single"), 2, plain, ["latency", 1, it_lat], {}, "json"))

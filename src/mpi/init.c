@@ -20,6 +20,7 @@ struct wm_global wm_g = {
     .nap_min_ns = 20000,
     .nap_max_ns = 100000,
     .spin_ns = 200000,
+    .direct_send = 1024,
     .lock = PTHREAD_MUTEX_INITIALIZER,
 };
 static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -38,6 +39,20 @@ static void read_spin(void)
         return;
     }
     wm_g.spin_ns = v * 1000u;
+}
+
+static void read_direct(void)
+{
+    const char *e = getenv("WEFT_MPI_DIRECT_SEND");
+    if (!e || !*e)
+        return;
+    char *end;
+    long v = strtol(e, &end, 10);
+    if (*end || v < 0 || v > (1L << 20)) {
+        fprintf(stderr, "weft-mpi: WEFT_MPI_DIRECT_SEND=\"%s\" ignored (want 0..1048576)\n", e);
+        return;
+    }
+    wm_g.direct_send = v;
 }
 
 static void read_nap(void)
@@ -66,6 +81,7 @@ void wm_start(int provided)
         wm_g.serialize = provided < MPI_THREAD_MULTIPLE;
         read_nap();
         read_spin();
+        read_direct();
         int phase = WM_ACTIVE;
         if (!wm_g.bypass && !wm_progress_start()) {
             fprintf(stderr, "weft-mpi: no free poll hook in weft: MPI calls from ULTs will "

@@ -45,6 +45,7 @@ struct wm_global {
     unsigned nap_min_ns; /* idle naps of a stream with waiters (WEFT_MPI_NAP_US) */
     unsigned nap_max_ns;
     uint64_t spin_ns;     /* no sleep so long after activity (WEFT_MPI_SPIN_US) */
+    long direct_send;     /* MPI_Send of at most this many bytes: PMPI_Send (see p2p.c) */
     pthread_mutex_t lock; /* the serialising lock (serialize only) */
 };
 extern WM_HIDDEN struct wm_global wm_g;
@@ -101,6 +102,9 @@ WM_HIDDEN int wm_wait_all(enum wm_route route, int n, MPI_Request *reqs, MPI_Sta
 WM_HIDDEN int wm_wait_any(enum wm_route route, int n, MPI_Request *reqs, int *index,
                           MPI_Status *status);
 WM_HIDDEN int wm_probe(enum wm_route route, int source, int tag, MPI_Comm comm, MPI_Status *status);
+
+/* Count a send passed straight to PMPI_Send (weft_mpi_stats.direct). */
+WM_HIDDEN void wm_count_direct(void);
 
 /* Register the poll hook with core (progress.c); false when core's hook table is full. */
 WM_HIDDEN bool wm_progress_start(void);

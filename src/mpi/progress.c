@@ -46,7 +46,18 @@
 #include "mpi/layer.h"
 
 /* ---- counters (weft_mpi_stats): written by the table's thread, read by anyone ---- */
-enum { C_CALLS, C_IMMEDIATE, C_PARKED, C_POLLS, C_TESTSOME, C_COMPLETED, C_NAPS, C_FALLBACK, C_N };
+enum {
+    C_CALLS,
+    C_IMMEDIATE,
+    C_PARKED,
+    C_POLLS,
+    C_TESTSOME,
+    C_COMPLETED,
+    C_NAPS,
+    C_FALLBACK,
+    C_DIRECT,
+    C_N
+};
 
 struct waiter;
 
@@ -407,6 +418,20 @@ static int wait_reqs(enum wm_route route, int n, MPI_Request *reqs, MPI_Status *
         wm_unlock();
         return rc;
     }
+    if (one) { /* the common case first: one request, often complete at once */
+        int flag = 0;
+        wm_lock();
+        int rc = PMPI_Test(reqs, &flag, statuses);
+        wm_unlock();
+        if (rc != MPI_SUCCESS || flag) {
+            struct table *t0 = table_self();
+            if (t0) {
+                count(t0, C_CALLS);
+                count(t0, C_IMMEDIATE);
+            }
+            return rc;
+        }
+    }
     struct table *t = table_self();
     int stack_todo[32];
     int *todo = n <= 32 ? stack_todo : malloc(sizeof(int) * (size_t)n);
@@ -421,7 +446,9 @@ static int wait_reqs(enum wm_route route, int n, MPI_Request *reqs, MPI_Status *
     struct waiter w = { .kind = W_REQS, .one = one, .reqs = reqs, .first_err = MPI_SUCCESS };
     w.statuses = statuses == MPI_STATUSES_IGNORE ? NULL : statuses;
     int ntodo = 0;
-    for (int k = 0; k < n; k++) {
+    if (one)
+        todo[ntodo++] = 0; /* tested above: not complete */
+    for (int k = 0; k < n && !one; k++) {
         MPI_Status s;
         s.MPI_ERROR = MPI_SUCCESS;
         int flag = 0;
@@ -477,6 +504,16 @@ static int wait_reqs(enum wm_route route, int n, MPI_Request *reqs, MPI_Status *
     if (todo != stack_todo)
         free(todo);
     return reqs_result(&w);
+}
+
+void wm_count_direct(void)
+{
+    struct table *t = table_self();
+    if (t) {
+        count(t, C_CALLS);
+        count(t, C_IMMEDIATE);
+        count(t, C_DIRECT);
+    }
 }
 
 int wm_wait_one(enum wm_route route, MPI_Request *req, MPI_Status *status)
@@ -544,5 +581,6 @@ int weft_mpi_get_stats(struct weft_mpi_stats *out)
     out->completed = c[C_COMPLETED];
     out->naps = c[C_NAPS];
     out->fallback = c[C_FALLBACK];
+    out->direct = c[C_DIRECT];
     return MPI_SUCCESS;
 }
