@@ -69,7 +69,7 @@ def main():
         for lvl in ("multiple", "funneled"):
             configs.append((("rate", "weft", k, lvl), 2, pp,
                             ["rate", k, max(64, it_rate // k // 64 * 64), lvl], {}, "json"))
-    sargs = [4096, 128, 20 if a.quick else 60, 8, 1]
+    sargs = [8192, 256, 20 if a.quick else 60, 16, 1]
     for np_ in (2, 4):
         for layer in (True, False):
             env = {} if layer else {"WEFT_MPI_BYPASS": "1"}
