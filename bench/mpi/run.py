@@ -57,7 +57,7 @@ def main():
         if not os.path.exists(p):
             sys.exit(f"{p} is missing: build with -DWEFT_BUILD_BENCH=ON and the MPI face")
     it_lat = 2000 if a.quick else 10000
-    it_rate = 64 * (1000 if a.quick else 4000)  # messages per rank, split over the ULTs
+    it_rate = 64 * (2000 if a.quick else 20000)  # messages per rank, split over the ULTs
 
     configs = []  # (key, np, prog, args, env, kind)
     configs.append((("latency", "plain", 1, "single"), 2, plain, ["latency", 1, it_lat], {}, "json"))
