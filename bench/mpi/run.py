@@ -51,6 +51,8 @@ def main():
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--out", default=os.path.join(root, "bench", "figures"))
     ap.add_argument("--quick", action="store_true", help="fewer iterations, 3 rounds")
+    ap.add_argument("--replot", action="store_true",
+                    help="only redraw the figures and summary from OUT/mpi_results.json")
     a = ap.parse_args()
     if a.quick:
         a.repeats = min(a.repeats, 3)
@@ -81,7 +83,15 @@ def main():
 
     runs = {c[0]: [] for c in configs}
     cmds = {}
-    for r in range(a.repeats):
+    if a.replot:
+        with open(os.path.join(a.out, "mpi_results.json")) as f:
+            old = json.load(f)
+        a.repeats = old["repeats"]
+        for x in old["results"]:
+            key = (x["bench"], x["impl"], x["n"], x["level"])
+            runs[key] = x["runs"]
+            cmds[key] = x["command"]
+    for r in range(0 if a.replot else a.repeats):
         for key, np_, prog, args, env, kind in configs:
             cmd, out = mpirun(np_, prog, args, env)
             cmds[key] = " ".join(cmd)
@@ -169,7 +179,7 @@ def main():
     ax.bar([i + 0.2 for i in x], wov, 0.4, label="without (WEFT_MPI_BYPASS=1)")
     ax.set_xticks(list(x), lab)
     ax.set_ylabel("time (s)")
-    ax.set_title("stencil " + "x".join(str(s) for s in sargs[:3]) + ", 8 ULTs, 1 stream per rank")
+    ax.set_title("stencil " + "x".join(str(s) for s in sargs[:3]) + f", {sargs[3]} ULTs, 1 stream per rank")
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(os.path.join(a.out, "mpi_stencil.png"), dpi=100)
