@@ -60,6 +60,9 @@ for tool in cmake ninja gcc valgrind pkg-config clang-format; do
   command -v "$tool" >/dev/null 2>&1 || need+=("$tool")
 done
 [ -f /usr/include/valgrind/valgrind.h ] || need+=(valgrind)
+# libweft-mpi (src/mpi/) and its tests under mpirun: Open MPI
+command -v mpicc >/dev/null 2>&1 || need+=(libopenmpi-dev)
+command -v mpirun >/dev/null 2>&1 || need+=(openmpi-bin)
 if [ ${#need[@]} -gt 0 ]; then
   pkgs=()
   for t in "${need[@]}"; do

@@ -11,6 +11,10 @@
 
 #define WEFT_API         __attribute__((visibility("default")))
 #define WEFT_INTERNAL    __attribute__((visibility("hidden")))
+/* WEFT_FACE: an internal entry point that libweft.so exports for the face libraries built
+ * over it (libweft-mpi.so, ...), which cannot reach its hidden symbols.  Declared only in a
+ * core header, never in include/: not public API, its contract follows the weft version. */
+#define WEFT_FACE        __attribute__((visibility("default")))
 #define WEFT_COLD        __attribute__((cold, noinline))
 #define WEFT_WUR         __attribute__((warn_unused_result))
 #define WEFT_LIKELY(x)   __builtin_expect(!!(x), 1)

@@ -12,6 +12,11 @@
  *   - idle_ns: before an idle stream sleeps, each hook says how long the stream may sleep
  *     without polling it (WEFT_NO_DEADLINE: nothing in flight for it here).  MPI answers a
  *     short nap while requests are pending; the sleep is capped by the smallest answer.
+ *     0 means "do not sleep now": the stream pauses a few hundred nanoseconds and runs
+ *     its loop (and so the polls) again - for a face whose completions arrive back to
+ *     back (MPI answers 0 for a bounded time after its last completion, as MPI itself
+ *     spins in a blocking call).  A hook must bound how long it keeps answering 0: the
+ *     stream neither sleeps nor lets its CPU go meanwhile.
  *   - sleep (optional, one hook at most uses it per stream): a face that can be woken by
  *     the kernel itself (io_uring waiting on the stream's idle futex word and on its own
  *     completions at once) sleeps for the stream.  It must return when *word is no longer
@@ -37,7 +42,8 @@ struct weft_poll_hook {
     /* Reap completions of the calling stream and wake their waiters; true if it woke any. */
     bool (*poll)(void);
     /* How long the calling stream may sleep idle without a poll (ns), WEFT_NO_DEADLINE
-     * (UINT64_MAX) when nothing of this face is in flight there.  NULL: no bound. */
+     * (UINT64_MAX) when nothing of this face is in flight there, 0: do not sleep yet.
+     * NULL: no bound. */
     uint64_t (*idle_ns)(void);
     /* Optional: sleep for the calling stream (see above); NULL: never. */
     bool (*sleep)(_Atomic uint32_t *word, uint64_t timeout_ns);
@@ -46,8 +52,11 @@ struct weft_poll_hook {
 extern WEFT_INTERNAL _Atomic int weft_poll_hooks_n;
 extern WEFT_INTERNAL const struct weft_poll_hook *_Atomic weft_poll_hooks[WEFT_POLL_HOOKS_MAX];
 
-/* Register h (idempotent for the same h).  0, or -1 when WEFT_POLL_HOOKS_MAX are taken. */
-WEFT_INTERNAL int weft_poll_hook_add(const struct weft_poll_hook *h);
+/* Register h (idempotent for the same h).  0, or -1 when WEFT_POLL_HOOKS_MAX are taken.
+ * Callable before ABT_init and from any thread.  Exported from libweft.so (WEFT_FACE) so
+ * that a face in its own shared library (libweft-mpi.so) can register: the only symbol of
+ * this header a face library may use; everything else here is core's side. */
+WEFT_FACE int weft_poll_hook_add(const struct weft_poll_hook *h);
 
 /* Call every hook's poll; true if one woke a waiter. */
 WEFT_INTERNAL bool weft_poll_hooks_run_slow(int n);

@@ -88,10 +88,15 @@ void weft_sched_idle(weft_xstream *xs, weft_sched *s, weft_sched_idle_state *st,
             st->nap_ns = WEFT_IDLE_NAP_MAX_NS;
         max = st->nap_ns;
     }
-    uint64_t t = weft_timers_cap(max, weft_timers_next()); /* wake for the next deadline */
     uint64_t b = weft_poll_hooks_idle_ns(); /* completions in flight (core/poll_hook.h) */
+    if (b == 0) { /* a hook expects a completion any moment: poll again, do not sleep */
+        for (int i = 0; i < IDLE_RELAX; i++)
+            weft_cpu_relax();
+        return;
+    }
+    uint64_t t = weft_timers_cap(max, weft_timers_next()); /* wake for the next deadline */
     if (b < t)
-        t = b ? b : 1;
+        t = b;
     if (idle_sleep(xs, s, t == UINT64_MAX ? 0 : t))
         st->phase = WEFT_IDLE_NONE; /* woken for something: it may spin again */
 }

@@ -1,0 +1,186 @@
+/* src/mpi/coll.c - blocking collectives of libweft-mpi: from a ULT, each is its
+ * nonblocking collective (MPI-3, PMPI_Ibarrier ...) plus the ULT-level wait of
+ * progress.c; from anyone else, the blocking PMPI call (layer.h's pattern).
+ *
+ * The nonblocking form makes the same matching promise as the blocking one (collectives
+ * on a communicator are matched in the order each rank starts them), so a program whose
+ * ranks call the blocking collectives in one order stays correct.  MPI_IN_PLACE and the
+ * error codes are MPI's own: the arguments are passed on unchanged. */
+#include "mpi/layer.h"
+
+int MPI_Barrier(MPI_Comm comm)
+{
+    enum wm_route r = wm_route();
+    if (r <= WM_LOCKED) {
+        wm_enter(r);
+        return wm_leave(r, PMPI_Barrier(comm));
+    }
+    MPI_Request q;
+    wm_lock();
+    int rc = PMPI_Ibarrier(comm, &q);
+    wm_unlock();
+    return wm_finish(r, rc, &q);
+}
+
+int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
+{
+    enum wm_route r = wm_route();
+    if (r <= WM_LOCKED) {
+        wm_enter(r);
+        return wm_leave(r, PMPI_Bcast(buf, count, dt, root, comm));
+    }
+    MPI_Request q;
+    wm_lock();
+    int rc = PMPI_Ibcast(buf, count, dt, root, comm, &q);
+    wm_unlock();
+    return wm_finish(r, rc, &q);
+}
+
+int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
+               MPI_Comm comm)
+{
+    enum wm_route r = wm_route();
+    if (r <= WM_LOCKED) {
+        wm_enter(r);
+        return wm_leave(r, PMPI_Reduce(sendbuf, recvbuf, count, dt, op, root, comm));
+    }
+    MPI_Request q;
+    wm_lock();
+    int rc = PMPI_Ireduce(sendbuf, recvbuf, count, dt, op, root, comm, &q);
+    wm_unlock();
+    return wm_finish(r, rc, &q);
+}
+
+int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
+                  MPI_Comm comm)
+{
+    enum wm_route r = wm_route();
+    if (r <= WM_LOCKED) {
+        wm_enter(r);
+        return wm_leave(r, PMPI_Allreduce(sendbuf, recvbuf, count, dt, op, comm));
+    }
+    MPI_Request q;
+    wm_lock();
+    int rc = PMPI_Iallreduce(sendbuf, recvbuf, count, dt, op, comm, &q);
+    wm_unlock();
+    return wm_finish(r, rc, &q);
+}
+
+int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    enum wm_route r = wm_route();
+    if (r <= WM_LOCKED) {
+        wm_enter(r);
+        return wm_leave(r, PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                         comm));
+    }
+    MPI_Request q;
+    wm_lock();
+    int rc = PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &q);
+    wm_unlock();
+    return wm_finish(r, rc, &q);
+}
+
+int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    enum wm_route r = wm_route();
+    if (r <= WM_LOCKED) {
+        wm_enter(r);
+        return wm_leave(r, PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                       root, comm));
+    }
+    MPI_Request q;
+    wm_lock();
+    int rc =
+        PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &q);
+    wm_unlock();
+    return wm_finish(r, rc, &q);
+}
+
+int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                MPI_Comm comm)
+{
+    enum wm_route r = wm_route();
+    if (r <= WM_LOCKED) {
+        wm_enter(r);
+        return wm_leave(r, PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                        recvtype, root, comm));
+    }
+    MPI_Request q;
+    wm_lock();
+    int rc = PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                           root, comm, &q);
+    wm_unlock();
+    return wm_finish(r, rc, &q);
+}
+
+int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    enum wm_route r = wm_route();
+    if (r <= WM_LOCKED) {
+        wm_enter(r);
+        return wm_leave(r, PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                        root, comm));
+    }
+    MPI_Request q;
+    wm_lock();
+    int rc =
+        PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &q);
+    wm_unlock();
+    return wm_finish(r, rc, &q);
+}
+
+int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                 MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                 int root, MPI_Comm comm)
+{
+    enum wm_route r = wm_route();
+    if (r <= WM_LOCKED) {
+        wm_enter(r);
+        return wm_leave(r, PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                                         recvtype, root, comm));
+    }
+    MPI_Request q;
+    wm_lock();
+    int rc = PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                            root, comm, &q);
+    wm_unlock();
+    return wm_finish(r, rc, &q);
+}
+
+int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    enum wm_route r = wm_route();
+    if (r <= WM_LOCKED) {
+        wm_enter(r);
+        return wm_leave(r, PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                          recvtype, comm));
+    }
+    MPI_Request q;
+    wm_lock();
+    int rc = PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &q);
+    wm_unlock();
+    return wm_finish(r, rc, &q);
+}
+
+int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    enum wm_route r = wm_route();
+    if (r <= WM_LOCKED) {
+        wm_enter(r);
+        return wm_leave(r, PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                           displs, recvtype, comm));
+    }
+    MPI_Request q;
+    wm_lock();
+    int rc = PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                              comm, &q);
+    wm_unlock();
+    return wm_finish(r, rc, &q);
+}

@@ -1,0 +1,134 @@
+/* src/mpi/layer.h - the internals of libweft-mpi (include/weft_mpi.h): its state, how a
+ * call is routed, and the ULT-level wait every interposed blocking call ends in.
+ *
+ * The model.  A blocking MPI call from a ULT = its nonblocking start (PMPI_I*) + a
+ * ULT-level wait (progress.c): test once; if not complete, the request goes into the
+ * calling stream's table, the ULT parks (ABT_self_suspend), and the stream's scheduler
+ * loop, through the core/poll_hook.h hook, tests every request of its table with one
+ * PMPI_Testsome and resumes (ABT_thread_resume) the ULTs whose wait is over.
+ *
+ * Why the public suspend/resume and not core/wait.h: this layer is its own shared library
+ * (it must be preloadable), and libweft.so exports only public symbols plus WEFT_FACE
+ * ones; ABT_self_suspend / ABT_thread_resume are the public form of the same park and
+ * wake.  The one core symbol used is weft_poll_hook_add.
+ *
+ * Why per stream and lock-free: the table of a stream is touched only by code running on
+ * that stream's OS thread - a ULT registering itself before it parks, and the stream's
+ * scheduler polling.  Those never run at once, so the table needs no lock or atomic; the
+ * table is found through a thread-local pointer (a stream is an OS thread).  A ULT
+ * registers on the stream it runs on and may be resumed anywhere (its pool decides).
+ *
+ * Thread levels.  `serialize` is set when MPI gave less than MPI_THREAD_MULTIPLE: every
+ * PMPI call of the layer is then made under `lock` (never held across a park). */
+#ifndef WEFT_MPI_LAYER_H
+#define WEFT_MPI_LAYER_H
+
+#include <mpi.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <abt.h>
+
+#include "weft_mpi.h"
+
+#define WM_HIDDEN __attribute__((visibility("hidden")))
+
+/* Life of the layer: MPI not initialised (or not through us yet), running, finalised. */
+enum { WM_OFF = 0, WM_ACTIVE = 1, WM_FINALIZED = 2 };
+
+struct wm_global {
+    _Atomic int phase;   /* WM_*; written at init/finalize, read by every call */
+    bool serialize;      /* MPI gave < MPI_THREAD_MULTIPLE: PMPI under `lock` */
+    bool bypass;         /* WEFT_MPI_BYPASS: the layer passes everything through */
+    unsigned nap_min_ns; /* idle naps of a stream with waiters (WEFT_MPI_NAP_US) */
+    unsigned nap_max_ns;
+    uint64_t spin_ns;     /* no sleep so long after activity (WEFT_MPI_SPIN_US) */
+    long direct_send;     /* MPI_Send of at most this many bytes: PMPI_Send (see p2p.c) */
+    pthread_mutex_t lock; /* the serialising lock (serialize only) */
+};
+extern WM_HIDDEN struct wm_global wm_g;
+
+static inline void wm_lock(void)
+{
+    if (wm_g.serialize)
+        pthread_mutex_lock(&wm_g.lock);
+}
+static inline void wm_unlock(void)
+{
+    if (wm_g.serialize)
+        pthread_mutex_unlock(&wm_g.lock);
+}
+
+/* How a call is carried out (wm_route). */
+enum wm_route {
+    WM_DIRECT, /* straight to the blocking PMPI call */
+    WM_LOCKED, /* the blocking PMPI call under the lock (serialised, weft not running) */
+    WM_SPIN,   /* nonblocking + test loop dropping the lock (serialised, not a ULT) */
+    WM_ULT,    /* nonblocking + park: the point of the layer */
+};
+
+/* Set the layer up from what MPI says (MPI initialised behind our back); the route. */
+WM_HIDDEN enum wm_route wm_route_slow(void);
+
+static inline enum wm_route wm_route(void)
+{
+    if (__builtin_expect(atomic_load_explicit(&wm_g.phase, memory_order_acquire) != WM_ACTIVE, 0))
+        return wm_route_slow();
+    if (wm_g.bypass)
+        return WM_DIRECT;
+    ABT_unit_type t;
+    int e = ABT_self_get_type(&t);
+    if (e == ABT_SUCCESS && t == ABT_UNIT_TYPE_THREAD)
+        return WM_ULT;
+    if (!wm_g.serialize)
+        return WM_DIRECT;
+    return e == ABT_ERR_UNINITIALIZED ? WM_LOCKED : WM_SPIN;
+}
+
+/* Start the layer after PMPI_Init_thread gave `provided` (init.c). */
+WM_HIDDEN void wm_start(int provided);
+
+/* ---- the wait (progress.c) ----
+ * Wait for the requests started by an interposed call, as `route` says (WM_ULT parks,
+ * WM_SPIN tests and drops the lock in between; the others are not valid here).
+ *   wm_wait_one: one request, MPI_Wait's result (status's MPI_ERROR left alone).
+ *   wm_wait_all: MPI_Waitall's (MPI_ERR_IN_STATUS when one failed).
+ *   wm_wait_any: MPI_Waitany's.
+ *   wm_probe:    MPI_Probe's, by polling PMPI_Iprobe. */
+WM_HIDDEN int wm_wait_one(enum wm_route route, MPI_Request *req, MPI_Status *status);
+WM_HIDDEN int wm_wait_all(enum wm_route route, int n, MPI_Request *reqs, MPI_Status *statuses);
+WM_HIDDEN int wm_wait_any(enum wm_route route, int n, MPI_Request *reqs, int *index,
+                          MPI_Status *status);
+WM_HIDDEN int wm_probe(enum wm_route route, int source, int tag, MPI_Comm comm, MPI_Status *status);
+
+/* Count a send passed straight to PMPI_Send (weft_mpi_stats.direct). */
+WM_HIDDEN void wm_count_direct(void);
+
+/* Register the poll hook with core (progress.c); false when core's hook table is full. */
+WM_HIDDEN bool wm_progress_start(void);
+
+/* The pattern of every interposed call:
+ *     enum wm_route r = wm_route();
+ *     if (r <= WM_LOCKED) { wm_enter(r); return wm_leave(r, PMPI_Bcast(...)); }
+ *     wm_lock(); rc = PMPI_Ibcast(..., &q); wm_unlock();
+ *     return wm_finish(r, rc, &q);                                                       */
+static inline void wm_enter(enum wm_route r)
+{
+    if (r == WM_LOCKED)
+        wm_lock();
+}
+static inline int wm_leave(enum wm_route r, int rc)
+{
+    if (r == WM_LOCKED)
+        wm_unlock();
+    return rc;
+}
+/* rc of a nonblocking start, then the wait for its request. */
+static inline int wm_finish(enum wm_route r, int rc, MPI_Request *q)
+{
+    return rc != MPI_SUCCESS ? rc : wm_wait_one(r, q, MPI_STATUS_IGNORE);
+}
+
+#endif

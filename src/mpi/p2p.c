@@ -1,0 +1,263 @@
+/* src/mpi/p2p.c - point-to-point calls and completions of libweft-mpi.
+ *
+ * Blocking calls (MPI_Send, MPI_Ssend, MPI_Recv, MPI_Sendrecv, MPI_Wait, MPI_Waitall,
+ * MPI_Waitany, MPI_Probe) follow the pattern of layer.h: a ULT starts the nonblocking
+ * form and waits in progress.c; anyone else goes to the blocking PMPI call.  The
+ * nonblocking starts and tests (MPI_Isend, MPI_Issend, MPI_Irecv, MPI_Iprobe, MPI_Test*)
+ * are interposed only to take the serialising lock below MPI_THREAD_MULTIPLE. */
+#include "mpi/layer.h"
+
+/* The lock for a nonblocking call, below MPI_THREAD_MULTIPLE once the layer runs. */
+static inline bool nb_lock(void)
+{
+    bool on =
+        wm_g.serialize && atomic_load_explicit(&wm_g.phase, memory_order_acquire) == WM_ACTIVE;
+    if (on)
+        pthread_mutex_lock(&wm_g.lock);
+    return on;
+}
+static inline int nb_unlock(bool on, int rc)
+{
+    if (on)
+        pthread_mutex_unlock(&wm_g.lock);
+    return rc;
+}
+
+/* A small MPI_Send from a ULT goes straight to PMPI_Send: MPI sends a message that small
+ * eagerly (buffered at the receiver, in every transport's eager limit, vader's 4 KiB
+ * being the smallest of Open MPI's), so the call returns without waiting for a matching
+ * receive and cannot hold the stream for another ULT; it only copies, or waits for room
+ * in the transport while progressing it (the receiver drains it whatever its ULTs do).
+ * That saves the request of PMPI_Isend and a test: ~400 of ~860 instructions per send
+ * (docs/scaling.md).  WEFT_MPI_DIRECT_SEND sets the limit (bytes, default 1024; 0: every
+ * send is PMPI_Isend + wait). */
+static bool direct_send(int count, MPI_Datatype dt)
+{
+    int sz = 0;
+    return wm_g.direct_send > 0 && count >= 0 && PMPI_Type_size(dt, &sz) == MPI_SUCCESS &&
+           (long)count * sz <= wm_g.direct_send;
+}
+
+int MPI_Send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
+{
+    enum wm_route r = wm_route();
+    if (r <= WM_LOCKED) {
+        wm_enter(r);
+        return wm_leave(r, PMPI_Send(buf, count, dt, dest, tag, comm));
+    }
+    if (direct_send(count, dt)) {
+        wm_count_direct();
+        wm_lock();
+        int rc = PMPI_Send(buf, count, dt, dest, tag, comm);
+        wm_unlock();
+        return rc;
+    }
+    MPI_Request q;
+    wm_lock();
+    int rc = PMPI_Isend(buf, count, dt, dest, tag, comm, &q);
+    wm_unlock();
+    return wm_finish(r, rc, &q);
+}
+
+int MPI_Ssend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
+{
+    enum wm_route r = wm_route();
+    if (r <= WM_LOCKED) {
+        wm_enter(r);
+        return wm_leave(r, PMPI_Ssend(buf, count, dt, dest, tag, comm));
+    }
+    MPI_Request q;
+    wm_lock();
+    int rc = PMPI_Issend(buf, count, dt, dest, tag, comm, &q);
+    wm_unlock();
+    return wm_finish(r, rc, &q);
+}
+
+int MPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+             MPI_Status *status)
+{
+    enum wm_route r = wm_route();
+    if (r <= WM_LOCKED) {
+        wm_enter(r);
+        return wm_leave(r, PMPI_Recv(buf, count, dt, source, tag, comm, status));
+    }
+    MPI_Request q;
+    wm_lock();
+    int rc = PMPI_Irecv(buf, count, dt, source, tag, comm, &q);
+    wm_unlock();
+    return rc != MPI_SUCCESS ? rc : wm_wait_one(r, &q, status);
+}
+
+int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                 MPI_Comm comm, MPI_Status *status)
+{
+    enum wm_route r = wm_route();
+    if (r <= WM_LOCKED) {
+        wm_enter(r);
+        return wm_leave(r, PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                                         recvcount, recvtype, source, recvtag, comm, status));
+    }
+    MPI_Request q[2];
+    MPI_Status st[2];
+    wm_lock();
+    int rc = PMPI_Irecv(recvbuf, recvcount, recvtype, source, recvtag, comm, &q[0]);
+    if (rc == MPI_SUCCESS) {
+        rc = PMPI_Isend(sendbuf, sendcount, sendtype, dest, sendtag, comm, &q[1]);
+        if (rc != MPI_SUCCESS) { /* the send failed to start: take the receive back */
+            PMPI_Cancel(&q[0]);
+            PMPI_Wait(&q[0], MPI_STATUS_IGNORE);
+        }
+    }
+    wm_unlock();
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = wm_wait_all(r, 2, q, st);
+    if (rc == MPI_ERR_IN_STATUS)
+        rc = st[0].MPI_ERROR != MPI_SUCCESS ? st[0].MPI_ERROR : st[1].MPI_ERROR;
+    if (status != MPI_STATUS_IGNORE) {
+        int keep = status->MPI_ERROR;
+        *status = st[0];
+        status->MPI_ERROR = keep;
+    }
+    return rc;
+}
+
+/* The waits, hidden: weft_mpi_wait & co. call these directly, so that they park a ULT
+ * even in a program where MPI's own MPI_Wait comes first in the symbol lookup (a call to
+ * MPI_Wait from here would go through the PLT and could bind to it). */
+static int wait1(MPI_Request *request, MPI_Status *status)
+{
+    enum wm_route r = wm_route();
+    if (r <= WM_LOCKED) {
+        wm_enter(r);
+        return wm_leave(r, PMPI_Wait(request, status));
+    }
+    if (!request) { /* MPI reports it (and the error handler runs as for PMPI_Wait) */
+        wm_lock();
+        int rc = PMPI_Wait(request, status);
+        wm_unlock();
+        return rc;
+    }
+    return wm_wait_one(r, request, status);
+}
+
+static int waitall(int count, MPI_Request requests[], MPI_Status statuses[])
+{
+    enum wm_route r = wm_route();
+    if (r <= WM_LOCKED) {
+        wm_enter(r);
+        return wm_leave(r, PMPI_Waitall(count, requests, statuses));
+    }
+    return wm_wait_all(r, count, requests, statuses);
+}
+
+static int waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
+{
+    enum wm_route r = wm_route();
+    if (r <= WM_LOCKED) {
+        wm_enter(r);
+        return wm_leave(r, PMPI_Waitany(count, requests, index, status));
+    }
+    return wm_wait_any(r, count, requests, index, status);
+}
+
+static int probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    enum wm_route r = wm_route();
+    if (r <= WM_LOCKED) {
+        wm_enter(r);
+        return wm_leave(r, PMPI_Probe(source, tag, comm, status));
+    }
+    return wm_probe(r, source, tag, comm, status);
+}
+
+int MPI_Wait(MPI_Request *request, MPI_Status *status) { return wait1(request, status); }
+
+int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
+{
+    return waitall(count, requests, statuses);
+}
+
+int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
+{
+    return waitany(count, requests, index, status);
+}
+
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    return probe(source, tag, comm, status);
+}
+
+/* ---- weft_mpi.h: the same waits, callable without interposition ---- */
+
+int weft_mpi_wait(MPI_Request *request, MPI_Status *status) { return wait1(request, status); }
+
+int weft_mpi_waitall(int count, MPI_Request requests[], MPI_Status statuses[])
+{
+    return waitall(count, requests, statuses);
+}
+
+int weft_mpi_waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
+{
+    return waitany(count, requests, index, status);
+}
+
+int weft_mpi_probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    return probe(source, tag, comm, status);
+}
+
+/* ---- nonblocking calls: only the lock ---- */
+
+int MPI_Isend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+              MPI_Request *request)
+{
+    bool on = nb_lock();
+    return nb_unlock(on, PMPI_Isend(buf, count, dt, dest, tag, comm, request));
+}
+
+int MPI_Issend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+               MPI_Request *request)
+{
+    bool on = nb_lock();
+    return nb_unlock(on, PMPI_Issend(buf, count, dt, dest, tag, comm, request));
+}
+
+int MPI_Irecv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+              MPI_Request *request)
+{
+    bool on = nb_lock();
+    return nb_unlock(on, PMPI_Irecv(buf, count, dt, source, tag, comm, request));
+}
+
+int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+    bool on = nb_lock();
+    return nb_unlock(on, PMPI_Iprobe(source, tag, comm, flag, status));
+}
+
+int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    bool on = nb_lock();
+    return nb_unlock(on, PMPI_Test(request, flag, status));
+}
+
+int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
+{
+    bool on = nb_lock();
+    return nb_unlock(on, PMPI_Testall(count, requests, flag, statuses));
+}
+
+int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
+{
+    bool on = nb_lock();
+    return nb_unlock(on, PMPI_Testany(count, requests, index, flag, status));
+}
+
+int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                 MPI_Status statuses[])
+{
+    bool on = nb_lock();
+    return nb_unlock(on, PMPI_Testsome(incount, requests, outcount, indices, statuses));
+}
