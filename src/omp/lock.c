@@ -1,0 +1,202 @@
+/* src/omp/lock.c - the word lock, and omp_lock_t / omp_nest_lock_t on it.
+ *
+ * Layouts (gcc 12 omp.h on Linux): omp_lock_t is 4 bytes (aligned 4): the word;
+ * omp_nest_lock_t is 16 bytes (aligned 8): the word, the nesting count, the owner.
+ * The owner of a nestable lock is the task that set it (OpenMP: locks are owned by
+ * tasks), i.e. the omp_task the OpenMP thread runs.
+ *
+ * Word lock: 0 free, 1 held, 2 held and maybe waited for.  lock = CAS 0 -> 1, else spin a
+ * little, then exchange 2 in until it returned 0.  Between exchanges a waiter sleeps:
+ *   - a ULT parks on the ABT_cond of the bucket its word hashes to (64 buckets): it
+ *     increments bucket.nwait (seq_cst) under the bucket mutex and waits only while the
+ *     word still reads 2; unlock (word -> 0, then a seq_cst fence) broadcasts the bucket
+ *     when nwait is not 0, under its mutex.  Dekker pair: no lost wake-up.
+ *   - an OS thread that is not a ULT (or before weft runs) sleeps in futex_wait(word, 2);
+ *     unlock wakes one futex waiter.
+ * The ULT path never blocks its stream: the stream runs other ULTs meanwhile. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "omp/rt.h"
+
+#define NBUCKETS 64
+
+static struct bucket {
+    ABT_mutex m;
+    ABT_cond c;
+    _Atomic int nwait;
+} buckets[NBUCKETS];
+static _Atomic int buckets_state; /* 0 none, 1 making, 2 ready */
+
+static struct bucket *bucket_of(_Atomic uint32_t *w)
+{
+    uintptr_t h = (uintptr_t)w;
+    h ^= h >> 7;
+    h ^= h >> 13;
+    return &buckets[h % NBUCKETS];
+}
+
+/* Buckets are made once weft runs, by the first ULT that needs one. */
+static bool buckets_ready(void)
+{
+    int s = weft_atomic_load_acquire(&buckets_state);
+    if (s == 2)
+        return true;
+    int e = 0;
+    if (weft_atomic_cas_strong_acq_rel(&buckets_state, &e, 1)) {
+        for (int i = 0; i < NBUCKETS; i++) {
+            if (ABT_mutex_create(&buckets[i].m) != ABT_SUCCESS ||
+                ABT_cond_create(&buckets[i].c) != ABT_SUCCESS) {
+                fprintf(stderr, "libweft-omp: cannot create lock wait queues\n");
+                abort();
+            }
+        }
+        weft_atomic_store_release(&buckets_state, 2);
+        return true;
+    }
+    while (weft_atomic_load_acquire(&buckets_state) != 2)
+        weft_cpu_relax();
+    return true;
+}
+
+static bool caller_is_ult(void)
+{
+    if (weft_atomic_load_acquire(&omp_rt_state) != 2)
+        return false;
+    ABT_unit_type type;
+    return ABT_self_get_type(&type) == ABT_SUCCESS && type == ABT_UNIT_TYPE_THREAD;
+}
+
+void omp_word_lock_slow(_Atomic uint32_t *w)
+{
+    for (int i = 0; i < 200; i++) {
+        weft_cpu_relax();
+        uint32_t e = 0;
+        if (weft_atomic_load_relaxed(w) == 0 && weft_atomic_cas_strong_acquire(w, &e, 1))
+            return;
+    }
+    bool ult = caller_is_ult() && buckets_ready();
+    while (weft_atomic_exchange_seq_cst(w, 2) != 0) {
+        if (ult) {
+            struct bucket *b = bucket_of(w);
+            ABT_mutex_lock(b->m);
+            weft_atomic_fetch_add_seq_cst(&b->nwait, 1);
+            if (weft_atomic_load_seq_cst(w) == 2)
+                ABT_cond_wait(b->c, b->m);
+            weft_atomic_fetch_sub_seq_cst(&b->nwait, 1);
+            ABT_mutex_unlock(b->m);
+        } else {
+            weft_futex_wait(w, 2, 0);
+        }
+    }
+}
+
+void omp_word_unlock_slow(_Atomic uint32_t *w)
+{
+    weft_futex_wake(w, 1);
+    weft_atomic_fence_seq_cst();
+    if (weft_atomic_load_acquire(&buckets_state) != 2)
+        return;
+    struct bucket *b = bucket_of(w);
+    if (weft_atomic_load_seq_cst(&b->nwait) > 0) {
+        ABT_mutex_lock(b->m);
+        ABT_cond_broadcast(b->c);
+        ABT_mutex_unlock(b->m);
+    }
+}
+
+/* ---- the omp_*_lock API ---- */
+
+typedef struct {
+    _Atomic uint32_t word;
+} lock_t;
+
+typedef struct {
+    _Atomic uint32_t word;
+    int count;
+    void *owner;
+} nest_t;
+
+_Static_assert(sizeof(lock_t) == 4, "omp_lock_t is 4 bytes in gcc's omp.h");
+_Static_assert(sizeof(nest_t) <= 16, "omp_nest_lock_t is 16 bytes in gcc's omp.h");
+
+OMP_API void omp_init_lock(void *l) { weft_atomic_store_relaxed(&((lock_t *)l)->word, 0); }
+OMP_API void omp_init_lock_with_hint(void *l, int hint)
+{
+    (void)hint;
+    omp_init_lock(l);
+}
+OMP_API void omp_destroy_lock(void *l) { (void)l; }
+OMP_API void omp_set_lock(void *l) { omp_word_lock(&((lock_t *)l)->word); }
+OMP_API void omp_unset_lock(void *l) { omp_word_unlock(&((lock_t *)l)->word); }
+OMP_API int omp_test_lock(void *l)
+{
+    uint32_t e = 0;
+    return weft_atomic_cas_strong_acquire(&((lock_t *)l)->word, &e, 1);
+}
+
+static void *owner_self(void) { return omp_self()->task; }
+
+OMP_API void omp_init_nest_lock(void *l)
+{
+    nest_t *n = l;
+    weft_atomic_store_relaxed(&n->word, 0);
+    n->count = 0;
+    n->owner = NULL;
+}
+OMP_API void omp_init_nest_lock_with_hint(void *l, int hint)
+{
+    (void)hint;
+    omp_init_nest_lock(l);
+}
+OMP_API void omp_destroy_nest_lock(void *l) { (void)l; }
+OMP_API void omp_set_nest_lock(void *l)
+{
+    nest_t *n = l;
+    void *me = owner_self();
+    if (n->owner == me) { /* only the owner can see itself here */
+        n->count++;
+        return;
+    }
+    omp_word_lock(&n->word);
+    n->owner = me;
+    n->count = 1;
+}
+OMP_API void omp_unset_nest_lock(void *l)
+{
+    nest_t *n = l;
+    if (--n->count == 0) {
+        n->owner = NULL;
+        omp_word_unlock(&n->word);
+    }
+}
+OMP_API int omp_test_nest_lock(void *l)
+{
+    nest_t *n = l;
+    void *me = owner_self();
+    if (n->owner == me)
+        return ++n->count;
+    uint32_t e = 0;
+    if (!weft_atomic_cas_strong_acquire(&n->word, &e, 1))
+        return 0;
+    n->owner = me;
+    n->count = 1;
+    return 1;
+}
+
+/* The OMP_1.0 versions (binaries built against libgomp before OpenMP 3.0, whose lock
+ * types were larger): the same operations, which use only the first bytes. */
+#define COMPAT(name, ret, params, args)                                                      \
+    OMP_API ret name##_compat params { return name args; }                                           \
+    __asm__(".symver " #name "_compat, " #name "@OMP_1.0");
+COMPAT(omp_init_lock, void, (void *l), (l))
+COMPAT(omp_destroy_lock, void, (void *l), (l))
+COMPAT(omp_set_lock, void, (void *l), (l))
+COMPAT(omp_unset_lock, void, (void *l), (l))
+COMPAT(omp_test_lock, int, (void *l), (l))
+COMPAT(omp_init_nest_lock, void, (void *l), (l))
+COMPAT(omp_destroy_nest_lock, void, (void *l), (l))
+COMPAT(omp_set_nest_lock, void, (void *l), (l))
+COMPAT(omp_unset_nest_lock, void, (void *l), (l))
+COMPAT(omp_test_nest_lock, int, (void *l), (l))

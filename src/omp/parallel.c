@@ -1,0 +1,189 @@
+/* src/omp/parallel.c - parallel regions: GOMP_parallel, GOMP_parallel_start/_end.
+ *
+ * Fork.  The encountering thread (the master) resolves the team size (num_threads
+ * clause, nthreads-var, nesting limits, thread-limit), takes its cached team (or makes
+ * one), and creates one unnamed ULT per worker into the pools round-robin from its own
+ * stream: a nested region makes ULTs, never OS threads.  The master then becomes
+ * thread 0 (omp_set_self) and runs its share on its own stack.
+ *
+ * Join.  Every thread ends with the team barrier (which also waits for the team's
+ * tasks).  A worker then decrements team->remaining and returns (its ULT ends); the
+ * last one wakes the master, who waits for remaining == 0 before reusing or freeing
+ * the team: after that no worker touches it.  The master keeps the team in its
+ * omp_thr.child for the next region of the same or smaller size. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "omp/rt.h"
+
+extern ABT_pool *omp_pools __attribute__((visibility("hidden")));
+extern int omp_npools __attribute__((visibility("hidden")));
+
+static void worker_main(void *arg)
+{
+    omp_thr *me = arg;
+    omp_team *t = me->team;
+    ABT_self_set_specific(omp_key, me);
+    t->fn(t->data);
+    omp_barrier(me);
+    ABT_self_set_specific(omp_key, NULL);
+    if (weft_atomic_fetch_sub_acq_rel(&t->remaining, 1) == 1)
+        omp_team_wake(t);
+}
+
+static bool team_done(void *arg)
+{
+    omp_team *t = arg;
+    return weft_atomic_load_acquire(&t->remaining) == 0;
+}
+
+static bool no_tasks(void *arg)
+{
+    omp_team *t = arg;
+    return weft_atomic_load_acquire(&t->ntasks) == 0;
+}
+
+static omp_team *team_alloc(unsigned n)
+{
+    omp_team *t = calloc(1, sizeof(*t) + (size_t)n * sizeof(omp_thr));
+    if (!t)
+        return NULL;
+    t->cap = n;
+    if (ABT_mutex_create(&t->mtx) != ABT_SUCCESS) {
+        free(t);
+        return NULL;
+    }
+    if (ABT_cond_create(&t->cond) != ABT_SUCCESS) {
+        ABT_mutex_free(&t->mtx);
+        free(t);
+        return NULL;
+    }
+    return t;
+}
+
+static unsigned resolve_nthreads(omp_thr *me, unsigned req)
+{
+    const struct omp_icv *icv = &me->task->icv;
+    if (me->active_level >= (unsigned)g_env.max_active_levels)
+        return 1;
+    unsigned n = req ? req : (unsigned)(icv->nthreads > 0 ? icv->nthreads : 1);
+    if (icv->thread_limit > 0 && n > (unsigned)icv->thread_limit)
+        n = (unsigned)icv->thread_limit;
+    if (icv->dyn && n > (unsigned)g_env.num_procs && me->active_level == 0)
+        n = (unsigned)g_env.num_procs;
+    return n ? n : 1;
+}
+
+/* The ICVs of the implicit tasks of a new team (nthreads-var list, bind list). */
+static void child_icv(const struct omp_icv *p, struct omp_icv *c)
+{
+    *c = *p;
+    if (p->nt_pos >= 0 && p->nt_pos + 1 < g_env.nt_len) {
+        c->nt_pos = p->nt_pos + 1;
+        c->nthreads = g_env.nt_list[c->nt_pos];
+    }
+}
+
+omp_team *omp_team_begin(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags)
+{
+    return omp_team_begin_ws(fn, data, num_threads, flags, NULL, NULL);
+}
+
+omp_team *omp_team_begin_ws(void (*fn)(void *), void *data, unsigned num_threads,
+                            unsigned flags, void (*ws_init)(omp_ws *, void *), void *ws_arg)
+{
+    omp_rt_init();
+    omp_thr *me = omp_self();
+    unsigned n = resolve_nthreads(me, num_threads);
+    omp_team *t = me->child;
+    if (!t || t->cap < n) {
+        omp_team_free(t);
+        me->child = NULL;
+        t = team_alloc(n);
+        if (!t) {
+            fprintf(stderr, "libweft-omp: out of memory for a team of %u threads\n", n);
+            abort();
+        }
+        me->child = t;
+    }
+    me->child = NULL; /* in use: a nested region of this same thread cannot take it */
+    t->nthreads = n;
+    t->fn = fn;
+    t->data = data;
+    t->bar_arrived = 0;
+    t->cancelled = 0;
+    t->remaining = n - 1;
+    t->ws_head.next = NULL;
+    t->tq_head = t->tq_tail = NULL;
+    t->tq_len = 0;
+    t->ntasks = 0;
+    struct omp_icv icv;
+    child_icv(&me->task->icv, &icv);
+    if ((flags & 7) != 0)
+        icv.bind = (int)(flags & 7);
+    for (unsigned i = 0; i < n; i++) {
+        omp_thr *th = &t->thr[i];
+        omp_thr_init(th, t, i, me, &icv);
+        th->level = me->level + 1;
+        th->active_level = me->active_level + (n > 1);
+    }
+    if (ws_init) { /* a combined construct: its worksharing part exists before anyone runs */
+        bool created;
+        omp_ws_next(&t->thr[0], ws_init, ws_arg, &created);
+        for (unsigned i = 1; i < n; i++)
+            t->thr[i].ws = t->thr[0].ws;
+    }
+    int rank = 0;
+    if (omp_npools > 1 && ABT_self_get_xstream_rank(&rank) != ABT_SUCCESS)
+        rank = 0;
+    for (unsigned i = 1; i < n; i++) {
+        ABT_pool pool = omp_pools[((unsigned)rank + i) % (unsigned)omp_npools];
+        int err = ABT_thread_create(pool, worker_main, &t->thr[i], ABT_THREAD_ATTR_NULL, NULL);
+        if (err != ABT_SUCCESS) {
+            fprintf(stderr, "libweft-omp: cannot create thread %u of a team (weft error %d)\n",
+                    i, err);
+            abort();
+        }
+    }
+    omp_set_self(&t->thr[0]);
+    return t;
+}
+
+void omp_team_end(void)
+{
+    omp_thr *me = omp_self();
+    omp_team *t = me->team;
+    omp_barrier(me);
+    if (weft_atomic_load_acquire(&t->remaining) != 0)
+        omp_wait(me, team_done, t, false, NULL, NULL);
+    if (weft_atomic_load_acquire(&t->ntasks) != 0) /* a cancelled region */
+        omp_wait(me, no_tasks, t, true, NULL, NULL);
+    omp_thr *parent = me->parent;
+    omp_set_self(parent);
+    /* Reclaim the constructs left after the last barrier; keep the team for next time. */
+    omp_ws_reclaim(t);
+    if (parent->child)
+        omp_team_free(t);
+    else
+        parent->child = t;
+}
+
+void omp_parallel(void (*fn)(void *), void *data, unsigned n, unsigned flags)
+{
+    omp_team_begin(fn, data, n, flags);
+    fn(data);
+    omp_team_end();
+}
+
+OMP_API void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags)
+{
+    omp_parallel(fn, data, num_threads, flags);
+}
+
+OMP_API void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads)
+{
+    omp_team_begin(fn, data, num_threads, 0);
+}
+
+OMP_API void GOMP_parallel_end(void) { omp_team_end(); }
