@@ -60,7 +60,7 @@ void omp_wait(omp_thr *me, bool (*ready)(void *), void *arg, bool run_tasks, omp
 {
     omp_team *t = me->team;
     uint64_t spin = g_env.spin;
-    struct wait_arg w = {ready, arg, t};
+    struct wait_arg w = { ready, arg, t };
     for (;;) {
         for (uint64_t i = 0;; i++) {
             if (ready(arg))
@@ -123,7 +123,7 @@ bool omp_barrier(omp_thr *me)
         return false;
     unsigned gen = weft_atomic_load_acquire(&t->bar_gen);
     weft_atomic_fetch_add_seq_cst(&t->bar_arrived, 1);
-    struct bar_arg b = {t, gen};
+    struct bar_arg b = { t, gen };
     for (;;) {
         if (try_release(t, gen))
             break;

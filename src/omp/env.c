@@ -116,9 +116,13 @@ static void parse_schedule(void)
     else if (!strncasecmp(p, "nonmonotonic:", 13))
         p += 13;
     p = skip_ws(p);
-    static const struct { const char *n; int k; } kinds[] = {
-        {"static", OMP_S_STATIC}, {"dynamic", OMP_S_DYNAMIC},
-        {"guided", OMP_S_GUIDED}, {"auto", OMP_S_AUTO}};
+    static const struct {
+        const char *n;
+        int k;
+    } kinds[] = { { "static", OMP_S_STATIC },
+                  { "dynamic", OMP_S_DYNAMIC },
+                  { "guided", OMP_S_GUIDED },
+                  { "auto", OMP_S_AUTO } };
     int kind = -1;
     for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
         size_t l = strlen(kinds[i].n);
@@ -198,7 +202,8 @@ static void parse_spincount(void)
     uint64_t mult = 1;
     switch (*p) {
     case '\0': break;
-    case 'k': case 'K': mult = 1000, p++; break;
+    case 'k':
+    case 'K': mult = 1000, p++; break;
     case 'M': mult = 1000000, p++; break;
     case 'G': mult = 1000000000, p++; break;
     case 'T': mult = 1000000000000ull, p++; break;
@@ -212,7 +217,7 @@ bad:
     invalid("GOMP_SPINCOUNT");
 }
 
-static const char *const bind_names[] = {"false", "true", "primary", "close", "spread"};
+static const char *const bind_names[] = { "false", "true", "primary", "close", "spread" };
 
 static void parse_proc_bind(void)
 {
@@ -265,8 +270,8 @@ static void parse_places(void)
     if (!s)
         return;
     const char *p = skip_ws(s);
-    static const char *const abstract[] = {"threads", "cores", "sockets", "ll_caches",
-                                           "numa_domains"};
+    static const char *const abstract[] = { "threads", "cores", "sockets", "ll_caches",
+                                            "numa_domains" };
     for (size_t i = 0; i < sizeof(abstract) / sizeof(abstract[0]); i++) {
         size_t l = strlen(abstract[i]);
         if (!strncasecmp(p, abstract[i], l)) {
@@ -413,14 +418,16 @@ void omp_display_env_print(bool verbose)
     else
         fprintf(f, "%d", g_env.icv.nthreads);
     fprintf(f, "'\n");
-    fprintf(f, "  [host] OMP_SCHEDULE = '%s%s", (g_env.icv.run_sched & OMP_S_MONOTONIC) ? "MONOTONIC:" : "",
+    fprintf(f, "  [host] OMP_SCHEDULE = '%s%s",
+            (g_env.icv.run_sched & OMP_S_MONOTONIC) ? "MONOTONIC:" : "",
             sched_name(g_env.icv.run_sched));
     if (g_env.icv.run_chunk > 1 || (g_env.icv.run_sched & ~OMP_S_MONOTONIC) == OMP_S_STATIC)
         fprintf(f, ",%ld", g_env.icv.run_chunk);
     fprintf(f, "'\n");
     fprintf(f, "  [host] OMP_PROC_BIND = '%s'\n", bind_names[g_env.icv.bind % 5]);
     fprintf(f, "  [host] OMP_PLACES = '%s'\n", g_env.places ? g_env.places : "");
-    fprintf(f, "  [host] OMP_STACKSIZE = '%zu'\n", g_env.stacksize ? g_env.stacksize : (size_t)1 << 20);
+    fprintf(f, "  [host] OMP_STACKSIZE = '%zu'\n",
+            g_env.stacksize ? g_env.stacksize : (size_t)1 << 20);
     fprintf(f, "  [host] OMP_WAIT_POLICY = '%s'\n", g_env.wait_policy == 1 ? "ACTIVE" : "PASSIVE");
     fprintf(f, "  [host] OMP_THREAD_LIMIT = '%d'\n", g_env.icv.thread_limit);
     fprintf(f, "  [host] OMP_MAX_ACTIVE_LEVELS = '%d'\n", g_env.max_active_levels);

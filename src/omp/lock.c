@@ -187,8 +187,8 @@ OMP_API int omp_test_nest_lock(void *l)
 
 /* The OMP_1.0 versions (binaries built against libgomp before OpenMP 3.0, whose lock
  * types were larger): the same operations, which use only the first bytes. */
-#define COMPAT(name, ret, params, args)                                                      \
-    OMP_API ret name##_compat params { return name args; }                                           \
+#define COMPAT(name, ret, params, args)                    \
+    OMP_API ret name##_compat params { return name args; } \
     __asm__(".symver " #name "_compat, " #name "@OMP_1.0");
 COMPAT(omp_init_lock, void, (void *l), (l))
 COMPAT(omp_destroy_lock, void, (void *l), (l))

@@ -288,7 +288,7 @@ static bool loop_start_l(long start, long end, long incr, int sched, long chunk,
                          long *iend, void **mem)
 {
     omp_thr *me = omp_self();
-    struct loop_args l = {0};
+    struct loop_args l = { 0 };
     l.sched = sched;
     resolve_sched(me, &l.sched, &l.chunk, chunk);
     l.n = omp_iters_l(start, end, incr);
@@ -312,7 +312,7 @@ static bool loop_start_ull(bool up, unsigned long long start, unsigned long long
                            unsigned long long *istart, unsigned long long *iend, void **mem)
 {
     omp_thr *me = omp_self();
-    struct loop_args l = {0};
+    struct loop_args l = { 0 };
     l.sched = sched;
     long c = chunk > (unsigned long long)INT64_MAX ? INT64_MAX : (long)chunk;
     resolve_sched(me, &l.sched, &l.chunk, c);
@@ -346,15 +346,15 @@ static bool loop_next_ull(unsigned long long *istart, unsigned long long *iend)
 
 /* ---- long entry points ---- */
 
-#define LOOP_L(name, sched)                                                                  \
-    OMP_API bool GOMP_loop_##name##_start(long start, long end, long incr, long chunk,       \
-                                          long *istart, long *iend)                          \
-    {                                                                                        \
-        return loop_start_l(start, end, incr, sched, chunk, istart, iend, NULL);             \
-    }                                                                                        \
-    OMP_API bool GOMP_loop_##name##_next(long *istart, long *iend)                           \
-    {                                                                                        \
-        return loop_next_l(omp_self(), istart, iend);                                        \
+#define LOOP_L(name, sched)                                                            \
+    OMP_API bool GOMP_loop_##name##_start(long start, long end, long incr, long chunk, \
+                                          long *istart, long *iend)                    \
+    {                                                                                  \
+        return loop_start_l(start, end, incr, sched, chunk, istart, iend, NULL);       \
+    }                                                                                  \
+    OMP_API bool GOMP_loop_##name##_next(long *istart, long *iend)                     \
+    {                                                                                  \
+        return loop_next_l(omp_self(), istart, iend);                                  \
     }
 
 LOOP_L(static, OMP_S_STATIC)
@@ -366,15 +366,15 @@ LOOP_L(ordered_static, OMP_S_STATIC)
 LOOP_L(ordered_dynamic, OMP_S_DYNAMIC)
 LOOP_L(ordered_guided, OMP_S_GUIDED)
 
-#define LOOP_L_RUNTIME(name)                                                                 \
-    OMP_API bool GOMP_loop_##name##_start(long start, long end, long incr, long *istart,     \
-                                          long *iend)                                        \
-    {                                                                                        \
-        return loop_start_l(start, end, incr, OMP_S_RUNTIME, 0, istart, iend, NULL);         \
-    }                                                                                        \
-    OMP_API bool GOMP_loop_##name##_next(long *istart, long *iend)                           \
-    {                                                                                        \
-        return loop_next_l(omp_self(), istart, iend);                                        \
+#define LOOP_L_RUNTIME(name)                                                             \
+    OMP_API bool GOMP_loop_##name##_start(long start, long end, long incr, long *istart, \
+                                          long *iend)                                    \
+    {                                                                                    \
+        return loop_start_l(start, end, incr, OMP_S_RUNTIME, 0, istart, iend, NULL);     \
+    }                                                                                    \
+    OMP_API bool GOMP_loop_##name##_next(long *istart, long *iend)                       \
+    {                                                                                    \
+        return loop_next_l(omp_self(), istart, iend);                                    \
     }
 
 LOOP_L_RUNTIME(runtime)
@@ -382,8 +382,8 @@ LOOP_L_RUNTIME(nonmonotonic_runtime)
 LOOP_L_RUNTIME(maybe_nonmonotonic_runtime)
 LOOP_L_RUNTIME(ordered_runtime)
 
-OMP_API bool GOMP_loop_start(long start, long end, long incr, long sched, long chunk,
-                             long *istart, long *iend, uintptr_t *reductions, void **mem)
+OMP_API bool GOMP_loop_start(long start, long end, long incr, long sched, long chunk, long *istart,
+                             long *iend, uintptr_t *reductions, void **mem)
 {
     if (reductions) {
         fprintf(stderr, "libweft-omp: task reductions on a loop are not supported\n");
@@ -393,28 +393,25 @@ OMP_API bool GOMP_loop_start(long start, long end, long incr, long sched, long c
 }
 
 OMP_API bool GOMP_loop_ordered_start(long start, long end, long incr, long sched, long chunk,
-                                     long *istart, long *iend, uintptr_t *reductions,
-                                     void **mem)
+                                     long *istart, long *iend, uintptr_t *reductions, void **mem)
 {
     return GOMP_loop_start(start, end, incr, sched, chunk, istart, iend, reductions, mem);
 }
 
 /* ---- unsigned long long entry points ---- */
 
-#define LOOP_ULL(name, sched)                                                                \
-    OMP_API bool GOMP_loop_ull_##name##_start(bool up, unsigned long long start,             \
-                                              unsigned long long end,                        \
-                                              unsigned long long incr,                       \
-                                              unsigned long long chunk,                      \
-                                              unsigned long long *istart,                    \
-                                              unsigned long long *iend)                      \
-    {                                                                                        \
-        return loop_start_ull(up, start, end, incr, sched, chunk, istart, iend, NULL);       \
-    }                                                                                        \
-    OMP_API bool GOMP_loop_ull_##name##_next(unsigned long long *istart,                     \
-                                             unsigned long long *iend)                       \
-    {                                                                                        \
-        return loop_next_ull(istart, iend);                                                  \
+#define LOOP_ULL(name, sched)                                                                      \
+    OMP_API bool GOMP_loop_ull_##name##_start(bool up, unsigned long long start,                   \
+                                              unsigned long long end, unsigned long long incr,     \
+                                              unsigned long long chunk,                            \
+                                              unsigned long long *istart,                          \
+                                              unsigned long long *iend)                            \
+    {                                                                                              \
+        return loop_start_ull(up, start, end, incr, sched, chunk, istart, iend, NULL);             \
+    }                                                                                              \
+    OMP_API bool GOMP_loop_ull_##name##_next(unsigned long long *istart, unsigned long long *iend) \
+    {                                                                                              \
+        return loop_next_ull(istart, iend);                                                        \
     }
 
 LOOP_ULL(static, OMP_S_STATIC)
@@ -426,19 +423,17 @@ LOOP_ULL(ordered_static, OMP_S_STATIC)
 LOOP_ULL(ordered_dynamic, OMP_S_DYNAMIC)
 LOOP_ULL(ordered_guided, OMP_S_GUIDED)
 
-#define LOOP_ULL_RUNTIME(name)                                                               \
-    OMP_API bool GOMP_loop_ull_##name##_start(bool up, unsigned long long start,             \
-                                              unsigned long long end,                        \
-                                              unsigned long long incr,                       \
-                                              unsigned long long *istart,                    \
-                                              unsigned long long *iend)                      \
-    {                                                                                        \
-        return loop_start_ull(up, start, end, incr, OMP_S_RUNTIME, 0, istart, iend, NULL);   \
-    }                                                                                        \
-    OMP_API bool GOMP_loop_ull_##name##_next(unsigned long long *istart,                     \
-                                             unsigned long long *iend)                       \
-    {                                                                                        \
-        return loop_next_ull(istart, iend);                                                  \
+#define LOOP_ULL_RUNTIME(name)                                                                     \
+    OMP_API bool GOMP_loop_ull_##name##_start(bool up, unsigned long long start,                   \
+                                              unsigned long long end, unsigned long long incr,     \
+                                              unsigned long long *istart,                          \
+                                              unsigned long long *iend)                            \
+    {                                                                                              \
+        return loop_start_ull(up, start, end, incr, OMP_S_RUNTIME, 0, istart, iend, NULL);         \
+    }                                                                                              \
+    OMP_API bool GOMP_loop_ull_##name##_next(unsigned long long *istart, unsigned long long *iend) \
+    {                                                                                              \
+        return loop_next_ull(istart, iend);                                                        \
     }
 
 LOOP_ULL_RUNTIME(runtime)
@@ -458,14 +453,13 @@ OMP_API bool GOMP_loop_ull_start(bool up, unsigned long long start, unsigned lon
     return loop_start_ull(up, start, end, incr, (int)sched, chunk, istart, iend, mem);
 }
 
-OMP_API bool GOMP_loop_ull_ordered_start(bool up, unsigned long long start,
-                                         unsigned long long end, unsigned long long incr,
-                                         long sched, unsigned long long chunk,
-                                         unsigned long long *istart, unsigned long long *iend,
-                                         uintptr_t *reductions, void **mem)
+OMP_API bool GOMP_loop_ull_ordered_start(bool up, unsigned long long start, unsigned long long end,
+                                         unsigned long long incr, long sched,
+                                         unsigned long long chunk, unsigned long long *istart,
+                                         unsigned long long *iend, uintptr_t *reductions,
+                                         void **mem)
 {
-    return GOMP_loop_ull_start(up, start, end, incr, sched, chunk, istart, iend, reductions,
-                               mem);
+    return GOMP_loop_ull_start(up, start, end, incr, sched, chunk, istart, iend, reductions, mem);
 }
 
 /* ---- ends ---- */
@@ -492,7 +486,7 @@ static void parallel_loop(void (*fn)(void *), void *data, unsigned num_threads, 
 {
     omp_rt_init();
     omp_thr *enc = omp_self();
-    struct loop_args l = {0};
+    struct loop_args l = { 0 };
     l.sched = sched;
     resolve_sched(enc, &l.sched, &l.chunk, chunk);
     l.n = omp_iters_l(start, end, incr);
@@ -500,14 +494,14 @@ static void parallel_loop(void (*fn)(void *), void *data, unsigned num_threads, 
     omp_team_begin_ws(fn, data, num_threads, flags, loop_init, &l);
 }
 
-#define PLOOP(name, sched)                                                                   \
-    OMP_API void GOMP_parallel_loop_##name(void (*fn)(void *), void *data,                   \
-                                           unsigned num_threads, long start, long end,       \
-                                           long incr, long chunk, unsigned flags)            \
-    {                                                                                        \
-        parallel_loop(fn, data, num_threads, start, end, incr, sched, chunk, flags);         \
-        fn(data);                                                                            \
-        omp_team_end();                                                                      \
+#define PLOOP(name, sched)                                                                       \
+    OMP_API void GOMP_parallel_loop_##name(void (*fn)(void *), void *data, unsigned num_threads, \
+                                           long start, long end, long incr, long chunk,          \
+                                           unsigned flags)                                       \
+    {                                                                                            \
+        parallel_loop(fn, data, num_threads, start, end, incr, sched, chunk, flags);             \
+        fn(data);                                                                                \
+        omp_team_end();                                                                          \
     }
 PLOOP(static, OMP_S_STATIC)
 PLOOP(dynamic, OMP_S_DYNAMIC)
@@ -515,34 +509,32 @@ PLOOP(guided, OMP_S_GUIDED)
 PLOOP(nonmonotonic_dynamic, OMP_S_DYNAMIC)
 PLOOP(nonmonotonic_guided, OMP_S_GUIDED)
 
-#define PLOOP_RUNTIME(name)                                                                  \
-    OMP_API void GOMP_parallel_loop_##name(void (*fn)(void *), void *data,                   \
-                                           unsigned num_threads, long start, long end,       \
-                                           long incr, unsigned flags)                        \
-    {                                                                                        \
-        parallel_loop(fn, data, num_threads, start, end, incr, OMP_S_RUNTIME, 0, flags);     \
-        fn(data);                                                                            \
-        omp_team_end();                                                                      \
+#define PLOOP_RUNTIME(name)                                                                      \
+    OMP_API void GOMP_parallel_loop_##name(void (*fn)(void *), void *data, unsigned num_threads, \
+                                           long start, long end, long incr, unsigned flags)      \
+    {                                                                                            \
+        parallel_loop(fn, data, num_threads, start, end, incr, OMP_S_RUNTIME, 0, flags);         \
+        fn(data);                                                                                \
+        omp_team_end();                                                                          \
     }
 PLOOP_RUNTIME(runtime)
 PLOOP_RUNTIME(nonmonotonic_runtime)
 PLOOP_RUNTIME(maybe_nonmonotonic_runtime)
 
 /* The GOMP 1.0 forms: the team starts, the caller runs fn, then GOMP_parallel_end. */
-#define PLOOP_START(name, sched)                                                             \
-    OMP_API void GOMP_parallel_loop_##name##_start(void (*fn)(void *), void *data,           \
-                                                   unsigned num_threads, long start,         \
-                                                   long end, long incr, long chunk)          \
-    {                                                                                        \
-        parallel_loop(fn, data, num_threads, start, end, incr, sched, chunk, 0);             \
+#define PLOOP_START(name, sched)                                                               \
+    OMP_API void GOMP_parallel_loop_##name##_start(void (*fn)(void *), void *data,             \
+                                                   unsigned num_threads, long start, long end, \
+                                                   long incr, long chunk)                      \
+    {                                                                                          \
+        parallel_loop(fn, data, num_threads, start, end, incr, sched, chunk, 0);               \
     }
 PLOOP_START(static, OMP_S_STATIC)
 PLOOP_START(dynamic, OMP_S_DYNAMIC)
 PLOOP_START(guided, OMP_S_GUIDED)
 
-OMP_API void GOMP_parallel_loop_runtime_start(void (*fn)(void *), void *data,
-                                              unsigned num_threads, long start, long end,
-                                              long incr)
+OMP_API void GOMP_parallel_loop_runtime_start(void (*fn)(void *), void *data, unsigned num_threads,
+                                              long start, long end, long incr)
 {
     parallel_loop(fn, data, num_threads, start, end, incr, OMP_S_RUNTIME, 0, 0);
 }

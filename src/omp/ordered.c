@@ -24,7 +24,7 @@ OMP_API void GOMP_ordered_start(void)
     omp_thr *me = omp_self();
     if (!me->team || me->team->nthreads == 1)
         return;
-    struct ord_arg o = {me->ws, me->ord_cur};
+    struct ord_arg o = { me->ws, me->ord_cur };
     if (!ord_ready(&o))
         omp_wait(me, ord_ready, &o, false, NULL, NULL);
 }

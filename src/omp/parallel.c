@@ -90,8 +90,8 @@ omp_team *omp_team_begin(void (*fn)(void *), void *data, unsigned num_threads, u
     return omp_team_begin_ws(fn, data, num_threads, flags, NULL, NULL);
 }
 
-omp_team *omp_team_begin_ws(void (*fn)(void *), void *data, unsigned num_threads,
-                            unsigned flags, void (*ws_init)(omp_ws *, void *), void *ws_arg)
+omp_team *omp_team_begin_ws(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags,
+                            void (*ws_init)(omp_ws *, void *), void *ws_arg)
 {
     omp_rt_init();
     omp_thr *me = omp_self();
@@ -141,8 +141,8 @@ omp_team *omp_team_begin_ws(void (*fn)(void *), void *data, unsigned num_threads
         ABT_pool pool = omp_pools[((unsigned)rank + i) % (unsigned)omp_npools];
         int err = ABT_thread_create(pool, worker_main, &t->thr[i], ABT_THREAD_ATTR_NULL, NULL);
         if (err != ABT_SUCCESS) {
-            fprintf(stderr, "libweft-omp: cannot create thread %u of a team (weft error %d)\n",
-                    i, err);
+            fprintf(stderr, "libweft-omp: cannot create thread %u of a team (weft error %d)\n", i,
+                    err);
             abort();
         }
     }

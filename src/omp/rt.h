@@ -45,35 +45,35 @@ enum {
 };
 
 struct omp_icv {
-    int nthreads;          /* nthreads-var (first element for the next level) */
-    int nt_pos;            /* index in g_env.nt_list of nthreads, -1 when set by API */
-    int dyn;               /* dyn-var */
-    int run_sched;         /* run-sched-var kind (with OMP_S_MONOTONIC bit) */
-    long run_chunk;        /* run-sched-var chunk (0: default) */
-    int bind;              /* bind-var (omp_proc_bind_t) */
-    int default_device;    /* default-device-var */
-    int thread_limit;      /* thread-limit-var */
+    int nthreads;       /* nthreads-var (first element for the next level) */
+    int nt_pos;         /* index in g_env.nt_list of nthreads, -1 when set by API */
+    int dyn;            /* dyn-var */
+    int run_sched;      /* run-sched-var kind (with OMP_S_MONOTONIC bit) */
+    long run_chunk;     /* run-sched-var chunk (0: default) */
+    int bind;           /* bind-var (omp_proc_bind_t) */
+    int default_device; /* default-device-var */
+    int thread_limit;   /* thread-limit-var */
 };
 
 /* Global settings read from the environment once (env.c). */
 struct omp_env {
-    struct omp_icv icv;     /* initial ICVs */
-    int max_active_levels;  /* max-active-levels-var (one per device since 5.0) */
-    int *nt_list;           /* OMP_NUM_THREADS list */
+    struct omp_icv icv;    /* initial ICVs */
+    int max_active_levels; /* max-active-levels-var (one per device since 5.0) */
+    int *nt_list;          /* OMP_NUM_THREADS list */
     int nt_len;
-    int *bind_list;         /* OMP_PROC_BIND list */
+    int *bind_list; /* OMP_PROC_BIND list */
     int bind_len;
-    bool cancel;            /* OMP_CANCELLATION */
-    int max_task_priority;  /* OMP_MAX_TASK_PRIORITY */
-    size_t stacksize;       /* OMP_STACKSIZE, 0: unset */
-    int wait_policy;        /* -1 unset, 0 passive, 1 active */
-    uint64_t spin;          /* busy-wait iterations before parking */
-    bool display_env;       /* OMP_DISPLAY_ENV=true/verbose */
+    bool cancel;           /* OMP_CANCELLATION */
+    int max_task_priority; /* OMP_MAX_TASK_PRIORITY */
+    size_t stacksize;      /* OMP_STACKSIZE, 0: unset */
+    int wait_policy;       /* -1 unset, 0 passive, 1 active */
+    uint64_t spin;         /* busy-wait iterations before parking */
+    bool display_env;      /* OMP_DISPLAY_ENV=true/verbose */
     bool display_verbose;
-    int num_procs;          /* CPUs of the process affinity mask */
-    char *places;           /* OMP_PLACES as given (NULL: unset) */
-    int nplaces;            /* number of places (1 per CPU by default) */
-    int *place_cpu;         /* first CPU of place i (places of one CPU each) */
+    int num_procs;  /* CPUs of the process affinity mask */
+    char *places;   /* OMP_PLACES as given (NULL: unset) */
+    int nplaces;    /* number of places (1 per CPU by default) */
+    int *place_cpu; /* first CPU of place i (places of one CPU each) */
 };
 extern struct omp_env g_env __attribute__((visibility("hidden")));
 
@@ -85,89 +85,89 @@ typedef struct omp_ws omp_ws;
 struct omp_deps;
 
 struct omp_taskgroup {
-    omp_taskgroup *prev;       /* enclosing group of the same task */
-    _Atomic long count;        /* tasks of the group (and descendants) not finished */
+    omp_taskgroup *prev; /* enclosing group of the same task */
+    _Atomic long count;  /* tasks of the group (and descendants) not finished */
     _Atomic int cancelled;
 };
 
 struct omp_task {
-    omp_task *next;             /* team queue link (team->tq_lock) */
+    omp_task *next; /* team queue link (team->tq_lock) */
     void (*fn)(void *);
     void *data;
-    omp_task *parent;           /* the generating task; kept alive by refs */
-    omp_taskgroup *group;       /* the group this task counts in, or NULL */
-    omp_taskgroup *tg_open;     /* innermost taskgroup this task opened, or NULL */
-    omp_thr *thr;               /* the thread running it (NULL until it starts) */
-    _Atomic long children;      /* children not finished (taskwait) */
-    _Atomic long refs;          /* 1 while unfinished + 1 per unfinished child + deps */
-    _Atomic long npred;         /* predecessors not finished (+1 while being created) */
-    weft_spinlock lock;         /* guards succ, nsucc, finished */
-    omp_task **succ;            /* tasks that depend on this one */
+    omp_task *parent;       /* the generating task; kept alive by refs */
+    omp_taskgroup *group;   /* the group this task counts in, or NULL */
+    omp_taskgroup *tg_open; /* innermost taskgroup this task opened, or NULL */
+    omp_thr *thr;           /* the thread running it (NULL until it starts) */
+    _Atomic long children;  /* children not finished (taskwait) */
+    _Atomic long refs;      /* 1 while unfinished + 1 per unfinished child + deps */
+    _Atomic long npred;     /* predecessors not finished (+1 while being created) */
+    weft_spinlock lock;     /* guards succ, nsucc, finished */
+    omp_task **succ;        /* tasks that depend on this one */
     int nsucc, succ_cap;
     bool finished;
-    bool implicit;              /* embedded in omp_thr: never freed */
-    bool final;                 /* final task: descendants are included */
+    bool implicit; /* embedded in omp_thr: never freed */
+    bool final;    /* final task: descendants are included */
     bool in_taskwait;
-    struct omp_deps *deps;      /* dependence table of this task's children */
+    struct omp_deps *deps; /* dependence table of this task's children */
     struct omp_icv icv;
 };
 
 struct omp_ws {
-    omp_ws *_Atomic next;        /* the next construct; NULL until someone reaches it */
-    uint64_t n;                  /* iterations (sections: count) */
-    _Atomic uint64_t next_iter;  /* dynamic/guided: first iteration not handed out */
-    uint64_t chunk;              /* chunk size in iterations (0: default) */
-    int sched;                   /* OMP_S_STATIC / DYNAMIC / GUIDED */
+    omp_ws *_Atomic next;       /* the next construct; NULL until someone reaches it */
+    uint64_t n;                 /* iterations (sections: count) */
+    _Atomic uint64_t next_iter; /* dynamic/guided: first iteration not handed out */
+    uint64_t chunk;             /* chunk size in iterations (0: default) */
+    int sched;                  /* OMP_S_STATIC / DYNAMIC / GUIDED */
     bool ull;
-    long lstart, lend, lincr;    /* long loops */
+    long lstart, lend, lincr;               /* long loops */
     unsigned long long ustart, uend, uincr; /* ull loops (uincr negative-as-unsigned when down) */
-    _Atomic uint64_t ord_next;   /* ordered: the iteration allowed in next */
+    _Atomic uint64_t ord_next;              /* ordered: the iteration allowed in next */
     _Atomic int cancelled;
-    void *mem;                   /* GOMP_loop_start / sections2 team memory */
-    uint64_t ncounts;            /* doacross: dimensions */
-    _Atomic uint64_t *posted;    /* doacross: per-iteration flags (n entries) */
-    long *dims;                  /* doacross: counts per dimension */
+    void *mem;                /* GOMP_loop_start / sections2 team memory */
+    uint64_t ncounts;         /* doacross: dimensions */
+    _Atomic uint64_t *posted; /* doacross: per-iteration flags (n entries) */
+    long *dims;               /* doacross: counts per dimension */
 };
 
 struct omp_thr {
-    omp_team *team;       /* NULL for an initial thread */
-    unsigned tid;         /* omp_get_thread_num */
-    omp_thr *parent;      /* the thread that encountered the region (NULL: initial) */
+    omp_team *team;  /* NULL for an initial thread */
+    unsigned tid;    /* omp_get_thread_num */
+    omp_thr *parent; /* the thread that encountered the region (NULL: initial) */
     unsigned level, active_level;
-    omp_task *task;       /* the task this thread runs now */
-    omp_ws *ws;           /* the last worksharing construct entered */
-    uint64_t st_trip;     /* static schedule: chunks taken in the current loop */
-    uint64_t it_lo, it_hi;/* ordered: the chunk being run, iteration indices */
-    uint64_t ord_cur;     /* ordered: the iteration index of the next ordered region */
-    omp_team *child;      /* cached team for this thread's next parallel region */
-    omp_task itask;       /* the implicit task */
+    omp_task *task;        /* the task this thread runs now */
+    omp_ws *ws;            /* the last worksharing construct entered */
+    uint64_t st_trip;      /* static schedule: chunks taken in the current loop */
+    uint64_t it_lo, it_hi; /* ordered: the chunk being run, iteration indices */
+    uint64_t ord_cur;      /* ordered: the iteration index of the next ordered region */
+    omp_team *child;       /* cached team for this thread's next parallel region */
+    omp_task itask;        /* the implicit task */
 };
 
 struct omp_team {
     unsigned nthreads;
-    unsigned cap;                  /* thr[] capacity */
+    unsigned cap; /* thr[] capacity */
     void (*fn)(void *);
     void *data;
     /* barrier */
     _Atomic unsigned bar_arrived;
     _Atomic unsigned bar_gen;
-    _Atomic int nsleep;            /* threads parked on cond */
+    _Atomic int nsleep; /* threads parked on cond */
     ABT_mutex mtx;
     ABT_cond cond;
     _Atomic int cancelled;
-    int bar_ws_cancelled;          /* the construct before the last barrier was cancelled */
+    int bar_ws_cancelled; /* the construct before the last barrier was cancelled */
     /* region end */
-    _Atomic unsigned remaining;    /* workers not yet returned */
+    _Atomic unsigned remaining; /* workers not yet returned */
     /* worksharing */
     weft_spinlock ws_lock;
-    omp_ws ws_head;                /* the chain's dummy head */
-    omp_ws *ws_free;               /* recycled constructs (ws_lock) */
-    void *copy_ptr;                /* single copyprivate */
+    omp_ws ws_head;  /* the chain's dummy head */
+    omp_ws *ws_free; /* recycled constructs (ws_lock) */
+    void *copy_ptr;  /* single copyprivate */
     /* tasks */
     weft_spinlock tq_lock;
-    omp_task *tq_head, *tq_tail;   /* ready tasks, FIFO (tq_lock) */
-    _Atomic long tq_len;           /* length of the queue (read without the lock) */
-    _Atomic long ntasks;           /* explicit tasks created and not finished */
+    omp_task *tq_head, *tq_tail; /* ready tasks, FIFO (tq_lock) */
+    _Atomic long tq_len;         /* length of the queue (read without the lock) */
+    _Atomic long ntasks;         /* explicit tasks created and not finished */
     omp_thr thr[];
 };
 
@@ -196,20 +196,18 @@ static inline omp_thr *omp_self(void)
 
 /* Make `t` the caller's OpenMP thread (a master entering/leaving its team). */
 __attribute__((visibility("hidden"))) void omp_set_self(omp_thr *t);
-__attribute__((visibility("hidden"))) void omp_thr_init(omp_thr *t, omp_team *team,
-                                                        unsigned tid, omp_thr *parent,
-                                                        const struct omp_icv *icv);
+__attribute__((visibility("hidden"))) void omp_thr_init(omp_thr *t, omp_team *team, unsigned tid,
+                                                        omp_thr *parent, const struct omp_icv *icv);
 __attribute__((visibility("hidden"))) void omp_team_free(omp_team *t);
 
 /* Run a parallel region: fn(data) on n threads (parallel.c). */
-__attribute__((visibility("hidden"))) void omp_parallel(void (*fn)(void *), void *data,
-                                                        unsigned n, unsigned flags);
-__attribute__((visibility("hidden"))) omp_team *omp_team_begin(void (*fn)(void *), void *data,
-                                                               unsigned num_threads,
-                                                               unsigned flags);
-__attribute__((visibility("hidden"))) omp_team *omp_team_begin_ws(
-    void (*fn)(void *), void *data, unsigned num_threads, unsigned flags,
-    void (*ws_init)(omp_ws *, void *), void *ws_arg);
+__attribute__((visibility("hidden"))) void omp_parallel(void (*fn)(void *), void *data, unsigned n,
+                                                        unsigned flags);
+__attribute__((visibility("hidden"))) omp_team *
+omp_team_begin(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags);
+__attribute__((visibility("hidden"))) omp_team *
+omp_team_begin_ws(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags,
+                  void (*ws_init)(omp_ws *, void *), void *ws_arg);
 __attribute__((visibility("hidden"))) void omp_team_end(void);
 
 /* ---- waiting (barrier.c) ---- */
@@ -228,17 +226,16 @@ static inline void omp_team_wake(omp_team *t)
 }
 /* Wait until ready(arg): spin (running queued tasks if run_tasks: only children of
  * parent / members of group when not NULL), then park. */
-__attribute__((visibility("hidden"))) void omp_wait(omp_thr *me, bool (*ready)(void *),
-                                                    void *arg, bool run_tasks,
-                                                    omp_task *parent, omp_taskgroup *group);
+__attribute__((visibility("hidden"))) void omp_wait(omp_thr *me, bool (*ready)(void *), void *arg,
+                                                    bool run_tasks, omp_task *parent,
+                                                    omp_taskgroup *group);
 /* The team barrier (with task completion); returns the team's cancellation state. */
 __attribute__((visibility("hidden"))) bool omp_barrier(omp_thr *me);
 
 /* ---- worksharing (loop.c) ---- */
 /* Enter the next construct; *created says whether this thread made it (then init ran). */
-__attribute__((visibility("hidden"))) omp_ws *omp_ws_next(omp_thr *me,
-                                                          void (*init)(omp_ws *, void *),
-                                                          void *arg, bool *created);
+__attribute__((visibility("hidden"))) omp_ws *
+omp_ws_next(omp_thr *me, void (*init)(omp_ws *, void *), void *arg, bool *created);
 __attribute__((visibility("hidden"))) void omp_ws_reclaim(omp_team *t);
 
 /* ---- tasks (task.c) ---- */
@@ -247,13 +244,10 @@ __attribute__((visibility("hidden"))) void omp_ws_reclaim(omp_team *t);
 __attribute__((visibility("hidden"))) bool omp_task_run_one(omp_thr *me, omp_task *parent,
                                                             omp_taskgroup *group);
 __attribute__((visibility("hidden"))) void omp_task_free_deps(omp_task *t);
-__attribute__((visibility("hidden"))) void omp_task_create(omp_thr *me, void (*fn)(void *),
-                                                           void *data,
-                                                           void (*cpyfn)(void *, void *),
-                                                           long arg_size, long arg_align,
-                                                           bool if_clause, unsigned flags,
-                                                           void **depend, int priority,
-                                                           void *range, size_t range_size);
+__attribute__((visibility("hidden"))) void
+omp_task_create(omp_thr *me, void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
+                long arg_size, long arg_align, bool if_clause, unsigned flags, void **depend,
+                int priority, void *range, size_t range_size);
 
 /* ---- ICVs (env.c) ---- */
 __attribute__((visibility("hidden"))) void omp_env_init(void);
@@ -278,8 +272,7 @@ static inline void omp_word_unlock(_Atomic uint32_t *w)
 
 /* Iteration counts of a loop (loop.c). */
 __attribute__((visibility("hidden"))) uint64_t omp_iters_l(long start, long end, long incr);
-__attribute__((visibility("hidden"))) uint64_t omp_iters_ull(bool up, unsigned long long start,
-                                                             unsigned long long end,
-                                                             unsigned long long incr);
+__attribute__((visibility("hidden"))) uint64_t
+omp_iters_ull(bool up, unsigned long long start, unsigned long long end, unsigned long long incr);
 
 #endif

@@ -38,10 +38,10 @@ static unsigned sec_next(omp_thr *me)
 static unsigned sec_start(unsigned count, void **mem)
 {
     omp_thr *me = omp_self();
-    struct sec_args s = {count, mem ? (size_t)(uintptr_t)*mem : 0};
+    struct sec_args s = { count, mem ? (size_t)(uintptr_t)*mem : 0 };
     if (!me->team) {
         free(lone.mem);
-        lone = (omp_ws){0};
+        lone = (omp_ws){ 0 };
         sec_init(&lone, &s);
         me->ws = &lone;
     } else {
@@ -82,14 +82,14 @@ OMP_API bool GOMP_sections_end_cancel(void)
 OMP_API void GOMP_parallel_sections_start(void (*fn)(void *), void *data, unsigned num_threads,
                                           unsigned count)
 {
-    struct sec_args s = {count, 0};
+    struct sec_args s = { count, 0 };
     omp_team_begin_ws(fn, data, num_threads, 0, sec_init, &s);
 }
 
 OMP_API void GOMP_parallel_sections(void (*fn)(void *), void *data, unsigned num_threads,
                                     unsigned count, unsigned flags)
 {
-    struct sec_args s = {count, 0};
+    struct sec_args s = { count, 0 };
     omp_team_begin_ws(fn, data, num_threads, flags, sec_init, &s);
     fn(data);
     omp_team_end();

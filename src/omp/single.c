@@ -13,7 +13,7 @@ OMP_API bool GOMP_single_start(void)
 {
     omp_thr *me = omp_self();
     if (!me->team || me->team->nthreads == 1)
-        return me->team ? (omp_ws_next(me, single_init, NULL, &(bool){0}), true) : true;
+        return me->team ? (omp_ws_next(me, single_init, NULL, &(bool){ 0 }), true) : true;
     bool created;
     omp_ws_next(me, single_init, NULL, &created);
     return created;

@@ -350,8 +350,8 @@ static bool preds_done(void *a)
 }
 
 void omp_task_create(omp_thr *me, void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
-                     long arg_size, long arg_align, bool if_clause, unsigned flags,
-                     void **depend, int priority, void *range, size_t range_size)
+                     long arg_size, long arg_align, bool if_clause, unsigned flags, void **depend,
+                     int priority, void *range, size_t range_size)
 {
     (void)priority; /* a hint; max-task-priority-var is 0 unless set, and order is free */
     omp_task *parent = me->task;
@@ -367,8 +367,8 @@ void omp_task_create(omp_thr *me, void (*fn)(void *), void *data, void (*cpyfn)(
             buf = malloc((size_t)arg_size + (size_t)arg_align);
             if (!buf)
                 oom("task data");
-            arg = (void *)(((uintptr_t)buf + (uintptr_t)arg_align - 1) &
-                           ~((uintptr_t)arg_align - 1));
+            arg =
+                (void *)(((uintptr_t)buf + (uintptr_t)arg_align - 1) & ~((uintptr_t)arg_align - 1));
             if (cpyfn)
                 cpyfn(arg, data);
             else
@@ -431,9 +431,9 @@ void omp_task_create(omp_thr *me, void (*fn)(void *), void *data, void (*cpyfn)(
         enqueue(team, t);
 }
 
-OMP_API void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
-                       long arg_size, long arg_align, bool if_clause, unsigned flags,
-                       void **depend, int priority, void *detach)
+OMP_API void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+                       long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
+                       void *detach)
 {
     if (flags & F_DETACH) {
         fprintf(stderr, "libweft-omp: detachable tasks (detach clause) are not supported\n");

@@ -10,10 +10,10 @@
 
 #include "omp/rt.h"
 
-#define F_UP (1u << 8)
+#define F_UP        (1u << 8)
 #define F_GRAINSIZE (1u << 9)
-#define F_IF (1u << 10)
-#define F_NOGROUP (1u << 11)
+#define F_IF        (1u << 10)
+#define F_NOGROUP   (1u << 11)
 #define F_REDUCTION (1u << 12)
 
 void GOMP_taskgroup_start(void);
@@ -38,9 +38,8 @@ static uint64_t count_tasks(omp_thr *me, unsigned flags, unsigned long num_tasks
 }
 
 OMP_API void GOMP_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
-                           long arg_size, long arg_align, unsigned flags,
-                           unsigned long num_tasks, int priority, long start, long end,
-                           long step)
+                           long arg_size, long arg_align, unsigned flags, unsigned long num_tasks,
+                           int priority, long start, long end, long step)
 {
     if (flags & F_REDUCTION) {
         fprintf(stderr, "libweft-omp: taskloop reductions are not supported\n");
@@ -55,11 +54,11 @@ OMP_API void GOMP_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *,
         uint64_t q = n / nt, r = n % nt, a = 0;
         for (uint64_t i = 0; i < nt; i++) {
             uint64_t b = a + q + (i < r);
-            long range[2] = {(long)((uint64_t)start + a * (uint64_t)step),
-                             b == n ? end : (long)((uint64_t)start + b * (uint64_t)step)};
+            long range[2] = { (long)((uint64_t)start + a * (uint64_t)step),
+                              b == n ? end : (long)((uint64_t)start + b * (uint64_t)step) };
             omp_task_create(me, fn, data, cpyfn, arg_size, arg_align, (flags & F_IF) != 0,
-                            flags & ~(F_UP | F_GRAINSIZE | F_IF | F_NOGROUP), NULL, priority,
-                            range, sizeof(range));
+                            flags & ~(F_UP | F_GRAINSIZE | F_IF | F_NOGROUP), NULL, priority, range,
+                            sizeof(range));
             a = b;
         }
     }
@@ -85,10 +84,10 @@ OMP_API void GOMP_taskloop_ull(void (*fn)(void *), void *data, void (*cpyfn)(voi
         uint64_t q = n / nt, r = n % nt, a = 0;
         for (uint64_t i = 0; i < nt; i++) {
             uint64_t b = a + q + (i < r);
-            unsigned long long range[2] = {start + a * step, b == n ? end : start + b * step};
+            unsigned long long range[2] = { start + a * step, b == n ? end : start + b * step };
             omp_task_create(me, fn, data, cpyfn, arg_size, arg_align, (flags & F_IF) != 0,
-                            flags & ~(F_UP | F_GRAINSIZE | F_IF | F_NOGROUP), NULL, priority,
-                            range, sizeof(range));
+                            flags & ~(F_UP | F_GRAINSIZE | F_IF | F_NOGROUP), NULL, priority, range,
+                            sizeof(range));
             a = b;
         }
     }

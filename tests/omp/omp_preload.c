@@ -1,0 +1,37 @@
+/* An unmodified gcc -fopenmp program linked against the system libgomp, run with
+ * LD_PRELOAD=libweft-omp.so (set by ctest): the preloaded runtime answers every OpenMP
+ * call and the results match.  Skipped in sanitizer builds (their runtime must be the
+ * first preloaded object). */
+#include "omp_test.h"
+
+int main(void)
+{
+    const char *san = getenv("WEFT_OMP_SANITIZED");
+    if (san && strcmp(san, "1") == 0)
+        return 77;
+    check_runtime_is_weft();
+    long s = 0;
+    int nt = 0;
+#pragma omp parallel reduction(+ : s)
+    {
+#pragma omp single
+        nt = omp_get_num_threads();
+#pragma omp for schedule(dynamic, 3)
+        for (int i = 0; i < 10000; i++)
+            s += i;
+    }
+    CHECK_EQ(s, 49995000L);
+    CHECK(nt >= 1);
+    long t = 0;
+#pragma omp parallel
+#pragma omp single
+    for (int i = 0; i < 1000; i++) {
+#pragma omp task shared(t)
+        {
+#pragma omp atomic
+            t++;
+        }
+    }
+    CHECK_EQ(t, 1000);
+    return 0;
+}
