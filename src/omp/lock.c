@@ -106,6 +106,18 @@ void omp_word_unlock_slow(_Atomic uint32_t *w)
     }
 }
 
+/* At finalization (team.c), when no ULT waits any more. */
+void omp_lock_fini(void)
+{
+    if (weft_atomic_load_acquire(&buckets_state) != 2)
+        return;
+    for (int i = 0; i < NBUCKETS; i++) {
+        ABT_cond_free(&buckets[i].c);
+        ABT_mutex_free(&buckets[i].m);
+    }
+    weft_atomic_store_release(&buckets_state, 0);
+}
+
 /* ---- the omp_*_lock API ---- */
 
 typedef struct {
@@ -114,8 +126,8 @@ typedef struct {
 
 typedef struct {
     _Atomic uint32_t word;
-    int count;
-    void *owner;
+    int count;           /* written by the owner only */
+    void *_Atomic owner; /* read by anyone: is it me? (relaxed: only I store "me") */
 } nest_t;
 
 _Static_assert(sizeof(lock_t) == 4, "omp_lock_t is 4 bytes in gcc's omp.h");
@@ -143,7 +155,7 @@ OMP_API void omp_init_nest_lock(void *l)
     nest_t *n = l;
     weft_atomic_store_relaxed(&n->word, 0);
     n->count = 0;
-    n->owner = NULL;
+    weft_atomic_store_relaxed(&n->owner, NULL);
 }
 OMP_API void omp_init_nest_lock_with_hint(void *l, int hint)
 {
@@ -155,19 +167,19 @@ OMP_API void omp_set_nest_lock(void *l)
 {
     nest_t *n = l;
     void *me = owner_self();
-    if (n->owner == me) { /* only the owner can see itself here */
+    if (weft_atomic_load_relaxed(&n->owner) == me) { /* only the owner sees itself */
         n->count++;
         return;
     }
     omp_word_lock(&n->word);
-    n->owner = me;
+    weft_atomic_store_relaxed(&n->owner, me);
     n->count = 1;
 }
 OMP_API void omp_unset_nest_lock(void *l)
 {
     nest_t *n = l;
     if (--n->count == 0) {
-        n->owner = NULL;
+        weft_atomic_store_relaxed(&n->owner, NULL);
         omp_word_unlock(&n->word);
     }
 }
@@ -175,12 +187,12 @@ OMP_API int omp_test_nest_lock(void *l)
 {
     nest_t *n = l;
     void *me = owner_self();
-    if (n->owner == me)
+    if (weft_atomic_load_relaxed(&n->owner) == me)
         return ++n->count;
     uint32_t e = 0;
     if (!weft_atomic_cas_strong_acquire(&n->word, &e, 1))
         return 0;
-    n->owner = me;
+    weft_atomic_store_relaxed(&n->owner, me);
     n->count = 1;
     return 1;
 }

@@ -7,9 +7,9 @@
  * thread 0 (omp_set_self) and runs its share on its own stack.
  *
  * Join.  Every thread ends with the team barrier (which also waits for the team's
- * tasks).  A worker then decrements team->remaining and returns (its ULT ends); the
- * last one wakes the master, who waits for remaining == 0 before reusing or freeing
- * the team: after that no worker touches it.  The master keeps the team in its
+ * tasks).  A worker then returns (its ULT ends); the master joins every worker ULT
+ * (ABT_thread_free: parks until it has terminated) before reusing or freeing the team,
+ * so no worker can touch a team that is gone.  The master keeps the team in its
  * omp_thr.child for the next region of the same or smaller size. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,15 +27,8 @@ static void worker_main(void *arg)
     ABT_self_set_specific(omp_key, me);
     t->fn(t->data);
     omp_barrier(me);
+    omp_task_free_deps(&me->itask);
     ABT_self_set_specific(omp_key, NULL);
-    if (weft_atomic_fetch_sub_acq_rel(&t->remaining, 1) == 1)
-        omp_team_wake(t);
-}
-
-static bool team_done(void *arg)
-{
-    omp_team *t = arg;
-    return weft_atomic_load_acquire(&t->remaining) == 0;
 }
 
 static bool no_tasks(void *arg)
@@ -113,7 +106,6 @@ omp_team *omp_team_begin_ws(void (*fn)(void *), void *data, unsigned num_threads
     t->data = data;
     t->bar_arrived = 0;
     t->cancelled = 0;
-    t->remaining = n - 1;
     t->ws_head.next = NULL;
     t->tq_head = t->tq_tail = NULL;
     t->tq_len = 0;
@@ -139,7 +131,8 @@ omp_team *omp_team_begin_ws(void (*fn)(void *), void *data, unsigned num_threads
         rank = 0;
     for (unsigned i = 1; i < n; i++) {
         ABT_pool pool = omp_pools[((unsigned)rank + i) % (unsigned)omp_npools];
-        int err = ABT_thread_create(pool, worker_main, &t->thr[i], ABT_THREAD_ATTR_NULL, NULL);
+        int err =
+            ABT_thread_create(pool, worker_main, &t->thr[i], ABT_THREAD_ATTR_NULL, &t->thr[i].ult);
         if (err != ABT_SUCCESS) {
             fprintf(stderr, "libweft-omp: cannot create thread %u of a team (weft error %d)\n", i,
                     err);
@@ -155,8 +148,11 @@ void omp_team_end(void)
     omp_thr *me = omp_self();
     omp_team *t = me->team;
     omp_barrier(me);
-    if (weft_atomic_load_acquire(&t->remaining) != 0)
-        omp_wait(me, team_done, t, false, NULL, NULL);
+    omp_task_free_deps(&me->itask);
+    /* Join the workers: after this no worker touches the team (a ULT that has passed
+     * the barrier is at most returning; the join parks until it has terminated). */
+    for (unsigned i = 1; i < t->nthreads; i++)
+        ABT_thread_free(&t->thr[i].ult);
     if (weft_atomic_load_acquire(&t->ntasks) != 0) /* a cancelled region */
         omp_wait(me, no_tasks, t, true, NULL, NULL);
     omp_thr *parent = me->parent;

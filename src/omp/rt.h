@@ -140,6 +140,7 @@ struct omp_thr {
     uint64_t it_lo, it_hi; /* ordered: the chunk being run, iteration indices */
     uint64_t ord_cur;      /* ordered: the iteration index of the next ordered region */
     omp_team *child;       /* cached team for this thread's next parallel region */
+    ABT_thread ult;        /* a worker's ULT, joined by the master at the region's end */
     omp_task itask;        /* the implicit task */
 };
 
@@ -157,7 +158,6 @@ struct omp_team {
     _Atomic int cancelled;
     int bar_ws_cancelled; /* the construct before the last barrier was cancelled */
     /* region end */
-    _Atomic unsigned remaining; /* workers not yet returned */
     /* worksharing */
     weft_spinlock ws_lock;
     omp_ws ws_head;  /* the chain's dummy head */
@@ -258,6 +258,7 @@ __attribute__((visibility("hidden"))) void omp_display_env_print(bool verbose);
  * waiters.  Waiters spin briefly, then park (ULTs) or sleep on the futex (OS threads). */
 __attribute__((visibility("hidden"))) void omp_word_lock_slow(_Atomic uint32_t *w);
 __attribute__((visibility("hidden"))) void omp_word_unlock_slow(_Atomic uint32_t *w);
+__attribute__((visibility("hidden"))) void omp_lock_fini(void);
 static inline void omp_word_lock(_Atomic uint32_t *w)
 {
     uint32_t e = 0;

@@ -233,6 +233,7 @@ __attribute__((destructor)) static void omp_rt_fini(void)
         ABT_xstream_join(streams[i]);
         ABT_xstream_free(&streams[i]);
     }
+    omp_lock_fini();
     weft_atomic_store_release(&omp_rt_state, 3);
     ABT_key_free(&omp_key);
     ABT_key_free(&own_key);

@@ -45,9 +45,9 @@ int main(int argc, char **argv)
     CHECK_EQ(inner_max, 2);
     if (getenv("WEFT_TEST_SLOW") && getenv("LD_PRELOAD"))
         return 0;
-    static const char *const bad[] = {"OMP_NUM_THREADS=abc", "OMP_SCHEDULE=sometimes",
-                                      "OMP_STACKSIZE=12Q", "OMP_WAIT_POLICY=lazy",
-                                      "GOMP_SPINCOUNT=-5", "OMP_PROC_BIND=sideways"};
+    static const char *const bad[] = { "OMP_NUM_THREADS=abc", "OMP_SCHEDULE=sometimes",
+                                       "OMP_STACKSIZE=12Q",   "OMP_WAIT_POLICY=lazy",
+                                       "GOMP_SPINCOUNT=-5",   "OMP_PROC_BIND=sideways" };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         char cmd[512], line[512], name[64];
         snprintf(name, sizeof(name), "%.*s", (int)(strchr(bad[i], '=') - bad[i]), bad[i]);

@@ -25,7 +25,7 @@ int main(void)
     if (slow())
         return 77;
     double c0 = cpu_s(), w0 = omp_get_wtime();
-    struct timespec ts = {0, 500 * 1000 * 1000};
+    struct timespec ts = { 0, 500 * 1000 * 1000 };
     nanosleep(&ts, NULL);
     double used = cpu_s() - c0, wall = omp_get_wtime() - w0;
     double per_s = used / wall;

@@ -18,13 +18,13 @@ int main(void)
     check_runtime_is_weft();
     omp_set_num_threads(4);
 #define PRAGMA(x) _Pragma(#x)
-#define LOOP(...)                                                                            \
-    reset();                                                                                 \
-    PRAGMA(omp parallel for schedule(__VA_ARGS__))                                           \
-    for (int i = 0; i < N; i++) {                                                            \
-        PRAGMA(omp atomic)                                                                   \
-        hit[i]++;                                                                            \
-    }                                                                                        \
+#define LOOP(...)                                  \
+    reset();                                       \
+    PRAGMA(omp parallel for schedule(__VA_ARGS__)) \
+    for (int i = 0; i < N; i++) {                  \
+        PRAGMA(omp atomic)                         \
+        hit[i]++;                                  \
+    }                                              \
     all_once();
     LOOP(static)
     LOOP(static, 3)

@@ -8,7 +8,7 @@ int main(void)
     check_runtime_is_weft();
     CHECK_EQ(omp_get_max_threads(), 4);
     CHECK(!omp_in_parallel());
-    int seen[16] = {0}, nt = 0;
+    int seen[16] = { 0 }, nt = 0;
 #pragma omp parallel
     {
 #pragma omp atomic

@@ -5,7 +5,7 @@ int main(void)
 {
     check_runtime_is_weft();
     omp_set_num_threads(3);
-    int s[5] = {0};
+    int s[5] = { 0 };
 #pragma omp parallel
     {
 #pragma omp sections
@@ -39,7 +39,10 @@ int main(void)
     {
         for (int r = 0; r < reps; r++) {
 #pragma omp single
-            singles++;
+            {
+#pragma omp atomic
+                singles++;
+            }
 #pragma omp single nowait
             {
 #pragma omp atomic

@@ -59,8 +59,10 @@ int main(void)
 #pragma omp single
         for (int i = 0; i < G; i++)
             for (int j = 0; j < G; j++) {
-#pragma omp task depend(in : grid[i > 0 ? i - 1 : 0][j], grid[i][j > 0 ? j - 1 : 0])         \
-    depend(out : grid[i][j]) firstprivate(i, j)
+#pragma omp task depend(in                                                        \
+                        : grid[i > 0 ? i - 1 : 0][j], grid[i][j > 0 ? j - 1 : 0]) \
+    depend(out                                                                    \
+           : grid[i][j]) firstprivate(i, j)
                 grid[i][j] = (i ? grid[i - 1][j] : 0) + (j ? grid[i][j - 1] : 0) + 1;
             }
         /* grid[i][j] = C(i+j+2, i+1) - 1 */

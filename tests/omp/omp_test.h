@@ -11,21 +11,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK_EQ(a, b)                                                                       \
-    do {                                                                                     \
-        long long _a = (long long)(a), _b = (long long)(b);                                  \
-        if (_a != _b) {                                                                      \
-            fprintf(stderr, "%s:%d: %s == %lld, expected %s == %lld\n", __FILE__, __LINE__,  \
-                    #a, _a, #b, _b);                                                         \
-            exit(1);                                                                         \
-        }                                                                                    \
+#define CHECK_EQ(a, b)                                                                          \
+    do {                                                                                        \
+        long long _a = (long long)(a), _b = (long long)(b);                                     \
+        if (_a != _b) {                                                                         \
+            fprintf(stderr, "%s:%d: %s == %lld, expected %s == %lld\n", __FILE__, __LINE__, #a, \
+                    _a, #b, _b);                                                                \
+            exit(1);                                                                            \
+        }                                                                                       \
     } while (0)
-#define CHECK(c)                                                                             \
-    do {                                                                                     \
-        if (!(c)) {                                                                          \
-            fprintf(stderr, "%s:%d: failed: %s\n", __FILE__, __LINE__, #c);                  \
-            exit(1);                                                                         \
-        }                                                                                    \
+#define CHECK(c)                                                            \
+    do {                                                                    \
+        if (!(c)) {                                                         \
+            fprintf(stderr, "%s:%d: failed: %s\n", __FILE__, __LINE__, #c); \
+            exit(1);                                                        \
+        }                                                                   \
     } while (0)
 
 static inline int slow(void) { return getenv("WEFT_TEST_SLOW") != NULL; }
@@ -44,7 +44,7 @@ static int lib_seen(struct dl_phdr_info *info, size_t size, void *data)
 /* The OpenMP runtime of this process is libweft-omp and libgomp is not loaded. */
 static inline void check_runtime_is_weft(void)
 {
-    int flags[2] = {0, 0};
+    int flags[2] = { 0, 0 };
     dl_iterate_phdr(lib_seen, flags);
     Dl_info info;
     void *sym = dlsym(RTLD_DEFAULT, "omp_get_thread_num");
