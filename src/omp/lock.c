@@ -133,16 +133,16 @@ typedef struct {
 _Static_assert(sizeof(lock_t) == 4, "omp_lock_t is 4 bytes in gcc's omp.h");
 _Static_assert(sizeof(nest_t) <= 16, "omp_nest_lock_t is 16 bytes in gcc's omp.h");
 
-OMP_API void omp_init_lock(void *l) { weft_atomic_store_relaxed(&((lock_t *)l)->word, 0); }
+static void impl_init_lock(void *l) { weft_atomic_store_relaxed(&((lock_t *)l)->word, 0); }
 OMP_API void omp_init_lock_with_hint(void *l, int hint)
 {
     (void)hint;
-    omp_init_lock(l);
+    impl_init_lock(l);
 }
-OMP_API void omp_destroy_lock(void *l) { (void)l; }
-OMP_API void omp_set_lock(void *l) { omp_word_lock(&((lock_t *)l)->word); }
-OMP_API void omp_unset_lock(void *l) { omp_word_unlock(&((lock_t *)l)->word); }
-OMP_API int omp_test_lock(void *l)
+static void impl_destroy_lock(void *l) { (void)l; }
+static void impl_set_lock(void *l) { omp_word_lock(&((lock_t *)l)->word); }
+static void impl_unset_lock(void *l) { omp_word_unlock(&((lock_t *)l)->word); }
+static int impl_test_lock(void *l)
 {
     uint32_t e = 0;
     return weft_atomic_cas_strong_acquire(&((lock_t *)l)->word, &e, 1);
@@ -150,7 +150,7 @@ OMP_API int omp_test_lock(void *l)
 
 static void *owner_self(void) { return omp_self()->task; }
 
-OMP_API void omp_init_nest_lock(void *l)
+static void impl_init_nest_lock(void *l)
 {
     nest_t *n = l;
     weft_atomic_store_relaxed(&n->word, 0);
@@ -160,10 +160,10 @@ OMP_API void omp_init_nest_lock(void *l)
 OMP_API void omp_init_nest_lock_with_hint(void *l, int hint)
 {
     (void)hint;
-    omp_init_nest_lock(l);
+    impl_init_nest_lock(l);
 }
-OMP_API void omp_destroy_nest_lock(void *l) { (void)l; }
-OMP_API void omp_set_nest_lock(void *l)
+static void impl_destroy_nest_lock(void *l) { (void)l; }
+static void impl_set_nest_lock(void *l)
 {
     nest_t *n = l;
     void *me = owner_self();
@@ -175,7 +175,7 @@ OMP_API void omp_set_nest_lock(void *l)
     weft_atomic_store_relaxed(&n->owner, me);
     n->count = 1;
 }
-OMP_API void omp_unset_nest_lock(void *l)
+static void impl_unset_nest_lock(void *l)
 {
     nest_t *n = l;
     if (--n->count == 0) {
@@ -183,7 +183,7 @@ OMP_API void omp_unset_nest_lock(void *l)
         omp_word_unlock(&n->word);
     }
 }
-OMP_API int omp_test_nest_lock(void *l)
+static int impl_test_nest_lock(void *l)
 {
     nest_t *n = l;
     void *me = owner_self();
@@ -197,18 +197,22 @@ OMP_API int omp_test_nest_lock(void *l)
     return 1;
 }
 
-/* The OMP_1.0 versions (binaries built against libgomp before OpenMP 3.0, whose lock
- * types were larger): the same operations, which use only the first bytes. */
-#define COMPAT(name, ret, params, args)                    \
-    OMP_API ret name##_compat params { return name args; } \
-    __asm__(".symver " #name "_compat, " #name "@OMP_1.0");
-COMPAT(omp_init_lock, void, (void *l), (l))
-COMPAT(omp_destroy_lock, void, (void *l), (l))
-COMPAT(omp_set_lock, void, (void *l), (l))
-COMPAT(omp_unset_lock, void, (void *l), (l))
-COMPAT(omp_test_lock, int, (void *l), (l))
-COMPAT(omp_init_nest_lock, void, (void *l), (l))
-COMPAT(omp_destroy_nest_lock, void, (void *l), (l))
-COMPAT(omp_set_nest_lock, void, (void *l), (l))
-COMPAT(omp_unset_nest_lock, void, (void *l), (l))
-COMPAT(omp_test_nest_lock, int, (void *l), (l))
+/* Every lock routine exists twice, as in libgomp: the default version (OMP_3.0, the
+ * 4- and 16-byte layouts of today's omp.h) and the OMP_1.0 version that binaries built
+ * before OpenMP 3.0 were linked with (larger lock types: these operations use only
+ * their first bytes, so one implementation serves both). */
+#define VERSIONED(name, ret, params, args)                                                   \
+    OMP_API ret omp_##name##_30 params { return impl_##name args; }                          \
+    OMP_API ret omp_##name##_10 params { return impl_##name args; }                          \
+    __asm__(".symver omp_" #name "_30, omp_" #name "@@OMP_3.0");                             \
+    __asm__(".symver omp_" #name "_10, omp_" #name "@OMP_1.0");
+VERSIONED(init_lock, void, (void *l), (l))
+VERSIONED(destroy_lock, void, (void *l), (l))
+VERSIONED(set_lock, void, (void *l), (l))
+VERSIONED(unset_lock, void, (void *l), (l))
+VERSIONED(test_lock, int, (void *l), (l))
+VERSIONED(init_nest_lock, void, (void *l), (l))
+VERSIONED(destroy_nest_lock, void, (void *l), (l))
+VERSIONED(set_nest_lock, void, (void *l), (l))
+VERSIONED(unset_nest_lock, void, (void *l), (l))
+VERSIONED(test_nest_lock, int, (void *l), (l))
