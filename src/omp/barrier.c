@@ -61,6 +61,10 @@ void omp_wait(omp_thr *me, bool (*ready)(void *), void *arg, bool run_tasks, omp
     omp_team *t = me->team;
     uint64_t spin = g_env.spin;
     struct wait_arg w = { ready, arg, t };
+    /* The pool this ULT returns to: while others wait in it (threads of another team
+     * placed on this stream, ULTs of the program), spinning would hold them up. */
+    ABT_pool pool = ABT_POOL_NULL;
+    bool ult = ABT_self_get_last_pool(&pool) == ABT_SUCCESS && pool != ABT_POOL_NULL;
     for (;;) {
         for (uint64_t i = 0;; i++) {
             if (ready(arg))
@@ -73,8 +77,13 @@ void omp_wait(omp_thr *me, bool (*ready)(void *), void *arg, bool run_tasks, omp
             if (i >= spin)
                 break;
             weft_cpu_relax();
-            if ((i & 1023) == 1023 && ABT_thread_yield() != ABT_SUCCESS)
-                sched_yield();
+            if ((i & 15) == 15) {
+                size_t waiting = 0;
+                if (ult && ABT_pool_get_size(pool, &waiting) == ABT_SUCCESS && waiting > 0)
+                    ABT_thread_yield();
+                else if ((i & 4095) == 4095 && !ult)
+                    sched_yield();
+            }
         }
         omp_team_park(t, run_tasks ? ready_or_tasks : ready, run_tasks ? (void *)&w : arg);
     }

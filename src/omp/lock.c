@@ -201,10 +201,10 @@ static int impl_test_nest_lock(void *l)
  * 4- and 16-byte layouts of today's omp.h) and the OMP_1.0 version that binaries built
  * before OpenMP 3.0 were linked with (larger lock types: these operations use only
  * their first bytes, so one implementation serves both). */
-#define VERSIONED(name, ret, params, args)                                                   \
-    OMP_API ret omp_##name##_30 params { return impl_##name args; }                          \
-    OMP_API ret omp_##name##_10 params { return impl_##name args; }                          \
-    __asm__(".symver omp_" #name "_30, omp_" #name "@@OMP_3.0");                             \
+#define VERSIONED(name, ret, params, args)                          \
+    OMP_API ret omp_##name##_30 params { return impl_##name args; } \
+    OMP_API ret omp_##name##_10 params { return impl_##name args; } \
+    __asm__(".symver omp_" #name "_30, omp_" #name "@@OMP_3.0");    \
     __asm__(".symver omp_" #name "_10, omp_" #name "@OMP_1.0");
 VERSIONED(init_lock, void, (void *l), (l))
 VERSIONED(destroy_lock, void, (void *l), (l))

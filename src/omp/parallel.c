@@ -126,11 +126,18 @@ omp_team *omp_team_begin_ws(void (*fn)(void *), void *data, unsigned num_threads
         for (unsigned i = 1; i < n; i++)
             t->thr[i].ws = t->thr[0].ws;
     }
+    /* Placement: thread i on stream (rank + i) % N.  A team nested in an active team
+     * that already covers every stream stays on its master's stream (stride 0): the
+     * other streams are busy with their own share, and the master's stream runs the
+     * inner threads whenever the master waits, with no cross-stream traffic. */
     int rank = 0;
     if (omp_npools > 1 && ABT_self_get_xstream_rank(&rank) != ABT_SUCCESS)
         rank = 0;
+    unsigned stride = 1;
+    if (me->team && me->active_level > 0 && me->team->nthreads >= (unsigned)omp_npools)
+        stride = 0;
     for (unsigned i = 1; i < n; i++) {
-        ABT_pool pool = omp_pools[((unsigned)rank + i) % (unsigned)omp_npools];
+        ABT_pool pool = omp_pools[((unsigned)rank + i * stride) % (unsigned)omp_npools];
         int err =
             ABT_thread_create(pool, worker_main, &t->thr[i], ABT_THREAD_ATTR_NULL, &t->thr[i].ult);
         if (err != ABT_SUCCESS) {

@@ -136,10 +136,17 @@ void omp_rt_init(void)
         char buf[32];
         snprintf(buf, sizeof(buf), "%zu", g_env.stacksize ? g_env.stacksize : (size_t)1 << 20);
         setenv_default("ABT_THREAD_STACKSIZE", buf);
-        if (g_env.wait_policy == 0)
+        int n = g_env.nt_len > 0 ? g_env.nt_list[0] : g_env.num_procs;
+        if (g_env.wait_policy == 0) {
             setenv_default("ABT_SCHED_SPIN_NSEC", "0");
-        else if (g_env.wait_policy == 1)
-            setenv_default("ABT_SCHED_SPIN_NSEC", "100000000");
+        } else {
+            /* like libgomp's threads, an idle stream stays awake a while for the next
+             * region (0.3 ms by default, 0.1 s under OMP_WAIT_POLICY=active), every
+             * stream of the team at once */
+            setenv_default("ABT_SCHED_SPIN_NSEC", g_env.wait_policy == 1 ? "100000000" : "300000");
+            snprintf(buf, sizeof(buf), "%d", n);
+            setenv_default("ABT_SCHED_MAX_SPINNERS", buf);
+        }
     }
     int err = ABT_init(0, NULL);
     if (err != ABT_SUCCESS)
@@ -158,18 +165,18 @@ void omp_rt_init(void)
         if (!omp_pools || !streams)
             init_fail("allocating the stream table", ABT_ERR_MEM);
         for (int i = 0; i < n; i++) {
-            err = ABT_pool_create_basic(ABT_POOL_FIFO_WAIT, ABT_POOL_ACCESS_MPSC, ABT_TRUE,
-                                        &omp_pools[i]);
+            err =
+                ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPSC, ABT_TRUE, &omp_pools[i]);
             if (err != ABT_SUCCESS)
                 init_fail("ABT_pool_create_basic", err);
         }
         ABT_xstream_self(&streams[0]);
-        err = ABT_xstream_set_main_sched_basic(streams[0], ABT_SCHED_BASIC_WAIT, 1, &omp_pools[0]);
+        err = ABT_xstream_set_main_sched_basic(streams[0], ABT_SCHED_BASIC, 1, &omp_pools[0]);
         if (err != ABT_SUCCESS)
             init_fail("ABT_xstream_set_main_sched_basic", err);
         for (int i = 1; i < n; i++) {
-            err = ABT_xstream_create_basic(ABT_SCHED_BASIC_WAIT, 1, &omp_pools[i],
-                                           ABT_SCHED_CONFIG_NULL, &streams[i]);
+            err = ABT_xstream_create_basic(ABT_SCHED_BASIC, 1, &omp_pools[i], ABT_SCHED_CONFIG_NULL,
+                                           &streams[i]);
             if (err != ABT_SUCCESS)
                 init_fail("ABT_xstream_create_basic", err);
         }
