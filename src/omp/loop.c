@@ -77,7 +77,7 @@ omp_ws *omp_ws_next(omp_thr *me, void (*init)(omp_ws *, void *), void *arg, bool
                 }
             }
             _Atomic uint64_t *posted = n->posted;
-            long *dims = n->dims;
+            uint64_t *dims = n->dims;
             memset(n, 0, sizeof(*n));
             n->posted = posted;
             n->dims = dims;
@@ -125,6 +125,9 @@ struct loop_args {
     long lstart, lend, lincr;
     unsigned long long ustart, uend, uincr;
     size_t memsize;
+    unsigned ncounts;    /* doacross: dimensions (0: not doacross) */
+    const long *dcounts; /* doacross: their iteration counts */
+    const unsigned long long *ucounts;
 };
 
 static void loop_init(omp_ws *w, void *a)
@@ -146,6 +149,20 @@ static void loop_init(omp_ws *w, void *a)
             fprintf(stderr, "libweft-omp: out of memory for loop memory\n");
             abort();
         }
+    }
+    if (l->ncounts) {
+        free(w->posted);
+        free(w->dims);
+        w->ncounts = l->ncounts;
+        w->posted = calloc(l->n ? l->n : 1, sizeof(*w->posted));
+        w->dims = calloc(l->ncounts, sizeof(*w->dims));
+        if (!w->posted || !w->dims) {
+            fprintf(stderr, "libweft-omp: out of memory for a doacross loop\n");
+            abort();
+        }
+        for (unsigned i = 0; i < l->ncounts; i++)
+            w->dims[i] = l->ull ? (uint64_t)l->ucounts[i]
+                                : (l->dcounts[i] > 0 ? (uint64_t)l->dcounts[i] : 0);
     }
 }
 
@@ -460,6 +477,111 @@ OMP_API bool GOMP_loop_ull_ordered_start(bool up, unsigned long long start, unsi
                                          void **mem)
 {
     return GOMP_loop_ull_start(up, start, end, incr, sched, chunk, istart, iend, reductions, mem);
+}
+
+/* ---- doacross loops: ordered(n) with depend(sink/source); the loop runs over the
+ * first dimension, 0 .. counts[0] - 1 (post/wait: ordered.c) ---- */
+
+static bool doacross_start_l(unsigned ncounts, long *counts, int sched, long chunk, long *istart,
+                             long *iend, void **mem)
+{
+    omp_thr *me = omp_self();
+    struct loop_args l = { 0 };
+    l.sched = sched;
+    resolve_sched(me, &l.sched, &l.chunk, chunk);
+    l.n = counts[0] > 0 ? (uint64_t)counts[0] : 0;
+    l.lstart = 0, l.lend = counts[0], l.lincr = 1;
+    l.ncounts = ncounts;
+    l.dcounts = counts;
+    if (mem)
+        l.memsize = (size_t)(uintptr_t)*mem;
+    omp_ws *w = enter(me, &l);
+    if (mem)
+        *mem = w->mem;
+    uint64_t lo, hi;
+    if (!istart || !next_chunk(me, w, &lo, &hi))
+        return false;
+    out_l(w, lo, hi, counts[0], istart, iend);
+    return true;
+}
+
+static bool doacross_start_ull(unsigned ncounts, unsigned long long *counts, int sched,
+                               unsigned long long chunk, unsigned long long *istart,
+                               unsigned long long *iend, void **mem)
+{
+    omp_thr *me = omp_self();
+    struct loop_args l = { 0 };
+    l.sched = sched;
+    resolve_sched(me, &l.sched, &l.chunk,
+                  chunk > (unsigned long long)INT64_MAX ? INT64_MAX : (long)chunk);
+    l.n = counts[0];
+    l.ull = true;
+    l.ustart = 0, l.uend = counts[0], l.uincr = 1;
+    l.ncounts = ncounts;
+    l.ucounts = counts;
+    if (mem)
+        l.memsize = (size_t)(uintptr_t)*mem;
+    omp_ws *w = enter(me, &l);
+    if (mem)
+        *mem = w->mem;
+    uint64_t lo, hi;
+    if (!istart || !next_chunk(me, w, &lo, &hi))
+        return false;
+    out_ull(w, lo, hi, istart, iend);
+    return true;
+}
+
+#define DOACROSS(name, sched)                                                                  \
+    OMP_API bool GOMP_loop_doacross_##name##_start(unsigned ncounts, long *counts, long chunk, \
+                                                   long *istart, long *iend)                   \
+    {                                                                                          \
+        return doacross_start_l(ncounts, counts, sched, chunk, istart, iend, NULL);            \
+    }                                                                                          \
+    OMP_API bool GOMP_loop_ull_doacross_##name##_start(unsigned ncounts,                       \
+                                                       unsigned long long *counts,             \
+                                                       unsigned long long chunk,               \
+                                                       unsigned long long *istart,             \
+                                                       unsigned long long *iend)               \
+    {                                                                                          \
+        return doacross_start_ull(ncounts, counts, sched, chunk, istart, iend, NULL);          \
+    }
+DOACROSS(static, OMP_S_STATIC)
+DOACROSS(dynamic, OMP_S_DYNAMIC)
+DOACROSS(guided, OMP_S_GUIDED)
+
+OMP_API bool GOMP_loop_doacross_runtime_start(unsigned ncounts, long *counts, long *istart,
+                                              long *iend)
+{
+    return doacross_start_l(ncounts, counts, OMP_S_RUNTIME, 0, istart, iend, NULL);
+}
+
+OMP_API bool GOMP_loop_ull_doacross_runtime_start(unsigned ncounts, unsigned long long *counts,
+                                                  unsigned long long *istart,
+                                                  unsigned long long *iend)
+{
+    return doacross_start_ull(ncounts, counts, OMP_S_RUNTIME, 0, istart, iend, NULL);
+}
+
+OMP_API bool GOMP_loop_doacross_start(unsigned ncounts, long *counts, long sched, long chunk,
+                                      long *istart, long *iend, uintptr_t *reductions, void **mem)
+{
+    if (reductions) {
+        fprintf(stderr, "libweft-omp: task reductions on a loop are not supported\n");
+        abort();
+    }
+    return doacross_start_l(ncounts, counts, (int)sched, chunk, istart, iend, mem);
+}
+
+OMP_API bool GOMP_loop_ull_doacross_start(unsigned ncounts, unsigned long long *counts, long sched,
+                                          unsigned long long chunk, unsigned long long *istart,
+                                          unsigned long long *iend, uintptr_t *reductions,
+                                          void **mem)
+{
+    if (reductions) {
+        fprintf(stderr, "libweft-omp: task reductions on a loop are not supported\n");
+        abort();
+    }
+    return doacross_start_ull(ncounts, counts, (int)sched, chunk, istart, iend, mem);
 }
 
 /* ---- ends ---- */

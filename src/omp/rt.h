@@ -126,7 +126,7 @@ struct omp_ws {
     void *mem;                /* GOMP_loop_start / sections2 team memory */
     uint64_t ncounts;         /* doacross: dimensions */
     _Atomic uint64_t *posted; /* doacross: per-iteration flags (n entries) */
-    long *dims;               /* doacross: counts per dimension */
+    uint64_t *dims;           /* doacross: iterations of each dimension */
 };
 
 struct omp_thr {
