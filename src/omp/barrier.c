@@ -59,6 +59,12 @@ void omp_wait(omp_thr *me, bool (*ready)(void *), void *arg, bool run_tasks, omp
               omp_taskgroup *group)
 {
     omp_team *t = me->team;
+    if (!t) { /* an initial thread (no team to park on): only a detached task's event */
+        while (!ready(arg))
+            if (ABT_thread_yield() != ABT_SUCCESS)
+                sched_yield();
+        return;
+    }
     uint64_t spin = g_env.spin;
     struct wait_arg w = { ready, arg, t };
     /* The pool this ULT returns to: while others wait in it (threads of another team

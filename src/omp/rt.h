@@ -88,6 +88,7 @@ struct omp_taskgroup {
     omp_taskgroup *prev; /* enclosing group of the same task */
     _Atomic long count;  /* tasks of the group (and descendants) not finished */
     _Atomic int cancelled;
+    uintptr_t *reductions; /* task reductions registered on this group (chain) */
 };
 
 struct omp_task {
@@ -98,6 +99,8 @@ struct omp_task {
     omp_taskgroup *group;   /* the group this task counts in, or NULL */
     omp_taskgroup *tg_open; /* innermost taskgroup this task opened, or NULL */
     omp_thr *thr;           /* the thread running it (NULL until it starts) */
+    omp_team *team;         /* the team it belongs to (NULL: outside any team) */
+    _Atomic int pending;    /* 1, or 2 with a detach event: body and fulfill */
     _Atomic long children;  /* children not finished (taskwait) */
     _Atomic long refs;      /* 1 while unfinished + 1 per unfinished child + deps */
     _Atomic long npred;     /* predecessors not finished (+1 while being created) */
@@ -244,10 +247,12 @@ __attribute__((visibility("hidden"))) void omp_ws_reclaim(omp_team *t);
 __attribute__((visibility("hidden"))) bool omp_task_run_one(omp_thr *me, omp_task *parent,
                                                             omp_taskgroup *group);
 __attribute__((visibility("hidden"))) void omp_task_free_deps(omp_task *t);
+/* Register gcc's task-reduction descriptor on the innermost taskgroup (reduction.c). */
+__attribute__((visibility("hidden"))) void omp_reduction_register(omp_thr *me, uintptr_t *data);
 __attribute__((visibility("hidden"))) void
 omp_task_create(omp_thr *me, void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
                 long arg_size, long arg_align, bool if_clause, unsigned flags, void **depend,
-                int priority, void *range, size_t range_size);
+                int priority, void *range, size_t range_size, void *detach);
 
 /* ---- ICVs (env.c) ---- */
 __attribute__((visibility("hidden"))) void omp_env_init(void);

@@ -261,7 +261,7 @@ static void enqueue(omp_team *team, omp_task *t)
     omp_team_wake(team);
 }
 
-static void task_finish(omp_thr *me, omp_task *t);
+static void task_finish(omp_task *t);
 
 static void task_run(omp_thr *me, omp_task *t)
 {
@@ -274,7 +274,8 @@ static void task_run(omp_thr *me, omp_task *t)
     if (!skip && t->fn)
         t->fn(t->data);
     me->task = prev;
-    task_finish(me, t);
+    if (weft_atomic_fetch_sub_acq_rel(&t->pending, 1) == 1)
+        task_finish(t);
 }
 
 bool omp_task_run_one(omp_thr *me, omp_task *parent, omp_taskgroup *group)
@@ -309,9 +310,10 @@ bool omp_task_run_one(omp_thr *me, omp_task *parent, omp_taskgroup *group)
     return true;
 }
 
-static void task_finish(omp_thr *me, omp_task *t)
+/* The task is complete (body done, and its detach event fulfilled): any thread. */
+static void task_finish(omp_task *t)
 {
-    omp_team *team = me->team;
+    omp_team *team = t->team;
     omp_task_free_deps(t);
     weft_spin_lock(&t->lock);
     t->finished = true;
@@ -343,6 +345,15 @@ static void task_finish(omp_thr *me, omp_task *t)
 
 static omp_taskgroup *cur_group(omp_task *k) { return k->tg_open ? k->tg_open : k->group; }
 
+static bool task_complete(void *a)
+{
+    omp_task *t = a;
+    weft_spin_lock(&t->lock);
+    bool f = t->finished;
+    weft_spin_unlock(&t->lock);
+    return f;
+}
+
 static bool preds_done(void *a)
 {
     omp_task *t = a;
@@ -351,12 +362,15 @@ static bool preds_done(void *a)
 
 void omp_task_create(omp_thr *me, void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
                      long arg_size, long arg_align, bool if_clause, unsigned flags, void **depend,
-                     int priority, void *range, size_t range_size)
+                     int priority, void *range, size_t range_size, void *detach)
 {
     (void)priority; /* a hint; max-task-priority-var is 0 unless set, and order is free */
     omp_task *parent = me->task;
     omp_team *team = me->team;
-    bool included = !team || team->nthreads == 1 || parent->final;
+    /* a detachable task outside a team of several threads runs undeferred */
+    bool included = (!team || team->nthreads == 1 || parent->final) && !(flags & F_DETACH);
+    if ((flags & F_DETACH) && (!team || team->nthreads == 1))
+        if_clause = false;
     if (included) {
         /* run now, in this thread: every sibling before it has completed */
         char *buf = NULL;
@@ -412,6 +426,12 @@ void omp_task_create(omp_thr *me, void (*fn)(void *), void *data, void (*cpyfn)(
     t->icv = parent->icv;
     t->refs = 1;
     t->npred = 1;
+    t->team = team;
+    t->pending = 1;
+    if ((flags & F_DETACH) && detach) {
+        t->pending = 2;
+        *(uintptr_t *)detach = (uintptr_t)t;
+    }
     task_ref(parent);
     weft_atomic_fetch_add_relaxed(&parent->children, 1);
     if (t->group)
@@ -424,7 +444,15 @@ void omp_task_create(omp_thr *me, void (*fn)(void *), void *data, void (*cpyfn)(
         if (!preds_done(t))
             omp_wait(me, preds_done, t, true, NULL, NULL);
         weft_atomic_store_relaxed(&t->npred, 0);
+        bool detached = (flags & F_DETACH) && detach;
+        if (detached) /* it completes when its event is fulfilled: keep it meanwhile */
+            task_ref(t);
         task_run(me, t);
+        if (detached) {
+            if (!task_complete(t))
+                omp_wait(me, task_complete, t, true, NULL, NULL);
+            task_unref(t);
+        }
         return;
     }
     if (weft_atomic_fetch_sub_acq_rel(&t->npred, 1) == 1)
@@ -435,12 +463,8 @@ OMP_API void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, voi
                        long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
                        void *detach)
 {
-    if (flags & F_DETACH) {
-        fprintf(stderr, "libweft-omp: detachable tasks (detach clause) are not supported\n");
-        abort();
-    }
     omp_task_create(omp_self(), fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend,
-                    priority, NULL, 0);
+                    priority, NULL, 0, detach);
 }
 
 static bool children_done(void *a)
@@ -465,7 +489,8 @@ static void nothing(void *a) { (void)a; }
 OMP_API void GOMP_taskwait_depend(void **depend)
 {
     /* an empty undeferred task with these dependences: it starts once they are met */
-    omp_task_create(omp_self(), nothing, NULL, NULL, 0, 1, false, F_DEPEND, depend, 0, NULL, 0);
+    omp_task_create(omp_self(), nothing, NULL, NULL, 0, 1, false, F_DEPEND, depend, 0, NULL, 0,
+                    NULL);
 }
 
 OMP_API void GOMP_taskyield(void)
@@ -501,4 +526,17 @@ OMP_API void GOMP_taskgroup_end(void)
         omp_wait(me, group_done, g, true, NULL, g);
     t->tg_open = g->prev;
     free(g);
+}
+
+/* The event of a detached task: the task completes once its body has returned too. */
+OMP_API void omp_fulfill_event(uintptr_t event)
+{
+    omp_task *t = (omp_task *)event;
+    if (!t)
+        return;
+    omp_team *team = t->team;
+    if (weft_atomic_fetch_sub_acq_rel(&t->pending, 1) == 1)
+        task_finish(t);
+    else if (team)
+        omp_team_wake(team);
 }

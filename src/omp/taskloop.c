@@ -4,7 +4,8 @@
  * default one per thread of the team), of floor(n/T) or one more iterations each.
  * gcc's outlined body reads its bounds from the first two words of its argument block,
  * so each task's copy gets (task start, task end) there.  Unless nogroup, the tasks
- * run inside an implicit taskgroup. */
+ * run inside an implicit taskgroup; with a reduction clause, the third word of the
+ * block is gcc's task-reduction descriptor, registered on that group (reduction.c). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -41,14 +42,12 @@ OMP_API void GOMP_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *,
                            long arg_size, long arg_align, unsigned flags, unsigned long num_tasks,
                            int priority, long start, long end, long step)
 {
-    if (flags & F_REDUCTION) {
-        fprintf(stderr, "libweft-omp: taskloop reductions are not supported\n");
-        abort();
-    }
     omp_thr *me = omp_self();
     uint64_t n = omp_iters_l(start, end, step);
     if (!(flags & F_NOGROUP))
         GOMP_taskgroup_start();
+    if (flags & F_REDUCTION) /* the descriptor: third word of the argument block */
+        omp_reduction_register(me, ((uintptr_t **)data)[2]);
     if (n) {
         uint64_t nt = count_tasks(me, flags, num_tasks, n);
         uint64_t q = n / nt, r = n % nt, a = 0;
@@ -58,7 +57,7 @@ OMP_API void GOMP_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *,
                               b == n ? end : (long)((uint64_t)start + b * (uint64_t)step) };
             omp_task_create(me, fn, data, cpyfn, arg_size, arg_align, (flags & F_IF) != 0,
                             flags & ~(F_UP | F_GRAINSIZE | F_IF | F_NOGROUP), NULL, priority, range,
-                            sizeof(range));
+                            sizeof(range), NULL);
             a = b;
         }
     }
@@ -71,14 +70,12 @@ OMP_API void GOMP_taskloop_ull(void (*fn)(void *), void *data, void (*cpyfn)(voi
                                unsigned long num_tasks, int priority, unsigned long long start,
                                unsigned long long end, unsigned long long step)
 {
-    if (flags & F_REDUCTION) {
-        fprintf(stderr, "libweft-omp: taskloop reductions are not supported\n");
-        abort();
-    }
     omp_thr *me = omp_self();
     uint64_t n = omp_iters_ull((flags & F_UP) != 0, start, end, step);
     if (!(flags & F_NOGROUP))
         GOMP_taskgroup_start();
+    if (flags & F_REDUCTION)
+        omp_reduction_register(me, ((uintptr_t **)data)[2]);
     if (n) {
         uint64_t nt = count_tasks(me, flags, num_tasks, n);
         uint64_t q = n / nt, r = n % nt, a = 0;
@@ -87,7 +84,7 @@ OMP_API void GOMP_taskloop_ull(void (*fn)(void *), void *data, void (*cpyfn)(voi
             unsigned long long range[2] = { start + a * step, b == n ? end : start + b * step };
             omp_task_create(me, fn, data, cpyfn, arg_size, arg_align, (flags & F_IF) != 0,
                             flags & ~(F_UP | F_GRAINSIZE | F_IF | F_NOGROUP), NULL, priority, range,
-                            sizeof(range));
+                            sizeof(range), NULL);
             a = b;
         }
     }
