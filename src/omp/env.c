@@ -350,6 +350,8 @@ __attribute__((constructor)) void omp_env_init(void)
     parse_int("OMP_THREAD_LIMIT", 1, INT_MAX, &g_env.icv.thread_limit);
     parse_int("OMP_MAX_TASK_PRIORITY", 0, INT_MAX, &g_env.max_task_priority);
     parse_int("OMP_DEFAULT_DEVICE", 0, INT_MAX, &g_env.icv.default_device);
+    parse_int("OMP_NUM_TEAMS", 1, INT_MAX, &g_env.nteams);
+    parse_int("OMP_TEAMS_THREAD_LIMIT", 1, INT_MAX, &g_env.teams_thread_limit);
 
     if (levels >= 0)
         g_env.max_active_levels = levels;
@@ -380,6 +382,8 @@ __attribute__((constructor)) void omp_env_init(void)
     else
         parse_spincount();
 
+    g_env.display_affinity = parse_bool("OMP_DISPLAY_AFFINITY", 0) == 1;
+    omp_affinity_env();
     const char *de = getenv("OMP_DISPLAY_ENV");
     if (de) {
         if (!strcasecmp(skip_ws(de), "verbose"))

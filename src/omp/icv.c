@@ -140,8 +140,32 @@ OMP_API void omp_get_partition_place_nums(int *nums)
 OMP_API void omp_set_default_device(int d) { omp_self()->task->icv.default_device = d < 0 ? 0 : d; }
 OMP_API int omp_get_default_device(void) { return omp_self()->task->icv.default_device; }
 OMP_API int omp_get_num_devices(void) { return 0; }
-OMP_API int omp_get_num_teams(void) { return 1; }
-OMP_API int omp_get_team_num(void) { return 0; }
+OMP_API int omp_get_num_teams(void)
+{
+    omp_thr *t = omp_self();
+    while (t->parent) /* the league is a property of the initial thread */
+        t = t->parent;
+    return t->num_teams ? (int)t->num_teams : 1;
+}
+OMP_API int omp_get_team_num(void)
+{
+    omp_thr *t = omp_self();
+    while (t->parent)
+        t = t->parent;
+    return (int)t->team_num;
+}
+OMP_API void omp_set_num_teams(int n)
+{
+    if (n > 0)
+        g_env.nteams = n;
+}
+OMP_API int omp_get_max_teams(void) { return g_env.nteams > 0 ? g_env.nteams : g_env.num_procs; }
+OMP_API void omp_set_teams_thread_limit(int n)
+{
+    if (n > 0)
+        g_env.teams_thread_limit = n;
+}
+OMP_API int omp_get_teams_thread_limit(void) { return g_env.teams_thread_limit; }
 OMP_API int omp_is_initial_device(void) { return 1; }
 OMP_API int omp_get_initial_device(void) { return 0; }
 OMP_API int omp_get_device_num(void) { return 0; }

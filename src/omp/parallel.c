@@ -25,6 +25,7 @@ static void worker_main(void *arg)
     omp_thr *me = arg;
     omp_team *t = me->team;
     ABT_self_set_specific(omp_key, me);
+    omp_affinity_auto();
     t->fn(t->data);
     omp_barrier(me);
     omp_task_free_deps(&me->itask);
@@ -175,6 +176,7 @@ void omp_team_end(void)
 void omp_parallel(void (*fn)(void *), void *data, unsigned n, unsigned flags)
 {
     omp_team_begin(fn, data, n, flags);
+    omp_affinity_auto();
     fn(data);
     omp_team_end();
 }

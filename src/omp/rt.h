@@ -63,17 +63,20 @@ struct omp_env {
     int nt_len;
     int *bind_list; /* OMP_PROC_BIND list */
     int bind_len;
-    bool cancel;           /* OMP_CANCELLATION */
-    int max_task_priority; /* OMP_MAX_TASK_PRIORITY */
-    size_t stacksize;      /* OMP_STACKSIZE, 0: unset */
-    int wait_policy;       /* -1 unset, 0 passive, 1 active */
-    uint64_t spin;         /* busy-wait iterations before parking */
-    bool display_env;      /* OMP_DISPLAY_ENV=true/verbose */
+    bool cancel;            /* OMP_CANCELLATION */
+    int max_task_priority;  /* OMP_MAX_TASK_PRIORITY */
+    int nteams;             /* nteams-var (OMP_NUM_TEAMS, omp_set_num_teams), 0: default */
+    int teams_thread_limit; /* teams-thread-limit-var (OMP_TEAMS_THREAD_LIMIT), 0: none */
+    size_t stacksize;       /* OMP_STACKSIZE, 0: unset */
+    int wait_policy;        /* -1 unset, 0 passive, 1 active */
+    uint64_t spin;          /* busy-wait iterations before parking */
+    bool display_env;       /* OMP_DISPLAY_ENV=true/verbose */
     bool display_verbose;
-    int num_procs;  /* CPUs of the process affinity mask */
-    char *places;   /* OMP_PLACES as given (NULL: unset) */
-    int nplaces;    /* number of places (1 per CPU by default) */
-    int *place_cpu; /* first CPU of place i (places of one CPU each) */
+    bool display_affinity; /* OMP_DISPLAY_AFFINITY */
+    int num_procs;         /* CPUs of the process affinity mask */
+    char *places;          /* OMP_PLACES as given (NULL: unset) */
+    int nplaces;           /* number of places (1 per CPU by default) */
+    int *place_cpu;        /* first CPU of place i (places of one CPU each) */
 };
 extern struct omp_env g_env __attribute__((visibility("hidden")));
 
@@ -144,6 +147,8 @@ struct omp_thr {
     uint64_t ord_cur;      /* ordered: the iteration index of the next ordered region */
     omp_team *child;       /* cached team for this thread's next parallel region */
     ABT_thread ult;        /* a worker's ULT, joined by the master at the region's end */
+    unsigned team_num;     /* teams construct: this initial thread's team in the league */
+    unsigned num_teams;    /* teams construct: size of the league (0: not in teams) */
     omp_task itask;        /* the implicit task */
 };
 
@@ -257,6 +262,8 @@ omp_task_create(omp_thr *me, void (*fn)(void *), void *data, void (*cpyfn)(void 
 /* ---- ICVs (env.c) ---- */
 __attribute__((visibility("hidden"))) void omp_env_init(void);
 __attribute__((visibility("hidden"))) void omp_display_env_print(bool verbose);
+__attribute__((visibility("hidden"))) void omp_affinity_auto(void);
+__attribute__((visibility("hidden"))) void omp_affinity_env(void);
 
 /* ---- locks (lock.c) ---- */
 /* The word lock behind omp_lock_t, critical and atomic: 0 free, 1 held, 2 held with
