@@ -83,9 +83,9 @@ static size_t render(char *buf, size_t size, const char *f)
     static const struct {
         char c;
         const char *name;
-    } fields[] = { { 't', "team_num" },       { 'T', "num_teams" },       { 'L', "nesting_level" },
-                   { 'n', "thread_num" },     { 'N', "num_threads" },     { 'a', "ancestor_tnum" },
-                   { 'H', "host" },           { 'P', "process_id" },      { 'i', "native_thread_id" },
+    } fields[] = { { 't', "team_num" },       { 'T', "num_teams" },   { 'L', "nesting_level" },
+                   { 'n', "thread_num" },     { 'N', "num_threads" }, { 'a', "ancestor_tnum" },
+                   { 'H', "host" },           { 'P', "process_id" },  { 'i', "native_thread_id" },
                    { 'A', "thread_affinity" } };
     for (const char *p = f; *p;) {
         if (*p != '%') {

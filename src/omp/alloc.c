@@ -15,13 +15,19 @@
 #include "omp/rt.h"
 
 enum {
-    ATK_SYNC_HINT = 1, ATK_ALIGNMENT, ATK_ACCESS, ATK_POOL_SIZE, ATK_FALLBACK, ATK_FB_DATA,
-    ATK_PINNED, ATK_PARTITION
+    ATK_SYNC_HINT = 1,
+    ATK_ALIGNMENT,
+    ATK_ACCESS,
+    ATK_POOL_SIZE,
+    ATK_FALLBACK,
+    ATK_FB_DATA,
+    ATK_PINNED,
+    ATK_PARTITION
 };
 enum { ATV_DEFAULT_MEM_FB = 11, ATV_NULL_FB = 12, ATV_ABORT_FB = 13, ATV_ALLOCATOR_FB = 14 };
-#define ATV_DEFAULT ((uintptr_t)-1)
+#define ATV_DEFAULT    ((uintptr_t)-1)
 #define PREDEFINED_MAX 8
-#define DEFAULT_ALLOC 1
+#define DEFAULT_ALLOC  1
 
 struct allocator {
     size_t align;
@@ -63,9 +69,7 @@ OMP_API uintptr_t omp_init_allocator(uintptr_t memspace, int ntraits, const void
                 return 0;
             a.align = v;
             break;
-        case ATK_POOL_SIZE:
-            a.pool_size = v == ATV_DEFAULT ? 0 : v;
-            break;
+        case ATK_POOL_SIZE: a.pool_size = v == ATV_DEFAULT ? 0 : v; break;
         case ATK_FALLBACK:
             if (v == ATV_DEFAULT)
                 break;
@@ -101,7 +105,10 @@ OMP_API void omp_set_default_allocator(uintptr_t allocator)
     weft_atomic_store_relaxed(&default_alloc, allocator ? allocator : DEFAULT_ALLOC);
 }
 
-OMP_API uintptr_t omp_get_default_allocator(void) { return weft_atomic_load_relaxed(&default_alloc); }
+OMP_API uintptr_t omp_get_default_allocator(void)
+{
+    return weft_atomic_load_relaxed(&default_alloc);
+}
 
 static void *raw_alloc(size_t align, size_t size, uintptr_t allocator, bool zero)
 {
@@ -266,8 +273,8 @@ OMP_API int omp_target_memcpy_rect(void *dst, const void *src, size_t elsz, int 
     rect_copy(dst, src, elsz, dims, volume, dst_off, src_off, dst_dims, src_dims);
     return 0;
 }
-OMP_API int omp_target_associate_ptr(const void *host, const void *dev, size_t size,
-                                     size_t off, int device)
+OMP_API int omp_target_associate_ptr(const void *host, const void *dev, size_t size, size_t off,
+                                     int device)
 {
     return host_device(device) ? 0 : -1; /* host memory is its own device memory */
 }

@@ -11,13 +11,15 @@
  * then park on the team's ABT_cond: the ULT leaves its stream, which runs other ULTs or
  * sleeps.
  *
- * Parking (omp_team_park / omp_team_wake) is a Dekker pair over seq_cst accesses: the
- * waiter increments nsleep under the team mutex and re-checks its condition before
- * ABT_cond_wait; a waker publishes its event, then (fence) reads nsleep and, if not 0,
- * broadcasts under the mutex.  Either the waiter's re-check sees the event or the waker
- * sees the sleeper and its broadcast comes after the waiter is in cond_wait (the mutex
- * orders them).  Events: barrier release, a task queued, a task finished (taskwait,
- * taskgroup), the last worker leaving, copyprivate data, cancellation.
+ * Parking (omp_team_park / omp_team_wake): the waiter increments nsleep (an RMW) under
+ * the team mutex and re-checks its condition before ABT_cond_wait; a waker publishes its
+ * event, then reads nsleep with an RMW (fetch_add 0) and, if not 0, broadcasts under the
+ * mutex.  The two RMWs are ordered in nsleep's modification order: if the waker's comes
+ * later it sees the sleeper, and its broadcast comes after the waiter is in cond_wait
+ * (the mutex orders them); if earlier, the waiter's increment reads from it and so sees
+ * the event in its re-check.  Events: barrier release, a task queued, a task finished
+ * (taskwait, taskgroup), ordered/doacross progress, copyprivate data, cancellation, a
+ * detached task's event.
  *
  * Cancellation (OMP_CANCELLATION=true only): team->cancelled holds GOMP_CANCEL_* bits.
  * A cancelled parallel releases every barrier wait at once, discards queued tasks, and

@@ -70,7 +70,8 @@ OMP_API void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_teams,
     }
     for (unsigned i = 1; i < num_teams; i++) {
         ABT_pool pool = omp_pools[((unsigned)rank + i) % (unsigned)omp_npools];
-        int err = ABT_thread_create(pool, league_member, &l[i], ABT_THREAD_ATTR_NULL, &l[i].thr.ult);
+        int err =
+            ABT_thread_create(pool, league_member, &l[i], ABT_THREAD_ATTR_NULL, &l[i].thr.ult);
         if (err != ABT_SUCCESS) {
             fprintf(stderr, "libweft-omp: cannot create team %u (weft error %d)\n", i, err);
             abort();
@@ -206,9 +207,8 @@ OMP_API void GOMP_target_update_ext(int device, size_t mapnum, void **hostaddrs,
     if (depend)
         GOMP_taskwait_depend(depend);
 }
-OMP_API void GOMP_target_enter_exit_data(int device, size_t mapnum, void **hostaddrs,
-                                         size_t *sizes, unsigned short *kinds, unsigned int flags,
-                                         void **depend)
+OMP_API void GOMP_target_enter_exit_data(int device, size_t mapnum, void **hostaddrs, size_t *sizes,
+                                         unsigned short *kinds, unsigned int flags, void **depend)
 {
     if (depend)
         GOMP_taskwait_depend(depend);

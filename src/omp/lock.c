@@ -8,9 +8,10 @@
  * Word lock: 0 free, 1 held, 2 held and maybe waited for.  lock = CAS 0 -> 1, else spin a
  * little, then exchange 2 in until it returned 0.  Between exchanges a waiter sleeps:
  *   - a ULT parks on the ABT_cond of the bucket its word hashes to (64 buckets): it
- *     increments bucket.nwait (seq_cst) under the bucket mutex and waits only while the
- *     word still reads 2; unlock (word -> 0, then a seq_cst fence) broadcasts the bucket
- *     when nwait is not 0, under its mutex.  Dekker pair: no lost wake-up.
+ *     increments bucket.nwait under the bucket mutex and waits only while the word still
+ *     reads 2; unlock (word -> 0, then a read-modify-write read of nwait, ordered with the
+ *     waiter's increment) broadcasts the bucket when nwait is not 0, under its mutex:
+ *     no lost wake-up.
  *   - an OS thread that is not a ULT (or before weft runs) sleeps in futex_wait(word, 2);
  *     unlock wakes one futex waiter.
  * The ULT path never blocks its stream: the stream runs other ULTs meanwhile. */
@@ -95,11 +96,10 @@ void omp_word_lock_slow(_Atomic uint32_t *w)
 void omp_word_unlock_slow(_Atomic uint32_t *w)
 {
     weft_futex_wake(w, 1);
-    weft_atomic_fence_seq_cst();
     if (weft_atomic_load_acquire(&buckets_state) != 2)
         return;
     struct bucket *b = bucket_of(w);
-    if (weft_atomic_load_seq_cst(&b->nwait) > 0) {
+    if (weft_atomic_fetch_add_acq_rel(&b->nwait, 0) > 0) { /* RMW: see omp_team_wake */
         ABT_mutex_lock(b->m);
         ABT_cond_broadcast(b->c);
         ABT_mutex_unlock(b->m);

@@ -128,6 +128,8 @@ struct loop_args {
     unsigned ncounts;    /* doacross: dimensions (0: not doacross) */
     const long *dcounts; /* doacross: their iteration counts */
     const unsigned long long *ucounts;
+    const uintptr_t *red; /* task reductions: the creator's descriptor */
+    size_t nthr;
 };
 
 static void loop_init(omp_ws *w, void *a)
@@ -150,6 +152,8 @@ static void loop_init(omp_ws *w, void *a)
             abort();
         }
     }
+    if (l->red)
+        omp_reduction_alloc(l->nthr, l->red, &w->red_mem, &w->red_end);
     if (l->ncounts) {
         free(w->posted);
         free(w->dims);
@@ -302,10 +306,12 @@ static bool loop_next_l(omp_thr *me, long *istart, long *iend)
 }
 
 static bool loop_start_l(long start, long end, long incr, int sched, long chunk, long *istart,
-                         long *iend, void **mem)
+                         long *iend, void **mem, uintptr_t *red)
 {
     omp_thr *me = omp_self();
     struct loop_args l = { 0 };
+    l.red = red;
+    l.nthr = me->team ? me->team->nthreads : 1;
     l.sched = sched;
     resolve_sched(me, &l.sched, &l.chunk, chunk);
     l.n = omp_iters_l(start, end, incr);
@@ -313,6 +319,8 @@ static bool loop_start_l(long start, long end, long incr, int sched, long chunk,
     if (mem)
         l.memsize = (size_t)(uintptr_t)*mem;
     omp_ws *w = enter(me, &l);
+    if (red)
+        omp_reduction_ws_enter(me, red, w->red_mem, w->red_end);
     if (mem)
         *mem = w->mem;
     if (!istart)
@@ -326,10 +334,13 @@ static bool loop_start_l(long start, long end, long incr, int sched, long chunk,
 
 static bool loop_start_ull(bool up, unsigned long long start, unsigned long long end,
                            unsigned long long incr, int sched, unsigned long long chunk,
-                           unsigned long long *istart, unsigned long long *iend, void **mem)
+                           unsigned long long *istart, unsigned long long *iend, void **mem,
+                           uintptr_t *red)
 {
     omp_thr *me = omp_self();
     struct loop_args l = { 0 };
+    l.red = red;
+    l.nthr = me->team ? me->team->nthreads : 1;
     l.sched = sched;
     long c = chunk > (unsigned long long)INT64_MAX ? INT64_MAX : (long)chunk;
     resolve_sched(me, &l.sched, &l.chunk, c);
@@ -339,6 +350,8 @@ static bool loop_start_ull(bool up, unsigned long long start, unsigned long long
     if (mem)
         l.memsize = (size_t)(uintptr_t)*mem;
     omp_ws *w = enter(me, &l);
+    if (red)
+        omp_reduction_ws_enter(me, red, w->red_mem, w->red_end);
     if (mem)
         *mem = w->mem;
     if (!istart)
@@ -367,7 +380,7 @@ static bool loop_next_ull(unsigned long long *istart, unsigned long long *iend)
     OMP_API bool GOMP_loop_##name##_start(long start, long end, long incr, long chunk, \
                                           long *istart, long *iend)                    \
     {                                                                                  \
-        return loop_start_l(start, end, incr, sched, chunk, istart, iend, NULL);       \
+        return loop_start_l(start, end, incr, sched, chunk, istart, iend, NULL, NULL); \
     }                                                                                  \
     OMP_API bool GOMP_loop_##name##_next(long *istart, long *iend)                     \
     {                                                                                  \
@@ -383,15 +396,15 @@ LOOP_L(ordered_static, OMP_S_STATIC)
 LOOP_L(ordered_dynamic, OMP_S_DYNAMIC)
 LOOP_L(ordered_guided, OMP_S_GUIDED)
 
-#define LOOP_L_RUNTIME(name)                                                             \
-    OMP_API bool GOMP_loop_##name##_start(long start, long end, long incr, long *istart, \
-                                          long *iend)                                    \
-    {                                                                                    \
-        return loop_start_l(start, end, incr, OMP_S_RUNTIME, 0, istart, iend, NULL);     \
-    }                                                                                    \
-    OMP_API bool GOMP_loop_##name##_next(long *istart, long *iend)                       \
-    {                                                                                    \
-        return loop_next_l(omp_self(), istart, iend);                                    \
+#define LOOP_L_RUNTIME(name)                                                               \
+    OMP_API bool GOMP_loop_##name##_start(long start, long end, long incr, long *istart,   \
+                                          long *iend)                                      \
+    {                                                                                      \
+        return loop_start_l(start, end, incr, OMP_S_RUNTIME, 0, istart, iend, NULL, NULL); \
+    }                                                                                      \
+    OMP_API bool GOMP_loop_##name##_next(long *istart, long *iend)                         \
+    {                                                                                      \
+        return loop_next_l(omp_self(), istart, iend);                                      \
     }
 
 LOOP_L_RUNTIME(runtime)
@@ -402,11 +415,7 @@ LOOP_L_RUNTIME(ordered_runtime)
 OMP_API bool GOMP_loop_start(long start, long end, long incr, long sched, long chunk, long *istart,
                              long *iend, uintptr_t *reductions, void **mem)
 {
-    if (reductions) {
-        fprintf(stderr, "libweft-omp: task reductions on a loop are not supported\n");
-        abort();
-    }
-    return loop_start_l(start, end, incr, (int)sched, chunk, istart, iend, mem);
+    return loop_start_l(start, end, incr, (int)sched, chunk, istart, iend, mem, reductions);
 }
 
 OMP_API bool GOMP_loop_ordered_start(long start, long end, long incr, long sched, long chunk,
@@ -424,7 +433,7 @@ OMP_API bool GOMP_loop_ordered_start(long start, long end, long incr, long sched
                                               unsigned long long *istart,                          \
                                               unsigned long long *iend)                            \
     {                                                                                              \
-        return loop_start_ull(up, start, end, incr, sched, chunk, istart, iend, NULL);             \
+        return loop_start_ull(up, start, end, incr, sched, chunk, istart, iend, NULL, NULL);       \
     }                                                                                              \
     OMP_API bool GOMP_loop_ull_##name##_next(unsigned long long *istart, unsigned long long *iend) \
     {                                                                                              \
@@ -446,7 +455,7 @@ LOOP_ULL(ordered_guided, OMP_S_GUIDED)
                                               unsigned long long *istart,                          \
                                               unsigned long long *iend)                            \
     {                                                                                              \
-        return loop_start_ull(up, start, end, incr, OMP_S_RUNTIME, 0, istart, iend, NULL);         \
+        return loop_start_ull(up, start, end, incr, OMP_S_RUNTIME, 0, istart, iend, NULL, NULL);   \
     }                                                                                              \
     OMP_API bool GOMP_loop_ull_##name##_next(unsigned long long *istart, unsigned long long *iend) \
     {                                                                                              \
@@ -463,11 +472,7 @@ OMP_API bool GOMP_loop_ull_start(bool up, unsigned long long start, unsigned lon
                                  unsigned long long *istart, unsigned long long *iend,
                                  uintptr_t *reductions, void **mem)
 {
-    if (reductions) {
-        fprintf(stderr, "libweft-omp: task reductions on a loop are not supported\n");
-        abort();
-    }
-    return loop_start_ull(up, start, end, incr, (int)sched, chunk, istart, iend, mem);
+    return loop_start_ull(up, start, end, incr, (int)sched, chunk, istart, iend, mem, reductions);
 }
 
 OMP_API bool GOMP_loop_ull_ordered_start(bool up, unsigned long long start, unsigned long long end,
@@ -483,10 +488,12 @@ OMP_API bool GOMP_loop_ull_ordered_start(bool up, unsigned long long start, unsi
  * first dimension, 0 .. counts[0] - 1 (post/wait: ordered.c) ---- */
 
 static bool doacross_start_l(unsigned ncounts, long *counts, int sched, long chunk, long *istart,
-                             long *iend, void **mem)
+                             long *iend, void **mem, uintptr_t *red)
 {
     omp_thr *me = omp_self();
     struct loop_args l = { 0 };
+    l.red = red;
+    l.nthr = me->team ? me->team->nthreads : 1;
     l.sched = sched;
     resolve_sched(me, &l.sched, &l.chunk, chunk);
     l.n = counts[0] > 0 ? (uint64_t)counts[0] : 0;
@@ -496,6 +503,8 @@ static bool doacross_start_l(unsigned ncounts, long *counts, int sched, long chu
     if (mem)
         l.memsize = (size_t)(uintptr_t)*mem;
     omp_ws *w = enter(me, &l);
+    if (red)
+        omp_reduction_ws_enter(me, red, w->red_mem, w->red_end);
     if (mem)
         *mem = w->mem;
     uint64_t lo, hi;
@@ -507,10 +516,12 @@ static bool doacross_start_l(unsigned ncounts, long *counts, int sched, long chu
 
 static bool doacross_start_ull(unsigned ncounts, unsigned long long *counts, int sched,
                                unsigned long long chunk, unsigned long long *istart,
-                               unsigned long long *iend, void **mem)
+                               unsigned long long *iend, void **mem, uintptr_t *red)
 {
     omp_thr *me = omp_self();
     struct loop_args l = { 0 };
+    l.red = red;
+    l.nthr = me->team ? me->team->nthreads : 1;
     l.sched = sched;
     resolve_sched(me, &l.sched, &l.chunk,
                   chunk > (unsigned long long)INT64_MAX ? INT64_MAX : (long)chunk);
@@ -522,6 +533,8 @@ static bool doacross_start_ull(unsigned ncounts, unsigned long long *counts, int
     if (mem)
         l.memsize = (size_t)(uintptr_t)*mem;
     omp_ws *w = enter(me, &l);
+    if (red)
+        omp_reduction_ws_enter(me, red, w->red_mem, w->red_end);
     if (mem)
         *mem = w->mem;
     uint64_t lo, hi;
@@ -535,7 +548,7 @@ static bool doacross_start_ull(unsigned ncounts, unsigned long long *counts, int
     OMP_API bool GOMP_loop_doacross_##name##_start(unsigned ncounts, long *counts, long chunk, \
                                                    long *istart, long *iend)                   \
     {                                                                                          \
-        return doacross_start_l(ncounts, counts, sched, chunk, istart, iend, NULL);            \
+        return doacross_start_l(ncounts, counts, sched, chunk, istart, iend, NULL, NULL);      \
     }                                                                                          \
     OMP_API bool GOMP_loop_ull_doacross_##name##_start(unsigned ncounts,                       \
                                                        unsigned long long *counts,             \
@@ -543,7 +556,7 @@ static bool doacross_start_ull(unsigned ncounts, unsigned long long *counts, int
                                                        unsigned long long *istart,             \
                                                        unsigned long long *iend)               \
     {                                                                                          \
-        return doacross_start_ull(ncounts, counts, sched, chunk, istart, iend, NULL);          \
+        return doacross_start_ull(ncounts, counts, sched, chunk, istart, iend, NULL, NULL);    \
     }
 DOACROSS(static, OMP_S_STATIC)
 DOACROSS(dynamic, OMP_S_DYNAMIC)
@@ -552,24 +565,20 @@ DOACROSS(guided, OMP_S_GUIDED)
 OMP_API bool GOMP_loop_doacross_runtime_start(unsigned ncounts, long *counts, long *istart,
                                               long *iend)
 {
-    return doacross_start_l(ncounts, counts, OMP_S_RUNTIME, 0, istart, iend, NULL);
+    return doacross_start_l(ncounts, counts, OMP_S_RUNTIME, 0, istart, iend, NULL, NULL);
 }
 
 OMP_API bool GOMP_loop_ull_doacross_runtime_start(unsigned ncounts, unsigned long long *counts,
                                                   unsigned long long *istart,
                                                   unsigned long long *iend)
 {
-    return doacross_start_ull(ncounts, counts, OMP_S_RUNTIME, 0, istart, iend, NULL);
+    return doacross_start_ull(ncounts, counts, OMP_S_RUNTIME, 0, istart, iend, NULL, NULL);
 }
 
 OMP_API bool GOMP_loop_doacross_start(unsigned ncounts, long *counts, long sched, long chunk,
                                       long *istart, long *iend, uintptr_t *reductions, void **mem)
 {
-    if (reductions) {
-        fprintf(stderr, "libweft-omp: task reductions on a loop are not supported\n");
-        abort();
-    }
-    return doacross_start_l(ncounts, counts, (int)sched, chunk, istart, iend, mem);
+    return doacross_start_l(ncounts, counts, (int)sched, chunk, istart, iend, mem, reductions);
 }
 
 OMP_API bool GOMP_loop_ull_doacross_start(unsigned ncounts, unsigned long long *counts, long sched,
@@ -577,11 +586,7 @@ OMP_API bool GOMP_loop_ull_doacross_start(unsigned ncounts, unsigned long long *
                                           unsigned long long *iend, uintptr_t *reductions,
                                           void **mem)
 {
-    if (reductions) {
-        fprintf(stderr, "libweft-omp: task reductions on a loop are not supported\n");
-        abort();
-    }
-    return doacross_start_ull(ncounts, counts, (int)sched, chunk, istart, iend, mem);
+    return doacross_start_ull(ncounts, counts, (int)sched, chunk, istart, iend, mem, reductions);
 }
 
 /* ---- ends ---- */

@@ -56,7 +56,7 @@ static omp_team *team_alloc(unsigned n)
     return t;
 }
 
-static unsigned resolve_nthreads(omp_thr *me, unsigned req)
+unsigned omp_resolve_nthreads(omp_thr *me, unsigned req)
 {
     const struct omp_icv *icv = &me->task->icv;
     if (me->active_level >= (unsigned)g_env.max_active_levels)
@@ -89,7 +89,7 @@ omp_team *omp_team_begin_ws(void (*fn)(void *), void *data, unsigned num_threads
 {
     omp_rt_init();
     omp_thr *me = omp_self();
-    unsigned n = resolve_nthreads(me, num_threads);
+    unsigned n = omp_resolve_nthreads(me, num_threads);
     omp_team *t = me->child;
     if (!t || t->cap < n) {
         omp_team_free(t);
@@ -118,6 +118,7 @@ omp_team *omp_team_begin_ws(void (*fn)(void *), void *data, unsigned num_threads
     for (unsigned i = 0; i < n; i++) {
         omp_thr *th = &t->thr[i];
         omp_thr_init(th, t, i, me, &icv);
+        th->itask.tg_open = me->red_group; /* reduction(task) on the region, or NULL */
         th->level = me->level + 1;
         th->active_level = me->active_level + (n > 1);
     }
@@ -147,6 +148,7 @@ omp_team *omp_team_begin_ws(void (*fn)(void *), void *data, unsigned num_threads
             abort();
         }
     }
+    me->red_group = NULL;
     omp_set_self(&t->thr[0]);
     return t;
 }

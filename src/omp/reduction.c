@@ -15,7 +15,14 @@
  * (or addresses inside another thread's block, when a task's data was copied from an
  * already remapped pointer): each becomes the address of the same variable in the block
  * of the thread running the task.  The registration is found by walking the taskgroups
- * from the current task outwards (each group holds its chain). */
+ * from the current task outwards (each group holds its chain).
+ *
+ * Worksharing constructs with reduction(task, ...) pass each thread's own copy of the
+ * descriptor to GOMP_loop_start / GOMP_sections2_start: the construct's creator
+ * allocates the blocks (loop.c), every thread opens a taskgroup and points its copy at
+ * them; GOMP_workshare_task_reduction_unregister closes it.  A parallel region with
+ * reduction(task, ...) hangs the descriptor on one taskgroup that all its implicit
+ * tasks share. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +42,34 @@ static uintptr_t *chain_of(omp_task *k)
     return NULL;
 }
 
+void omp_reduction_alloc(size_t nthr, const uintptr_t *data, void **mem, void **end)
+{
+    size_t size = data[1], align = data[2] ? data[2] : sizeof(void *);
+    if (align < sizeof(void *))
+        align = sizeof(void *);
+    size_t total = (nthr * size + align - 1) & ~(align - 1);
+    void *m = NULL;
+    if (posix_memalign(&m, align, total ? total : align) != 0) {
+        fprintf(stderr, "libweft-omp: out of memory for task reductions\n");
+        abort();
+    }
+    memset(m, 0, total);
+    *mem = m;
+    *end = (char *)m + nthr * size;
+}
+
+/* Point descriptor `data` at blocks [mem, end) and hang it on group g. */
+static void attach(omp_task *task, omp_taskgroup *g, uintptr_t *data, void *mem, void *end)
+{
+    data[2] = (uintptr_t)mem;
+    data[6] = (uintptr_t)end;
+    data[5] = 0;
+    data[4] = (uintptr_t)chain_of(task);
+    for (uintptr_t i = 0; i < data[0]; i++)
+        data[7 + 3 * i + 2] = (uintptr_t)data;
+    g->reductions = data;
+}
+
 void omp_reduction_register(omp_thr *me, uintptr_t *data)
 {
     omp_taskgroup *g = me->task->tg_open;
@@ -42,24 +77,61 @@ void omp_reduction_register(omp_thr *me, uintptr_t *data)
         fprintf(stderr, "libweft-omp: task reduction outside a taskgroup\n");
         abort();
     }
-    size_t nthr = me->team ? me->team->nthreads : 1;
-    size_t size = data[1], align = data[2] ? data[2] : sizeof(void *);
-    if (align < sizeof(void *))
-        align = sizeof(void *);
-    size_t total = (nthr * size + align - 1) & ~(align - 1);
-    void *mem = NULL;
-    if (posix_memalign(&mem, align, total ? total : align) != 0) {
+    void *mem, *end;
+    omp_reduction_alloc(me->team ? me->team->nthreads : 1, data, &mem, &end);
+    attach(me->task, g, data, mem, end);
+}
+
+void GOMP_taskgroup_start(void);
+void GOMP_taskgroup_end(void);
+
+void omp_reduction_ws_enter(omp_thr *me, uintptr_t *data, void *mem, void *end)
+{
+    GOMP_taskgroup_start();
+    attach(me->task, me->task->tg_open, data, mem, end);
+}
+
+/* After a worksharing construct with task reductions (and gcc's combining, on thread
+ * 0): close the thread's taskgroup, thread 0 frees the blocks, then the barrier. */
+OMP_API void GOMP_workshare_task_reduction_unregister(bool cancelled)
+{
+    omp_thr *me = omp_self();
+    omp_taskgroup *g = me->task->tg_open;
+    uintptr_t *data = g ? g->reductions : NULL;
+    GOMP_taskgroup_end();
+    if (data && me->tid == 0) {
+        free((void *)data[2]);
+        data[2] = 0;
+    }
+    if (!cancelled)
+        omp_barrier(me);
+}
+
+/* A parallel region with reduction(task, ...): the descriptor is the first word of the
+ * region's data; every implicit task of the team sees it through one shared taskgroup.
+ * gcc combines the blocks after the region (the return value is the team size) and then
+ * calls GOMP_taskgroup_reduction_unregister. */
+OMP_API unsigned GOMP_parallel_reductions(void (*fn)(void *), void *data, unsigned num_threads,
+                                          unsigned flags)
+{
+    omp_rt_init();
+    omp_thr *me = omp_self();
+    unsigned n = omp_resolve_nthreads(me, num_threads);
+    uintptr_t *rdata = *(uintptr_t **)data;
+    omp_taskgroup *g = calloc(1, sizeof(*g));
+    if (!g) {
         fprintf(stderr, "libweft-omp: out of memory for task reductions\n");
         abort();
     }
-    memset(mem, 0, total);
-    data[2] = (uintptr_t)mem;
-    data[6] = (uintptr_t)mem + nthr * size;
-    data[5] = 0;
-    data[4] = (uintptr_t)chain_of(me->task);
-    for (uintptr_t i = 0; i < data[0]; i++)
-        data[7 + 3 * i + 2] = (uintptr_t)data;
-    g->reductions = data;
+    void *mem, *end;
+    omp_reduction_alloc(n, rdata, &mem, &end);
+    attach(me->task, g, rdata, mem, end);
+    me->red_group = g;
+    omp_team_begin(fn, data, n, flags);
+    fn(data);
+    omp_team_end();
+    free(g);
+    return n;
 }
 
 OMP_API void GOMP_taskgroup_reduction_register(uintptr_t *data)

@@ -130,6 +130,7 @@ struct omp_ws {
     _Atomic uint64_t ord_next;              /* ordered: the iteration allowed in next */
     _Atomic int cancelled;
     void *mem;                /* GOMP_loop_start / sections2 team memory */
+    void *red_mem, *red_end;  /* task reductions: the team's blocks (thread 0 frees them) */
     uint64_t ncounts;         /* doacross: dimensions */
     _Atomic uint64_t *posted; /* doacross: per-iteration flags (n entries) */
     uint64_t *dims;           /* doacross: iterations of each dimension */
@@ -140,16 +141,17 @@ struct omp_thr {
     unsigned tid;    /* omp_get_thread_num */
     omp_thr *parent; /* the thread that encountered the region (NULL: initial) */
     unsigned level, active_level;
-    omp_task *task;        /* the task this thread runs now */
-    omp_ws *ws;            /* the last worksharing construct entered */
-    uint64_t st_trip;      /* static schedule: chunks taken in the current loop */
-    uint64_t it_lo, it_hi; /* ordered: the chunk being run, iteration indices */
-    uint64_t ord_cur;      /* ordered: the iteration index of the next ordered region */
-    omp_team *child;       /* cached team for this thread's next parallel region */
-    ABT_thread ult;        /* a worker's ULT, joined by the master at the region's end */
-    unsigned team_num;     /* teams construct: this initial thread's team in the league */
-    unsigned num_teams;    /* teams construct: size of the league (0: not in teams) */
-    omp_task itask;        /* the implicit task */
+    omp_task *task;           /* the task this thread runs now */
+    omp_ws *ws;               /* the last worksharing construct entered */
+    uint64_t st_trip;         /* static schedule: chunks taken in the current loop */
+    uint64_t it_lo, it_hi;    /* ordered: the chunk being run, iteration indices */
+    uint64_t ord_cur;         /* ordered: the iteration index of the next ordered region */
+    omp_team *child;          /* cached team for this thread's next parallel region */
+    ABT_thread ult;           /* a worker's ULT, joined by the master at the region's end */
+    unsigned team_num;        /* teams construct: this initial thread's team in the league */
+    unsigned num_teams;       /* teams construct: size of the league (0: not in teams) */
+    omp_task itask;           /* the implicit task */
+    omp_taskgroup *red_group; /* GOMP_parallel_reductions: the next team's shared group */
 };
 
 struct omp_team {
@@ -208,6 +210,8 @@ __attribute__((visibility("hidden"))) void omp_thr_init(omp_thr *t, omp_team *te
                                                         omp_thr *parent, const struct omp_icv *icv);
 __attribute__((visibility("hidden"))) void omp_team_free(omp_team *t);
 
+/* The size of the team the caller's next region gets for num_threads(req) (parallel.c). */
+__attribute__((visibility("hidden"))) unsigned omp_resolve_nthreads(omp_thr *me, unsigned req);
 /* Run a parallel region: fn(data) on n threads (parallel.c). */
 __attribute__((visibility("hidden"))) void omp_parallel(void (*fn)(void *), void *data, unsigned n,
                                                         unsigned flags);
@@ -222,11 +226,13 @@ __attribute__((visibility("hidden"))) void omp_team_end(void);
 /* Park on the team until ready(arg) (checked under the team mutex) or a wake. */
 __attribute__((visibility("hidden"))) void omp_team_park(omp_team *t, bool (*ready)(void *),
                                                          void *arg);
-/* Wake every thread parked on the team, for an event published before. */
+/* Wake every thread parked on the team, for an event published before.  The read of
+ * nsleep is a read-modify-write: it is ordered with the parker's increment in nsleep's
+ * own modification order, so either the parker's re-check sees the event or this sees
+ * the parker (no fence needed, which ThreadSanitizer could not follow). */
 static inline void omp_team_wake(omp_team *t)
 {
-    weft_atomic_fence_seq_cst();
-    if (weft_atomic_load_relaxed(&t->nsleep) > 0) {
+    if (weft_atomic_fetch_add_acq_rel(&t->nsleep, 0) > 0) {
         ABT_mutex_lock(t->mtx);
         ABT_cond_broadcast(t->cond);
         ABT_mutex_unlock(t->mtx);
@@ -252,7 +258,14 @@ __attribute__((visibility("hidden"))) void omp_ws_reclaim(omp_team *t);
 __attribute__((visibility("hidden"))) bool omp_task_run_one(omp_thr *me, omp_task *parent,
                                                             omp_taskgroup *group);
 __attribute__((visibility("hidden"))) void omp_task_free_deps(omp_task *t);
-/* Register gcc's task-reduction descriptor on the innermost taskgroup (reduction.c). */
+/* Task reductions (reduction.c).  register: on the innermost taskgroup, blocks for the
+ * team; alloc: the team's blocks for descriptor `data` (a worksharing construct's
+ * creator); ws_enter: a thread entering a worksharing construct with task reductions
+ * opens its taskgroup and points its own descriptor at the construct's blocks. */
+__attribute__((visibility("hidden"))) void omp_reduction_alloc(size_t nthr, const uintptr_t *data,
+                                                               void **mem, void **end);
+__attribute__((visibility("hidden"))) void omp_reduction_ws_enter(omp_thr *me, uintptr_t *data,
+                                                                  void *mem, void *end);
 __attribute__((visibility("hidden"))) void omp_reduction_register(omp_thr *me, uintptr_t *data);
 __attribute__((visibility("hidden"))) void
 omp_task_create(omp_thr *me, void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),

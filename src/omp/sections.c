@@ -9,6 +9,8 @@
 struct sec_args {
     unsigned count;
     size_t memsize;
+    const uintptr_t *red; /* task reductions: the creator's descriptor */
+    size_t nthr;
 };
 
 static void sec_init(omp_ws *w, void *a)
@@ -24,6 +26,8 @@ static void sec_init(omp_ws *w, void *a)
             abort();
         }
     }
+    if (s->red)
+        omp_reduction_alloc(s->nthr, s->red, &w->red_mem, &w->red_end);
 }
 
 static __thread omp_ws lone; /* sections of an initial thread (no team) */
@@ -35,10 +39,11 @@ static unsigned sec_next(omp_thr *me)
     return a < w->n ? (unsigned)a + 1 : 0;
 }
 
-static unsigned sec_start(unsigned count, void **mem)
+static unsigned sec_start(unsigned count, void **mem, uintptr_t *red)
 {
     omp_thr *me = omp_self();
-    struct sec_args s = { count, mem ? (size_t)(uintptr_t)*mem : 0 };
+    struct sec_args s = { count, mem ? (size_t)(uintptr_t)*mem : 0, red,
+                          me->team ? me->team->nthreads : 1 };
     if (!me->team) {
         free(lone.mem);
         lone = (omp_ws){ 0 };
@@ -50,18 +55,16 @@ static unsigned sec_start(unsigned count, void **mem)
     }
     if (mem)
         *mem = me->ws->mem;
+    if (red)
+        omp_reduction_ws_enter(me, red, me->ws->red_mem, me->ws->red_end);
     return sec_next(me);
 }
 
-OMP_API unsigned GOMP_sections_start(unsigned count) { return sec_start(count, NULL); }
+OMP_API unsigned GOMP_sections_start(unsigned count) { return sec_start(count, NULL, NULL); }
 
 OMP_API unsigned GOMP_sections2_start(unsigned count, uintptr_t *reductions, void **mem)
 {
-    if (reductions) {
-        fprintf(stderr, "libweft-omp: task reductions on sections are not supported\n");
-        abort();
-    }
-    return sec_start(count, mem);
+    return sec_start(count, mem, reductions);
 }
 
 OMP_API unsigned GOMP_sections_next(void) { return sec_next(omp_self()); }
@@ -82,14 +85,14 @@ OMP_API bool GOMP_sections_end_cancel(void)
 OMP_API void GOMP_parallel_sections_start(void (*fn)(void *), void *data, unsigned num_threads,
                                           unsigned count)
 {
-    struct sec_args s = { count, 0 };
+    struct sec_args s = { count, 0, NULL, 0 };
     omp_team_begin_ws(fn, data, num_threads, 0, sec_init, &s);
 }
 
 OMP_API void GOMP_parallel_sections(void (*fn)(void *), void *data, unsigned num_threads,
                                     unsigned count, unsigned flags)
 {
-    struct sec_args s = { count, 0 };
+    struct sec_args s = { count, 0, NULL, 0 };
     omp_team_begin_ws(fn, data, num_threads, flags, sec_init, &s);
     fn(data);
     omp_team_end();

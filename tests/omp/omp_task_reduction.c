@@ -1,5 +1,6 @@
 /* Task reductions as gcc lowers them: taskgroup task_reduction with in_reduction
- * tasks (+ and *), taskloop reduction; and detachable tasks (detach clause,
+ * tasks (+ and *), taskloop reduction, reduction(task, ...) on parallel, for and
+ * sections; and detachable tasks (detach clause,
  * omp_fulfill_event from another task). */
 #include "omp_test.h"
 
@@ -32,6 +33,40 @@ int main(void)
         CHECK_EQ(p, 1L << 20);
         CHECK_EQ(t, 499500);
     }
+    /* reduction(task, ...) on parallel, for and sections */
+    long ps = 0, fs = 0, ss = 0;
+#pragma omp parallel reduction(task, + : ps)
+    {
+#pragma omp single
+        for (int i = 0; i < 100; i++) {
+#pragma omp task in_reduction(+ : ps)
+            ps += i;
+        }
+    }
+    CHECK_EQ(ps, 4950);
+#pragma omp parallel
+    {
+#pragma omp for reduction(task, + : fs) schedule(dynamic)
+        for (int i = 0; i < 50; i++) {
+#pragma omp task in_reduction(+ : fs)
+            fs += i;
+        }
+#pragma omp sections reduction(task, + : ss)
+        {
+#pragma omp section
+            {
+#pragma omp task in_reduction(+ : ss)
+                ss += 1;
+            }
+#pragma omp section
+            {
+#pragma omp task in_reduction(+ : ss)
+                ss += 2;
+            }
+        }
+    }
+    CHECK_EQ(fs, 1225);
+    CHECK_EQ(ss, 3);
     int order = 0, seen = -1;
 #pragma omp parallel num_threads(2)
 #pragma omp single
