@@ -131,9 +131,9 @@ int main(int argc, char **argv)
     static const struct {
         const char *name;
         kernel_fn k;
-    } ks[] = {{"parallel", k_parallel}, {"for", k_for},           {"barrier", k_barrier},
-              {"single", k_single},     {"critical", k_critical}, {"reduction", k_reduction},
-              {"task", k_task}};
+    } ks[] = { { "parallel", k_parallel }, { "for", k_for },           { "barrier", k_barrier },
+               { "single", k_single },     { "critical", k_critical }, { "reduction", k_reduction },
+               { "task", k_task } };
     double ref = measure(k_ref, T, reps, repeats);
     for (size_t i = 0; i < sizeof(ks) / sizeof(ks[0]); i++) {
         if (only && !strstr(only, ks[i].name))
