@@ -7,10 +7,13 @@
  * thread 0 (omp_set_self) and runs its share on its own stack.
  *
  * Join.  Every thread ends with the team barrier (which also waits for the team's
- * tasks).  A worker then returns (its ULT ends); the master joins every worker ULT
- * (ABT_thread_free: parks until it has terminated) before reusing or freeing the team,
- * so no worker can touch a team that is gone.  The master keeps the team in its
+ * tasks).  A worker then decrements team->live, its last access to the team, and returns
+ * (its unnamed ULT ends).  The master goes on right after the barrier; it waits for
+ * live == 0 only before it resets the team for its next region or frees it
+ * (omp_team_quiesce), so it never waits for a worker's stream to come round, and no
+ * worker can touch a team that was reset or freed.  The master keeps the team in its
  * omp_thr.child for the next region of the same or smaller size. */
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,9 +30,28 @@ static void worker_main(void *arg)
     ABT_self_set_specific(omp_key, me);
     omp_affinity_auto();
     t->fn(t->data);
-    omp_barrier(me);
+    /* The implicit task makes no more children: its dependence table can go.  Then the
+     * region's barrier, and the last touch of the team: `live`. */
     omp_task_free_deps(&me->itask);
+    omp_barrier(me);
     ABT_self_set_specific(omp_key, NULL);
+    weft_atomic_fetch_sub_release(&t->live, 1);
+}
+
+static bool workers_gone(void *arg)
+{
+    omp_team *t = arg;
+    return weft_atomic_load_acquire(&t->live) == 0;
+}
+
+/* Before a team is reset or freed: every worker of its last region has left (they have
+ * passed the final barrier; a straggler only has to return).  Yields to them when they
+ * share this stream. */
+void omp_team_quiesce(omp_team *t)
+{
+    while (!workers_gone(t))
+        if (ABT_thread_yield() != ABT_SUCCESS)
+            sched_yield();
 }
 
 static bool no_tasks(void *arg)
@@ -102,6 +124,8 @@ omp_team *omp_team_begin_ws(void (*fn)(void *), void *data, unsigned num_threads
         me->child = t;
     }
     me->child = NULL; /* in use: a nested region of this same thread cannot take it */
+    omp_team_quiesce(t);
+    t->live = n - 1;
     t->nthreads = n;
     t->fn = fn;
     t->data = data;
@@ -140,8 +164,7 @@ omp_team *omp_team_begin_ws(void (*fn)(void *), void *data, unsigned num_threads
         stride = 0;
     for (unsigned i = 1; i < n; i++) {
         ABT_pool pool = omp_pools[((unsigned)rank + i * stride) % (unsigned)omp_npools];
-        int err =
-            ABT_thread_create(pool, worker_main, &t->thr[i], ABT_THREAD_ATTR_NULL, &t->thr[i].ult);
+        int err = ABT_thread_create(pool, worker_main, &t->thr[i], ABT_THREAD_ATTR_NULL, NULL);
         if (err != ABT_SUCCESS) {
             fprintf(stderr, "libweft-omp: cannot create thread %u of a team (weft error %d)\n", i,
                     err);
@@ -157,12 +180,8 @@ void omp_team_end(void)
 {
     omp_thr *me = omp_self();
     omp_team *t = me->team;
-    omp_barrier(me);
     omp_task_free_deps(&me->itask);
-    /* Join the workers: after this no worker touches the team (a ULT that has passed
-     * the barrier is at most returning; the join parks until it has terminated). */
-    for (unsigned i = 1; i < t->nthreads; i++)
-        ABT_thread_free(&t->thr[i].ult);
+    omp_barrier(me);
     if (weft_atomic_load_acquire(&t->ntasks) != 0) /* a cancelled region */
         omp_wait(me, no_tasks, t, true, NULL, NULL);
     omp_thr *parent = me->parent;

@@ -166,7 +166,8 @@ struct omp_team {
     ABT_mutex mtx;
     ABT_cond cond;
     _Atomic int cancelled;
-    int bar_ws_cancelled; /* the construct before the last barrier was cancelled */
+    int bar_ws_cancelled;  /* the construct before the last barrier was cancelled */
+    _Atomic unsigned live; /* workers of the last region that have not yet left */
     /* region end */
     /* worksharing */
     weft_spinlock ws_lock;
@@ -209,6 +210,7 @@ __attribute__((visibility("hidden"))) void omp_set_self(omp_thr *t);
 __attribute__((visibility("hidden"))) void omp_thr_init(omp_thr *t, omp_team *team, unsigned tid,
                                                         omp_thr *parent, const struct omp_icv *icv);
 __attribute__((visibility("hidden"))) void omp_team_free(omp_team *t);
+__attribute__((visibility("hidden"))) void omp_team_quiesce(omp_team *t);
 
 /* The size of the team the caller's next region gets for num_threads(req) (parallel.c). */
 __attribute__((visibility("hidden"))) unsigned omp_resolve_nthreads(omp_thr *me, unsigned req);

@@ -201,6 +201,7 @@ void omp_team_free(omp_team *t)
 {
     if (!t)
         return;
+    omp_team_quiesce(t);
     for (unsigned i = 0; i < t->cap; i++)
         omp_team_free(t->thr[i].child);
     omp_ws *w = t->ws_head.next;
