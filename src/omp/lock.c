@@ -23,12 +23,13 @@
 
 #define NBUCKETS 64
 
+/* All-zero ABT_mutex_memory / ABT_cond_memory are initialized objects: the buckets need
+ * no creation and nothing to free. */
 static struct bucket {
-    ABT_mutex m;
-    ABT_cond c;
+    ABT_mutex_memory m;
+    ABT_cond_memory c;
     _Atomic int nwait;
 } buckets[NBUCKETS];
-static _Atomic int buckets_state; /* 0 none, 1 making, 2 ready */
 
 static struct bucket *bucket_of(_Atomic uint32_t *w)
 {
@@ -36,29 +37,6 @@ static struct bucket *bucket_of(_Atomic uint32_t *w)
     h ^= h >> 7;
     h ^= h >> 13;
     return &buckets[h % NBUCKETS];
-}
-
-/* Buckets are made once weft runs, by the first ULT that needs one. */
-static bool buckets_ready(void)
-{
-    int s = weft_atomic_load_acquire(&buckets_state);
-    if (s == 2)
-        return true;
-    int e = 0;
-    if (weft_atomic_cas_strong_acq_rel(&buckets_state, &e, 1)) {
-        for (int i = 0; i < NBUCKETS; i++) {
-            if (ABT_mutex_create(&buckets[i].m) != ABT_SUCCESS ||
-                ABT_cond_create(&buckets[i].c) != ABT_SUCCESS) {
-                fprintf(stderr, "libweft-omp: cannot create lock wait queues\n");
-                abort();
-            }
-        }
-        weft_atomic_store_release(&buckets_state, 2);
-        return true;
-    }
-    while (weft_atomic_load_acquire(&buckets_state) != 2)
-        weft_cpu_relax();
-    return true;
 }
 
 static bool caller_is_ult(void)
@@ -77,16 +55,17 @@ void omp_word_lock_slow(_Atomic uint32_t *w)
         if (weft_atomic_load_relaxed(w) == 0 && weft_atomic_cas_strong_acquire(w, &e, 1))
             return;
     }
-    bool ult = caller_is_ult() && buckets_ready();
+    bool ult = caller_is_ult();
     while (weft_atomic_exchange_seq_cst(w, 2) != 0) {
         if (ult) {
             struct bucket *b = bucket_of(w);
-            ABT_mutex_lock(b->m);
+            ABT_mutex m = ABT_MUTEX_MEMORY_GET_HANDLE(&b->m);
+            ABT_mutex_lock(m);
             weft_atomic_fetch_add_seq_cst(&b->nwait, 1);
             if (weft_atomic_load_seq_cst(w) == 2)
-                ABT_cond_wait(b->c, b->m);
+                ABT_cond_wait(ABT_COND_MEMORY_GET_HANDLE(&b->c), m);
             weft_atomic_fetch_sub_seq_cst(&b->nwait, 1);
-            ABT_mutex_unlock(b->m);
+            ABT_mutex_unlock(m);
         } else {
             weft_futex_wait(w, 2, 0);
         }
@@ -96,26 +75,13 @@ void omp_word_lock_slow(_Atomic uint32_t *w)
 void omp_word_unlock_slow(_Atomic uint32_t *w)
 {
     weft_futex_wake(w, 1);
-    if (weft_atomic_load_acquire(&buckets_state) != 2)
-        return;
     struct bucket *b = bucket_of(w);
     if (weft_atomic_fetch_add_acq_rel(&b->nwait, 0) > 0) { /* RMW: see omp_team_wake */
-        ABT_mutex_lock(b->m);
-        ABT_cond_broadcast(b->c);
-        ABT_mutex_unlock(b->m);
+        ABT_mutex m = ABT_MUTEX_MEMORY_GET_HANDLE(&b->m);
+        ABT_mutex_lock(m);
+        ABT_cond_broadcast(ABT_COND_MEMORY_GET_HANDLE(&b->c));
+        ABT_mutex_unlock(m);
     }
-}
-
-/* At finalization (team.c), when no ULT waits any more. */
-void omp_lock_fini(void)
-{
-    if (weft_atomic_load_acquire(&buckets_state) != 2)
-        return;
-    for (int i = 0; i < NBUCKETS; i++) {
-        ABT_cond_free(&buckets[i].c);
-        ABT_mutex_free(&buckets[i].m);
-    }
-    weft_atomic_store_release(&buckets_state, 0);
 }
 
 /* ---- the omp_*_lock API ---- */

@@ -66,15 +66,9 @@ static omp_team *team_alloc(unsigned n)
     if (!t)
         return NULL;
     t->cap = n;
-    if (ABT_mutex_create(&t->mtx) != ABT_SUCCESS) {
-        free(t);
-        return NULL;
-    }
-    if (ABT_cond_create(&t->cond) != ABT_SUCCESS) {
-        ABT_mutex_free(&t->mtx);
-        free(t);
-        return NULL;
-    }
+    /* statically initialized (all-zero) mutex and cond: they live with the team */
+    t->mtx = ABT_MUTEX_MEMORY_GET_HANDLE(&t->mtx_mem);
+    t->cond = ABT_COND_MEMORY_GET_HANDLE(&t->cond_mem);
     return t;
 }
 

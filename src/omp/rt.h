@@ -163,8 +163,10 @@ struct omp_team {
     _Atomic unsigned bar_arrived;
     _Atomic unsigned bar_gen;
     _Atomic int nsleep; /* threads parked on cond */
-    ABT_mutex mtx;
+    ABT_mutex mtx;      /* handles of the two below (no *_create: nothing to free) */
     ABT_cond cond;
+    ABT_mutex_memory mtx_mem;
+    ABT_cond_memory cond_mem;
     _Atomic int cancelled;
     int bar_ws_cancelled;  /* the construct before the last barrier was cancelled */
     _Atomic unsigned live; /* workers of the last region that have not yet left */
@@ -285,7 +287,6 @@ __attribute__((visibility("hidden"))) void omp_affinity_env(void);
  * waiters.  Waiters spin briefly, then park (ULTs) or sleep on the futex (OS threads). */
 __attribute__((visibility("hidden"))) void omp_word_lock_slow(_Atomic uint32_t *w);
 __attribute__((visibility("hidden"))) void omp_word_unlock_slow(_Atomic uint32_t *w);
-__attribute__((visibility("hidden"))) void omp_lock_fini(void);
 static inline void omp_word_lock(_Atomic uint32_t *w)
 {
     uint32_t e = 0;

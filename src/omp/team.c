@@ -219,8 +219,6 @@ void omp_team_free(omp_team *t)
         free(w);
         w = n;
     }
-    ABT_cond_free(&t->cond);
-    ABT_mutex_free(&t->mtx);
     free(t);
 }
 
@@ -241,7 +239,6 @@ __attribute__((destructor)) static void omp_rt_fini(void)
         ABT_xstream_join(streams[i]);
         ABT_xstream_free(&streams[i]);
     }
-    omp_lock_fini();
     weft_atomic_store_release(&omp_rt_state, 3);
     ABT_key_free(&omp_key);
     ABT_key_free(&own_key);
