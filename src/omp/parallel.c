@@ -7,12 +7,14 @@
  * thread 0 (omp_set_self) and runs its share on its own stack.
  *
  * Join.  Every thread ends with the team barrier (which also waits for the team's
- * tasks).  A worker then decrements team->live, its last access to the team, and returns
- * (its unnamed ULT ends).  The master goes on right after the barrier; it waits for
- * live == 0 only before it resets the team for its next region or frees it
- * (omp_team_quiesce), so it never waits for a worker's stream to come round, and no
- * worker can touch a team that was reset or freed.  The master keeps the team in its
- * omp_thr.child for the next region of the same or smaller size. */
+ * tasks), and then returns: the barrier's release is its last access to the team.  The
+ * master goes on right after the barrier; it joins the worker ULTs of a team only
+ * before it resets the team for its next region or frees it (omp_team_quiesce: by then
+ * they have long ended, the join only frees them), so it never waits for a worker's
+ * stream to come round, and no worker can touch a team that was reset or freed.  When
+ * the program started weft itself it may call ABT_finalize right after a region: then
+ * the master joins the workers at the region's end (omp_join_workers).  The master keeps the team
+ * in its omp_thr.child for the next region of the same or smaller size. */
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +24,7 @@
 
 extern ABT_pool *omp_pools __attribute__((visibility("hidden")));
 extern int omp_npools __attribute__((visibility("hidden")));
+extern bool omp_join_workers __attribute__((visibility("hidden")));
 
 static void worker_main(void *arg)
 {
@@ -31,27 +34,19 @@ static void worker_main(void *arg)
     omp_affinity_auto();
     t->fn(t->data);
     /* The implicit task makes no more children: its dependence table can go.  Then the
-     * region's barrier, and the last touch of the team: `live`. */
+     * region's barrier, the last touch of the team. */
     omp_task_free_deps(&me->itask);
     omp_barrier(me);
     ABT_self_set_specific(omp_key, NULL);
-    weft_atomic_fetch_sub_release(&t->live, 1);
 }
 
-static bool workers_gone(void *arg)
-{
-    omp_team *t = arg;
-    return weft_atomic_load_acquire(&t->live) == 0;
-}
-
-/* Before a team is reset or freed: every worker of its last region has left (they have
- * passed the final barrier; a straggler only has to return).  Yields to them when they
- * share this stream. */
+/* Before a team is reset or freed: join (and free) the worker ULTs of its last region.
+ * They have passed the final barrier, so at most they still have to return. */
 void omp_team_quiesce(omp_team *t)
 {
-    while (!workers_gone(t))
-        if (ABT_thread_yield() != ABT_SUCCESS)
-            sched_yield();
+    for (unsigned i = 1; i < t->cap; i++)
+        if (t->thr[i].ult != ABT_THREAD_NULL && t->thr[i].ult != NULL)
+            ABT_thread_free(&t->thr[i].ult);
 }
 
 static bool no_tasks(void *arg)
@@ -119,7 +114,6 @@ omp_team *omp_team_begin_ws(void (*fn)(void *), void *data, unsigned num_threads
     }
     me->child = NULL; /* in use: a nested region of this same thread cannot take it */
     omp_team_quiesce(t);
-    t->live = n - 1;
     t->nthreads = n;
     t->fn = fn;
     t->data = data;
@@ -158,7 +152,8 @@ omp_team *omp_team_begin_ws(void (*fn)(void *), void *data, unsigned num_threads
         stride = 0;
     for (unsigned i = 1; i < n; i++) {
         ABT_pool pool = omp_pools[((unsigned)rank + i * stride) % (unsigned)omp_npools];
-        int err = ABT_thread_create(pool, worker_main, &t->thr[i], ABT_THREAD_ATTR_NULL, NULL);
+        int err =
+            ABT_thread_create(pool, worker_main, &t->thr[i], ABT_THREAD_ATTR_NULL, &t->thr[i].ult);
         if (err != ABT_SUCCESS) {
             fprintf(stderr, "libweft-omp: cannot create thread %u of a team (weft error %d)\n", i,
                     err);
@@ -176,6 +171,8 @@ void omp_team_end(void)
     omp_team *t = me->team;
     omp_task_free_deps(&me->itask);
     omp_barrier(me);
+    if (omp_join_workers) /* the program owns weft: it may finalize it right after */
+        omp_team_quiesce(t);
     if (weft_atomic_load_acquire(&t->ntasks) != 0) /* a cancelled region */
         omp_wait(me, no_tasks, t, true, NULL, NULL);
     omp_thr *parent = me->parent;

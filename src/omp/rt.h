@@ -168,8 +168,7 @@ struct omp_team {
     ABT_mutex_memory mtx_mem;
     ABT_cond_memory cond_mem;
     _Atomic int cancelled;
-    int bar_ws_cancelled;  /* the construct before the last barrier was cancelled */
-    _Atomic unsigned live; /* workers of the last region that have not yet left */
+    int bar_ws_cancelled; /* the construct before the last barrier was cancelled */
     /* region end */
     /* worksharing */
     weft_spinlock ws_lock;

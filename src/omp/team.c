@@ -32,6 +32,7 @@ __attribute__((visibility("hidden"))) ABT_pool *omp_pools;
 __attribute__((visibility("hidden"))) int omp_npools;
 static ABT_xstream *streams;
 static bool own_runtime;
+__attribute__((visibility("hidden"))) bool omp_join_workers; /* !own_runtime */
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void omp_thr_init(omp_thr *t, omp_team *team, unsigned tid, omp_thr *parent,
@@ -129,6 +130,7 @@ void omp_rt_init(void)
     }
     omp_thr *caller = omp_self(); /* before the switch: the OS thread's initial thread */
     own_runtime = ABT_initialized() != ABT_SUCCESS;
+    omp_join_workers = !own_runtime;
     if (own_runtime) {
         /* ULT stacks: OMP_STACKSIZE, else 1 MiB (OpenMP code keeps arrays on the stack;
          * weft's 16 KiB default is for fine-grained ULTs).  Idle streams: passive = no
