@@ -5,6 +5,8 @@
  * (data), which stores the pointer in team->copy_ptr and enters the barrier; the others
  * enter the barrier from GOMP_single_copy_start and then read copy_ptr.  gcc follows
  * with a GOMP_barrier, so nobody overwrites copy_ptr before everyone has copied. */
+#include <string.h>
+
 #include "omp/rt.h"
 
 static void single_init(omp_ws *w, void *a) { (void)w, (void)a; }
@@ -39,4 +41,38 @@ OMP_API void GOMP_single_copy_end(void *data)
         return;
     me->team->copy_ptr = data;
     omp_barrier(me);
+}
+
+/* scope with reduction(task, ...) (OpenMP 5.1): a worksharing construct every thread
+ * enters, whose creator allocates the team's reduction blocks (reduction.c); gcc ends it
+ * with GOMP_workshare_task_reduction_unregister. */
+struct scope_args {
+    const uintptr_t *red;
+    size_t nthr;
+};
+
+static void scope_init(omp_ws *w, void *a)
+{
+    struct scope_args *s = a;
+    if (s->red)
+        omp_reduction_alloc(s->nthr, s->red, &w->red_mem, &w->red_end);
+}
+
+static __thread omp_ws lone; /* a scope of an initial thread (no team) */
+
+OMP_API void GOMP_scope_start(uintptr_t *reductions)
+{
+    omp_thr *me = omp_self();
+    struct scope_args a = { reductions, me->team ? me->team->nthreads : 1 };
+    omp_ws *w;
+    if (!me->team) {
+        memset(&lone, 0, sizeof(lone));
+        scope_init(&lone, &a);
+        me->ws = w = &lone;
+    } else {
+        bool created;
+        w = omp_ws_next(me, scope_init, &a, &created);
+    }
+    if (reductions)
+        omp_reduction_ws_enter(me, reductions, w->red_mem, w->red_end);
 }

@@ -1,6 +1,6 @@
 /* Task reductions as gcc lowers them: taskgroup task_reduction with in_reduction
- * tasks (+ and *), taskloop reduction, reduction(task, ...) on parallel, for and
- * sections; and detachable tasks (detach clause,
+ * tasks (+ and *), taskloop reduction, reduction(task, ...) on parallel, for, sections
+ * and scope; and detachable tasks (detach clause,
  * omp_fulfill_event from another task). */
 #include "omp_test.h"
 
@@ -65,6 +65,16 @@ int main(void)
             }
         }
     }
+    long sc = 0;
+#pragma omp parallel num_threads(3)
+    {
+#pragma omp scope reduction(task, + : sc)
+        {
+#pragma omp task in_reduction(+ : sc)
+            sc += 2;
+        }
+    }
+    CHECK_EQ(sc, 6);
     CHECK_EQ(fs, 1225);
     CHECK_EQ(ss, 3);
     int order = 0, seen = -1;
