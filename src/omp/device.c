@@ -83,8 +83,10 @@ OMP_API void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_teams,
     omp_set_self(me);
     for (unsigned i = 1; i < num_teams; i++)
         ABT_thread_free(&l[i].thr.ult);
-    for (unsigned i = 0; i < num_teams; i++)
+    for (unsigned i = 0; i < num_teams; i++) {
         omp_team_free(l[i].thr.child);
+        omp_thr_drop_lone(&l[i].thr);
+    }
     free(l);
 }
 
@@ -166,6 +168,7 @@ static void run_on_host(void (*fn)(void *), size_t mapnum, void **hostaddrs, siz
     omp_set_self(me);
     omp_task_free_deps(&init->itask);
     omp_team_free(init->child);
+    omp_thr_drop_lone(init);
     free(init);
     if (addrs != hostaddrs)
         free(addrs);

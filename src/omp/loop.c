@@ -265,18 +265,32 @@ static bool next_chunk(omp_thr *me, omp_ws *w, uint64_t *lo, uint64_t *hi)
 
 /* ---- a thread outside any team runs the whole loop (orphaned construct) ---- */
 
-static __thread omp_ws lone; /* the construct of an initial thread (no team) */
+omp_ws *omp_ws_lone(omp_thr *me)
+{
+    omp_ws *w = me->lone;
+    if (!w) {
+        w = me->lone = calloc(1, sizeof(*w));
+        if (!w) {
+            fprintf(stderr, "libweft-omp: out of memory for a worksharing construct\n");
+            abort();
+        }
+    }
+    free(w->mem);
+    free(w->posted);
+    free(w->dims);
+    memset(w, 0, sizeof(*w));
+    me->ws = w;
+    me->st_trip = 0;
+    return w;
+}
 
 static omp_ws *enter(omp_thr *me, struct loop_args *l)
 {
     if (!me->team) {
         /* orphaned, outside any region: the encountering thread is a team of one */
-        free(lone.mem);
-        memset(&lone, 0, sizeof(lone));
-        loop_init(&lone, l);
-        me->ws = &lone;
-        me->st_trip = 0;
-        return &lone;
+        omp_ws *w = omp_ws_lone(me);
+        loop_init(w, l);
+        return w;
     }
     bool created;
     return omp_ws_next(me, loop_init, l, &created);

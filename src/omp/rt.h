@@ -152,6 +152,7 @@ struct omp_thr {
     unsigned num_teams;       /* teams construct: size of the league (0: not in teams) */
     omp_task itask;           /* the implicit task */
     omp_taskgroup *red_group; /* GOMP_parallel_reductions: the next team's shared group */
+    omp_ws *lone;             /* an initial thread's (orphaned) construct, made on first use */
 };
 
 struct omp_team {
@@ -211,6 +212,7 @@ __attribute__((visibility("hidden"))) void omp_set_self(omp_thr *t);
 __attribute__((visibility("hidden"))) void omp_thr_init(omp_thr *t, omp_team *team, unsigned tid,
                                                         omp_thr *parent, const struct omp_icv *icv);
 __attribute__((visibility("hidden"))) void omp_team_free(omp_team *t);
+__attribute__((visibility("hidden"))) void omp_thr_drop_lone(omp_thr *t);
 __attribute__((visibility("hidden"))) void omp_team_quiesce(omp_team *t);
 
 /* The size of the team the caller's next region gets for num_threads(req) (parallel.c). */
@@ -254,6 +256,8 @@ __attribute__((visibility("hidden"))) bool omp_barrier(omp_thr *me);
 __attribute__((visibility("hidden"))) omp_ws *
 omp_ws_next(omp_thr *me, void (*init)(omp_ws *, void *), void *arg, bool *created);
 __attribute__((visibility("hidden"))) void omp_ws_reclaim(omp_team *t);
+/* The construct of a thread outside any team (orphaned loop, sections, scope): emptied. */
+__attribute__((visibility("hidden"))) omp_ws *omp_ws_lone(omp_thr *me);
 
 /* ---- tasks (task.c) ---- */
 /* Run one queued task of the team (filter: NULL any, else only children of `parent` or

@@ -30,8 +30,6 @@ static void sec_init(omp_ws *w, void *a)
         omp_reduction_alloc(s->nthr, s->red, &w->red_mem, &w->red_end);
 }
 
-static __thread omp_ws lone; /* sections of an initial thread (no team) */
-
 static unsigned sec_next(omp_thr *me)
 {
     omp_ws *w = me->ws;
@@ -45,10 +43,7 @@ static unsigned sec_start(unsigned count, void **mem, uintptr_t *red)
     struct sec_args s = { count, mem ? (size_t)(uintptr_t)*mem : 0, red,
                           me->team ? me->team->nthreads : 1 };
     if (!me->team) {
-        free(lone.mem);
-        lone = (omp_ws){ 0 };
-        sec_init(&lone, &s);
-        me->ws = &lone;
+        sec_init(omp_ws_lone(me), &s);
     } else {
         bool created;
         omp_ws_next(me, sec_init, &s, &created);

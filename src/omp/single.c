@@ -14,8 +14,8 @@ static void single_init(omp_ws *w, void *a) { (void)w, (void)a; }
 OMP_API bool GOMP_single_start(void)
 {
     omp_thr *me = omp_self();
-    if (!me->team || me->team->nthreads == 1)
-        return me->team ? (omp_ws_next(me, single_init, NULL, &(bool){ 0 }), true) : true;
+    if (!me->team)
+        return true;
     bool created;
     omp_ws_next(me, single_init, NULL, &created);
     return created;
@@ -58,17 +58,14 @@ static void scope_init(omp_ws *w, void *a)
         omp_reduction_alloc(s->nthr, s->red, &w->red_mem, &w->red_end);
 }
 
-static __thread omp_ws lone; /* a scope of an initial thread (no team) */
-
 OMP_API void GOMP_scope_start(uintptr_t *reductions)
 {
     omp_thr *me = omp_self();
     struct scope_args a = { reductions, me->team ? me->team->nthreads : 1 };
     omp_ws *w;
     if (!me->team) {
-        memset(&lone, 0, sizeof(lone));
-        scope_init(&lone, &a);
-        me->ws = w = &lone;
+        w = omp_ws_lone(me);
+        scope_init(w, &a);
     } else {
         bool created;
         w = omp_ws_next(me, scope_init, &a, &created);

@@ -53,6 +53,26 @@ void omp_thr_init(omp_thr *t, omp_team *team, unsigned tid, omp_thr *parent,
         t->ws = &team->ws_head;
 }
 
+/* Free what an initial thread holds besides itself (its orphaned construct). */
+void omp_thr_drop_lone(omp_thr *t)
+{
+    omp_ws *w = t->lone;
+    if (w) {
+        free(w->mem);
+        free(w->posted);
+        free(w->dims);
+        free(w);
+        t->lone = NULL;
+    }
+}
+
+/* Destructor of an initial thread made on first use (OS thread exit, ULT free). */
+static void initial_free(void *p)
+{
+    omp_thr_drop_lone(p);
+    free(p);
+}
+
 static omp_thr *initial_new(void)
 {
     omp_thr *t = calloc(1, sizeof(*t));
@@ -67,7 +87,7 @@ static omp_thr *initial_new(void)
 /* The initial thread of an OS thread (static storage per thread, freed at its exit). */
 static pthread_key_t os_key;
 static pthread_once_t os_once = PTHREAD_ONCE_INIT;
-static void os_key_make(void) { pthread_key_create(&os_key, free); }
+static void os_key_make(void) { pthread_key_create(&os_key, initial_free); }
 
 static omp_thr *os_initial(void)
 {
@@ -154,7 +174,7 @@ void omp_rt_init(void)
     if (err != ABT_SUCCESS)
         init_fail("ABT_init", err);
     if ((err = ABT_key_create(NULL, &omp_key)) != ABT_SUCCESS ||
-        (err = ABT_key_create(free, &own_key)) != ABT_SUCCESS)
+        (err = ABT_key_create(initial_free, &own_key)) != ABT_SUCCESS)
         init_fail("ABT_key_create", err);
     if (own_runtime) {
         int n = g_env.nt_len > 0 ? g_env.nt_list[0] : g_env.num_procs;
