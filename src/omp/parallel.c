@@ -7,14 +7,16 @@
  * thread 0 (omp_set_self) and runs its share on its own stack.
  *
  * Join.  Every thread ends with the team barrier (which also waits for the team's
- * tasks), and then returns: the barrier's release is its last access to the team.  The
- * master goes on right after the barrier; it joins the worker ULTs of a team only
- * before it resets the team for its next region or frees it (omp_team_quiesce: by then
- * they have long ended, the join only frees them), so it never waits for a worker's
- * stream to come round, and no worker can touch a team that was reset or freed.  When
- * the program started weft itself it may call ABT_finalize right after a region: then
- * the master joins the workers at the region's end (omp_join_workers).  The master keeps the team
- * in its omp_thr.child for the next region of the same or smaller size. */
+ * tasks).  The master goes on right after it.  A worker goes back to its dock (idle = 1)
+ * and waits there for the next region of the same team: the team is cached with its
+ * worker ULTs ("hot team"), so the next region of the same master costs a `go` bump
+ * per worker, picked up by a spinning ULT, instead of a ULT creation.  A docked worker
+ * spins (GOMP_SPINCOUNT, 0 when passive; yielding whenever its pool holds other work),
+ * then parks on the team, so an idle program's streams sleep.  Before re-initializing
+ * a team the master waits until the last region's workers are docked; omp_team_dismiss
+ * makes them leave and joins them (team freed, or, when the program started weft
+ * itself and may finalize it right after a region, at every region's end).  The master keeps the
+ * team in its omp_thr.child for the next region of the same or smaller size. */
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,27 +28,97 @@ extern ABT_pool *omp_pools __attribute__((visibility("hidden")));
 extern int omp_npools __attribute__((visibility("hidden")));
 extern bool omp_join_workers __attribute__((visibility("hidden")));
 
+struct dock_arg {
+    struct omp_dock *d;
+    unsigned seen;
+};
+
+static bool dock_ready(void *a)
+{
+    struct dock_arg *w = a;
+    return weft_atomic_load_acquire(&w->d->go) != w->seen;
+}
+
+/* A docked worker waits for its next region: spin (yielding whenever its pool holds
+ * other work), then park on the team.  Reads only the dock and the team's wait state,
+ * never its omp_thr (which the master re-initializes meanwhile). */
+static void dock_wait(omp_team *t, struct dock_arg *w, ABT_pool pool)
+{
+    for (;;) {
+        for (uint64_t i = 0;; i++) {
+            if (dock_ready(w))
+                return;
+            if (i >= g_env.spin)
+                break;
+            weft_cpu_relax();
+            if ((i & 15) == 15) {
+                size_t waiting = 0;
+                if (ABT_pool_get_size(pool, &waiting) == ABT_SUCCESS && waiting > 0)
+                    ABT_thread_yield();
+            }
+        }
+        omp_team_park(t, dock_ready, w);
+    }
+}
+
 static void worker_main(void *arg)
 {
-    omp_thr *me = arg;
-    omp_team *t = me->team;
+    struct omp_dock *d = arg;
+    omp_team *t = d->team;
+    omp_thr *me = &t->thr[d->idx];
+    ABT_pool pool = ABT_POOL_NULL;
+    ABT_self_get_last_pool(&pool);
     ABT_self_set_specific(omp_key, me);
-    omp_affinity_auto();
-    t->fn(t->data);
-    /* The implicit task makes no more children: its dependence table can go.  Then the
-     * region's barrier, the last touch of the team. */
-    omp_task_free_deps(&me->itask);
-    omp_barrier(me);
+    struct dock_arg w = { d, 0 };
+    for (;;) {
+        if (!dock_ready(&w))
+            dock_wait(t, &w, pool);
+        w.seen = weft_atomic_load_acquire(&d->go);
+        if (d->exit)
+            break;
+        omp_affinity_auto();
+        t->fn(t->data);
+        /* The implicit task makes no more children: its dependence table can go.  Then
+         * the region's barrier, and back to the dock. */
+        omp_task_free_deps(&me->itask);
+        omp_barrier(me);
+        weft_atomic_store_release(&d->idle, 1);
+    }
     ABT_self_set_specific(omp_key, NULL);
 }
 
-/* Before a team is reset or freed: join (and free) the worker ULTs of its last region.
- * They have passed the final barrier, so at most they still have to return. */
-void omp_team_quiesce(omp_team *t)
+/* Before the master re-initializes the team: the workers of the last region are docked. */
+static void team_wait_docked(omp_team *t)
 {
-    for (unsigned i = 1; i < t->cap; i++)
-        if (t->thr[i].ult != ABT_THREAD_NULL && t->thr[i].ult != NULL)
-            ABT_thread_free(&t->thr[i].ult);
+    for (unsigned i = 1; i < t->prev_n; i++)
+        while (!weft_atomic_load_acquire(&t->dock[i].idle))
+            if (ABT_thread_yield() != ABT_SUCCESS)
+                sched_yield();
+}
+
+void omp_team_dismiss(omp_team *t)
+{
+    team_wait_docked(t);
+    bool any = false;
+    for (unsigned i = 1; i < t->cap; i++) {
+        struct omp_dock *d = &t->dock[i];
+        if (!d->exists)
+            continue;
+        d->exit = true;
+        weft_atomic_fetch_add_release(&d->go, 1);
+        any = true;
+    }
+    if (any)
+        omp_team_wake(t);
+    for (unsigned i = 1; i < t->cap; i++) {
+        struct omp_dock *d = &t->dock[i];
+        if (!d->exists)
+            continue;
+        ABT_thread_free(&d->ult);
+        d->exists = false;
+        d->exit = false;
+    }
+    t->prev_n = 0;
 }
 
 static bool no_tasks(void *arg)
@@ -61,6 +133,11 @@ static omp_team *team_alloc(unsigned n)
     if (!t)
         return NULL;
     t->cap = n;
+    t->dock = calloc(n, sizeof(*t->dock));
+    if (!t->dock) {
+        free(t);
+        return NULL;
+    }
     /* statically initialized (all-zero) mutex and cond: they live with the team */
     t->mtx = ABT_MUTEX_MEMORY_GET_HANDLE(&t->mtx_mem);
     t->cond = ABT_COND_MEMORY_GET_HANDLE(&t->cond_mem);
@@ -113,7 +190,7 @@ omp_team *omp_team_begin_ws(void (*fn)(void *), void *data, unsigned num_threads
         me->child = t;
     }
     me->child = NULL; /* in use: a nested region of this same thread cannot take it */
-    omp_team_quiesce(t);
+    team_wait_docked(t);
     t->nthreads = n;
     t->fn = fn;
     t->data = data;
@@ -150,16 +227,31 @@ omp_team *omp_team_begin_ws(void (*fn)(void *), void *data, unsigned num_threads
     unsigned stride = 1;
     if (me->team && me->active_level > 0 && me->team->nthreads >= (unsigned)omp_npools)
         stride = 0;
+    bool signalled = false;
     for (unsigned i = 1; i < n; i++) {
+        struct omp_dock *d = &t->dock[i];
+        weft_atomic_store_relaxed(&d->idle, 0);
+        if (d->exists) { /* a docked worker: start it */
+            weft_atomic_fetch_add_release(&d->go, 1);
+            signalled = true;
+            continue;
+        }
+        d->team = t;
+        d->idx = i;
+        d->exit = false;
+        weft_atomic_store_relaxed(&d->go, 1);
         ABT_pool pool = omp_pools[((unsigned)rank + i * stride) % (unsigned)omp_npools];
-        int err =
-            ABT_thread_create(pool, worker_main, &t->thr[i], ABT_THREAD_ATTR_NULL, &t->thr[i].ult);
+        int err = ABT_thread_create(pool, worker_main, d, ABT_THREAD_ATTR_NULL, &d->ult);
         if (err != ABT_SUCCESS) {
             fprintf(stderr, "libweft-omp: cannot create thread %u of a team (weft error %d)\n", i,
                     err);
             abort();
         }
+        d->exists = true;
     }
+    t->prev_n = n;
+    if (signalled)
+        omp_team_wake(t);
     me->red_group = NULL;
     omp_set_self(&t->thr[0]);
     return t;
@@ -172,7 +264,7 @@ void omp_team_end(void)
     omp_task_free_deps(&me->itask);
     omp_barrier(me);
     if (omp_join_workers) /* the program owns weft: it may finalize it right after */
-        omp_team_quiesce(t);
+        omp_team_dismiss(t);
     if (weft_atomic_load_acquire(&t->ntasks) != 0) /* a cancelled region */
         omp_wait(me, no_tasks, t, true, NULL, NULL);
     omp_thr *parent = me->parent;

@@ -155,9 +155,24 @@ struct omp_thr {
     omp_ws *lone;             /* an initial thread's (orphaned) construct, made on first use */
 };
 
+/* A worker ULT of a team, kept between regions (a "hot team"): it waits in its dock for
+ * the master to bump `go`, runs the region, and docks again (idle = 1).  Fields other
+ * than go/idle are written only by the master while the worker is docked or absent. */
+struct omp_dock {
+    _Atomic unsigned go; /* bumped by the master (release) to start a region or exit */
+    _Atomic int idle;    /* 1: back in the dock (release by the worker), 0: working */
+    bool exit;           /* with the next go: leave instead of running a region */
+    bool exists;         /* the ULT was created and has not been joined */
+    omp_team *team;
+    unsigned idx;
+    ABT_thread ult;
+};
+
 struct omp_team {
     unsigned nthreads;
-    unsigned cap; /* thr[] capacity */
+    unsigned prev_n;       /* the size of the team's last region */
+    struct omp_dock *dock; /* cap entries; [0] unused (the master) */
+    unsigned cap;          /* thr[] capacity */
     void (*fn)(void *);
     void *data;
     /* barrier */
@@ -213,7 +228,8 @@ __attribute__((visibility("hidden"))) void omp_thr_init(omp_thr *t, omp_team *te
                                                         omp_thr *parent, const struct omp_icv *icv);
 __attribute__((visibility("hidden"))) void omp_team_free(omp_team *t);
 __attribute__((visibility("hidden"))) void omp_thr_drop_lone(omp_thr *t);
-__attribute__((visibility("hidden"))) void omp_team_quiesce(omp_team *t);
+/* Let every docked worker of the team leave, and join it (team free, foreign runtime). */
+__attribute__((visibility("hidden"))) void omp_team_dismiss(omp_team *t);
 
 /* The size of the team the caller's next region gets for num_threads(req) (parallel.c). */
 __attribute__((visibility("hidden"))) unsigned omp_resolve_nthreads(omp_thr *me, unsigned req);

@@ -223,7 +223,7 @@ void omp_team_free(omp_team *t)
 {
     if (!t)
         return;
-    omp_team_quiesce(t);
+    omp_team_dismiss(t);
     for (unsigned i = 0; i < t->cap; i++)
         omp_team_free(t->thr[i].child);
     omp_ws *w = t->ws_head.next;
@@ -241,6 +241,7 @@ void omp_team_free(omp_team *t)
         free(w);
         w = n;
     }
+    free(t->dock);
     free(t);
 }
 
