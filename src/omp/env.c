@@ -263,12 +263,105 @@ bad:
     invalid("OMP_PROC_BIND");
 }
 
+/* Places: g_env.place_off[i] .. place_off[i + 1] index place i's CPUs in place_cpus.
+ * The default (and "threads", "cores": one hardware thread per core is all the kernel
+ * tells here without hwloc) is one place per CPU of the process; "sockets",
+ * "ll_caches", "numa_domains" give one place with every CPU; an explicit list is
+ * {a,b,...} or {lo:len[:stride]} places separated by commas. */
+static bool add_place(int *cpus, int ncpus, int *np)
+{
+    int *off = realloc(g_env.place_off, (size_t)(*np + 2) * sizeof(int));
+    if (!off)
+        return false;
+    g_env.place_off = off;
+    int base = *np ? off[*np] : 0;
+    int *c = realloc(g_env.place_cpus, (size_t)(base + ncpus) * sizeof(int));
+    if (!c)
+        return false;
+    g_env.place_cpus = c;
+    memcpy(c + base, cpus, (size_t)ncpus * sizeof(int));
+    off[0] = 0;
+    off[*np + 1] = base + ncpus;
+    (*np)++;
+    return true;
+}
+
+static bool parse_place_list(const char *p)
+{
+    int np = 0;
+    for (;;) {
+        p = skip_ws(p);
+        if (*p++ != '{')
+            return false;
+        int cpus[1024], n = 0;
+        for (;;) {
+            unsigned long lo, len = 1, stride = 1;
+            if (!parse_ulong("OMP_PLACES", p, 0, 1u << 20, &lo, &p))
+                return false;
+            p = skip_ws(p);
+            if (*p == ':') {
+                if (!parse_ulong("OMP_PLACES", p + 1, 1, 1024, &len, &p))
+                    return false;
+                p = skip_ws(p);
+                if (*p == ':') {
+                    if (!parse_ulong("OMP_PLACES", p + 1, 1, 1u << 20, &stride, &p))
+                        return false;
+                    p = skip_ws(p);
+                }
+            }
+            for (unsigned long k = 0; k < len && n < 1024; k++)
+                cpus[n++] = (int)(lo + k * stride);
+            if (*p == ',') {
+                p++;
+                continue;
+            }
+            if (*p++ != '}')
+                return false;
+            break;
+        }
+        if (!add_place(cpus, n, &np))
+            return false;
+        p = skip_ws(p);
+        if (*p == ',') {
+            p++;
+            continue;
+        }
+        if (*p)
+            return false;
+        break;
+    }
+    g_env.nplaces = np;
+    return true;
+}
+
+static void default_places(bool one_place)
+{
+    cpu_set_t set;
+    int cpus[CPU_SETSIZE], n = 0, np = 0;
+    if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+        for (int c = 0; c < CPU_SETSIZE; c++)
+            if (CPU_ISSET(c, &set))
+                cpus[n++] = c;
+    } else {
+        for (int c = 0; c < g_env.num_procs; c++)
+            cpus[n++] = c;
+    }
+    if (one_place) {
+        add_place(cpus, n, &np);
+    } else {
+        for (int i = 0; i < n; i++)
+            add_place(&cpus[i], 1, &np);
+    }
+    g_env.nplaces = np;
+}
+
 static void parse_places(void)
 {
     const char *s = getenv("OMP_PLACES");
-    g_env.nplaces = g_env.num_procs;
-    if (!s)
+    if (!s) {
+        default_places(false);
         return;
+    }
     const char *p = skip_ws(s);
     static const char *const abstract[] = { "threads", "cores", "sockets", "ll_caches",
                                             "numa_domains" };
@@ -276,30 +369,20 @@ static void parse_places(void)
         size_t l = strlen(abstract[i]);
         if (!strncasecmp(p, abstract[i], l)) {
             g_env.places = strdup(s);
-            if (i >= 2)
-                g_env.nplaces = 1; /* one socket / cache / domain seen from here */
+            default_places(i >= 2);
             return;
         }
     }
-    /* an explicit list: count the top-level places "{...}" */
-    int n = 0, depth = 0;
-    for (; *p; p++) {
-        if (*p == '{') {
-            if (depth++ == 0)
-                n++;
-        } else if (*p == '}') {
-            if (--depth < 0)
-                break;
-        } else if (!isdigit((unsigned char)*p) && !strchr(",:- !\t", *p)) {
-            break;
-        }
-    }
-    if (*p || depth != 0 || n == 0) {
+    if (!parse_place_list(p)) {
         invalid("OMP_PLACES");
+        free(g_env.place_off);
+        free(g_env.place_cpus);
+        g_env.place_off = NULL;
+        g_env.place_cpus = NULL;
+        default_places(false);
         return;
     }
     g_env.places = strdup(s);
-    g_env.nplaces = n;
 }
 
 static void parse_int(const char *name, unsigned long min, unsigned long max, int *out)

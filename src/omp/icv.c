@@ -92,41 +92,37 @@ OMP_API int omp_get_max_task_priority(void) { return g_env.max_task_priority; }
 
 /* ---- affinity: places are one CPU each (or what OMP_PLACES listed) ---- */
 OMP_API int omp_get_proc_bind(void) { return omp_self()->task->icv.bind; }
-OMP_API int omp_get_num_places(void) { return g_env.places ? g_env.nplaces : 0; }
+/* Places exist when the program asked for binding (OMP_PROC_BIND) or gave OMP_PLACES. */
+static bool places_on(void) { return g_env.places || (g_env.bind_len > 0 && g_env.icv.bind != 0); }
+OMP_API int omp_get_num_places(void) { return places_on() ? g_env.nplaces : 0; }
 OMP_API int omp_get_place_num_procs(int place)
 {
     if (place < 0 || place >= omp_get_num_places())
         return 0;
-    return g_env.nplaces == g_env.num_procs ? 1 : g_env.num_procs / g_env.nplaces;
+    return g_env.place_off[place + 1] - g_env.place_off[place];
 }
 OMP_API void omp_get_place_proc_ids(int place, int *ids)
 {
     if (place < 0 || place >= omp_get_num_places() || !ids)
         return;
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof(set), &set) != 0)
-        return;
-    int per = omp_get_place_num_procs(place), k = 0, seen = 0;
-    for (int c = 0; c < CPU_SETSIZE && k < per; c++) {
-        if (!CPU_ISSET(c, &set))
-            continue;
-        if (seen++ >= place * per)
-            ids[k++] = c;
-    }
+    for (int k = g_env.place_off[place]; k < g_env.place_off[place + 1]; k++)
+        ids[k - g_env.place_off[place]] = g_env.place_cpus[k];
 }
+/* The place the caller is bound to: its stream's CPU set lies within it; else -1. */
 OMP_API int omp_get_place_num(void)
 {
-    if (!omp_get_num_places())
-        return -1;
-    int cpu = sched_getcpu();
-    int per = omp_get_place_num_procs(0);
+    int n = omp_get_num_places();
     cpu_set_t set;
-    if (cpu < 0 || per < 1 || sched_getaffinity(0, sizeof(set), &set) != 0)
+    if (!n || sched_getaffinity(0, sizeof(set), &set) != 0)
         return -1;
-    int idx = 0;
-    for (int c = 0; c < cpu; c++)
-        idx += CPU_ISSET(c, &set) != 0;
-    return idx / per;
+    for (int p = 0; p < n; p++) {
+        int in = 0;
+        for (int k = g_env.place_off[p]; k < g_env.place_off[p + 1]; k++)
+            in += g_env.place_cpus[k] < CPU_SETSIZE && CPU_ISSET(g_env.place_cpus[k], &set);
+        if (in == CPU_COUNT(&set))
+            return p;
+    }
+    return -1;
 }
 OMP_API int omp_get_partition_num_places(void) { return omp_get_num_places(); }
 OMP_API void omp_get_partition_place_nums(int *nums)

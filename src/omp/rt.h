@@ -76,7 +76,8 @@ struct omp_env {
     int num_procs;         /* CPUs of the process affinity mask */
     char *places;          /* OMP_PLACES as given (NULL: unset) */
     int nplaces;           /* number of places (1 per CPU by default) */
-    int *place_cpu;        /* first CPU of place i (places of one CPU each) */
+    int *place_off;        /* place i's CPUs: place_cpus[place_off[i] .. place_off[i+1]) */
+    int *place_cpus;
 };
 extern struct omp_env g_env __attribute__((visibility("hidden")));
 
