@@ -115,6 +115,7 @@ struct omp_task {
     bool implicit; /* embedded in omp_thr: never freed */
     bool final;    /* final task: descendants are included */
     bool in_taskwait;
+    bool pooled;           /* its block came from team->blk_free (TASK_BLOCK bytes) */
     struct omp_deps *deps; /* dependence table of this task's children */
     struct omp_icv icv;
 };
@@ -192,6 +193,11 @@ struct omp_team {
     omp_ws ws_head;  /* the chain's dummy head */
     omp_ws *ws_free; /* recycled constructs (ws_lock) */
     void *copy_ptr;  /* single copyprivate */
+    /* task blocks of TASK_BLOCK bytes, recycled within the team (a task is often made by
+     * one thread and freed by another: glibc's malloc would contend on an arena lock) */
+    weft_spinlock blk_lock;
+    void *blk_free;
+    unsigned blk_count;
     /* tasks */
     weft_spinlock tq_lock;
     omp_task *tq_head, *tq_tail; /* ready tasks, FIFO (tq_lock) */
@@ -277,6 +283,9 @@ __attribute__((visibility("hidden"))) void omp_ws_reclaim(omp_team *t);
 __attribute__((visibility("hidden"))) omp_ws *omp_ws_lone(omp_thr *me);
 
 /* ---- tasks (task.c) ---- */
+#define TASK_BLOCK 512
+/* Free the team's recycled task blocks (team free). */
+__attribute__((visibility("hidden"))) void omp_task_blocks_free(omp_team *t);
 /* Run one queued task of the team (filter: NULL any, else only children of `parent` or
  * members of `group`).  True if one ran. */
 __attribute__((visibility("hidden"))) bool omp_task_run_one(omp_thr *me, omp_task *parent,

@@ -66,13 +66,65 @@ static void oom(const char *what)
     abort();
 }
 
+/* ---- task memory: blocks recycled per team ---- */
+
+#define BLOCKS_KEPT 4096
+
+static omp_task *task_alloc(omp_team *team, size_t size)
+{
+    if (team && size <= TASK_BLOCK) {
+        weft_spin_lock(&team->blk_lock);
+        void *b = team->blk_free;
+        if (b) {
+            team->blk_free = *(void **)b;
+            team->blk_count--;
+        }
+        weft_spin_unlock(&team->blk_lock);
+        if (!b)
+            b = malloc(TASK_BLOCK);
+        if (b)
+            ((omp_task *)b)->pooled = true;
+        return b;
+    }
+    omp_task *t = malloc(size);
+    if (t)
+        t->pooled = false;
+    return t;
+}
+
+static void task_release(omp_task *t)
+{
+    omp_team *team = t->team;
+    if (t->pooled && team) {
+        weft_spin_lock(&team->blk_lock);
+        if (team->blk_count < BLOCKS_KEPT) {
+            *(void **)t = team->blk_free;
+            team->blk_free = t;
+            team->blk_count++;
+            t = NULL;
+        }
+        weft_spin_unlock(&team->blk_lock);
+    }
+    free(t);
+}
+
+void omp_task_blocks_free(omp_team *team)
+{
+    while (team->blk_free) {
+        void *n = *(void **)team->blk_free;
+        free(team->blk_free);
+        team->blk_free = n;
+    }
+    team->blk_count = 0;
+}
+
 static void task_unref(omp_task *t)
 {
     if (t->implicit)
         return;
     if (weft_atomic_fetch_sub_acq_rel(&t->refs, 1) == 1) {
         free(t->succ);
-        free(t);
+        task_release(t);
     }
 }
 
@@ -408,10 +460,12 @@ void omp_task_create(omp_thr *me, void (*fn)(void *), void *data, void (*cpyfn)(
     if (arg_align < 1)
         arg_align = 1;
     size_t off = (sizeof(omp_task) + (size_t)arg_align - 1) & ~((size_t)arg_align - 1);
-    omp_task *t = malloc(off + (size_t)arg_size);
+    omp_task *t = task_alloc(team, off + (size_t)arg_size);
     if (!t)
         oom("task");
+    bool pooled = t->pooled;
     memset(t, 0, sizeof(*t));
+    t->pooled = pooled;
     t->fn = fn;
     t->data = (char *)t + off;
     if (cpyfn)
@@ -439,6 +493,11 @@ void omp_task_create(omp_thr *me, void (*fn)(void *), void *data, void (*cpyfn)(
     weft_atomic_fetch_add_relaxed(&team->ntasks, 1);
     if (depend && (flags & F_DEPEND))
         deps_register(parent, t, depend);
+    /* Throttle: with many tasks already queued, run this one now, in this thread (it
+     * is undeferred; without dependences nothing holds it).  Keeps the queue and the
+     * memory of a task-producing loop bounded. */
+    if (!depend && weft_atomic_load_relaxed(&team->tq_len) > 64 * (long)team->nthreads)
+        if_clause = false;
     if (!if_clause) {
         /* undeferred: wait for the predecessors here, then run it in this thread */
         if (!preds_done(t))

@@ -249,6 +249,7 @@ void omp_team_free(omp_team *t)
         free(w);
         w = n;
     }
+    omp_task_blocks_free(t);
     free(t->dock);
     free(t);
 }
