@@ -8,7 +8,8 @@
 #   EPCC-style overheads: bench/omp/epcc_omp.c, T=2.
 # The runtimes take turns, ROUNDS times (default 5), so that a load change on the machine
 # hits all of them alike; the table gives each figure's median over the rounds and the
-# ratio libgomp / weft-omp (> 1: weft-omp is faster).  Raw lines: BUILD_DIR/bench-omp/raw.txt
+# ratio libgomp / weft-omp (> 1: weft-omp is faster), then the best round of each (the
+# least disturbed by other load).  Raw lines: BUILD_DIR/bench-omp/raw.txt
 set -eu
 B=${1:?usage: run_runtimes.sh BUILD_DIR}
 B=$(cd "$B" && pwd)
@@ -48,11 +49,13 @@ for line in open(sys.argv[1]):
     rt, name, v = line.split()
     rows.setdefault(name, {}).setdefault(rt, []).append(float(v))
 rts = ["libgomp", "libomp", "weft-omp"]
-print("%-22s %12s %12s %12s %14s" % ("figure (us, median)", *rts, "libgomp/weft"))
-for name in rows:
-    med = {rt: statistics.median(rows[name][rt]) for rt in rts if rt in rows[name]}
-    ratio = ""
-    if "libgomp" in med and "weft-omp" in med and med["weft-omp"] > 0:
-        ratio = "%.2f" % (med["libgomp"] / med["weft-omp"])
-    print("%-22s %12s %12s %12s %14s" % (name, *[("%.3f" % med[rt]) if rt in med else "-" for rt in rts], ratio))
+for label, agg in (("median", statistics.median), ("best", min)):
+    print("%-22s %12s %12s %12s %14s" % ("figure (us, %s)" % label, *rts, "libgomp/weft"))
+    for name in rows:
+        med = {rt: agg(rows[name][rt]) for rt in rts if rt in rows[name]}
+        ratio = ""
+        if "libgomp" in med and "weft-omp" in med and med["weft-omp"] > 0:
+            ratio = "%.2f" % (med["libgomp"] / med["weft-omp"])
+        print("%-22s %12s %12s %12s %14s" % (name, *[("%.3f" % med[rt]) if rt in med else "-" for rt in rts], ratio))
+    print()
 PY
