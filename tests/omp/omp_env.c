@@ -1,7 +1,8 @@
 /* The environment (set by ctest: OMP_NUM_THREADS=3,2 OMP_SCHEDULE=guided,4
  * OMP_MAX_ACTIVE_LEVELS=2 OMP_THREAD_LIMIT=64 OMP_DYNAMIC=false): the ICVs it gives,
  * the nthreads list per level, and a malformed value reported naming the variable
- * (the test re-runs itself with bad values and reads its stderr). */
+ * (the test re-runs itself with bad values and reads its stderr), and OMP_DISPLAY_ENV
+ * naming weft-omp. */
 #include "omp_test.h"
 
 int main(int argc, char **argv)
@@ -43,8 +44,6 @@ int main(int argc, char **argv)
     CHECK_EQ(outer, 3);
     CHECK_EQ(inner, 2);
     CHECK_EQ(inner_max, 2);
-    if (getenv("WEFT_TEST_SLOW") && getenv("LD_PRELOAD"))
-        return 0;
     static const char *const bad[] = { "OMP_NUM_THREADS=abc", "OMP_SCHEDULE=sometimes",
                                        "OMP_STACKSIZE=12Q",   "OMP_WAIT_POLICY=lazy",
                                        "GOMP_SPINCOUNT=-5",   "OMP_PROC_BIND=sideways" };
@@ -63,6 +62,19 @@ int main(int argc, char **argv)
             fprintf(stderr, "no warning for %s\n", bad[i]);
             return 1;
         }
+    }
+    /* OMP_DISPLAY_ENV names the runtime */
+    {
+        char cmd[512], line[512];
+        snprintf(cmd, sizeof(cmd), "env OMP_DISPLAY_ENV=true '%s' child 2>&1", argv[0]);
+        FILE *p = popen(cmd, "r");
+        CHECK(p);
+        int found = 0;
+        while (fgets(line, sizeof(line), p))
+            if (strstr(line, "RUNTIME") && strstr(line, "weft-omp"))
+                found = 1;
+        CHECK_EQ(pclose(p), 0);
+        CHECK(found);
     }
     return 0;
 }
