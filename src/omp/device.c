@@ -18,9 +18,6 @@
 
 #include "omp/rt.h"
 
-extern ABT_pool *omp_pools __attribute__((visibility("hidden")));
-extern int omp_npools __attribute__((visibility("hidden")));
-
 struct league {
     void (*fn)(void *);
     void *data;
@@ -124,8 +121,6 @@ OMP_API void GOMP_teams(unsigned num_teams, unsigned thread_limit)
 /* ---- target regions on the host ---- */
 
 enum { MAP_FIRSTPRIVATE = 0x0c, MAP_FIRSTPRIVATE_INT = 0x0d };
-
-void GOMP_taskwait_depend(void **depend);
 
 static void run_on_host(void (*fn)(void *), size_t mapnum, void **hostaddrs, size_t *sizes,
                         unsigned short *kinds)

@@ -24,10 +24,6 @@
 
 #include "omp/rt.h"
 
-extern ABT_pool *omp_pools __attribute__((visibility("hidden")));
-extern int omp_npools __attribute__((visibility("hidden")));
-extern bool omp_join_workers __attribute__((visibility("hidden")));
-
 struct dock_arg {
     struct omp_dock *d;
     unsigned seen;

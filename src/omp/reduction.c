@@ -82,9 +82,6 @@ void omp_reduction_register(omp_thr *me, uintptr_t *data)
     attach(me->task, g, data, mem, end);
 }
 
-void GOMP_taskgroup_start(void);
-void GOMP_taskgroup_end(void);
-
 void omp_reduction_ws_enter(omp_thr *me, uintptr_t *data, void *mem, void *end)
 {
     GOMP_taskgroup_start();

@@ -211,6 +211,16 @@ extern ABT_key omp_key __attribute__((visibility("hidden")));
 extern _Atomic int omp_rt_state __attribute__((visibility("hidden"))); /* 2 = running */
 extern __thread omp_thr *omp_tls_cur __attribute__((visibility("hidden")));
 
+/* The streams' pools (pool i feeds stream i), and whether the program owns weft. */
+extern ABT_pool *omp_pools __attribute__((visibility("hidden")));
+extern int omp_npools __attribute__((visibility("hidden")));
+extern bool omp_join_workers __attribute__((visibility("hidden")));
+
+/* Entry points the face also calls itself. */
+void GOMP_taskgroup_start(void);
+void GOMP_taskgroup_end(void);
+void GOMP_taskwait_depend(void **depend);
+
 __attribute__((visibility("hidden"))) omp_thr *omp_self_slow(void);
 __attribute__((visibility("hidden"))) void omp_rt_init(void);
 

@@ -17,9 +17,6 @@
 #define F_NOGROUP   (1u << 11)
 #define F_REDUCTION (1u << 12)
 
-void GOMP_taskgroup_start(void);
-void GOMP_taskgroup_end(void);
-
 static uint64_t count_tasks(omp_thr *me, unsigned flags, unsigned long num_tasks, uint64_t n)
 {
     uint64_t nt;
