@@ -10,7 +10,11 @@
  * ULT, whose stream runs other ULTs meanwhile.  Tasks are tied to the thread that starts
  * them (an untied task is run as tied: allowed).  A task generated outside any team, or
  * in a team of one, or inside a final task, runs at once in the encountering thread
- * (included), which also satisfies every dependence (its siblings all completed).
+ * (included), which also satisfies every dependence (its siblings all completed); so
+ * does an undeferred task without dependences (if(0), or throttled: 64 tasks per thread
+ * already queued).  Such a task lives on the encountering thread's stack, no copy of its
+ * data unless gcc gave a copy function, and waits for its deferred children before it
+ * returns (they reference it).
  *
  * Lifetime.  refs = 1 while unfinished + 1 per unfinished child (children reference
  * their parent to count down `children`) + 1 per entry of the parent's dependence table
@@ -378,14 +382,19 @@ static void task_finish(omp_task *t)
         if (weft_atomic_fetch_sub_acq_rel(&succ[i]->npred, 1) == 1)
             enqueue(team, succ[i]);
     free(succ);
+    /* The parent (an implicit task, or an undeferred one on its thread's stack, which
+     * returns once `children` reads 0) and the group (freed by taskgroup_end once `count`
+     * reads 0) are not touched after their counter's decrement: only a heap parent,
+     * which our reference keeps alive, is unreferenced afterwards. */
     bool wake = false;
     omp_task *p = t->parent;
-    if (weft_atomic_fetch_sub_acq_rel(&p->children, 1) == 1 &&
-        weft_atomic_load_seq_cst((_Atomic bool *)&p->in_taskwait))
+    bool p_heap = !p->implicit;
+    if (weft_atomic_fetch_sub_acq_rel(&p->children, 1) == 1)
         wake = true;
     if (t->group && weft_atomic_fetch_sub_acq_rel(&t->group->count, 1) == 1)
         wake = true;
-    task_unref(p);
+    if (p_heap)
+        task_unref(p);
     task_unref(t);
     if (team) {
         if (weft_atomic_fetch_sub_acq_rel(&team->ntasks, 1) == 1)
@@ -396,6 +405,12 @@ static void task_finish(omp_task *t)
 }
 
 static omp_taskgroup *cur_group(omp_task *k) { return k->tg_open ? k->tg_open : k->group; }
+
+static bool children_done(void *a)
+{
+    omp_task *t = a;
+    return weft_atomic_load_acquire(&t->children) == 0;
+}
 
 static bool task_complete(void *a)
 {
@@ -423,8 +438,15 @@ void omp_task_create(omp_thr *me, void (*fn)(void *), void *data, void (*cpyfn)(
     bool included = (!team || team->nthreads == 1 || parent->final) && !(flags & F_DETACH);
     if ((flags & F_DETACH) && (!team || team->nthreads == 1))
         if_clause = false;
-    if (included) {
-        /* run now, in this thread: every sibling before it has completed */
+    /* Throttle: with many tasks already queued, run this one now, in this thread (it is
+     * undeferred; without dependences nothing holds it), as libgomp does.  Keeps the
+     * queue and the memory of a task-producing loop bounded. */
+    bool deps = depend && (flags & F_DEPEND);
+    if (!included && !deps && weft_atomic_load_relaxed(&team->tq_len) > 64 * (long)team->nthreads)
+        if_clause = false;
+    if (included || (!if_clause && !deps && !(flags & F_DETACH))) {
+        /* run now, in this thread, on this stack: included (every sibling before it has
+         * completed), or undeferred without dependences */
         char *buf = NULL;
         void *arg = data;
         if (cpyfn || range) {
@@ -449,9 +471,13 @@ void omp_task_create(omp_thr *me, void (*fn)(void *), void *data, void (*cpyfn)(
         tk.group = cur_group(parent);
         tk.icv = parent->icv;
         tk.thr = me;
+        tk.team = team;
         tk.final = (flags & F_FINAL) || parent->final;
         me->task = &tk;
         fn(arg);
+        /* its deferred children reference it: it stays until they have finished */
+        if (!children_done(&tk))
+            omp_wait(me, children_done, &tk, true, &tk, NULL);
         me->task = parent;
         omp_task_free_deps(&tk);
         free(buf);
@@ -493,11 +519,6 @@ void omp_task_create(omp_thr *me, void (*fn)(void *), void *data, void (*cpyfn)(
     weft_atomic_fetch_add_relaxed(&team->ntasks, 1);
     if (depend && (flags & F_DEPEND))
         deps_register(parent, t, depend);
-    /* Throttle: with many tasks already queued, run this one now, in this thread (it
-     * is undeferred; without dependences nothing holds it).  Keeps the queue and the
-     * memory of a task-producing loop bounded. */
-    if (!depend && weft_atomic_load_relaxed(&team->tq_len) > 64 * (long)team->nthreads)
-        if_clause = false;
     if (!if_clause) {
         /* undeferred: wait for the predecessors here, then run it in this thread */
         if (!preds_done(t))
@@ -524,12 +545,6 @@ OMP_API void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, voi
 {
     omp_task_create(omp_self(), fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend,
                     priority, NULL, 0, detach);
-}
-
-static bool children_done(void *a)
-{
-    omp_task *t = a;
-    return weft_atomic_load_acquire(&t->children) == 0;
 }
 
 OMP_API void GOMP_taskwait(void)
