@@ -192,6 +192,7 @@ omp_team *omp_team_begin_ws(void (*fn)(void *), void *data, unsigned num_threads
     t->data = data;
     t->bar_arrived = 0;
     t->cancelled = 0;
+    t->singles = 0;
     t->ws_head.next = NULL;
     t->tq_head = t->tq_tail = NULL;
     t->tq_len = 0;

@@ -146,6 +146,7 @@ struct omp_thr {
     omp_task *task;           /* the task this thread runs now */
     omp_ws *ws;               /* the last worksharing construct entered */
     uint64_t st_trip;         /* static schedule: chunks taken in the current loop */
+    unsigned long singles;    /* single constructs met in this region */
     uint64_t it_lo, it_hi;    /* ordered: the chunk being run, iteration indices */
     uint64_t ord_cur;         /* ordered: the iteration index of the next ordered region */
     omp_team *child;          /* cached team for this thread's next parallel region */
@@ -190,9 +191,10 @@ struct omp_team {
     /* region end */
     /* worksharing */
     weft_spinlock ws_lock;
-    omp_ws ws_head;  /* the chain's dummy head */
-    omp_ws *ws_free; /* recycled constructs (ws_lock) */
-    void *copy_ptr;  /* single copyprivate */
+    omp_ws ws_head;                /* the chain's dummy head */
+    omp_ws *ws_free;               /* recycled constructs (ws_lock) */
+    void *copy_ptr;                /* single copyprivate */
+    _Atomic unsigned long singles; /* single constructs won in this region */
     /* task blocks of TASK_BLOCK bytes, recycled within the team (a task is often made by
      * one thread and freed by another: glibc's malloc would contend on an arena lock) */
     weft_spinlock blk_lock;

@@ -1,7 +1,10 @@
-/* src/omp/single.c - single and its copyprivate protocol.
+/* src/omp/single.c - single and its copyprivate protocol; the scope construct.
  *
- * GOMP_single_start: the thread that creates the construct in the chain (loop.c) runs
- * the block.  copyprivate: the winner runs the block and calls GOMP_single_copy_end
+ * GOMP_single_start: every thread counts the singles it meets (omp_thr.singles); the
+ * team counts the singles won (team->singles).  The thread whose CAS moves the team's
+ * count from k to k + 1 for its k-th single runs it: a thread past single k has seen it
+ * won, so a late thread's CAS fails and a winner is unique.  No worksharing construct
+ * is made.  copyprivate: the winner runs the block and calls GOMP_single_copy_end
  * (data), which stores the pointer in team->copy_ptr and enters the barrier; the others
  * enter the barrier from GOMP_single_copy_start and then read copy_ptr.  gcc follows
  * with a GOMP_barrier, so nobody overwrites copy_ptr before everyone has copied. */
@@ -9,26 +12,23 @@
 
 #include "omp/rt.h"
 
-static void single_init(omp_ws *w, void *a) { (void)w, (void)a; }
+static bool single_won(omp_thr *me)
+{
+    unsigned long k = me->singles++;
+    unsigned long e = k;
+    return weft_atomic_cas_strong_acq_rel(&me->team->singles, &e, k + 1);
+}
 
 OMP_API bool GOMP_single_start(void)
 {
     omp_thr *me = omp_self();
-    if (!me->team)
-        return true;
-    bool created;
-    omp_ws_next(me, single_init, NULL, &created);
-    return created;
+    return !me->team || single_won(me);
 }
 
 OMP_API void *GOMP_single_copy_start(void)
 {
     omp_thr *me = omp_self();
-    if (!me->team)
-        return NULL;
-    bool created;
-    omp_ws_next(me, single_init, NULL, &created);
-    if (created)
+    if (!me->team || single_won(me))
         return NULL;
     omp_barrier(me);
     return me->team->copy_ptr;
