@@ -112,9 +112,8 @@ struct omp_task {
     omp_task **succ;        /* tasks that depend on this one */
     int nsucc, succ_cap;
     bool finished;
-    bool implicit; /* embedded in omp_thr: never freed */
-    bool final;    /* final task: descendants are included */
-    bool in_taskwait;
+    bool implicit;         /* embedded in omp_thr: never freed */
+    bool final;            /* final task: descendants are included */
     bool pooled;           /* its block came from team->blk_free (TASK_BLOCK bytes) */
     struct omp_deps *deps; /* dependence table of this task's children */
     struct omp_icv icv;

@@ -553,9 +553,7 @@ OMP_API void GOMP_taskwait(void)
     omp_task *t = me->task;
     if (children_done(t))
         return;
-    weft_atomic_store_seq_cst((_Atomic bool *)&t->in_taskwait, true);
     omp_wait(me, children_done, t, true, t, NULL);
-    weft_atomic_store_relaxed((_Atomic bool *)&t->in_taskwait, false);
 }
 
 static void nothing(void *a) { (void)a; }
