@@ -240,6 +240,25 @@ for cfg in "${configs[@]}"; do
       else
         echo "   FAILED hello via find_package(weft)"; ifail=$((ifail + 1))
       fi
+      # the OpenMP face, three ways: linked (pkg-config weft-omp), a libgomp-linked binary
+      # over the lib/weft-omp/libgomp.so.1 stand-in, and the same binary with LD_PRELOAD
+      if [ -f "$(dirname "$libdir")/libweft-omp.so" ]; then
+        ompdir=$(dirname "$libdir")
+        # shellcheck disable=SC2046
+        if { echo "-- examples/omp_nested.c: pkg-config weft-omp, stand-in, LD_PRELOAD" &&
+             gcc -fopenmp -c examples/omp_nested.c -o "$bdir/omp_nested.o" &&
+             gcc -o "$bdir/omp_nested_weft" "$bdir/omp_nested.o" \
+                 $(PKG_CONFIG_PATH="$libdir" pkg-config --libs weft-omp) -Wl,-rpath,"$ompdir" &&
+             ! ldd "$bdir/omp_nested_weft" | grep -q libgomp && "$bdir/omp_nested_weft" &&
+             gcc -fopenmp examples/omp_nested.c -o "$bdir/omp_nested_gomp" &&
+             LD_LIBRARY_PATH="$ompdir/weft-omp" ldd "$bdir/omp_nested_gomp" | grep -q "weft-omp/libgomp.so.1" &&
+             LD_LIBRARY_PATH="$ompdir/weft-omp" "$bdir/omp_nested_gomp" &&
+             LD_PRELOAD="$ompdir/libweft-omp.so" "$bdir/omp_nested_gomp"; } >>"$log" 2>&1; then
+          ipass=$((ipass + 1))
+        else
+          echo "   FAILED examples/omp_nested.c against the installed libweft-omp"; ifail=$((ifail + 1))
+        fi
+      fi
     else
       echo "   FAILED cmake --install"; ifail=3
     fi

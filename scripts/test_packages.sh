@@ -92,9 +92,11 @@ meta_runtime() {
   field "$rt" Depends | grep -q '^libc6 (>= ' &&
   dpkg-deb -I "$rt" shlibs | grep -qx "libweft 1 libweft (>= $version-1)" &&
   dpkg-deb -I "$rt" postinst | grep -q ldconfig &&
-  # only the shared libraries (libweft and the faces' libraries) and their SONAME links
+  # only the shared libraries (libweft and the faces' libraries, the OpenMP face's
+  # libgomp.so.1 stand-in) and their SONAME links
   ! dpkg-deb -c "$rt" | grep -v '/$' |
-    grep -v -E '/libweft(-(relic|glt|pthread|omp|io|mpi))?\.so\.1(\.[0-9.]+)?( ->.*)?$'
+    grep -v -E '/libweft(-(relic|glt|pthread|omp|io|mpi))?\.so\.1(\.[0-9.]+)?( ->.*)?$' |
+    grep -v -E '/weft-omp/libgomp\.so\.1$'
 }
 meta_dev() {
   expect Package "$(field "$dev" Package)" libweft-dev &&

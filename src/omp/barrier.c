@@ -1,0 +1,209 @@
+/* src/omp/barrier.c - waiting in a team: the barrier, parking, cancellation.
+ *
+ * Barrier protocol.  bar_arrived counts arrivals, bar_gen is the generation.  A thread
+ * reads gen, then increments bar_arrived.  The barrier completes when all nthreads
+ * arrived and the team has no unfinished explicit task (ntasks == 0): whoever sees that
+ * first wins the CAS bar_arrived n -> 0 (exactly one thread), reclaims the worksharing
+ * chain (every thread is in the barrier, so every construct before it is over), records
+ * the cancellation snapshot, and publishes gen + 1 (release).  Waiters return when gen
+ * moved.  While they wait they run queued tasks, spin g_env.spin times (GOMP_SPINCOUNT,
+ * OMP_WAIT_POLICY; yielding the ULT every 1024 spins, so ULTs that share a stream go on),
+ * then park on the team's ABT_cond: the ULT leaves its stream, which runs other ULTs or
+ * sleeps.
+ *
+ * Parking (omp_team_park / omp_team_wake): the waiter increments nsleep (an RMW) under
+ * the team mutex and re-checks its condition before ABT_cond_wait; a waker publishes its
+ * event, then reads nsleep with an RMW (fetch_add 0) and, if not 0, broadcasts under the
+ * mutex.  The two RMWs are ordered in nsleep's modification order: if the waker's comes
+ * later it sees the sleeper, and its broadcast comes after the waiter is in cond_wait
+ * (the mutex orders them); if earlier, the waiter's increment reads from it and so sees
+ * the event in its re-check.  Events: barrier release, a task queued, a task finished
+ * (taskwait, taskgroup), ordered/doacross progress, copyprivate data, cancellation, a
+ * detached task's event.
+ *
+ * Cancellation (OMP_CANCELLATION=true only): team->cancelled holds GOMP_CANCEL_* bits.
+ * A cancelled parallel releases every barrier wait at once, discards queued tasks, and
+ * the region's end skips its barrier (team_end waits for the workers and tasks). */
+#include <sched.h>
+
+#include "omp/rt.h"
+
+enum { CANCEL_PARALLEL = 1, CANCEL_LOOP = 2, CANCEL_SECTIONS = 4, CANCEL_TASKGROUP = 8 };
+
+struct park_arg {
+    bool (*ready)(void *);
+    void *arg;
+};
+
+void omp_team_park(omp_team *t, bool (*ready)(void *), void *arg)
+{
+    ABT_mutex_lock(t->mtx);
+    weft_atomic_fetch_add_seq_cst(&t->nsleep, 1);
+    if (!ready(arg))
+        ABT_cond_wait(t->cond, t->mtx);
+    weft_atomic_fetch_sub_seq_cst(&t->nsleep, 1);
+    ABT_mutex_unlock(t->mtx);
+}
+
+struct wait_arg {
+    bool (*ready)(void *);
+    void *arg;
+    omp_team *t;
+};
+
+static bool ready_or_tasks(void *a)
+{
+    struct wait_arg *w = a;
+    return w->ready(w->arg) || weft_atomic_load_seq_cst(&w->t->tq_len) > 0;
+}
+
+void omp_wait(omp_thr *me, bool (*ready)(void *), void *arg, bool run_tasks, omp_task *parent,
+              omp_taskgroup *group)
+{
+    omp_team *t = me->team;
+    if (!t) { /* an initial thread (no team to park on): only a detached task's event */
+        while (!ready(arg))
+            if (ABT_thread_yield() != ABT_SUCCESS)
+                sched_yield();
+        return;
+    }
+    uint64_t spin = g_env.spin;
+    struct wait_arg w = { ready, arg, t };
+    /* The pool this ULT returns to: while others wait in it (threads of another team
+     * placed on this stream, ULTs of the program), spinning would hold them up. */
+    ABT_pool pool = ABT_POOL_NULL;
+    bool ult = ABT_self_get_last_pool(&pool) == ABT_SUCCESS && pool != ABT_POOL_NULL;
+    for (;;) {
+        for (uint64_t i = 0;; i++) {
+            if (ready(arg))
+                return;
+            if (run_tasks && weft_atomic_load_relaxed(&t->tq_len) > 0 &&
+                omp_task_run_one(me, parent, group)) {
+                i = 0;
+                continue;
+            }
+            if (i >= spin)
+                break;
+            weft_cpu_relax();
+            if ((i & 15) == 15) {
+                size_t waiting = 0;
+                if (ult && ABT_pool_get_size(pool, &waiting) == ABT_SUCCESS && waiting > 0)
+                    ABT_thread_yield();
+                else if ((i & 4095) == 4095 && !ult)
+                    sched_yield();
+            }
+        }
+        omp_team_park(t, run_tasks ? ready_or_tasks : ready, run_tasks ? (void *)&w : arg);
+    }
+}
+
+struct bar_arg {
+    omp_team *t;
+    unsigned gen;
+};
+
+static bool bar_can_release(omp_team *t)
+{
+    return weft_atomic_load_seq_cst(&t->bar_arrived) == t->nthreads &&
+           weft_atomic_load_seq_cst(&t->ntasks) == 0;
+}
+
+static bool try_release(omp_team *t, unsigned gen)
+{
+    if (!bar_can_release(t))
+        return false;
+    unsigned e = t->nthreads;
+    if (!weft_atomic_cas_strong_acq_rel(&t->bar_arrived, &e, 0))
+        return false;
+    t->bar_ws_cancelled = weft_atomic_load_acquire(&t->thr[0].ws->cancelled);
+    omp_ws_reclaim(t);
+    weft_atomic_store_release(&t->bar_gen, gen + 1);
+    omp_team_wake(t);
+    return true;
+}
+
+static bool bar_ready(void *a)
+{
+    struct bar_arg *b = a;
+    omp_team *t = b->t;
+    if (weft_atomic_load_acquire(&t->bar_gen) != b->gen)
+        return true;
+    if (weft_atomic_load_relaxed(&t->cancelled) & CANCEL_PARALLEL)
+        return true;
+    return bar_can_release(t);
+}
+
+bool omp_barrier(omp_thr *me)
+{
+    omp_team *t = me->team;
+    if (!t)
+        return false;
+    unsigned gen = weft_atomic_load_acquire(&t->bar_gen);
+    weft_atomic_fetch_add_seq_cst(&t->bar_arrived, 1);
+    struct bar_arg b = { t, gen };
+    for (;;) {
+        if (try_release(t, gen))
+            break;
+        if (weft_atomic_load_acquire(&t->bar_gen) != gen)
+            break;
+        if (weft_atomic_load_acquire(&t->cancelled) & CANCEL_PARALLEL)
+            break;
+        omp_wait(me, bar_ready, &b, true, NULL, NULL);
+    }
+    return (weft_atomic_load_acquire(&t->cancelled) & CANCEL_PARALLEL) != 0;
+}
+
+OMP_API void GOMP_barrier(void) { omp_barrier(omp_self()); }
+
+OMP_API bool GOMP_barrier_cancel(void) { return omp_barrier(omp_self()); }
+
+/* The innermost taskgroup that binds the current task. */
+static omp_taskgroup *cur_group(omp_thr *me)
+{
+    omp_task *k = me->task;
+    return k->tg_open ? k->tg_open : k->group;
+}
+
+OMP_API bool GOMP_cancellation_point(int which)
+{
+    if (!g_env.cancel)
+        return false;
+    omp_thr *me = omp_self();
+    omp_team *t = me->team;
+    if (which & CANCEL_TASKGROUP) {
+        omp_taskgroup *g = cur_group(me);
+        return g && weft_atomic_load_acquire(&g->cancelled);
+    }
+    if (!t)
+        return false;
+    int c = weft_atomic_load_acquire(&t->cancelled);
+    if (which & (CANCEL_LOOP | CANCEL_SECTIONS))
+        return (me->ws && weft_atomic_load_acquire(&me->ws->cancelled)) || (c & CANCEL_PARALLEL);
+    return (c & which) != 0;
+}
+
+OMP_API bool GOMP_cancel(int which, bool do_cancel)
+{
+    if (!g_env.cancel)
+        return false;
+    if (!do_cancel)
+        return GOMP_cancellation_point(which);
+    omp_thr *me = omp_self();
+    omp_team *t = me->team;
+    if (which & CANCEL_TASKGROUP) {
+        omp_taskgroup *g = cur_group(me);
+        if (!g)
+            return false;
+        weft_atomic_store_release(&g->cancelled, 1);
+        return true;
+    }
+    if (!t)
+        return false; /* cancelling the implicit region of an initial thread: nothing */
+    if (which & (CANCEL_LOOP | CANCEL_SECTIONS)) {
+        weft_atomic_store_release(&me->ws->cancelled, 1);
+        return true;
+    }
+    weft_atomic_fetch_or_seq_cst(&t->cancelled, CANCEL_PARALLEL);
+    omp_team_wake(t);
+    return true;
+}

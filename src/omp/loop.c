@@ -1,0 +1,681 @@
+/* src/omp/loop.c - worksharing loops: GOMP_loop_* (long and unsigned long long),
+ * monotonic and nonmonotonic, ordered, runtime, GOMP_loop_start, GOMP_parallel_loop_*;
+ * and the worksharing chain every construct (loop, sections, single) walks.
+ *
+ * Iteration space.  A loop (start, end, incr) is normalized to n iterations numbered
+ * 0 .. n-1; a chunk [a, b) is handed back as istart = start + a*incr and
+ * iend = start + b*incr (end itself for the last chunk, so nothing overflows).  The
+ * unsigned variant does the same in unsigned arithmetic (a downward loop passes a
+ * negative incr as unsigned).
+ *
+ * Schedules.  static: thread tid takes chunks tid, tid + nthreads, ... (no chunk size:
+ * one block of n / nthreads, the first n % nthreads threads one more), counted in
+ * omp_thr.st_trip: no shared state.  dynamic: fetch_add on ws->next_iter.  guided: CAS
+ * on next_iter with max(remaining / nthreads, chunk).  auto = static; runtime reads
+ * run-sched-var.  Nonmonotonic variants are the same code (monotonic is allowed).
+ *
+ * The chain.  team->ws_head is a dummy; omp_thr.ws is the last construct the thread
+ * entered.  Entering the next: read ws->next (acquire); if NULL, lock team->ws_lock,
+ * re-read, and if still NULL make the construct, initialize it from the caller's
+ * arguments, and publish it (release).  The barrier after a construct reclaims the chain
+ * (every thread is in the barrier: barrier.c), putting the constructs on ws_free. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "omp/rt.h"
+
+uint64_t omp_iters_l(long start, long end, long incr)
+{
+    if (incr > 0) {
+        if (start >= end)
+            return 0;
+        return ((uint64_t)end - (uint64_t)start + (uint64_t)incr - 1) / (uint64_t)incr;
+    }
+    if (incr < 0) {
+        if (start <= end)
+            return 0;
+        uint64_t step = (uint64_t)0 - (uint64_t)incr;
+        return ((uint64_t)start - (uint64_t)end + step - 1) / step;
+    }
+    return 0;
+}
+
+uint64_t omp_iters_ull(bool up, unsigned long long start, unsigned long long end,
+                       unsigned long long incr)
+{
+    if (up) {
+        if (start >= end || incr == 0)
+            return 0;
+        return (end - start + incr - 1) / incr;
+    }
+    if (start <= end || incr == 0)
+        return 0;
+    unsigned long long step = 0ULL - incr;
+    return (start - end + step - 1) / step;
+}
+
+omp_ws *omp_ws_next(omp_thr *me, void (*init)(omp_ws *, void *), void *arg, bool *created)
+{
+    omp_team *t = me->team;
+    omp_ws *cur = me->ws;
+    omp_ws *n = weft_atomic_load_acquire(&cur->next);
+    *created = false;
+    if (!n) {
+        weft_spin_lock(&t->ws_lock);
+        n = weft_atomic_load_relaxed(&cur->next);
+        if (!n) {
+            n = t->ws_free;
+            if (n) {
+                t->ws_free = n->next;
+            } else {
+                n = calloc(1, sizeof(*n));
+                if (!n) {
+                    weft_spin_unlock(&t->ws_lock);
+                    fprintf(stderr, "libweft-omp: out of memory for a worksharing construct\n");
+                    abort();
+                }
+            }
+            _Atomic uint64_t *posted = n->posted;
+            uint64_t *dims = n->dims;
+            memset(n, 0, sizeof(*n));
+            n->posted = posted;
+            n->dims = dims;
+            init(n, arg);
+            *created = true;
+            weft_atomic_store_release(&cur->next, n);
+        }
+        weft_spin_unlock(&t->ws_lock);
+    }
+    me->ws = n;
+    me->st_trip = 0;
+    return n;
+}
+
+/* Only when every thread of the team is in a barrier (or the region is over). */
+void omp_ws_reclaim(omp_team *t)
+{
+    omp_ws *first = t->ws_head.next;
+    if (first) {
+        omp_ws *last = first;
+        for (;;) {
+            free(last->mem);
+            last->mem = NULL;
+            omp_ws *nx = last->next;
+            if (!nx)
+                break;
+            last = nx;
+        }
+        weft_spin_lock(&t->ws_lock);
+        last->next = t->ws_free;
+        t->ws_free = first;
+        t->ws_head.next = NULL;
+        weft_spin_unlock(&t->ws_lock);
+    }
+    for (unsigned i = 0; i < t->nthreads; i++)
+        t->thr[i].ws = &t->ws_head;
+}
+
+/* ---- initialization ---- */
+
+struct loop_args {
+    int sched;
+    uint64_t n, chunk;
+    bool ull;
+    long lstart, lend, lincr;
+    unsigned long long ustart, uend, uincr;
+    size_t memsize;
+    unsigned ncounts;    /* doacross: dimensions (0: not doacross) */
+    const long *dcounts; /* doacross: their iteration counts */
+    const unsigned long long *ucounts;
+    const uintptr_t *red; /* task reductions: the creator's descriptor */
+    size_t nthr;
+};
+
+static void loop_init(omp_ws *w, void *a)
+{
+    struct loop_args *l = a;
+    w->sched = l->sched;
+    w->n = l->n;
+    w->chunk = l->chunk;
+    w->ull = l->ull;
+    w->lstart = l->lstart;
+    w->lend = l->lend;
+    w->uend = l->uend;
+    w->lincr = l->lincr;
+    w->ustart = l->ustart;
+    w->uincr = l->uincr;
+    if (l->memsize) {
+        w->mem = calloc(1, l->memsize);
+        if (!w->mem) {
+            fprintf(stderr, "libweft-omp: out of memory for loop memory\n");
+            abort();
+        }
+    }
+    if (l->red)
+        omp_reduction_alloc(l->nthr, l->red, &w->red_mem, &w->red_end);
+    if (l->ncounts) {
+        free(w->posted);
+        free(w->dims);
+        w->ncounts = l->ncounts;
+        w->posted = calloc(l->n ? l->n : 1, sizeof(*w->posted));
+        w->dims = calloc(l->ncounts, sizeof(*w->dims));
+        if (!w->posted || !w->dims) {
+            fprintf(stderr, "libweft-omp: out of memory for a doacross loop\n");
+            abort();
+        }
+        for (unsigned i = 0; i < l->ncounts; i++)
+            w->dims[i] = l->ull ? (uint64_t)l->ucounts[i]
+                                : (l->dcounts[i] > 0 ? (uint64_t)l->dcounts[i] : 0);
+    }
+}
+
+/* Resolve runtime/auto and defaults to a concrete schedule. */
+static void resolve_sched(omp_thr *me, int *sched, uint64_t *chunk, long chunk_in)
+{
+    int s = *sched & ~OMP_S_MONOTONIC;
+    long c = chunk_in;
+    if (s == OMP_S_RUNTIME) {
+        s = me->task->icv.run_sched & ~OMP_S_MONOTONIC;
+        c = me->task->icv.run_chunk;
+    }
+    if (s == OMP_S_AUTO || s < OMP_S_STATIC || s > OMP_S_AUTO)
+        s = OMP_S_STATIC, c = 0;
+    if (s != OMP_S_STATIC && c < 1)
+        c = 1;
+    if (c < 0)
+        c = 0;
+    *sched = s;
+    *chunk = (uint64_t)c;
+}
+
+/* ---- handing out chunks ---- */
+
+static bool next_static(omp_thr *me, omp_ws *w, uint64_t *lo, uint64_t *hi)
+{
+    uint64_t nth = me->team ? me->team->nthreads : 1, tid = me->tid;
+    if (w->chunk == 0) {
+        if (me->st_trip++ != 0)
+            return false;
+        uint64_t q = w->n / nth, r = w->n % nth;
+        uint64_t a = tid * q + (tid < r ? tid : r);
+        uint64_t b = a + q + (tid < r);
+        if (a >= b)
+            return false;
+        *lo = a, *hi = b;
+        return true;
+    }
+    uint64_t c = me->st_trip * nth + tid;
+    if (w->chunk && c > (UINT64_MAX / w->chunk))
+        return false;
+    uint64_t a = c * w->chunk;
+    if (a >= w->n)
+        return false;
+    me->st_trip++;
+    *lo = a;
+    *hi = (w->n - a < w->chunk) ? w->n : a + w->chunk;
+    return true;
+}
+
+static bool next_dynamic(omp_ws *w, uint64_t *lo, uint64_t *hi)
+{
+    uint64_t a = weft_atomic_load_relaxed(&w->next_iter);
+    do {
+        if (a >= w->n)
+            return false;
+    } while (!weft_atomic_cas_weak_relaxed(&w->next_iter, &a,
+                                           (w->n - a < w->chunk) ? w->n : a + w->chunk));
+    *lo = a;
+    *hi = (w->n - a < w->chunk) ? w->n : a + w->chunk;
+    return true;
+}
+
+static bool next_guided(omp_thr *me, omp_ws *w, uint64_t *lo, uint64_t *hi)
+{
+    uint64_t nth = me->team ? me->team->nthreads : 1;
+    uint64_t a = weft_atomic_load_relaxed(&w->next_iter), b;
+    do {
+        if (a >= w->n)
+            return false;
+        uint64_t rem = w->n - a;
+        uint64_t q = (rem + nth - 1) / nth;
+        if (q < w->chunk)
+            q = w->chunk;
+        b = rem < q ? w->n : a + q;
+    } while (!weft_atomic_cas_weak_relaxed(&w->next_iter, &a, b));
+    *lo = a, *hi = b;
+    return true;
+}
+
+static bool next_chunk(omp_thr *me, omp_ws *w, uint64_t *lo, uint64_t *hi)
+{
+    bool ok;
+    switch (w->sched) {
+    case OMP_S_DYNAMIC: ok = next_dynamic(w, lo, hi); break;
+    case OMP_S_GUIDED: ok = next_guided(me, w, lo, hi); break;
+    default: ok = next_static(me, w, lo, hi); break;
+    }
+    if (ok) {
+        me->it_lo = *lo;
+        me->it_hi = *hi;
+        me->ord_cur = *lo;
+    }
+    return ok;
+}
+
+/* ---- a thread outside any team runs the whole loop (orphaned construct) ---- */
+
+omp_ws *omp_ws_lone(omp_thr *me)
+{
+    omp_ws *w = me->lone;
+    if (!w) {
+        w = me->lone = calloc(1, sizeof(*w));
+        if (!w) {
+            fprintf(stderr, "libweft-omp: out of memory for a worksharing construct\n");
+            abort();
+        }
+    }
+    free(w->mem);
+    free(w->posted);
+    free(w->dims);
+    memset(w, 0, sizeof(*w));
+    me->ws = w;
+    me->st_trip = 0;
+    return w;
+}
+
+static omp_ws *enter(omp_thr *me, struct loop_args *l)
+{
+    if (!me->team) {
+        /* orphaned, outside any region: the encountering thread is a team of one */
+        omp_ws *w = omp_ws_lone(me);
+        loop_init(w, l);
+        return w;
+    }
+    bool created;
+    return omp_ws_next(me, loop_init, l, &created);
+}
+
+static void out_l(omp_ws *w, uint64_t lo, uint64_t hi, long end, long *istart, long *iend)
+{
+    *istart = (long)((uint64_t)w->lstart + lo * (uint64_t)w->lincr);
+    *iend = hi == w->n ? end : (long)((uint64_t)w->lstart + hi * (uint64_t)w->lincr);
+}
+
+static void out_ull(omp_ws *w, uint64_t lo, uint64_t hi, unsigned long long *istart,
+                    unsigned long long *iend)
+{
+    *istart = w->ustart + lo * w->uincr;
+    *iend = hi == w->n ? w->uend : w->ustart + hi * w->uincr;
+}
+
+static bool loop_next_l(omp_thr *me, long *istart, long *iend)
+{
+    omp_ws *w = me->ws;
+    uint64_t lo, hi;
+    if (!next_chunk(me, w, &lo, &hi))
+        return false;
+    out_l(w, lo, hi, w->lend, istart, iend);
+    return true;
+}
+
+static bool loop_start_l(long start, long end, long incr, int sched, long chunk, long *istart,
+                         long *iend, void **mem, uintptr_t *red)
+{
+    omp_thr *me = omp_self();
+    struct loop_args l = { 0 };
+    l.red = red;
+    l.nthr = me->team ? me->team->nthreads : 1;
+    l.sched = sched;
+    resolve_sched(me, &l.sched, &l.chunk, chunk);
+    l.n = omp_iters_l(start, end, incr);
+    l.lstart = start, l.lend = end, l.lincr = incr;
+    if (mem)
+        l.memsize = (size_t)(uintptr_t)*mem;
+    omp_ws *w = enter(me, &l);
+    if (red)
+        omp_reduction_ws_enter(me, red, w->red_mem, w->red_end);
+    if (mem)
+        *mem = w->mem;
+    if (!istart)
+        return true;
+    uint64_t lo, hi;
+    if (!next_chunk(me, w, &lo, &hi))
+        return false;
+    out_l(w, lo, hi, end, istart, iend);
+    return true;
+}
+
+static bool loop_start_ull(bool up, unsigned long long start, unsigned long long end,
+                           unsigned long long incr, int sched, unsigned long long chunk,
+                           unsigned long long *istart, unsigned long long *iend, void **mem,
+                           uintptr_t *red)
+{
+    omp_thr *me = omp_self();
+    struct loop_args l = { 0 };
+    l.red = red;
+    l.nthr = me->team ? me->team->nthreads : 1;
+    l.sched = sched;
+    long c = chunk > (unsigned long long)INT64_MAX ? INT64_MAX : (long)chunk;
+    resolve_sched(me, &l.sched, &l.chunk, c);
+    l.n = omp_iters_ull(up, start, end, incr);
+    l.ull = true;
+    l.ustart = start, l.uend = end, l.uincr = incr;
+    if (mem)
+        l.memsize = (size_t)(uintptr_t)*mem;
+    omp_ws *w = enter(me, &l);
+    if (red)
+        omp_reduction_ws_enter(me, red, w->red_mem, w->red_end);
+    if (mem)
+        *mem = w->mem;
+    if (!istart)
+        return true;
+    uint64_t lo, hi;
+    if (!next_chunk(me, w, &lo, &hi))
+        return false;
+    out_ull(w, lo, hi, istart, iend);
+    return true;
+}
+
+static bool loop_next_ull(unsigned long long *istart, unsigned long long *iend)
+{
+    omp_thr *me = omp_self();
+    omp_ws *w = me->ws;
+    uint64_t lo, hi;
+    if (!next_chunk(me, w, &lo, &hi))
+        return false;
+    out_ull(w, lo, hi, istart, iend);
+    return true;
+}
+
+/* ---- long entry points ---- */
+
+#define LOOP_L(name, sched)                                                            \
+    OMP_API bool GOMP_loop_##name##_start(long start, long end, long incr, long chunk, \
+                                          long *istart, long *iend)                    \
+    {                                                                                  \
+        return loop_start_l(start, end, incr, sched, chunk, istart, iend, NULL, NULL); \
+    }                                                                                  \
+    OMP_API bool GOMP_loop_##name##_next(long *istart, long *iend)                     \
+    {                                                                                  \
+        return loop_next_l(omp_self(), istart, iend);                                  \
+    }
+
+LOOP_L(static, OMP_S_STATIC)
+LOOP_L(dynamic, OMP_S_DYNAMIC)
+LOOP_L(guided, OMP_S_GUIDED)
+LOOP_L(nonmonotonic_dynamic, OMP_S_DYNAMIC)
+LOOP_L(nonmonotonic_guided, OMP_S_GUIDED)
+LOOP_L(ordered_static, OMP_S_STATIC)
+LOOP_L(ordered_dynamic, OMP_S_DYNAMIC)
+LOOP_L(ordered_guided, OMP_S_GUIDED)
+
+#define LOOP_L_RUNTIME(name)                                                               \
+    OMP_API bool GOMP_loop_##name##_start(long start, long end, long incr, long *istart,   \
+                                          long *iend)                                      \
+    {                                                                                      \
+        return loop_start_l(start, end, incr, OMP_S_RUNTIME, 0, istart, iend, NULL, NULL); \
+    }                                                                                      \
+    OMP_API bool GOMP_loop_##name##_next(long *istart, long *iend)                         \
+    {                                                                                      \
+        return loop_next_l(omp_self(), istart, iend);                                      \
+    }
+
+LOOP_L_RUNTIME(runtime)
+LOOP_L_RUNTIME(nonmonotonic_runtime)
+LOOP_L_RUNTIME(maybe_nonmonotonic_runtime)
+LOOP_L_RUNTIME(ordered_runtime)
+
+OMP_API bool GOMP_loop_start(long start, long end, long incr, long sched, long chunk, long *istart,
+                             long *iend, uintptr_t *reductions, void **mem)
+{
+    return loop_start_l(start, end, incr, (int)sched, chunk, istart, iend, mem, reductions);
+}
+
+OMP_API bool GOMP_loop_ordered_start(long start, long end, long incr, long sched, long chunk,
+                                     long *istart, long *iend, uintptr_t *reductions, void **mem)
+{
+    return GOMP_loop_start(start, end, incr, sched, chunk, istart, iend, reductions, mem);
+}
+
+/* ---- unsigned long long entry points ---- */
+
+#define LOOP_ULL(name, sched)                                                                      \
+    OMP_API bool GOMP_loop_ull_##name##_start(bool up, unsigned long long start,                   \
+                                              unsigned long long end, unsigned long long incr,     \
+                                              unsigned long long chunk,                            \
+                                              unsigned long long *istart,                          \
+                                              unsigned long long *iend)                            \
+    {                                                                                              \
+        return loop_start_ull(up, start, end, incr, sched, chunk, istart, iend, NULL, NULL);       \
+    }                                                                                              \
+    OMP_API bool GOMP_loop_ull_##name##_next(unsigned long long *istart, unsigned long long *iend) \
+    {                                                                                              \
+        return loop_next_ull(istart, iend);                                                        \
+    }
+
+LOOP_ULL(static, OMP_S_STATIC)
+LOOP_ULL(dynamic, OMP_S_DYNAMIC)
+LOOP_ULL(guided, OMP_S_GUIDED)
+LOOP_ULL(nonmonotonic_dynamic, OMP_S_DYNAMIC)
+LOOP_ULL(nonmonotonic_guided, OMP_S_GUIDED)
+LOOP_ULL(ordered_static, OMP_S_STATIC)
+LOOP_ULL(ordered_dynamic, OMP_S_DYNAMIC)
+LOOP_ULL(ordered_guided, OMP_S_GUIDED)
+
+#define LOOP_ULL_RUNTIME(name)                                                                     \
+    OMP_API bool GOMP_loop_ull_##name##_start(bool up, unsigned long long start,                   \
+                                              unsigned long long end, unsigned long long incr,     \
+                                              unsigned long long *istart,                          \
+                                              unsigned long long *iend)                            \
+    {                                                                                              \
+        return loop_start_ull(up, start, end, incr, OMP_S_RUNTIME, 0, istart, iend, NULL, NULL);   \
+    }                                                                                              \
+    OMP_API bool GOMP_loop_ull_##name##_next(unsigned long long *istart, unsigned long long *iend) \
+    {                                                                                              \
+        return loop_next_ull(istart, iend);                                                        \
+    }
+
+LOOP_ULL_RUNTIME(runtime)
+LOOP_ULL_RUNTIME(nonmonotonic_runtime)
+LOOP_ULL_RUNTIME(maybe_nonmonotonic_runtime)
+LOOP_ULL_RUNTIME(ordered_runtime)
+
+OMP_API bool GOMP_loop_ull_start(bool up, unsigned long long start, unsigned long long end,
+                                 unsigned long long incr, long sched, unsigned long long chunk,
+                                 unsigned long long *istart, unsigned long long *iend,
+                                 uintptr_t *reductions, void **mem)
+{
+    return loop_start_ull(up, start, end, incr, (int)sched, chunk, istart, iend, mem, reductions);
+}
+
+OMP_API bool GOMP_loop_ull_ordered_start(bool up, unsigned long long start, unsigned long long end,
+                                         unsigned long long incr, long sched,
+                                         unsigned long long chunk, unsigned long long *istart,
+                                         unsigned long long *iend, uintptr_t *reductions,
+                                         void **mem)
+{
+    return GOMP_loop_ull_start(up, start, end, incr, sched, chunk, istart, iend, reductions, mem);
+}
+
+/* ---- doacross loops: ordered(n) with depend(sink/source); the loop runs over the
+ * first dimension, 0 .. counts[0] - 1 (post/wait: ordered.c) ---- */
+
+static bool doacross_start_l(unsigned ncounts, long *counts, int sched, long chunk, long *istart,
+                             long *iend, void **mem, uintptr_t *red)
+{
+    omp_thr *me = omp_self();
+    struct loop_args l = { 0 };
+    l.red = red;
+    l.nthr = me->team ? me->team->nthreads : 1;
+    l.sched = sched;
+    resolve_sched(me, &l.sched, &l.chunk, chunk);
+    l.n = counts[0] > 0 ? (uint64_t)counts[0] : 0;
+    l.lstart = 0, l.lend = counts[0], l.lincr = 1;
+    l.ncounts = ncounts;
+    l.dcounts = counts;
+    if (mem)
+        l.memsize = (size_t)(uintptr_t)*mem;
+    omp_ws *w = enter(me, &l);
+    if (red)
+        omp_reduction_ws_enter(me, red, w->red_mem, w->red_end);
+    if (mem)
+        *mem = w->mem;
+    uint64_t lo, hi;
+    if (!istart || !next_chunk(me, w, &lo, &hi))
+        return false;
+    out_l(w, lo, hi, counts[0], istart, iend);
+    return true;
+}
+
+static bool doacross_start_ull(unsigned ncounts, unsigned long long *counts, int sched,
+                               unsigned long long chunk, unsigned long long *istart,
+                               unsigned long long *iend, void **mem, uintptr_t *red)
+{
+    omp_thr *me = omp_self();
+    struct loop_args l = { 0 };
+    l.red = red;
+    l.nthr = me->team ? me->team->nthreads : 1;
+    l.sched = sched;
+    resolve_sched(me, &l.sched, &l.chunk,
+                  chunk > (unsigned long long)INT64_MAX ? INT64_MAX : (long)chunk);
+    l.n = counts[0];
+    l.ull = true;
+    l.ustart = 0, l.uend = counts[0], l.uincr = 1;
+    l.ncounts = ncounts;
+    l.ucounts = counts;
+    if (mem)
+        l.memsize = (size_t)(uintptr_t)*mem;
+    omp_ws *w = enter(me, &l);
+    if (red)
+        omp_reduction_ws_enter(me, red, w->red_mem, w->red_end);
+    if (mem)
+        *mem = w->mem;
+    uint64_t lo, hi;
+    if (!istart || !next_chunk(me, w, &lo, &hi))
+        return false;
+    out_ull(w, lo, hi, istart, iend);
+    return true;
+}
+
+#define DOACROSS(name, sched)                                                                  \
+    OMP_API bool GOMP_loop_doacross_##name##_start(unsigned ncounts, long *counts, long chunk, \
+                                                   long *istart, long *iend)                   \
+    {                                                                                          \
+        return doacross_start_l(ncounts, counts, sched, chunk, istart, iend, NULL, NULL);      \
+    }                                                                                          \
+    OMP_API bool GOMP_loop_ull_doacross_##name##_start(unsigned ncounts,                       \
+                                                       unsigned long long *counts,             \
+                                                       unsigned long long chunk,               \
+                                                       unsigned long long *istart,             \
+                                                       unsigned long long *iend)               \
+    {                                                                                          \
+        return doacross_start_ull(ncounts, counts, sched, chunk, istart, iend, NULL, NULL);    \
+    }
+DOACROSS(static, OMP_S_STATIC)
+DOACROSS(dynamic, OMP_S_DYNAMIC)
+DOACROSS(guided, OMP_S_GUIDED)
+
+OMP_API bool GOMP_loop_doacross_runtime_start(unsigned ncounts, long *counts, long *istart,
+                                              long *iend)
+{
+    return doacross_start_l(ncounts, counts, OMP_S_RUNTIME, 0, istart, iend, NULL, NULL);
+}
+
+OMP_API bool GOMP_loop_ull_doacross_runtime_start(unsigned ncounts, unsigned long long *counts,
+                                                  unsigned long long *istart,
+                                                  unsigned long long *iend)
+{
+    return doacross_start_ull(ncounts, counts, OMP_S_RUNTIME, 0, istart, iend, NULL, NULL);
+}
+
+OMP_API bool GOMP_loop_doacross_start(unsigned ncounts, long *counts, long sched, long chunk,
+                                      long *istart, long *iend, uintptr_t *reductions, void **mem)
+{
+    return doacross_start_l(ncounts, counts, (int)sched, chunk, istart, iend, mem, reductions);
+}
+
+OMP_API bool GOMP_loop_ull_doacross_start(unsigned ncounts, unsigned long long *counts, long sched,
+                                          unsigned long long chunk, unsigned long long *istart,
+                                          unsigned long long *iend, uintptr_t *reductions,
+                                          void **mem)
+{
+    return doacross_start_ull(ncounts, counts, (int)sched, chunk, istart, iend, mem, reductions);
+}
+
+/* ---- ends ---- */
+
+OMP_API void GOMP_loop_end(void) { omp_barrier(omp_self()); }
+
+OMP_API void GOMP_loop_end_nowait(void) {}
+
+OMP_API bool GOMP_loop_end_cancel(void)
+{
+    omp_thr *me = omp_self();
+    if (!me->team)
+        return false;
+    bool par = omp_barrier(me);
+    return par || me->team->bar_ws_cancelled;
+}
+
+/* ---- combined parallel loops ----
+ * gcc's outlined body of a combined construct calls GOMP_loop_*_next first, so the
+ * construct exists before any thread runs: omp_team_begin makes it from these args. */
+
+static void parallel_loop(void (*fn)(void *), void *data, unsigned num_threads, long start,
+                          long end, long incr, int sched, long chunk, unsigned flags)
+{
+    omp_rt_init();
+    omp_thr *enc = omp_self();
+    struct loop_args l = { 0 };
+    l.sched = sched;
+    resolve_sched(enc, &l.sched, &l.chunk, chunk);
+    l.n = omp_iters_l(start, end, incr);
+    l.lstart = start, l.lend = end, l.lincr = incr;
+    omp_team_begin_ws(fn, data, num_threads, flags, loop_init, &l);
+}
+
+#define PLOOP(name, sched)                                                                       \
+    OMP_API void GOMP_parallel_loop_##name(void (*fn)(void *), void *data, unsigned num_threads, \
+                                           long start, long end, long incr, long chunk,          \
+                                           unsigned flags)                                       \
+    {                                                                                            \
+        parallel_loop(fn, data, num_threads, start, end, incr, sched, chunk, flags);             \
+        fn(data);                                                                                \
+        omp_team_end();                                                                          \
+    }
+PLOOP(static, OMP_S_STATIC)
+PLOOP(dynamic, OMP_S_DYNAMIC)
+PLOOP(guided, OMP_S_GUIDED)
+PLOOP(nonmonotonic_dynamic, OMP_S_DYNAMIC)
+PLOOP(nonmonotonic_guided, OMP_S_GUIDED)
+
+#define PLOOP_RUNTIME(name)                                                                      \
+    OMP_API void GOMP_parallel_loop_##name(void (*fn)(void *), void *data, unsigned num_threads, \
+                                           long start, long end, long incr, unsigned flags)      \
+    {                                                                                            \
+        parallel_loop(fn, data, num_threads, start, end, incr, OMP_S_RUNTIME, 0, flags);         \
+        fn(data);                                                                                \
+        omp_team_end();                                                                          \
+    }
+PLOOP_RUNTIME(runtime)
+PLOOP_RUNTIME(nonmonotonic_runtime)
+PLOOP_RUNTIME(maybe_nonmonotonic_runtime)
+
+/* The GOMP 1.0 forms: the team starts, the caller runs fn, then GOMP_parallel_end. */
+#define PLOOP_START(name, sched)                                                               \
+    OMP_API void GOMP_parallel_loop_##name##_start(void (*fn)(void *), void *data,             \
+                                                   unsigned num_threads, long start, long end, \
+                                                   long incr, long chunk)                      \
+    {                                                                                          \
+        parallel_loop(fn, data, num_threads, start, end, incr, sched, chunk, 0);               \
+    }
+PLOOP_START(static, OMP_S_STATIC)
+PLOOP_START(dynamic, OMP_S_DYNAMIC)
+PLOOP_START(guided, OMP_S_GUIDED)
+
+OMP_API void GOMP_parallel_loop_runtime_start(void (*fn)(void *), void *data, unsigned num_threads,
+                                              long start, long end, long incr)
+{
+    parallel_loop(fn, data, num_threads, start, end, incr, OMP_S_RUNTIME, 0, 0);
+}

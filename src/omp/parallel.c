@@ -1,0 +1,295 @@
+/* src/omp/parallel.c - parallel regions: GOMP_parallel, GOMP_parallel_start/_end.
+ *
+ * Fork.  The encountering thread (the master) resolves the team size (num_threads
+ * clause, nthreads-var, nesting limits, thread-limit), takes its cached team (or makes
+ * one), and creates one unnamed ULT per worker into the pools round-robin from its own
+ * stream: a nested region makes ULTs, never OS threads.  The master then becomes
+ * thread 0 (omp_set_self) and runs its share on its own stack.
+ *
+ * Join.  Every thread ends with the team barrier (which also waits for the team's
+ * tasks).  The master goes on right after it.  A worker goes back to its dock (idle = 1)
+ * and waits there for the next region of the same team: the team is cached with its
+ * worker ULTs ("hot team"), so the next region of the same master costs a `go` bump
+ * per worker, picked up by a spinning ULT, instead of a ULT creation.  A docked worker
+ * spins (GOMP_SPINCOUNT, 0 when passive; yielding whenever its pool holds other work),
+ * then parks on the team, so an idle program's streams sleep.  Before re-initializing
+ * a team the master waits until the last region's workers are docked; omp_team_dismiss
+ * makes them leave and joins them (team freed, or, when the program started weft
+ * itself and may finalize it right after a region, at every region's end).  The master keeps the
+ * team in its omp_thr.child for the next region of the same or smaller size. */
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "omp/rt.h"
+
+struct dock_arg {
+    struct omp_dock *d;
+    unsigned seen;
+};
+
+static bool dock_ready(void *a)
+{
+    struct dock_arg *w = a;
+    return weft_atomic_load_acquire(&w->d->go) != w->seen;
+}
+
+/* A docked worker waits for its next region: spin (yielding whenever its pool holds
+ * other work), then park on the team.  Reads only the dock and the team's wait state,
+ * never its omp_thr (which the master re-initializes meanwhile). */
+static void dock_wait(omp_team *t, struct dock_arg *w, ABT_pool pool)
+{
+    for (;;) {
+        for (uint64_t i = 0;; i++) {
+            if (dock_ready(w))
+                return;
+            if (i >= g_env.spin)
+                break;
+            weft_cpu_relax();
+            if ((i & 15) == 15) {
+                size_t waiting = 0;
+                if (ABT_pool_get_size(pool, &waiting) == ABT_SUCCESS && waiting > 0)
+                    ABT_thread_yield();
+            }
+        }
+        omp_team_park(t, dock_ready, w);
+    }
+}
+
+static void worker_main(void *arg)
+{
+    struct omp_dock *d = arg;
+    omp_team *t = d->team;
+    omp_thr *me = &t->thr[d->idx];
+    ABT_pool pool = ABT_POOL_NULL;
+    ABT_self_get_last_pool(&pool);
+    ABT_self_set_specific(omp_key, me);
+    struct dock_arg w = { d, 0 };
+    for (;;) {
+        if (!dock_ready(&w))
+            dock_wait(t, &w, pool);
+        w.seen = weft_atomic_load_acquire(&d->go);
+        if (d->exit)
+            break;
+        omp_affinity_auto();
+        t->fn(t->data);
+        /* The implicit task makes no more children: its dependence table can go.  Then
+         * the region's barrier, and back to the dock. */
+        omp_task_free_deps(&me->itask);
+        omp_barrier(me);
+        weft_atomic_store_release(&d->idle, 1);
+    }
+    ABT_self_set_specific(omp_key, NULL);
+}
+
+/* Before the master re-initializes the team: the workers of the last region are docked. */
+static void team_wait_docked(omp_team *t)
+{
+    for (unsigned i = 1; i < t->prev_n; i++)
+        while (!weft_atomic_load_acquire(&t->dock[i].idle))
+            if (ABT_thread_yield() != ABT_SUCCESS)
+                sched_yield();
+}
+
+void omp_team_dismiss(omp_team *t)
+{
+    team_wait_docked(t);
+    bool any = false;
+    for (unsigned i = 1; i < t->cap; i++) {
+        struct omp_dock *d = &t->dock[i];
+        if (!d->exists)
+            continue;
+        d->exit = true;
+        weft_atomic_fetch_add_release(&d->go, 1);
+        any = true;
+    }
+    if (any)
+        omp_team_wake(t);
+    for (unsigned i = 1; i < t->cap; i++) {
+        struct omp_dock *d = &t->dock[i];
+        if (!d->exists)
+            continue;
+        ABT_thread_free(&d->ult);
+        d->exists = false;
+        d->exit = false;
+    }
+    t->prev_n = 0;
+}
+
+static bool no_tasks(void *arg)
+{
+    omp_team *t = arg;
+    return weft_atomic_load_acquire(&t->ntasks) == 0;
+}
+
+static omp_team *team_alloc(unsigned n)
+{
+    omp_team *t = calloc(1, sizeof(*t) + (size_t)n * sizeof(omp_thr));
+    if (!t)
+        return NULL;
+    t->cap = n;
+    t->dock = calloc(n, sizeof(*t->dock));
+    if (!t->dock) {
+        free(t);
+        return NULL;
+    }
+    /* statically initialized (all-zero) mutex and cond: they live with the team */
+    t->mtx = ABT_MUTEX_MEMORY_GET_HANDLE(&t->mtx_mem);
+    t->cond = ABT_COND_MEMORY_GET_HANDLE(&t->cond_mem);
+    return t;
+}
+
+unsigned omp_resolve_nthreads(omp_thr *me, unsigned req)
+{
+    const struct omp_icv *icv = &me->task->icv;
+    if (me->active_level >= (unsigned)g_env.max_active_levels)
+        return 1;
+    unsigned n = req ? req : (unsigned)(icv->nthreads > 0 ? icv->nthreads : 1);
+    if (icv->thread_limit > 0 && n > (unsigned)icv->thread_limit)
+        n = (unsigned)icv->thread_limit;
+    if (icv->dyn && n > (unsigned)g_env.num_procs && me->active_level == 0)
+        n = (unsigned)g_env.num_procs;
+    return n ? n : 1;
+}
+
+/* The ICVs of the implicit tasks of a new team (nthreads-var list, bind list). */
+static void child_icv(const struct omp_icv *p, struct omp_icv *c)
+{
+    *c = *p;
+    if (p->nt_pos >= 0 && p->nt_pos + 1 < g_env.nt_len) {
+        c->nt_pos = p->nt_pos + 1;
+        c->nthreads = g_env.nt_list[c->nt_pos];
+    }
+}
+
+omp_team *omp_team_begin(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags)
+{
+    return omp_team_begin_ws(fn, data, num_threads, flags, NULL, NULL);
+}
+
+omp_team *omp_team_begin_ws(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags,
+                            void (*ws_init)(omp_ws *, void *), void *ws_arg)
+{
+    omp_rt_init();
+    omp_thr *me = omp_self();
+    unsigned n = omp_resolve_nthreads(me, num_threads);
+    omp_team *t = me->child;
+    if (!t || t->cap < n) {
+        omp_team_free(t);
+        me->child = NULL;
+        t = team_alloc(n);
+        if (!t) {
+            fprintf(stderr, "libweft-omp: out of memory for a team of %u threads\n", n);
+            abort();
+        }
+        me->child = t;
+    }
+    me->child = NULL; /* in use: a nested region of this same thread cannot take it */
+    team_wait_docked(t);
+    t->nthreads = n;
+    t->fn = fn;
+    t->data = data;
+    t->bar_arrived = 0;
+    t->cancelled = 0;
+    t->singles = 0;
+    t->ws_head.next = NULL;
+    t->tq_head = t->tq_tail = NULL;
+    t->tq_len = 0;
+    t->ntasks = 0;
+    struct omp_icv icv;
+    child_icv(&me->task->icv, &icv);
+    if ((flags & 7) != 0)
+        icv.bind = (int)(flags & 7);
+    for (unsigned i = 0; i < n; i++) {
+        omp_thr *th = &t->thr[i];
+        omp_thr_init(th, t, i, me, &icv);
+        th->itask.tg_open = me->red_group; /* reduction(task) on the region, or NULL */
+        th->level = me->level + 1;
+        th->active_level = me->active_level + (n > 1);
+    }
+    if (ws_init) { /* a combined construct: its worksharing part exists before anyone runs */
+        bool created;
+        omp_ws_next(&t->thr[0], ws_init, ws_arg, &created);
+        for (unsigned i = 1; i < n; i++)
+            t->thr[i].ws = t->thr[0].ws;
+    }
+    /* Placement: thread i on stream (rank + i) % N.  A team nested in an active team
+     * that already covers every stream stays on its master's stream (stride 0): the
+     * other streams are busy with their own share, and the master's stream runs the
+     * inner threads whenever the master waits, with no cross-stream traffic. */
+    int rank = 0;
+    if (omp_npools > 1 && ABT_self_get_xstream_rank(&rank) != ABT_SUCCESS)
+        rank = 0;
+    unsigned stride = 1;
+    if (me->team && me->active_level > 0 && me->team->nthreads >= (unsigned)omp_npools)
+        stride = 0;
+    bool signalled = false;
+    for (unsigned i = 1; i < n; i++) {
+        struct omp_dock *d = &t->dock[i];
+        weft_atomic_store_relaxed(&d->idle, 0);
+        if (d->exists) { /* a docked worker: start it */
+            weft_atomic_fetch_add_release(&d->go, 1);
+            signalled = true;
+            continue;
+        }
+        d->team = t;
+        d->idx = i;
+        d->exit = false;
+        weft_atomic_store_relaxed(&d->go, 1);
+        ABT_pool pool = omp_pools[((unsigned)rank + i * stride) % (unsigned)omp_npools];
+        int err = ABT_thread_create(pool, worker_main, d, ABT_THREAD_ATTR_NULL, &d->ult);
+        if (err != ABT_SUCCESS) {
+            fprintf(stderr, "libweft-omp: cannot create thread %u of a team (weft error %d)\n", i,
+                    err);
+            abort();
+        }
+        d->exists = true;
+    }
+    t->prev_n = n;
+    if (signalled)
+        omp_team_wake(t);
+    me->red_group = NULL;
+    omp_set_self(&t->thr[0]);
+    return t;
+}
+
+void omp_team_end(void)
+{
+    omp_thr *me = omp_self();
+    omp_team *t = me->team;
+    omp_task_free_deps(&me->itask);
+    omp_barrier(me);
+    if (omp_join_workers) /* the program owns weft: it may finalize it right after */
+        omp_team_dismiss(t);
+    if (weft_atomic_load_acquire(&t->ntasks) != 0) /* a cancelled region */
+        omp_wait(me, no_tasks, t, true, NULL, NULL);
+    omp_thr *parent = me->parent;
+    omp_set_self(parent);
+    /* Reclaim the constructs left after the last barrier; keep the team for next time. */
+    omp_ws_reclaim(t);
+    if (parent->child)
+        omp_team_free(t);
+    else
+        parent->child = t;
+}
+
+void omp_parallel(void (*fn)(void *), void *data, unsigned n, unsigned flags)
+{
+    omp_team_begin(fn, data, n, flags);
+    omp_affinity_auto();
+    fn(data);
+    omp_team_end();
+}
+
+OMP_API void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags)
+{
+    omp_parallel(fn, data, num_threads, flags);
+}
+
+OMP_API void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads)
+{
+    omp_team_begin(fn, data, num_threads, 0);
+}
+
+OMP_API void GOMP_parallel_end(void) { omp_team_end(); }

@@ -1,0 +1,347 @@
+/* src/omp/rt.h - the OpenMP face's types and the calls its files share.
+ *
+ * Map of the structs (docs/architecture.md, "OpenMP (src/omp/)"):
+ *   omp_icv   - the ICVs of one data environment (a task): copied into each new task.
+ *   omp_thr   - one OpenMP thread: its team, number, level, current task and worksharing
+ *               position.  Worker threads live inside their team (team->thr[i]); the
+ *               initial thread of an OS thread or of a foreign ULT lives on its own.
+ *               Which omp_thr the caller is: the ULT-local key omp_key (a ULT), else
+ *               the OS-thread variable omp_tls_cur (an external thread).
+ *   omp_team  - a parallel region: nthreads omp_thr, a barrier, the worksharing chain,
+ *               the task queue.  Owned by the thread that created it (its master's
+ *               parent thread caches it in omp_thr.child for the next region).
+ *   omp_ws    - one worksharing construct (loop, sections, single) in the team's chain;
+ *               every thread walks the chain in the same order, the first to reach a
+ *               link creates it (team->ws_lock).  Reclaimed by the barrier that follows.
+ *   omp_task  - an explicit task (or the implicit task embedded in omp_thr).
+ *
+ * Every OpenMP thread of every team is a weft ULT (the master's share runs on the
+ * encountering ULT or OS thread).  Waits (barrier, taskwait, taskgroup, single copy,
+ * region end) spin briefly, run queued tasks, and then park the ULT on the team's
+ * ABT_cond: the stream runs other ULTs or sleeps. */
+#ifndef WEFT_OMP_RT_H
+#define WEFT_OMP_RT_H
+
+#include <abt.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arch/atomic.h"
+#include "arch/cpu.h"
+#include "arch/spinlock.h"
+
+#define OMP_API __attribute__((visibility("default")))
+
+/* Schedule kinds (omp_sched_t values; GOMP_loop_start's `sched` uses the same numbers,
+ * 0 = runtime). */
+enum {
+    OMP_S_RUNTIME = 0,
+    OMP_S_STATIC = 1,
+    OMP_S_DYNAMIC = 2,
+    OMP_S_GUIDED = 3,
+    OMP_S_AUTO = 4,
+    OMP_S_MONOTONIC = (int)0x80000000u,
+};
+
+struct omp_icv {
+    int nthreads;       /* nthreads-var (first element for the next level) */
+    int nt_pos;         /* index in g_env.nt_list of nthreads, -1 when set by API */
+    int dyn;            /* dyn-var */
+    int run_sched;      /* run-sched-var kind (with OMP_S_MONOTONIC bit) */
+    long run_chunk;     /* run-sched-var chunk (0: default) */
+    int bind;           /* bind-var (omp_proc_bind_t) */
+    int default_device; /* default-device-var */
+    int thread_limit;   /* thread-limit-var */
+};
+
+/* Global settings read from the environment once (env.c). */
+struct omp_env {
+    struct omp_icv icv;    /* initial ICVs */
+    int max_active_levels; /* max-active-levels-var (one per device since 5.0) */
+    int *nt_list;          /* OMP_NUM_THREADS list */
+    int nt_len;
+    int *bind_list; /* OMP_PROC_BIND list */
+    int bind_len;
+    bool cancel;            /* OMP_CANCELLATION */
+    int max_task_priority;  /* OMP_MAX_TASK_PRIORITY */
+    int nteams;             /* nteams-var (OMP_NUM_TEAMS, omp_set_num_teams), 0: default */
+    int teams_thread_limit; /* teams-thread-limit-var (OMP_TEAMS_THREAD_LIMIT), 0: none */
+    size_t stacksize;       /* OMP_STACKSIZE, 0: unset */
+    int wait_policy;        /* -1 unset, 0 passive, 1 active */
+    uint64_t spin;          /* busy-wait iterations before parking */
+    bool display_env;       /* OMP_DISPLAY_ENV=true/verbose */
+    bool display_verbose;
+    bool display_affinity; /* OMP_DISPLAY_AFFINITY */
+    int num_procs;         /* CPUs of the process affinity mask */
+    char *places;          /* OMP_PLACES as given (NULL: unset) */
+    int nplaces;           /* number of places (1 per CPU by default) */
+    int *place_off;        /* place i's CPUs: place_cpus[place_off[i] .. place_off[i+1]) */
+    int *place_cpus;
+};
+extern struct omp_env g_env __attribute__((visibility("hidden")));
+
+typedef struct omp_taskgroup omp_taskgroup;
+typedef struct omp_task omp_task;
+typedef struct omp_team omp_team;
+typedef struct omp_thr omp_thr;
+typedef struct omp_ws omp_ws;
+struct omp_deps;
+
+struct omp_taskgroup {
+    omp_taskgroup *prev; /* enclosing group of the same task */
+    _Atomic long count;  /* tasks of the group (and descendants) not finished */
+    _Atomic int cancelled;
+    uintptr_t *reductions; /* task reductions registered on this group (chain) */
+};
+
+struct omp_task {
+    omp_task *next; /* team queue link (team->tq_lock) */
+    void (*fn)(void *);
+    void *data;
+    omp_task *parent;       /* the generating task; kept alive by refs */
+    omp_taskgroup *group;   /* the group this task counts in, or NULL */
+    omp_taskgroup *tg_open; /* innermost taskgroup this task opened, or NULL */
+    omp_thr *thr;           /* the thread running it (NULL until it starts) */
+    omp_team *team;         /* the team it belongs to (NULL: outside any team) */
+    _Atomic int pending;    /* 1, or 2 with a detach event: body and fulfill */
+    _Atomic long children;  /* children not finished (taskwait) */
+    _Atomic long refs;      /* 1 while unfinished + 1 per unfinished child + deps */
+    _Atomic long npred;     /* predecessors not finished (+1 while being created) */
+    weft_spinlock lock;     /* guards succ, nsucc, finished */
+    omp_task **succ;        /* tasks that depend on this one */
+    int nsucc, succ_cap;
+    bool finished;
+    bool implicit;         /* embedded in omp_thr: never freed */
+    bool final;            /* final task: descendants are included */
+    bool pooled;           /* its block came from team->blk_free (TASK_BLOCK bytes) */
+    struct omp_deps *deps; /* dependence table of this task's children */
+    struct omp_icv icv;
+};
+
+struct omp_ws {
+    omp_ws *_Atomic next;       /* the next construct; NULL until someone reaches it */
+    uint64_t n;                 /* iterations (sections: count) */
+    _Atomic uint64_t next_iter; /* dynamic/guided: first iteration not handed out */
+    uint64_t chunk;             /* chunk size in iterations (0: default) */
+    int sched;                  /* OMP_S_STATIC / DYNAMIC / GUIDED */
+    bool ull;
+    long lstart, lend, lincr;               /* long loops */
+    unsigned long long ustart, uend, uincr; /* ull loops (uincr negative-as-unsigned when down) */
+    _Atomic uint64_t ord_next;              /* ordered: the iteration allowed in next */
+    _Atomic int cancelled;
+    void *mem;                /* GOMP_loop_start / sections2 team memory */
+    void *red_mem, *red_end;  /* task reductions: the team's blocks (thread 0 frees them) */
+    uint64_t ncounts;         /* doacross: dimensions */
+    _Atomic uint64_t *posted; /* doacross: per-iteration flags (n entries) */
+    uint64_t *dims;           /* doacross: iterations of each dimension */
+};
+
+struct omp_thr {
+    omp_team *team;  /* NULL for an initial thread */
+    unsigned tid;    /* omp_get_thread_num */
+    omp_thr *parent; /* the thread that encountered the region (NULL: initial) */
+    unsigned level, active_level;
+    omp_task *task;           /* the task this thread runs now */
+    omp_ws *ws;               /* the last worksharing construct entered */
+    uint64_t st_trip;         /* static schedule: chunks taken in the current loop */
+    unsigned long singles;    /* single constructs met in this region */
+    uint64_t it_lo, it_hi;    /* ordered: the chunk being run, iteration indices */
+    uint64_t ord_cur;         /* ordered: the iteration index of the next ordered region */
+    omp_team *child;          /* cached team for this thread's next parallel region */
+    ABT_thread ult;           /* a worker's ULT, joined by the master at the region's end */
+    unsigned team_num;        /* teams construct: this initial thread's team in the league */
+    unsigned num_teams;       /* teams construct: size of the league (0: not in teams) */
+    omp_task itask;           /* the implicit task */
+    omp_taskgroup *red_group; /* GOMP_parallel_reductions: the next team's shared group */
+    omp_ws *lone;             /* an initial thread's (orphaned) construct, made on first use */
+};
+
+/* A worker ULT of a team, kept between regions (a "hot team"): it waits in its dock for
+ * the master to bump `go`, runs the region, and docks again (idle = 1).  Fields other
+ * than go/idle are written only by the master while the worker is docked or absent. */
+struct omp_dock {
+    _Atomic unsigned go; /* bumped by the master (release) to start a region or exit */
+    _Atomic int idle;    /* 1: back in the dock (release by the worker), 0: working */
+    bool exit;           /* with the next go: leave instead of running a region */
+    bool exists;         /* the ULT was created and has not been joined */
+    omp_team *team;
+    unsigned idx;
+    ABT_thread ult;
+};
+
+struct omp_team {
+    unsigned nthreads;
+    unsigned prev_n;       /* the size of the team's last region */
+    struct omp_dock *dock; /* cap entries; [0] unused (the master) */
+    unsigned cap;          /* thr[] capacity */
+    void (*fn)(void *);
+    void *data;
+    /* barrier */
+    _Atomic unsigned bar_arrived;
+    _Atomic unsigned bar_gen;
+    _Atomic int nsleep; /* threads parked on cond */
+    ABT_mutex mtx;      /* handles of the two below (no *_create: nothing to free) */
+    ABT_cond cond;
+    ABT_mutex_memory mtx_mem;
+    ABT_cond_memory cond_mem;
+    _Atomic int cancelled;
+    int bar_ws_cancelled; /* the construct before the last barrier was cancelled */
+    /* region end */
+    /* worksharing */
+    weft_spinlock ws_lock;
+    omp_ws ws_head;                /* the chain's dummy head */
+    omp_ws *ws_free;               /* recycled constructs (ws_lock) */
+    void *copy_ptr;                /* single copyprivate */
+    _Atomic unsigned long singles; /* single constructs won in this region */
+    /* task blocks of TASK_BLOCK bytes, recycled within the team (a task is often made by
+     * one thread and freed by another: glibc's malloc would contend on an arena lock) */
+    weft_spinlock blk_lock;
+    void *blk_free;
+    unsigned blk_count;
+    /* tasks */
+    weft_spinlock tq_lock;
+    omp_task *tq_head, *tq_tail; /* ready tasks, FIFO (tq_lock) */
+    _Atomic long tq_len;         /* length of the queue (read without the lock) */
+    _Atomic long ntasks;         /* explicit tasks created and not finished */
+    omp_thr thr[];
+};
+
+/* ---- runtime (team.c) ---- */
+extern ABT_key omp_key __attribute__((visibility("hidden")));
+extern _Atomic int omp_rt_state __attribute__((visibility("hidden"))); /* 2 = running */
+extern __thread omp_thr *omp_tls_cur __attribute__((visibility("hidden")));
+
+/* The streams' pools (pool i feeds stream i), and whether the program owns weft. */
+extern ABT_pool *omp_pools __attribute__((visibility("hidden")));
+extern int omp_npools __attribute__((visibility("hidden")));
+extern bool omp_join_workers __attribute__((visibility("hidden")));
+
+/* Entry points the face also calls itself. */
+void GOMP_taskgroup_start(void);
+void GOMP_taskgroup_end(void);
+void GOMP_taskwait_depend(void **depend);
+
+__attribute__((visibility("hidden"))) omp_thr *omp_self_slow(void);
+__attribute__((visibility("hidden"))) void omp_rt_init(void);
+
+/* The OpenMP thread the caller is. */
+static inline omp_thr *omp_self(void)
+{
+    if (weft_atomic_load_acquire(&omp_rt_state) == 2) {
+        void *v = NULL;
+        if (ABT_self_get_specific(omp_key, &v) == ABT_SUCCESS) {
+            if (v)
+                return (omp_thr *)v;
+            return omp_self_slow();
+        }
+    }
+    omp_thr *t = omp_tls_cur;
+    return t ? t : omp_self_slow();
+}
+
+/* Make `t` the caller's OpenMP thread (a master entering/leaving its team). */
+__attribute__((visibility("hidden"))) void omp_set_self(omp_thr *t);
+__attribute__((visibility("hidden"))) void omp_thr_init(omp_thr *t, omp_team *team, unsigned tid,
+                                                        omp_thr *parent, const struct omp_icv *icv);
+__attribute__((visibility("hidden"))) void omp_team_free(omp_team *t);
+__attribute__((visibility("hidden"))) void omp_thr_drop_lone(omp_thr *t);
+/* Let every docked worker of the team leave, and join it (team free, foreign runtime). */
+__attribute__((visibility("hidden"))) void omp_team_dismiss(omp_team *t);
+
+/* The size of the team the caller's next region gets for num_threads(req) (parallel.c). */
+__attribute__((visibility("hidden"))) unsigned omp_resolve_nthreads(omp_thr *me, unsigned req);
+/* Run a parallel region: fn(data) on n threads (parallel.c). */
+__attribute__((visibility("hidden"))) void omp_parallel(void (*fn)(void *), void *data, unsigned n,
+                                                        unsigned flags);
+__attribute__((visibility("hidden"))) omp_team *
+omp_team_begin(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags);
+__attribute__((visibility("hidden"))) omp_team *
+omp_team_begin_ws(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags,
+                  void (*ws_init)(omp_ws *, void *), void *ws_arg);
+__attribute__((visibility("hidden"))) void omp_team_end(void);
+
+/* ---- waiting (barrier.c) ---- */
+/* Park on the team until ready(arg) (checked under the team mutex) or a wake. */
+__attribute__((visibility("hidden"))) void omp_team_park(omp_team *t, bool (*ready)(void *),
+                                                         void *arg);
+/* Wake every thread parked on the team, for an event published before.  The read of
+ * nsleep is a read-modify-write: it is ordered with the parker's increment in nsleep's
+ * own modification order, so either the parker's re-check sees the event or this sees
+ * the parker (no fence needed, which ThreadSanitizer could not follow). */
+static inline void omp_team_wake(omp_team *t)
+{
+    if (weft_atomic_fetch_add_acq_rel(&t->nsleep, 0) > 0) {
+        ABT_mutex_lock(t->mtx);
+        ABT_cond_broadcast(t->cond);
+        ABT_mutex_unlock(t->mtx);
+    }
+}
+/* Wait until ready(arg): spin (running queued tasks if run_tasks: only children of
+ * parent / members of group when not NULL), then park. */
+__attribute__((visibility("hidden"))) void omp_wait(omp_thr *me, bool (*ready)(void *), void *arg,
+                                                    bool run_tasks, omp_task *parent,
+                                                    omp_taskgroup *group);
+/* The team barrier (with task completion); returns the team's cancellation state. */
+__attribute__((visibility("hidden"))) bool omp_barrier(omp_thr *me);
+
+/* ---- worksharing (loop.c) ---- */
+/* Enter the next construct; *created says whether this thread made it (then init ran). */
+__attribute__((visibility("hidden"))) omp_ws *
+omp_ws_next(omp_thr *me, void (*init)(omp_ws *, void *), void *arg, bool *created);
+__attribute__((visibility("hidden"))) void omp_ws_reclaim(omp_team *t);
+/* The construct of a thread outside any team (orphaned loop, sections, scope): emptied. */
+__attribute__((visibility("hidden"))) omp_ws *omp_ws_lone(omp_thr *me);
+
+/* ---- tasks (task.c) ---- */
+#define TASK_BLOCK 512
+/* Free the team's recycled task blocks (team free). */
+__attribute__((visibility("hidden"))) void omp_task_blocks_free(omp_team *t);
+/* Run one queued task of the team (filter: NULL any, else only children of `parent` or
+ * members of `group`).  True if one ran. */
+__attribute__((visibility("hidden"))) bool omp_task_run_one(omp_thr *me, omp_task *parent,
+                                                            omp_taskgroup *group);
+__attribute__((visibility("hidden"))) void omp_task_free_deps(omp_task *t);
+/* Task reductions (reduction.c).  register: on the innermost taskgroup, blocks for the
+ * team; alloc: the team's blocks for descriptor `data` (a worksharing construct's
+ * creator); ws_enter: a thread entering a worksharing construct with task reductions
+ * opens its taskgroup and points its own descriptor at the construct's blocks. */
+__attribute__((visibility("hidden"))) void omp_reduction_alloc(size_t nthr, const uintptr_t *data,
+                                                               void **mem, void **end);
+__attribute__((visibility("hidden"))) void omp_reduction_ws_enter(omp_thr *me, uintptr_t *data,
+                                                                  void *mem, void *end);
+__attribute__((visibility("hidden"))) void omp_reduction_register(omp_thr *me, uintptr_t *data);
+__attribute__((visibility("hidden"))) void
+omp_task_create(omp_thr *me, void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
+                long arg_size, long arg_align, bool if_clause, unsigned flags, void **depend,
+                int priority, void *range, size_t range_size, void *detach);
+
+/* ---- ICVs (env.c) ---- */
+__attribute__((visibility("hidden"))) void omp_env_init(void);
+__attribute__((visibility("hidden"))) void omp_display_env_print(bool verbose);
+__attribute__((visibility("hidden"))) void omp_affinity_auto(void);
+__attribute__((visibility("hidden"))) void omp_affinity_env(void);
+
+/* ---- locks (lock.c) ---- */
+/* The word lock behind omp_lock_t, critical and atomic: 0 free, 1 held, 2 held with
+ * waiters.  Waiters spin briefly, then park (ULTs) or sleep on the futex (OS threads). */
+__attribute__((visibility("hidden"))) void omp_word_lock_slow(_Atomic uint32_t *w);
+__attribute__((visibility("hidden"))) void omp_word_unlock_slow(_Atomic uint32_t *w);
+static inline void omp_word_lock(_Atomic uint32_t *w)
+{
+    uint32_t e = 0;
+    if (!weft_atomic_cas_strong_acquire(w, &e, 1))
+        omp_word_lock_slow(w);
+}
+static inline void omp_word_unlock(_Atomic uint32_t *w)
+{
+    if (weft_atomic_exchange_release(w, 0) == 2)
+        omp_word_unlock_slow(w);
+}
+
+/* Iteration counts of a loop (loop.c). */
+__attribute__((visibility("hidden"))) uint64_t omp_iters_l(long start, long end, long incr);
+__attribute__((visibility("hidden"))) uint64_t
+omp_iters_ull(bool up, unsigned long long start, unsigned long long end, unsigned long long incr);
+
+#endif

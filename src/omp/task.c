@@ -1,0 +1,614 @@
+/* src/omp/task.c - explicit tasks: GOMP_task, taskwait (+ depend), taskyield,
+ * taskgroup, dependences.
+ *
+ * Where tasks run.  A deferred task goes to its team's queue (team->tq_lock; LIFO, so
+ * a recursive program expands depth-first and its queue stays short).  Team threads
+ * run queued tasks on their own ULT's stack, as plain calls, when they wait: in a
+ * barrier (any task), in taskwait (children of the waiting task), at the end of a
+ * taskgroup (tasks of the group).  So a task that never blocks costs no stack and no
+ * context switch; a task that blocks (a lock, a nested wait) blocks the OpenMP thread's
+ * ULT, whose stream runs other ULTs meanwhile.  Tasks are tied to the thread that starts
+ * them (an untied task is run as tied: allowed).  A task generated outside any team, or
+ * in a team of one, or inside a final task, runs at once in the encountering thread
+ * (included), which also satisfies every dependence (its siblings all completed); so
+ * does an undeferred task without dependences (if(0), or throttled: 64 tasks per thread
+ * already queued).  Such a task lives on the encountering thread's stack, no copy of its
+ * data unless gcc gave a copy function, and waits for its deferred children before it
+ * returns (they reference it).
+ *
+ * Lifetime.  refs = 1 while unfinished + 1 per unfinished child (children reference
+ * their parent to count down `children`) + 1 per entry of the parent's dependence table
+ * that names it.  The last unref frees it.  Implicit tasks live in omp_thr and are never
+ * freed; their dependence tables are freed when the region ends.
+ *
+ * Dependences.  The parent's table maps an address to its last writer (out, inout,
+ * mutexinoutset - the latter ordered like inout) and the readers (in) since.  A new
+ * task depends on the last writer (in), or on the readers since, else the last writer
+ * (out).  npred starts at 1 (a guard held while the dependences are registered);
+ * add_pred links the new task into a predecessor's successor list under the
+ * predecessor's lock unless it has finished.  A finishing task takes its successor list
+ * under its lock and decrements each successor's npred; the one that reaches 0 queues
+ * it.  Only the parent's thread touches the table (children are created by their
+ * parent), so the table itself needs no lock. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "omp/rt.h"
+
+enum {
+    F_UNTIED = 1 << 0,
+    F_FINAL = 1 << 1,
+    F_MERGEABLE = 1 << 2,
+    F_DEPEND = 1 << 3,
+    F_PRIORITY = 1 << 4,
+    F_UP = 1 << 8,
+    F_GRAINSIZE = 1 << 9,
+    F_IF = 1 << 10,
+    F_NOGROUP = 1 << 11,
+    F_REDUCTION = 1 << 12,
+    F_DETACH = 1 << 13,
+};
+enum { DEP_IN = 1, DEP_OUT = 2, DEP_INOUT = 3, DEP_MUTEXINOUTSET = 4 };
+
+struct dep_entry {
+    struct dep_entry *next;
+    void *addr;
+    omp_task *last_out;
+    omp_task **readers;
+    int nreaders, cap;
+};
+
+struct omp_deps {
+    struct dep_entry **b;
+    size_t nb, n;
+};
+
+static void oom(const char *what)
+{
+    fprintf(stderr, "libweft-omp: out of memory (%s)\n", what);
+    abort();
+}
+
+/* ---- task memory: blocks recycled per team ---- */
+
+#define BLOCKS_KEPT 4096
+
+static omp_task *task_alloc(omp_team *team, size_t size)
+{
+    if (team && size <= TASK_BLOCK) {
+        weft_spin_lock(&team->blk_lock);
+        void *b = team->blk_free;
+        if (b) {
+            team->blk_free = *(void **)b;
+            team->blk_count--;
+        }
+        weft_spin_unlock(&team->blk_lock);
+        if (!b)
+            b = malloc(TASK_BLOCK);
+        if (b)
+            ((omp_task *)b)->pooled = true;
+        return b;
+    }
+    omp_task *t = malloc(size);
+    if (t)
+        t->pooled = false;
+    return t;
+}
+
+static void task_release(omp_task *t)
+{
+    omp_team *team = t->team;
+    if (t->pooled && team) {
+        weft_spin_lock(&team->blk_lock);
+        if (team->blk_count < BLOCKS_KEPT) {
+            *(void **)t = team->blk_free;
+            team->blk_free = t;
+            team->blk_count++;
+            t = NULL;
+        }
+        weft_spin_unlock(&team->blk_lock);
+    }
+    free(t);
+}
+
+void omp_task_blocks_free(omp_team *team)
+{
+    while (team->blk_free) {
+        void *n = *(void **)team->blk_free;
+        free(team->blk_free);
+        team->blk_free = n;
+    }
+    team->blk_count = 0;
+}
+
+static void task_unref(omp_task *t)
+{
+    if (t->implicit)
+        return;
+    if (weft_atomic_fetch_sub_acq_rel(&t->refs, 1) == 1) {
+        free(t->succ);
+        task_release(t);
+    }
+}
+
+static void task_ref(omp_task *t)
+{
+    if (!t->implicit)
+        weft_atomic_fetch_add_relaxed(&t->refs, 1);
+}
+
+void omp_task_free_deps(omp_task *t)
+{
+    struct omp_deps *d = t->deps;
+    if (!d)
+        return;
+    t->deps = NULL;
+    for (size_t i = 0; i < d->nb; i++) {
+        for (struct dep_entry *e = d->b[i]; e;) {
+            struct dep_entry *n = e->next;
+            if (e->last_out)
+                task_unref(e->last_out);
+            for (int k = 0; k < e->nreaders; k++)
+                task_unref(e->readers[k]);
+            free(e->readers);
+            free(e);
+            e = n;
+        }
+    }
+    free(d->b);
+    free(d);
+}
+
+static size_t hash_addr(void *a, size_t nb)
+{
+    uintptr_t h = (uintptr_t)a;
+    h ^= h >> 4;
+    h *= 0x9e3779b97f4a7c15ull;
+    return (size_t)(h >> 20) & (nb - 1);
+}
+
+static struct dep_entry *dep_lookup(omp_task *parent, void *addr)
+{
+    struct omp_deps *d = parent->deps;
+    if (!d) {
+        d = calloc(1, sizeof(*d));
+        if (!d)
+            oom("dependence table");
+        d->nb = 64;
+        d->b = calloc(d->nb, sizeof(*d->b));
+        if (!d->b)
+            oom("dependence table");
+        parent->deps = d;
+    }
+    size_t h = hash_addr(addr, d->nb);
+    for (struct dep_entry *e = d->b[h]; e; e = e->next)
+        if (e->addr == addr)
+            return e;
+    if (d->n >= 2 * d->nb) { /* grow */
+        size_t nb = d->nb * 4;
+        struct dep_entry **b = calloc(nb, sizeof(*b));
+        if (!b)
+            oom("dependence table");
+        for (size_t i = 0; i < d->nb; i++) {
+            for (struct dep_entry *e = d->b[i]; e;) {
+                struct dep_entry *n = e->next;
+                size_t k = hash_addr(e->addr, nb);
+                e->next = b[k];
+                b[k] = e;
+                e = n;
+            }
+        }
+        free(d->b);
+        d->b = b;
+        d->nb = nb;
+        h = hash_addr(addr, nb);
+    }
+    struct dep_entry *e = calloc(1, sizeof(*e));
+    if (!e)
+        oom("dependence entry");
+    e->addr = addr;
+    e->next = d->b[h];
+    d->b[h] = e;
+    d->n++;
+    return e;
+}
+
+/* t waits for p unless p has finished. */
+static void add_pred(omp_task *p, omp_task *t)
+{
+    if (p == t)
+        return;
+    weft_spin_lock(&p->lock);
+    if (!p->finished) {
+        if (p->nsucc == p->succ_cap) {
+            int cap = p->succ_cap ? p->succ_cap * 2 : 4;
+            omp_task **s = realloc(p->succ, (size_t)cap * sizeof(*s));
+            if (!s) {
+                weft_spin_unlock(&p->lock);
+                oom("successor list");
+            }
+            p->succ = s;
+            p->succ_cap = cap;
+        }
+        p->succ[p->nsucc++] = t;
+        weft_atomic_fetch_add_relaxed(&t->npred, 1);
+    }
+    weft_spin_unlock(&p->lock);
+}
+
+static void dep_add(omp_task *parent, omp_task *t, void *addr, int type)
+{
+    struct dep_entry *e = dep_lookup(parent, addr);
+    if (type == DEP_IN) {
+        if (e->last_out)
+            add_pred(e->last_out, t);
+        if (e->nreaders == e->cap) {
+            int cap = e->cap ? e->cap * 2 : 4;
+            omp_task **r = realloc(e->readers, (size_t)cap * sizeof(*r));
+            if (!r)
+                oom("dependence readers");
+            e->readers = r;
+            e->cap = cap;
+        }
+        task_ref(t);
+        e->readers[e->nreaders++] = t;
+        return;
+    }
+    if (e->nreaders) {
+        for (int k = 0; k < e->nreaders; k++) {
+            add_pred(e->readers[k], t);
+            task_unref(e->readers[k]);
+        }
+        e->nreaders = 0;
+    } else if (e->last_out) {
+        add_pred(e->last_out, t);
+    }
+    if (e->last_out)
+        task_unref(e->last_out);
+    task_ref(t);
+    e->last_out = t;
+}
+
+static void deps_register(omp_task *parent, omp_task *t, void **depend)
+{
+    size_t ndeps, nout, nmutex = 0, nin, base;
+    if (depend[0]) { /* OpenMP 4.5 layout: count, out count, addresses (out first) */
+        ndeps = (size_t)(uintptr_t)depend[0];
+        nout = (size_t)(uintptr_t)depend[1];
+        nin = ndeps - nout;
+        base = 2;
+    } else { /* 5.0 layout: 0, count, out, mutexinoutset, in, addresses, depobjs */
+        ndeps = (size_t)(uintptr_t)depend[1];
+        nout = (size_t)(uintptr_t)depend[2];
+        nmutex = (size_t)(uintptr_t)depend[3];
+        nin = (size_t)(uintptr_t)depend[4];
+        base = 5;
+    }
+    for (size_t i = 0; i < ndeps; i++) {
+        void *addr = depend[base + i];
+        int type;
+        if (i < nout)
+            type = DEP_OUT;
+        else if (i < nout + nmutex)
+            type = DEP_MUTEXINOUTSET;
+        else if (i < nout + nmutex + nin)
+            type = DEP_IN;
+        else { /* a depobj: {address, kind} */
+            void **obj = addr;
+            addr = obj[0];
+            type = (int)(uintptr_t)obj[1] == DEP_IN ? DEP_IN : DEP_OUT;
+        }
+        dep_add(parent, t, addr, type);
+    }
+}
+
+/* ---- queue ---- */
+
+static void enqueue(omp_team *team, omp_task *t)
+{
+    weft_spin_lock(&team->tq_lock);
+    t->next = team->tq_head;
+    team->tq_head = t;
+    if (!t->next)
+        team->tq_tail = t;
+    weft_atomic_fetch_add_seq_cst(&team->tq_len, 1);
+    weft_spin_unlock(&team->tq_lock);
+    omp_team_wake(team);
+}
+
+static void task_finish(omp_task *t);
+
+static void task_run(omp_thr *me, omp_task *t)
+{
+    omp_task *prev = me->task;
+    omp_team *team = me->team;
+    t->thr = me;
+    me->task = t;
+    bool skip = (team && (weft_atomic_load_acquire(&team->cancelled) & 1)) ||
+                (t->group && weft_atomic_load_acquire(&t->group->cancelled));
+    if (!skip && t->fn)
+        t->fn(t->data);
+    me->task = prev;
+    if (weft_atomic_fetch_sub_acq_rel(&t->pending, 1) == 1)
+        task_finish(t);
+}
+
+bool omp_task_run_one(omp_thr *me, omp_task *parent, omp_taskgroup *group)
+{
+    omp_team *team = me->team;
+    if (!team || weft_atomic_load_relaxed(&team->tq_len) == 0)
+        return false;
+    weft_spin_lock(&team->tq_lock);
+    omp_task *prev = NULL, *t = team->tq_head;
+    for (int scanned = 0; t && scanned < 256; scanned++, prev = t, t = t->next) {
+        if (parent && t->parent != parent)
+            continue;
+        if (group && t->group != group)
+            continue;
+        break;
+    }
+    if (t && (!parent || t->parent == parent) && (!group || t->group == group)) {
+        if (prev)
+            prev->next = t->next;
+        else
+            team->tq_head = t->next;
+        if (team->tq_tail == t)
+            team->tq_tail = prev;
+        weft_atomic_fetch_sub_relaxed(&team->tq_len, 1);
+    } else {
+        t = NULL;
+    }
+    weft_spin_unlock(&team->tq_lock);
+    if (!t)
+        return false;
+    task_run(me, t);
+    return true;
+}
+
+/* The task is complete (body done, and its detach event fulfilled): any thread. */
+static void task_finish(omp_task *t)
+{
+    omp_team *team = t->team;
+    omp_task_free_deps(t);
+    weft_spin_lock(&t->lock);
+    t->finished = true;
+    omp_task **succ = t->succ;
+    int nsucc = t->nsucc;
+    t->succ = NULL;
+    t->nsucc = t->succ_cap = 0;
+    weft_spin_unlock(&t->lock);
+    for (int i = 0; i < nsucc; i++)
+        if (weft_atomic_fetch_sub_acq_rel(&succ[i]->npred, 1) == 1)
+            enqueue(team, succ[i]);
+    free(succ);
+    /* The parent (an implicit task, or an undeferred one on its thread's stack, which
+     * returns once `children` reads 0) and the group (freed by taskgroup_end once `count`
+     * reads 0) are not touched after their counter's decrement: only a heap parent,
+     * which our reference keeps alive, is unreferenced afterwards. */
+    bool wake = false;
+    omp_task *p = t->parent;
+    bool p_heap = !p->implicit;
+    if (weft_atomic_fetch_sub_acq_rel(&p->children, 1) == 1)
+        wake = true;
+    if (t->group && weft_atomic_fetch_sub_acq_rel(&t->group->count, 1) == 1)
+        wake = true;
+    if (p_heap)
+        task_unref(p);
+    task_unref(t);
+    if (team) {
+        if (weft_atomic_fetch_sub_acq_rel(&team->ntasks, 1) == 1)
+            wake = true;
+        if (wake)
+            omp_team_wake(team);
+    }
+}
+
+static omp_taskgroup *cur_group(omp_task *k) { return k->tg_open ? k->tg_open : k->group; }
+
+static bool children_done(void *a)
+{
+    omp_task *t = a;
+    return weft_atomic_load_acquire(&t->children) == 0;
+}
+
+static bool task_complete(void *a)
+{
+    omp_task *t = a;
+    weft_spin_lock(&t->lock);
+    bool f = t->finished;
+    weft_spin_unlock(&t->lock);
+    return f;
+}
+
+static bool preds_done(void *a)
+{
+    omp_task *t = a;
+    return weft_atomic_load_acquire(&t->npred) == 1;
+}
+
+void omp_task_create(omp_thr *me, void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
+                     long arg_size, long arg_align, bool if_clause, unsigned flags, void **depend,
+                     int priority, void *range, size_t range_size, void *detach)
+{
+    (void)priority; /* a hint; max-task-priority-var is 0 unless set, and order is free */
+    omp_task *parent = me->task;
+    omp_team *team = me->team;
+    /* a detachable task outside a team of several threads runs undeferred */
+    bool included = (!team || team->nthreads == 1 || parent->final) && !(flags & F_DETACH);
+    if ((flags & F_DETACH) && (!team || team->nthreads == 1))
+        if_clause = false;
+    /* Throttle: with many tasks already queued, run this one now, in this thread (it is
+     * undeferred; without dependences nothing holds it), as libgomp does.  Keeps the
+     * queue and the memory of a task-producing loop bounded. */
+    bool deps = depend && (flags & F_DEPEND);
+    if (!included && !deps && weft_atomic_load_relaxed(&team->tq_len) > 64 * (long)team->nthreads)
+        if_clause = false;
+    if (included || (!if_clause && !deps && !(flags & F_DETACH))) {
+        /* run now, in this thread, on this stack: included (every sibling before it has
+         * completed), or undeferred without dependences */
+        char *buf = NULL;
+        void *arg = data;
+        if (cpyfn || range) {
+            if (arg_align < 1)
+                arg_align = 1;
+            buf = malloc((size_t)arg_size + (size_t)arg_align);
+            if (!buf)
+                oom("task data");
+            arg =
+                (void *)(((uintptr_t)buf + (uintptr_t)arg_align - 1) & ~((uintptr_t)arg_align - 1));
+            if (cpyfn)
+                cpyfn(arg, data);
+            else
+                memcpy(arg, data, (size_t)arg_size);
+            if (range)
+                memcpy(arg, range, range_size);
+        }
+        omp_task tk;
+        memset(&tk, 0, sizeof(tk));
+        tk.implicit = true; /* on this stack: never freed */
+        tk.parent = parent;
+        tk.group = cur_group(parent);
+        tk.icv = parent->icv;
+        tk.thr = me;
+        tk.team = team;
+        tk.final = (flags & F_FINAL) || parent->final;
+        me->task = &tk;
+        fn(arg);
+        /* its deferred children reference it: it stays until they have finished */
+        if (!children_done(&tk))
+            omp_wait(me, children_done, &tk, true, &tk, NULL);
+        me->task = parent;
+        omp_task_free_deps(&tk);
+        free(buf);
+        return;
+    }
+    if (arg_align < 1)
+        arg_align = 1;
+    size_t off = (sizeof(omp_task) + (size_t)arg_align - 1) & ~((size_t)arg_align - 1);
+    omp_task *t = task_alloc(team, off + (size_t)arg_size);
+    if (!t)
+        oom("task");
+    bool pooled = t->pooled;
+    memset(t, 0, sizeof(*t));
+    t->pooled = pooled;
+    t->fn = fn;
+    t->data = (char *)t + off;
+    if (cpyfn)
+        cpyfn(t->data, data);
+    else if (arg_size)
+        memcpy(t->data, data, (size_t)arg_size);
+    if (range)
+        memcpy(t->data, range, range_size);
+    t->parent = parent;
+    t->group = cur_group(parent);
+    t->final = (flags & F_FINAL) != 0;
+    t->icv = parent->icv;
+    t->refs = 1;
+    t->npred = 1;
+    t->team = team;
+    t->pending = 1;
+    if ((flags & F_DETACH) && detach) {
+        t->pending = 2;
+        *(uintptr_t *)detach = (uintptr_t)t;
+    }
+    task_ref(parent);
+    weft_atomic_fetch_add_relaxed(&parent->children, 1);
+    if (t->group)
+        weft_atomic_fetch_add_relaxed(&t->group->count, 1);
+    weft_atomic_fetch_add_relaxed(&team->ntasks, 1);
+    if (depend && (flags & F_DEPEND))
+        deps_register(parent, t, depend);
+    if (!if_clause) {
+        /* undeferred: wait for the predecessors here, then run it in this thread */
+        if (!preds_done(t))
+            omp_wait(me, preds_done, t, true, NULL, NULL);
+        weft_atomic_store_relaxed(&t->npred, 0);
+        bool detached = (flags & F_DETACH) && detach;
+        if (detached) /* it completes when its event is fulfilled: keep it meanwhile */
+            task_ref(t);
+        task_run(me, t);
+        if (detached) {
+            if (!task_complete(t))
+                omp_wait(me, task_complete, t, true, NULL, NULL);
+            task_unref(t);
+        }
+        return;
+    }
+    if (weft_atomic_fetch_sub_acq_rel(&t->npred, 1) == 1)
+        enqueue(team, t);
+}
+
+OMP_API void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+                       long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
+                       void *detach)
+{
+    omp_task_create(omp_self(), fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend,
+                    priority, NULL, 0, detach);
+}
+
+OMP_API void GOMP_taskwait(void)
+{
+    omp_thr *me = omp_self();
+    omp_task *t = me->task;
+    if (children_done(t))
+        return;
+    omp_wait(me, children_done, t, true, t, NULL);
+}
+
+static void nothing(void *a) { (void)a; }
+
+OMP_API void GOMP_taskwait_depend(void **depend)
+{
+    /* an empty undeferred task with these dependences: it starts once they are met */
+    omp_task_create(omp_self(), nothing, NULL, NULL, 0, 1, false, F_DEPEND, depend, 0, NULL, 0,
+                    NULL);
+}
+
+OMP_API void GOMP_taskyield(void)
+{
+    /* A tied task stays on its thread; let the ULTs that share this stream run. */
+    ABT_thread_yield();
+}
+
+OMP_API void GOMP_taskgroup_start(void)
+{
+    omp_thr *me = omp_self();
+    omp_taskgroup *g = calloc(1, sizeof(*g));
+    if (!g)
+        oom("taskgroup");
+    g->prev = me->task->tg_open;
+    me->task->tg_open = g;
+}
+
+static bool group_done(void *a)
+{
+    omp_taskgroup *g = a;
+    return weft_atomic_load_acquire(&g->count) == 0;
+}
+
+OMP_API void GOMP_taskgroup_end(void)
+{
+    omp_thr *me = omp_self();
+    omp_task *t = me->task;
+    omp_taskgroup *g = t->tg_open;
+    if (!g)
+        return;
+    if (!group_done(g))
+        omp_wait(me, group_done, g, true, NULL, g);
+    t->tg_open = g->prev;
+    free(g);
+}
+
+/* The event of a detached task: the task completes once its body has returned too. */
+OMP_API void omp_fulfill_event(uintptr_t event)
+{
+    omp_task *t = (omp_task *)event;
+    if (!t)
+        return;
+    omp_team *team = t->team;
+    if (weft_atomic_fetch_sub_acq_rel(&t->pending, 1) == 1)
+        task_finish(t);
+    else if (team)
+        omp_team_wake(team);
+}

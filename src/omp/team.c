@@ -1,0 +1,280 @@
+/* src/omp/team.c - the runtime under the OpenMP face: streams, pools, thread identity.
+ *
+ * Streams.  The first construct that needs threads (omp_rt_init) starts weft if nobody
+ * did: ABT_init, then one pool per stream and N - 1 more streams, N = the outermost
+ * OMP_NUM_THREADS value capped at the number of CPUs (one stream per core, never more
+ * streams than the outermost team has threads).  Each stream runs a BASIC_WAIT scheduler
+ * over its own pool: an idle stream sleeps in the kernel.  Thread i of a team made on
+ * stream s goes to pool (s + i) % N, and a ULT that parks is woken into the pool it came
+ * from, so an OpenMP thread never changes OS thread once started (gcc's threadprivate is
+ * TLS: see docs).  If the program started weft itself (abt.h and OpenMP mixed), teams go
+ * to the calling stream's main pool.
+ *
+ * Identity.  omp_key (ABT_key, no destructor) holds the calling ULT's omp_thr; external
+ * OS threads use the TLS variable omp_tls_cur.  A ULT without a value (the primary ULT
+ * after a foreign ABT_init, a user ULT) gets an initial thread of its own, made on first
+ * use and owned through omp_own_key (destructor: free).  The OS thread that runs
+ * ABT_init here keeps its initial thread: the key of the primary ULT is set to it. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "omp/rt.h"
+
+ABT_key omp_key = ABT_KEY_NULL;
+static ABT_key own_key = ABT_KEY_NULL;
+_Atomic int omp_rt_state; /* 0 not started, 1 starting, 2 running, 3 finalized */
+__thread omp_thr *omp_tls_cur;
+static __thread omp_thr *tls_initial;
+
+__attribute__((visibility("hidden"))) ABT_pool *omp_pools;
+__attribute__((visibility("hidden"))) int omp_npools;
+static ABT_xstream *streams;
+static bool own_runtime;
+__attribute__((visibility("hidden"))) bool omp_join_workers; /* !own_runtime */
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void omp_thr_init(omp_thr *t, omp_team *team, unsigned tid, omp_thr *parent,
+                  const struct omp_icv *icv)
+{
+    omp_team *keep = t->child;
+    memset(t, 0, sizeof(*t));
+    t->child = keep;
+    t->team = team;
+    t->tid = tid;
+    t->parent = parent;
+    t->task = &t->itask;
+    t->itask.implicit = true;
+    t->itask.thr = t;
+    t->itask.icv = *icv;
+    t->itask.refs = 1;
+    if (team)
+        t->ws = &team->ws_head;
+}
+
+/* Free what an initial thread holds besides itself (its orphaned construct). */
+void omp_thr_drop_lone(omp_thr *t)
+{
+    omp_ws *w = t->lone;
+    if (w) {
+        free(w->mem);
+        free(w->posted);
+        free(w->dims);
+        free(w);
+        t->lone = NULL;
+    }
+}
+
+/* Destructor of an initial thread made on first use (OS thread exit, ULT free). */
+static void initial_free(void *p)
+{
+    omp_thr_drop_lone(p);
+    free(p);
+}
+
+static omp_thr *initial_new(void)
+{
+    omp_thr *t = calloc(1, sizeof(*t));
+    if (!t) {
+        fprintf(stderr, "libweft-omp: out of memory for an initial thread\n");
+        abort();
+    }
+    omp_thr_init(t, NULL, 0, NULL, &g_env.icv);
+    return t;
+}
+
+/* The initial thread of an OS thread (static storage per thread, freed at its exit). */
+static pthread_key_t os_key;
+static pthread_once_t os_once = PTHREAD_ONCE_INIT;
+static void os_key_make(void) { pthread_key_create(&os_key, initial_free); }
+
+static omp_thr *os_initial(void)
+{
+    if (!tls_initial) {
+        tls_initial = initial_new();
+        pthread_once(&os_once, os_key_make);
+        pthread_setspecific(os_key, tls_initial);
+    }
+    return tls_initial;
+}
+
+omp_thr *omp_self_slow(void)
+{
+    if (weft_atomic_load_acquire(&omp_rt_state) == 2) {
+        void *v = NULL;
+        if (ABT_self_get_specific(omp_key, &v) == ABT_SUCCESS) {
+            /* a ULT with no OpenMP identity yet: a foreign ULT */
+            if (ABT_self_get_specific(own_key, &v) == ABT_SUCCESS && v)
+                return v;
+            omp_thr *t = initial_new();
+            ABT_self_set_specific(own_key, t);
+            ABT_self_set_specific(omp_key, t);
+            return t;
+        }
+    }
+    if (!omp_tls_cur)
+        omp_tls_cur = os_initial();
+    return omp_tls_cur;
+}
+
+void omp_set_self(omp_thr *t)
+{
+    if (weft_atomic_load_acquire(&omp_rt_state) == 2 &&
+        ABT_self_set_specific(omp_key, t) == ABT_SUCCESS)
+        return;
+    omp_tls_cur = t;
+}
+
+static void setenv_default(const char *name, const char *value)
+{
+    if (!getenv(name))
+        setenv(name, value, 0);
+}
+
+static void init_fail(const char *what, int err)
+{
+    fprintf(stderr, "libweft-omp: %s failed (weft error %d)\n", what, err);
+    abort();
+}
+
+/* Start weft (or join the program's weft).  Idempotent; any thread. */
+void omp_rt_init(void)
+{
+    if (weft_atomic_load_acquire(&omp_rt_state) == 2)
+        return;
+    pthread_mutex_lock(&init_lock);
+    if (weft_atomic_load_acquire(&omp_rt_state) == 2) {
+        pthread_mutex_unlock(&init_lock);
+        return;
+    }
+    omp_thr *caller = omp_self(); /* before the switch: the OS thread's initial thread */
+    own_runtime = ABT_initialized() != ABT_SUCCESS;
+    omp_join_workers = !own_runtime;
+    if (own_runtime) {
+        /* ULT stacks: OMP_STACKSIZE, else 1 MiB (OpenMP code keeps arrays on the stack;
+         * weft's 16 KiB default is for fine-grained ULTs).  Idle streams: passive = no
+         * spin before sleeping, active = spin long. */
+        char buf[32];
+        snprintf(buf, sizeof(buf), "%zu", g_env.stacksize ? g_env.stacksize : (size_t)1 << 20);
+        setenv_default("ABT_THREAD_STACKSIZE", buf);
+        /* OMP_PROC_BIND (other than false) or OMP_PLACES binds the streams: stream r to
+         * place r (an explicit OMP_PLACES list has Argobots' ABT_SET_AFFINITY syntax),
+         * or to the r-th CPU for the abstract names. */
+        bool bind = (g_env.icv.bind != 0 && g_env.bind_len > 0) || g_env.places;
+        if (bind) {
+            const char *pl = g_env.places;
+            setenv_default("ABT_SET_AFFINITY", pl && strchr(pl, '{') ? pl : "1");
+        }
+        int n = g_env.nt_len > 0 ? g_env.nt_list[0] : g_env.num_procs;
+        if (g_env.wait_policy == 0) {
+            setenv_default("ABT_SCHED_SPIN_NSEC", "0");
+        } else {
+            /* like libgomp's threads, an idle stream stays awake a while for the next
+             * region (0.3 ms by default, 0.1 s under OMP_WAIT_POLICY=active), every
+             * stream of the team at once */
+            setenv_default("ABT_SCHED_SPIN_NSEC", g_env.wait_policy == 1 ? "100000000" : "300000");
+            snprintf(buf, sizeof(buf), "%d", n);
+            setenv_default("ABT_SCHED_MAX_SPINNERS", buf);
+        }
+    }
+    int err = ABT_init(0, NULL);
+    if (err != ABT_SUCCESS)
+        init_fail("ABT_init", err);
+    if ((err = ABT_key_create(NULL, &omp_key)) != ABT_SUCCESS ||
+        (err = ABT_key_create(initial_free, &own_key)) != ABT_SUCCESS)
+        init_fail("ABT_key_create", err);
+    if (own_runtime) {
+        int n = g_env.nt_len > 0 ? g_env.nt_list[0] : g_env.num_procs;
+        if (n > g_env.num_procs)
+            n = g_env.num_procs;
+        if (n < 1)
+            n = 1;
+        omp_pools = calloc((size_t)n, sizeof(ABT_pool));
+        streams = calloc((size_t)n, sizeof(ABT_xstream));
+        if (!omp_pools || !streams)
+            init_fail("allocating the stream table", ABT_ERR_MEM);
+        for (int i = 0; i < n; i++) {
+            err =
+                ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPSC, ABT_TRUE, &omp_pools[i]);
+            if (err != ABT_SUCCESS)
+                init_fail("ABT_pool_create_basic", err);
+        }
+        ABT_xstream_self(&streams[0]);
+        err = ABT_xstream_set_main_sched_basic(streams[0], ABT_SCHED_BASIC, 1, &omp_pools[0]);
+        if (err != ABT_SUCCESS)
+            init_fail("ABT_xstream_set_main_sched_basic", err);
+        for (int i = 1; i < n; i++) {
+            err = ABT_xstream_create_basic(ABT_SCHED_BASIC, 1, &omp_pools[i], ABT_SCHED_CONFIG_NULL,
+                                           &streams[i]);
+            if (err != ABT_SUCCESS)
+                init_fail("ABT_xstream_create_basic", err);
+        }
+        omp_npools = n;
+    } else {
+        omp_pools = calloc(1, sizeof(ABT_pool));
+        ABT_xstream xs;
+        if (!omp_pools || ABT_xstream_self(&xs) != ABT_SUCCESS ||
+            ABT_xstream_get_main_pools(xs, 1, omp_pools) != ABT_SUCCESS)
+            init_fail("finding the calling stream's pool", ABT_ERR_INV_XSTREAM);
+        omp_npools = 1;
+    }
+    weft_atomic_store_release(&omp_rt_state, 2);
+    /* The caller is now a ULT (the primary one if it started weft): it keeps its
+     * OpenMP identity. */
+    ABT_self_set_specific(omp_key, caller);
+    pthread_mutex_unlock(&init_lock);
+}
+
+/* Free a cached team and, recursively, the teams its threads cached. */
+void omp_team_free(omp_team *t)
+{
+    if (!t)
+        return;
+    omp_team_dismiss(t);
+    for (unsigned i = 0; i < t->cap; i++)
+        omp_team_free(t->thr[i].child);
+    omp_ws *w = t->ws_head.next;
+    while (w) {
+        omp_ws *n = w->next;
+        free(w->posted);
+        free(w->dims);
+        free(w);
+        w = n;
+    }
+    for (w = t->ws_free; w;) {
+        omp_ws *n = w->next;
+        free(w->posted);
+        free(w->dims);
+        free(w);
+        w = n;
+    }
+    omp_task_blocks_free(t);
+    free(t->dock);
+    free(t);
+}
+
+/* At exit, on the thread that started weft (the primary ULT): stop the streams. */
+__attribute__((destructor)) static void omp_rt_fini(void)
+{
+    if (weft_atomic_load_acquire(&omp_rt_state) != 2 || !own_runtime)
+        return;
+    ABT_bool primary = ABT_FALSE;
+    if (ABT_self_on_primary_xstream(&primary) != ABT_SUCCESS || !primary)
+        return;
+    omp_thr *me = omp_self();
+    if (me->team) /* exit() inside a parallel region: leave everything as it is */
+        return;
+    omp_team_free(me->child);
+    me->child = NULL;
+    for (int i = 1; i < omp_npools; i++) {
+        ABT_xstream_join(streams[i]);
+        ABT_xstream_free(&streams[i]);
+    }
+    weft_atomic_store_release(&omp_rt_state, 3);
+    ABT_key_free(&omp_key);
+    ABT_key_free(&own_key);
+    ABT_finalize();
+    free(streams);
+    free(omp_pools);
+}
