@@ -28,6 +28,12 @@
  *     stderr says so), or when asked for.
  * weft_io_backend() names the backend in use.
  *
+ * errno.  errno belongs to the OS thread, and a ULT may resume on another stream than the
+ * one it called from: weft_io sets errno on the thread the ULT returns on.  glibc declares
+ * __errno_location const, so in a function that used errno before the call a compiler
+ * may reuse the old thread's errno address after it.  Read errno in a ULT only right
+ * after the failed call, or through a function of your own marked noinline.
+ *
  * Time-outs.  weft_io_set_timeout(ms) gives every following call of the calling ULT (or
  * external thread) a time limit: a call that has not completed after ms milliseconds
  * fails with ETIMEDOUT (weft_io_poll returns 0 instead).  -1 (the default) removes the

@@ -222,6 +222,33 @@ static long run(weft_io_op *op)
     weft_unit *u = weft_self_ult();
     if (!u && !op->deadline)
         return weft_io_exec_blocking(op);
+    if (u) {
+        /* Fast path: a call that waits for readiness is first tried without waiting;
+         * only one that would wait is handed over (and one on an O_NONBLOCK fd, or with
+         * MSG_DONTWAIT, returns EAGAIN here, as POSIX says).  The ring would otherwise
+         * wait even on an O_NONBLOCK socket. */
+        switch (op->kind) {
+        case IO_READ:
+        case IO_WRITE:
+        case IO_RECVMSG:
+        case IO_SENDMSG:
+        case IO_ACCEPT:
+        case IO_POLL: {
+            uint32_t ev;
+            long r = weft_io_exec_try(op, &ev);
+            if (!ev)
+                return r;
+            break;
+        }
+        case IO_CONNECT: {
+            int fl = fcntl(op->fd, F_GETFL);
+            if (fl < 0 || (fl & O_NONBLOCK))
+                return weft_io_exec_blocking(op);
+            break;
+        }
+        default: break;
+        }
+    }
     if (u && weft_unit_cancel_requested(u)) {
         ABT_thread_yield(); /* a cancelled ULT terminates here */
         return -ECANCELED;
@@ -242,10 +269,16 @@ static long run(weft_io_op *op)
     return op->res;
 }
 
+/* errno lives in the OS thread, and a ULT may resume on another stream than the one it
+ * parked on: the address of errno must be taken after the wait.  glibc declares
+ * __errno_location const, so a compiler may reuse an address computed before the wait;
+ * a call it cannot see into takes it afresh. */
+static __attribute__((noinline)) void set_errno(int e) { errno = e; }
+
 static inline long fin(long r)
 {
     if (r < 0) {
-        errno = (int)-r;
+        set_errno((int)-r);
         return -1;
     }
     return r;
