@@ -83,6 +83,15 @@ long weft_io_exec_try(weft_io_op *op, uint32_t *events)
     case IO_RECVMSG:
     case IO_SENDMSG: {
         bool rd = op->kind == IO_RECVMSG;
+        if ((op->flags & MSG_WAITALL) && !(op->flags & MSG_DONTWAIT) && !fd_nonblocking(op->fd)) {
+            /* MSG_DONTWAIT would end a MSG_WAITALL early: wait for readiness, then block
+             * until all has come (the threads backend holds a worker meanwhile) */
+            if (op->again)
+                return weft_io_exec_blocking(op);
+            op->again = 1;
+            *events = rd ? POLLIN : POLLOUT;
+            return -EAGAIN;
+        }
         r = ret(rd ? recvmsg(op->fd, op->msg, op->flags | MSG_DONTWAIT)
                    : sendmsg(op->fd, op->msg, op->flags | MSG_DONTWAIT));
         if (r == -EAGAIN && !(op->flags & MSG_DONTWAIT) && !fd_nonblocking(op->fd))

@@ -238,6 +238,7 @@ static long run(weft_io_op *op)
             long r = weft_io_exec_try(op, &ev);
             if (!ev)
                 return r;
+            op->again = 0;
             break;
         }
         case IO_CONNECT: {
@@ -248,10 +249,6 @@ static long run(weft_io_op *op)
         }
         default: break;
         }
-    }
-    if (u && weft_unit_cancel_requested(u)) {
-        ABT_thread_yield(); /* a cancelled ULT terminates here */
-        return -ECANCELED;
     }
     weft_waiter_init(&op->w);
     weft_atomic_store_relaxed(&op->lock.v, 0);

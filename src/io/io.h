@@ -92,6 +92,8 @@ struct weft_io_op {
     weft_io_op *qnext, *qprev; /* threads: queue / armed list; uring: cancel mailbox */
     uint8_t in_mail;      /* uring: in its ring's cancel mailbox (mailbox lock) */
     uint8_t armed;        /* threads: in the epoll set (armed lock) */
+    void *fdw;            /* threads: its fd's waiter entry (armed lock) */
+    weft_io_op *fnext, *fprev; /* threads: ops waiting on the same fd (armed lock) */
     uint8_t again;        /* exec_try: a connect in progress */
     uint32_t events;      /* threads: epoll events it waits for */
     struct statx stx;     /* uring: IO_STAT */

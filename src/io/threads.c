@@ -5,20 +5,23 @@
  * Model.  WEFT_IO_THREADS workers (default 4) take ops from one FIFO queue (mutex and
  * condition variable).  A file operation is run blocking by the worker.  An operation
  * that waits for readiness (socket, pipe, poll) is tried once without waiting
- * (exec.c, weft_io_exec_try); if it would block, it is "armed": its fd goes into one
- * epoll set (EPOLLONESHOT, data = the op) and the worker moves on, so 10,000 idle
- * connections hold no thread.  A poller thread waits on the set; a ready op is disarmed
- * (EPOLL_CTL_DEL) and queued again to be retried.  The poller also fires deadlines of
- * armed ops (its epoll_wait times out at the earliest one) and finishes armed ops whose
- * ULT was cancelled (the canceller writes an eventfd in the set).
+ * (exec.c, weft_io_exec_try); if it would block, it is "armed" and the worker moves on,
+ * so 10,000 idle connections hold no thread.  Armed ops wait in one epoll set: one entry
+ * per fd (struct fdw: the union of the events its ops wait for, EPOLLONESHOT, and the list
+ * of those ops, so that several ops may wait on one fd: acceptors of one listener, a
+ * reader and a writer of one socket).  A poller thread waits on the set; when an fd fires,
+ * its entry is removed and every op on it is queued again, to be retried (an op that
+ * still would block is armed again).  The poller also fires deadlines of armed ops (its
+ * epoll_wait times out at the earliest one) and finishes armed ops whose ULT was
+ * cancelled (the canceller writes an eventfd that is in the set).
  *
- * Protocol.  An op is in exactly one place: the queue (qlock), a worker, or the armed
- * list (alock, op->armed); moving it between them happens under the lock of the place
- * it leaves.  Whoever holds it last completes it (weft_io_complete), after which the op
- * is never touched again.  Fallbacks: an fd epoll refuses (EPERM: a regular file) is run
- * blocking; a second op on an fd already armed (EEXIST: a reader and a writer of one
- * socket) waits in its worker with ppoll in slices of 20 ms that check cancel and the
- * deadline. */
+ * Protocol.  An op is in exactly one place: the queue (qlock), a worker, or armed
+ * (alock: the armed list, through qnext/qprev, and its fd's list, through fnext/fprev);
+ * it moves between them under the lock of the place it leaves.  Whoever holds it last
+ * completes it (weft_io_complete), after which the op is never touched again.  An fd epoll
+ * refuses (EPERM: a regular file, always ready) is run blocking; if no fd entry can be
+ * allocated the op waits in its worker with poll in slices of 20 ms that check cancel and
+ * the deadline. */
 #include "io/io.h"
 
 #include <pthread.h>
@@ -32,6 +35,15 @@
 
 #include "arch/cpu.h"
 
+#define FDW_BUCKETS 4096
+
+struct fdw {
+    int fd;
+    uint32_t events;  /* what the epoll entry waits for */
+    weft_io_op *ops;  /* armed ops on fd (fnext/fprev) */
+    struct fdw *next; /* hash chain */
+};
+
 static struct {
     pthread_once_t once;
     int err; /* -errno when the threads could not be started */
@@ -42,6 +54,7 @@ static struct {
     pthread_mutex_t alock;
     weft_io_op *armed;      /* alock: doubly linked through qnext/qprev */
     uint64_t next_deadline; /* alock: earliest deadline of an armed op, or 0 */
+    struct fdw *fdws[FDW_BUCKETS]; /* alock */
     _Atomic int scan;       /* a cancel arrived: the poller scans the armed list */
 } T = { .once = PTHREAD_ONCE_INIT,
         .qlock = PTHREAD_MUTEX_INITIALIZER,
@@ -74,7 +87,89 @@ static void poke(void)
     (void)r; /* a full counter still wakes the poller */
 }
 
-/* The EEXIST fallback: wait in this worker, checking cancel and deadline every 20 ms. */
+/* ---- fd entries (alock) ---- */
+
+static struct fdw **fdw_slot(int fd)
+{
+    struct fdw **pp = &T.fdws[(unsigned)fd % FDW_BUCKETS];
+    while (*pp && (*pp)->fd != fd)
+        pp = &(*pp)->next;
+    return pp;
+}
+
+/* Remove entry w (and its epoll registration); its ops must be taken off first. */
+static void fdw_drop(struct fdw *w)
+{
+    struct fdw **pp = fdw_slot(w->fd);
+    *pp = w->next;
+    epoll_ctl(T.epfd, EPOLL_CTL_DEL, w->fd, NULL);
+    free(w);
+}
+
+/* Take op off the armed list and its fd's list (the entry stays, maybe empty). */
+static void unarm(weft_io_op *op)
+{
+    if (op->qprev)
+        op->qprev->qnext = op->qnext;
+    else
+        T.armed = op->qnext;
+    if (op->qnext)
+        op->qnext->qprev = op->qprev;
+    struct fdw *w = op->fdw;
+    if (op->fprev)
+        op->fprev->fnext = op->fnext;
+    else
+        w->ops = op->fnext;
+    if (op->fnext)
+        op->fnext->fprev = op->fprev;
+    op->armed = 0;
+    op->fdw = NULL;
+}
+
+/* Arm op for `ev` on its fd: 0, or -errno from epoll (EPERM: a regular file). */
+static int arm(weft_io_op *op, uint32_t ev)
+{
+    struct fdw **pp = fdw_slot(op->fd), *w = *pp;
+    if (w) {
+        uint32_t want = w->events | ev;
+        struct epoll_event e = { .events = want | EPOLLONESHOT, .data.ptr = w };
+        /* re-arm (ONESHOT may have disabled it); ENOENT: the fd was closed and reused */
+        if (epoll_ctl(T.epfd, EPOLL_CTL_MOD, op->fd, &e) < 0 &&
+            (errno != ENOENT || epoll_ctl(T.epfd, EPOLL_CTL_ADD, op->fd, &e) < 0))
+            return -errno;
+        w->events = want;
+    } else {
+        w = malloc(sizeof *w);
+        if (!w)
+            return -ENOMEM;
+        struct epoll_event e = { .events = ev | EPOLLONESHOT, .data.ptr = w };
+        if (epoll_ctl(T.epfd, EPOLL_CTL_ADD, op->fd, &e) < 0) {
+            int err = errno;
+            free(w);
+            return -err;
+        }
+        w->fd = op->fd;
+        w->events = ev;
+        w->ops = NULL;
+        w->next = NULL;
+        *pp = w;
+    }
+    op->fdw = w;
+    op->fprev = NULL;
+    op->fnext = w->ops;
+    if (w->ops)
+        w->ops->fprev = op;
+    w->ops = op;
+    op->armed = 1;
+    op->qprev = NULL;
+    op->qnext = T.armed;
+    if (T.armed)
+        T.armed->qprev = op;
+    T.armed = op;
+    return 0;
+}
+
+/* No fd entry could be made: wait in this worker, checking cancel and deadline. */
 static bool wait_slow(weft_io_op *op, uint32_t events)
 {
     for (;;) {
@@ -82,8 +177,7 @@ static bool wait_slow(weft_io_op *op, uint32_t events)
             finish(op, -ECANCELED);
             return false;
         }
-        uint64_t now = weft_clock_ns();
-        if (op->deadline && now >= op->deadline) {
+        if (op->deadline && weft_clock_ns() >= op->deadline) {
             op->timed_out = 1;
             finish(op, weft_io_timeout_res(op));
             return false;
@@ -114,14 +208,8 @@ static void run(weft_io_op *op)
             return;
         }
         pthread_mutex_lock(&T.alock);
-        struct epoll_event e = { .events = ev | EPOLLONESHOT, .data.ptr = op };
-        if (epoll_ctl(T.epfd, EPOLL_CTL_ADD, op->fd, &e) == 0) {
-            op->armed = 1;
-            op->qprev = NULL;
-            op->qnext = T.armed;
-            if (T.armed)
-                T.armed->qprev = op;
-            T.armed = op;
+        int rc = arm(op, ev);
+        if (rc == 0) {
             bool earlier = op->deadline && (!T.next_deadline || op->deadline < T.next_deadline);
             if (earlier)
                 T.next_deadline = op->deadline;
@@ -133,9 +221,8 @@ static void run(weft_io_op *op)
                 poke(); /* the poller's epoll_wait timeout is too long, or it must scan */
             return;
         }
-        int err = errno;
         pthread_mutex_unlock(&T.alock);
-        if (err == EEXIST) {
+        if (rc == -ENOMEM) {
             if (!wait_slow(op, ev))
                 return;
             continue;
@@ -144,18 +231,6 @@ static void run(weft_io_op *op)
         finish(op, weft_io_exec_blocking(op));
         return;
     }
-}
-
-static void unarm(weft_io_op *op) /* alock held */
-{
-    if (op->qprev)
-        op->qprev->qnext = op->qnext;
-    else
-        T.armed = op->qnext;
-    if (op->qnext)
-        op->qnext->qprev = op->qprev;
-    op->armed = 0;
-    epoll_ctl(T.epfd, EPOLL_CTL_DEL, op->fd, NULL);
 }
 
 static void *worker(void *arg)
@@ -192,28 +267,37 @@ static void *poller(void *arg)
         weft_io_op *ready = NULL;
         pthread_mutex_lock(&T.alock);
         for (int i = 0; i < n; i++) {
-            weft_io_op *op = evs[i].data.ptr;
-            if (!op) {
+            struct fdw *w = evs[i].data.ptr;
+            if (!w) {
                 uint64_t v;
                 ssize_t r = read(T.evfd, &v, sizeof v);
                 (void)r;
                 continue;
             }
-            if (!op->armed)
-                continue;
-            unarm(op);
-            op->qnext = ready;
-            ready = op;
+            /* an entry dropped earlier in this batch cannot be here: each fd has one
+             * registration and ONESHOT reports it once */
+            while (w->ops) {
+                weft_io_op *op = w->ops;
+                unarm(op);
+                op->qnext = ready;
+                ready = op;
+            }
+            fdw_drop(w);
         }
         /* deadlines and cancels of the ops still armed */
         uint64_t now = weft_clock_ns();
         weft_io_op *dead = NULL;
-        if (weft_atomic_exchange_acq_rel(&T.scan, 0) || (T.next_deadline && now >= T.next_deadline)) {
+        if (weft_atomic_exchange_acq_rel(&T.scan, 0) ||
+            (T.next_deadline && now >= T.next_deadline)) {
             uint64_t nd = 0;
             for (weft_io_op *op = T.armed, *nx; op; op = nx) {
                 nx = op->qnext;
-                if (weft_atomic_load_acquire(&op->cancel) || (op->deadline && now >= op->deadline)) {
+                if (weft_atomic_load_acquire(&op->cancel) ||
+                    (op->deadline && now >= op->deadline)) {
+                    struct fdw *w = op->fdw;
                     unarm(op);
+                    if (!w->ops)
+                        fdw_drop(w);
                     op->qnext = dead;
                     dead = op;
                 } else if (op->deadline && (!nd || op->deadline < nd)) {

@@ -32,8 +32,8 @@ static inline void io_test_check_backend(void)
 
 /* errno is per OS thread and a ULT may resume elsewhere after a call: read and clear it
  * through calls the compiler cannot fold (weft_io.h, "errno"). */
-static __attribute__((noinline)) int io_errno(void) { return errno; }
-static __attribute__((noinline)) void io_errno_clear(void) { errno = 0; }
+static __attribute__((noinline, unused)) int io_errno(void) { return errno; }
+static __attribute__((noinline, unused)) void io_errno_clear(void) { errno = 0; }
 
 #define CHECK_IO(call)                                                                   \
     ({                                                                                   \
