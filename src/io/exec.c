@@ -136,7 +136,6 @@ long weft_io_exec_try(weft_io_op *op, uint32_t *events)
         }
         return r > 0 ? p.revents : r;
     }
-    default: /* file operations never wait for readiness */
-        return weft_io_exec_blocking(op);
+    default: /* file operations never wait for readiness */ return weft_io_exec_blocking(op);
     }
 }

@@ -48,8 +48,10 @@ static void pick(void)
         if (!strcmp(env, "threads"))
             want_uring = false;
         else if (strcmp(env, "uring") != 0)
-            fprintf(stderr, "weft-io: WEFT_IO_BACKEND=%s is neither uring nor threads; "
-                            "using the default\n", env);
+            fprintf(stderr,
+                    "weft-io: WEFT_IO_BACKEND=%s is neither uring nor threads; "
+                    "using the default\n",
+                    env);
     }
     if (want_uring) {
 #if WEFT_IO_HAVE_URING
@@ -72,8 +74,8 @@ static void pick(void)
         }
         if (rc == 0)
             why = "no poll hook slot left";
-        fprintf(stderr, "weft-io: io_uring unavailable (%s%s%s); using the threads backend\n",
-                why, rc ? ": " : "", rc ? strerror(-rc) : "");
+        fprintf(stderr, "weft-io: io_uring unavailable (%s%s%s); using the threads backend\n", why,
+                rc ? ": " : "", rc ? strerror(-rc) : "");
 #else
         if (env && !strcmp(env, "uring"))
             fprintf(stderr, "weft-io: built without liburing; using the threads backend\n");
@@ -127,7 +129,8 @@ API int weft_io_set_timeout(int timeout_ms)
         pthread_mutex_lock(&tkey_lock);
         int rc = tkey == ABT_KEY_NULL ? ABT_key_create(NULL, &tkey) : ABT_SUCCESS;
         pthread_mutex_unlock(&tkey_lock);
-        if (rc != ABT_SUCCESS || ABT_key_set(tkey, (void *)(intptr_t)(timeout_ms + 2)) != ABT_SUCCESS) {
+        if (rc != ABT_SUCCESS ||
+            ABT_key_set(tkey, (void *)(intptr_t)(timeout_ms + 2)) != ABT_SUCCESS) {
             errno = ENOMEM;
             return -1;
         }
@@ -281,7 +284,10 @@ static inline long fin(long r)
     return r;
 }
 
-#define OP(k) weft_io_op op; memset(&op, 0, offsetof(weft_io_op, stx)); op.kind = (k)
+#define OP(k)                                  \
+    weft_io_op op;                             \
+    memset(&op, 0, offsetof(weft_io_op, stx)); \
+    op.kind = (k)
 
 /* ---- files ---- */
 
@@ -343,7 +349,10 @@ static ssize_t rw1(int kind, int fd, const void *buf, size_t n, int64_t off)
 }
 
 API ssize_t weft_io_read(int fd, void *buf, size_t n) { return rw1(IO_READ, fd, buf, n, -1); }
-API ssize_t weft_io_write(int fd, const void *buf, size_t n) { return rw1(IO_WRITE, fd, buf, n, -1); }
+API ssize_t weft_io_write(int fd, const void *buf, size_t n)
+{
+    return rw1(IO_WRITE, fd, buf, n, -1);
+}
 
 API ssize_t weft_io_pread(int fd, void *buf, size_t n, off_t off)
 {
@@ -428,7 +437,10 @@ static int path_op(int kind, const char *p1, const char *p2, mode_t mode)
 
 API int weft_io_unlink(const char *path) { return path_op(IO_UNLINKAT, path, NULL, 0); }
 API int weft_io_rename(const char *a, const char *b) { return path_op(IO_RENAMEAT, a, b, 0); }
-API int weft_io_mkdir(const char *path, mode_t mode) { return path_op(IO_MKDIRAT, path, NULL, mode); }
+API int weft_io_mkdir(const char *path, mode_t mode)
+{
+    return path_op(IO_MKDIRAT, path, NULL, mode);
+}
 
 API int weft_io_stat(const char *path, struct stat *st)
 {
@@ -453,7 +465,10 @@ API int weft_io_fstat(int fd, struct stat *st)
 
 /* ---- sockets ---- */
 
-API int weft_io_socket(int domain, int type, int protocol) { return socket(domain, type, protocol); }
+API int weft_io_socket(int domain, int type, int protocol)
+{
+    return socket(domain, type, protocol);
+}
 API int weft_io_bind(int fd, const struct sockaddr *a, socklen_t l) { return bind(fd, a, l); }
 API int weft_io_listen(int fd, int backlog) { return listen(fd, backlog); }
 

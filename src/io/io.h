@@ -78,25 +78,25 @@ struct weft_io_op {
     struct msghdr msg1; /* recv/send of one buffer */
     uint64_t deadline;  /* CLOCK_MONOTONIC ns; 0: none */
     /* --- outcome --- */
-    long res;             /* >= 0, or -errno; written by the backend before the wake */
-    _Atomic int cancel;   /* ABT_thread_cancel asked (registry bucket lock) */
-    uint8_t timed_out;    /* the deadline passed first (poll: return 0) */
-    uint8_t is_ult;       /* waits parked */
+    long res;           /* >= 0, or -errno; written by the backend before the wake */
+    _Atomic int cancel; /* ABT_thread_cancel asked (registry bucket lock) */
+    uint8_t timed_out;  /* the deadline passed first (poll: return 0) */
+    uint8_t is_ult;     /* waits parked */
     /* --- waiting --- */
     weft_waiter w;
-    weft_spinlock lock;   /* held from hand-off to park (the post action releases it) */
-    weft_unit *unit;      /* registry key; NULL: not registered */
+    weft_spinlock lock;              /* held from hand-off to park (the post action releases it) */
+    weft_unit *unit;                 /* registry key; NULL: not registered */
     weft_io_op *reg_next, *reg_prev; /* registry bucket links (bucket lock) */
     /* --- backend private --- */
-    void *owner;          /* uring: the ring; threads: unused */
+    void *owner;               /* uring: the ring; threads: unused */
     weft_io_op *qnext, *qprev; /* threads: queue / armed list; uring: cancel mailbox */
-    uint8_t in_mail;      /* uring: in its ring's cancel mailbox (mailbox lock) */
-    uint8_t armed;        /* threads: in the epoll set (armed lock) */
-    void *fdw;            /* threads: its fd's waiter entry (armed lock) */
+    uint8_t in_mail;           /* uring: in its ring's cancel mailbox (mailbox lock) */
+    uint8_t armed;             /* threads: in the epoll set (armed lock) */
+    void *fdw;                 /* threads: its fd's waiter entry (armed lock) */
     weft_io_op *fnext, *fprev; /* threads: ops waiting on the same fd (armed lock) */
-    uint8_t again;        /* exec_try: a connect in progress */
-    uint32_t events;      /* threads: epoll events it waits for */
-    struct statx stx;     /* uring: IO_STAT */
+    uint8_t again;             /* exec_try: a connect in progress */
+    uint32_t events;           /* threads: epoll events it waits for */
+    struct statx stx;          /* uring: IO_STAT */
     struct {
         int64_t tv_sec;
         long long tv_nsec;

@@ -52,10 +52,10 @@ static struct {
     weft_io_op *qhead, *qtail; /* qlock */
     int epfd, evfd;
     pthread_mutex_t alock;
-    weft_io_op *armed;      /* alock: doubly linked through qnext/qprev */
-    uint64_t next_deadline; /* alock: earliest deadline of an armed op, or 0 */
+    weft_io_op *armed;             /* alock: doubly linked through qnext/qprev */
+    uint64_t next_deadline;        /* alock: earliest deadline of an armed op, or 0 */
     struct fdw *fdws[FDW_BUCKETS]; /* alock */
-    _Atomic int scan;       /* a cancel arrived: the poller scans the armed list */
+    _Atomic int scan;              /* a cancel arrived: the poller scans the armed list */
 } T = { .once = PTHREAD_ONCE_INIT,
         .qlock = PTHREAD_MUTEX_INITIALIZER,
         .qcond = PTHREAD_COND_INITIALIZER,

@@ -49,7 +49,7 @@ struct ring {
     bool futex_armed;
     _Atomic(_Atomic uint32_t *) word; /* the stream's idle word, once it slept here */
     weft_spinlock mlock;
-    weft_io_op *mail;      /* mlock: ops to cancel (qnext) */
+    weft_io_op *mail; /* mlock: ops to cancel (qnext) */
     _Atomic int has_mail;
 };
 
@@ -174,9 +174,7 @@ static void prep(struct io_uring_sqe *s, weft_io_op *op)
             io_uring_prep_writev(s, op->fd, op->iov, (unsigned)op->iovcnt, (uint64_t)op->off);
         break;
     case IO_FSYNC: io_uring_prep_fsync(s, op->fd, op->flags ? IORING_FSYNC_DATASYNC : 0); break;
-    case IO_FTRUNCATE:
-        io_uring_prep_rw(OP_FTRUNCATE, s, op->fd, NULL, 0, (uint64_t)op->off);
-        break;
+    case IO_FTRUNCATE: io_uring_prep_rw(OP_FTRUNCATE, s, op->fd, NULL, 0, (uint64_t)op->off); break;
     case IO_FALLOCATE:
         io_uring_prep_fallocate(s, op->fd, op->flags, (off_t)op->off, (off_t)op->len);
         break;

@@ -35,25 +35,24 @@ static inline void io_test_check_backend(void)
 static __attribute__((noinline, unused)) int io_errno(void) { return errno; }
 static __attribute__((noinline, unused)) void io_errno_clear(void) { errno = 0; }
 
-#define CHECK_IO(call)                                                                   \
-    ({                                                                                   \
-        long check_r_ = (long)(call);                                                    \
-        int check_e_ = io_errno();                                                            \
-        if (check_r_ < 0)                                                                \
-            TEST_FAIL("%s = %ld, errno %d (%s)", #call, check_r_, check_e_,              \
-                      strerror(check_e_));                                               \
-        check_r_;                                                                        \
+#define CHECK_IO(call)                                                                           \
+    ({                                                                                           \
+        long check_r_ = (long)(call);                                                            \
+        int check_e_ = io_errno();                                                               \
+        if (check_r_ < 0)                                                                        \
+            TEST_FAIL("%s = %ld, errno %d (%s)", #call, check_r_, check_e_, strerror(check_e_)); \
+        check_r_;                                                                                \
     })
 
 /* call must fail with errno e */
-#define CHECK_IO_ERR(call, e)                                                              \
-    do {                                                                                   \
-        io_errno_clear();                                                                  \
-        long check_r_ = (long)(call);                                                      \
-        int check_e_ = io_errno();                                                              \
-        if (check_r_ != -1 || check_e_ != (e))                                             \
-            TEST_FAIL("%s = %ld errno %d (%s), expected -1 errno %s", #call, check_r_,     \
-                      check_e_, strerror(check_e_), #e);                                   \
+#define CHECK_IO_ERR(call, e)                                                                    \
+    do {                                                                                         \
+        io_errno_clear();                                                                        \
+        long check_r_ = (long)(call);                                                            \
+        int check_e_ = io_errno();                                                               \
+        if (check_r_ != -1 || check_e_ != (e))                                                   \
+            TEST_FAIL("%s = %ld errno %d (%s), expected -1 errno %s", #call, check_r_, check_e_, \
+                      strerror(check_e_), #e);                                                   \
     } while (0)
 
 static ABT_pool io_pool;
@@ -68,8 +67,8 @@ static inline void io_rt_init(int n)
     CHECK_ABT(ABT_xstream_self(&io_xs[0]));
     CHECK_ABT(ABT_xstream_set_main_sched_basic(io_xs[0], ABT_SCHED_BASIC_WAIT, 1, &io_pool));
     for (int i = 1; i < n; i++)
-        CHECK_ABT(ABT_xstream_create_basic(ABT_SCHED_BASIC_WAIT, 1, &io_pool,
-                                           ABT_SCHED_CONFIG_NULL, &io_xs[i]));
+        CHECK_ABT(ABT_xstream_create_basic(ABT_SCHED_BASIC_WAIT, 1, &io_pool, ABT_SCHED_CONFIG_NULL,
+                                           &io_xs[i]));
     io_nxs = n;
 }
 
@@ -112,7 +111,8 @@ static inline int io_listen_any(int *port, int backlog)
 
 static inline struct sockaddr_in io_loopback(int port)
 {
-    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+    struct sockaddr_in a = { .sin_family = AF_INET,
+                             .sin_port = htons((uint16_t)port),
                              .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
     return a;
 }
@@ -131,8 +131,8 @@ static inline long io_raise_nofile(long want)
     if (getrlimit(RLIMIT_NOFILE, &r) != 0)
         return 0;
     if ((long)r.rlim_cur < want) {
-        r.rlim_cur = r.rlim_max == RLIM_INFINITY || (long)r.rlim_max > want ? (rlim_t)want
-                                                                             : r.rlim_max;
+        r.rlim_cur =
+            r.rlim_max == RLIM_INFINITY || (long)r.rlim_max > want ? (rlim_t)want : r.rlim_max;
         setrlimit(RLIMIT_NOFILE, &r);
         getrlimit(RLIMIT_NOFILE, &r);
     }

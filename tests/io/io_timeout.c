@@ -22,8 +22,8 @@ static void timed(void *arg)
     int l = io_listen_any(&port, 1);
     CHECK_IO_ERR(weft_io_accept(l, NULL, NULL), ETIMEDOUT);
     close(l);
-    CHECK_EQ_INT(weft_io_poll(fd, POLLIN, -1), 0);   /* the limit ends an unbounded poll */
-    CHECK_EQ_INT(weft_io_poll(fd, POLLIN, 5), 0);    /* its own, shorter, bound */
+    CHECK_EQ_INT(weft_io_poll(fd, POLLIN, -1), 0); /* the limit ends an unbounded poll */
+    CHECK_EQ_INT(weft_io_poll(fd, POLLIN, 5), 0);  /* its own, shorter, bound */
     CHECK_EQ_INT(weft_io_set_timeout(-1), 30);
     CHECK_IO_ERR(weft_io_set_timeout(-2), EINVAL);
     CHECK_EQ_INT(weft_io_get_timeout(), -1);
