@@ -1,7 +1,7 @@
 /* examples/kvserver/kv.h - the key-value store and its line protocol, shared by the weft
  * kvserver and by the comparison servers of bench/io (thread per connection, epoll loop).
  * Header-only; the includer defines the lock it wants before including it:
- *   KV_LOCK_T, KV_LOCK_INIT(l), KV_LOCK(l), KV_UNLOCK(l)   (none: no locking)
+ *   KV_LOCK_T, KV_LOCK_INIT(l), KV_LOCK_FREE(l), KV_LOCK(l), KV_UNLOCK(l)  (none: no locks)
  *
  * Protocol: one request per line ('\n', an optional '\r' before it is ignored):
  *   PUT <key> <value>   -> "OK"                 (value: the rest of the line, may be empty)
@@ -20,6 +20,7 @@
 #ifndef KV_LOCK_T
 #define KV_LOCK_T       int
 #define KV_LOCK_INIT(l) ((void)(l))
+#define KV_LOCK_FREE(l) ((void)(l))
 #define KV_LOCK(l)      ((void)(l))
 #define KV_UNLOCK(l)    ((void)(l))
 #endif
@@ -74,6 +75,7 @@ static inline void kv_destroy(kv_store *st)
                 free(it);
             }
         free(st->s[i].b);
+        KV_LOCK_FREE(st->s[i].lock);
     }
 }
 

@@ -30,6 +30,7 @@
 
 #define KV_LOCK_T       ABT_mutex
 #define KV_LOCK_INIT(l) ABT_mutex_create(&(l))
+#define KV_LOCK_FREE(l) ABT_mutex_free(&(l))
 #define KV_LOCK(l)      ABT_mutex_lock(l)
 #define KV_UNLOCK(l)    ABT_mutex_unlock(l)
 #include "kv.h"
