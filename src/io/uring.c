@@ -47,6 +47,7 @@ struct ring {
     unsigned unsubmitted; /* SQEs prepared, not yet sent */
     unsigned inflight;    /* ops sent, not yet reaped */
     bool futex_armed;
+    bool defer; /* DEFER_TASKRUN: completions are run when we enter for events */
     _Atomic(_Atomic uint32_t *) word; /* the stream's idle word, once it slept here */
     weft_spinlock mlock;
     weft_io_op *mail; /* mlock: ops to cancel (qnext) */
@@ -130,14 +131,25 @@ static struct ring *ring_get(void)
     rg = calloc(1, sizeof *rg);
     if (!rg)
         return NULL;
+    /* Only this thread submits and waits (SINGLE_ISSUER), and completions are run when
+     * it enters the kernel to look for them (DEFER_TASKRUN): no interrupt of the stream
+     * per completion.  TASKRUN_FLAG marks the SQ when completions are waiting to be run,
+     * so the poll knows when to enter.  Older kernels: plain flags. */
     struct io_uring_params p;
     memset(&p, 0, sizeof p);
-    p.flags = IORING_SETUP_CQSIZE;
+    p.flags = IORING_SETUP_CQSIZE | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
+              IORING_SETUP_TASKRUN_FLAG;
     p.cq_entries = 16384;
     if (io_uring_queue_init_params(256, &rg->r, &p) < 0) {
-        free(rg);
-        return NULL;
+        memset(&p, 0, sizeof p);
+        p.flags = IORING_SETUP_CQSIZE;
+        p.cq_entries = 16384;
+        if (io_uring_queue_init_params(256, &rg->r, &p) < 0) {
+            free(rg);
+            return NULL;
+        }
     }
+    rg->defer = (p.flags & IORING_SETUP_DEFER_TASKRUN) != 0;
     tls_ring = rg;
     (void)pthread_setspecific(ring_key, rg);
     return rg;
@@ -314,8 +326,10 @@ static bool ring_poll(void)
         return false;
     if (weft_atomic_load_acquire(&rg->has_mail))
         drain_mail(rg);
-    if (rg->unsubmitted || io_uring_cq_has_overflow(&rg->r)) {
-        io_uring_submit(&rg->r); /* also flushes an overflowed CQ */
+    bool run_tw = rg->defer && (IO_URING_READ_ONCE(*rg->r.sq.kflags) & IORING_SQ_TASKRUN);
+    if (rg->unsubmitted || run_tw || io_uring_cq_has_overflow(&rg->r)) {
+        /* send the batch, run deferred completions, flush an overflowed CQ: one enter */
+        io_uring_submit_and_get_events(&rg->r);
         rg->unsubmitted = 0;
     }
     unsigned head, n = 0;
