@@ -69,7 +69,7 @@ static void pick(void)
         else
             rc = weft_io_uring_probe(&why);
         if (rc == 0 && weft_poll_hook_add(&weft_io_uring_hook) == 0) {
-            backend = &weft_io_uring_backend;
+            __atomic_store_n(&backend, &weft_io_uring_backend, __ATOMIC_RELEASE);
             return;
         }
         if (rc == 0)
@@ -82,7 +82,7 @@ static void pick(void)
 #endif
     }
     (void)weft_poll_hook_add(&threads_hook); /* only for ABT_thread_cancel */
-    backend = &weft_io_threads_backend;
+    __atomic_store_n(&backend, &weft_io_threads_backend, __ATOMIC_RELEASE);
 }
 
 static inline const struct weft_io_backend *be(void)
@@ -90,7 +90,7 @@ static inline const struct weft_io_backend *be(void)
     const struct weft_io_backend *b = __atomic_load_n(&backend, __ATOMIC_ACQUIRE);
     if (WEFT_UNLIKELY(!b)) {
         pthread_once(&pick_once, pick);
-        b = backend;
+        b = __atomic_load_n(&backend, __ATOMIC_ACQUIRE);
     }
     return b;
 }
