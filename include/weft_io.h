@@ -16,6 +16,11 @@
  *   - a tasklet, a scheduler, an external thread, or a program before ABT_init: the call
  *     simply blocks the calling OS thread, as X would.
  * socket, bind and listen never wait for a device or a peer: they run in the caller.
+ * A ULT's read, write, readv, writev, recv, send, recvmsg, sendmsg, accept and poll are
+ * first tried without waiting (a socket with data, a page-cache hit): only a call that
+ * would wait parks.  read/write/readv/writev on an O_DIRECT file therefore hold the stream
+ * for the device (RWF_NOWAIT still waits there): use the p-variants (pread...) on O_DIRECT
+ * files, which always go through the backend.
  *
  * Backends, chosen once per process at the first call (WEFT_IO_BACKEND=uring|threads):
  *   - uring (default when the kernel allows it): one io_uring per execution stream,

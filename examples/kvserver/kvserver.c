@@ -374,9 +374,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "kvserver: %s:%d: %s\n", addr, port, strerror(errno));
         return 1;
     }
-    printf("kvserver: listening on %s:%d (%d streams, weft_io %s%s%s)\n", addr,
-           ntohs(a.sin_port), nstreams, weft_io_backend(), logpath ? ", log " : "",
-           logpath ? logpath : "");
+    printf("kvserver: listening on %s:%d (%d streams, weft_io %s%s%s)\n", addr, ntohs(a.sin_port),
+           nstreams, weft_io_backend(), logpath ? ", log " : "", logpath ? logpath : "");
     fflush(stdout);
 
     ABT_thread acc;

@@ -233,6 +233,12 @@ static long run(weft_io_op *op)
         switch (op->kind) {
         case IO_READ:
         case IO_WRITE:
+            /* pread/pwrite and friends address files: the ring makes its own no-wait
+             * attempt (page-cache hits complete when the batch is sent), whereas a
+             * RWF_NOWAIT read of an O_DIRECT file would hold the stream for the device */
+            if (op->off >= 0)
+                break;
+            /* fall through */
         case IO_RECVMSG:
         case IO_SENDMSG:
         case IO_ACCEPT:
