@@ -22,6 +22,8 @@ BI=$B/bench/io
 
 srv_pid=""
 start() { # start SERVER ARGS...: sets PORT
+  rm -f /tmp/weft_bench_srv.$$
+  PORT=""
   "$@" >/tmp/weft_bench_srv.$$ 2>&1 &
   srv_pid=$!
   for _ in $(seq 50); do
@@ -58,7 +60,7 @@ for c in $CONNS; do
 done
 
 echo
-echo "## idle kvserver (2 streams, 100 idle connections): CPU over 5 s"
+echo "## idle kvserver (2 streams, 100 idle connections): CPU over 5 s (/proc schedstat)"
 echo
 echo "| backend | CPU ms per second |"
 echo "|---|---:|"
@@ -69,11 +71,11 @@ import socket,time
 s=[socket.create_connection(('127.0.0.1',$PORT)) for _ in range(100)]
 time.sleep(7)" 2>/dev/null)
   sleep 1
-  t0=$(awk '{print $14+$15}' /proc/$srv_pid/stat)
+  cpu_ns() { local s=0 t; for t in /proc/$srv_pid/task/*/schedstat; do s=$((s + $(cut -d' ' -f1 "$t"))); done; echo $s; }
+  t0=$(cpu_ns)
   sleep 5
-  t1=$(awk '{print $14+$15}' /proc/$srv_pid/stat)
-  hz=$(getconf CLK_TCK)
-  echo "| $b | $(awk -v a="$t0" -v b="$t1" -v hz="$hz" 'BEGIN{printf "%.2f", (b-a)*1000/hz/5}') |"
+  t1=$(cpu_ns)
+  echo "| $b | $(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.3f", (b-a)/1e6/5}') |"
   stop
   exec {hold}<&-
 done
