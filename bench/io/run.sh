@@ -34,13 +34,21 @@ start() { # start SERVER ARGS...: sets PORT
   echo "server did not start: $*" >&2
   exit 1
 }
+cpu_ns() { # CPU time of the server so far (live and exited threads), /proc/PID/stat
+  awk -v hz="$(getconf CLK_TCK)" '{printf "%.0f", ($14 + $15) * 1e9 / hz}' /proc/$srv_pid/stat
+}
+sched_ns() { # the same from schedstat (ns resolution; live threads only)
+  local s=0 t
+  for t in /proc/$srv_pid/task/*/schedstat; do s=$((s + $(cut -d' ' -f1 "$t" 2>/dev/null || echo 0))); done
+  echo $s
+}
 stop() { kill "$srv_pid" 2>/dev/null || true; wait "$srv_pid" 2>/dev/null || true; srv_pid=""; }
 trap 'stop; rm -f /tmp/weft_bench_srv.$$' EXIT
 
 echo "## kvserver protocol, closed loop (kv_load: 2 client threads, 90% GET), ${D} s per point"
 echo
-echo "| server | conns | req/s | p50 us | p99 us | errors |"
-echo "|---|---:|---:|---:|---:|---:|"
+echo "| server | conns | req/s | p50 us | p99 us | errors | server CPU us/req |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
 for c in $CONNS; do
   for s in weft-uring weft-threads pthread-per-conn epoll-1-thread; do
     case $s in
@@ -49,13 +57,17 @@ for c in $CONNS; do
       pthread-per-conn) start "$BI/kv_threads" -p 0 ;;
       epoll-1-thread) start "$BI/kv_epoll" -p 0 ;;
     esac
-    r=$("$BI/kv_load" -p "$PORT" -c "$c" -d "$D" -w 1 || true)
+    a=$(cpu_ns)
+    r=$("$BI/kv_load" -p "$PORT" -c "$c" -d "$D" -w 0 || true)
+    b=$(cpu_ns)
     stop
     rps=$(sed -n 's/.*rps=\([0-9.]*\).*/\1/p' <<<"$r")
     p50=$(sed -n 's/.*p50_us=\([0-9.]*\).*/\1/p' <<<"$r")
     p99=$(sed -n 's/.*p99_us=\([0-9.]*\).*/\1/p' <<<"$r")
     err=$(sed -n 's/.*errors=\([0-9]*\).*/\1/p' <<<"$r")
-    echo "| $s | $c | ${rps:-fail} | ${p50:-} | ${p99:-} | ${err:-} |"
+    n=$(sed -n 's/.*reqs=\([0-9]*\).*/\1/p' <<<"$r")
+    cpu=$(awk -v a="$a" -v b="$b" -v n="${n:-0}" 'BEGIN{if (n > 0) printf "%.1f", (b-a)/1e3/n}')
+    echo "| $s | $c | ${rps:-fail} | ${p50:-} | ${p99:-} | ${err:-} | ${cpu:-} |"
   done
 done
 
@@ -71,10 +83,9 @@ import socket,time
 s=[socket.create_connection(('127.0.0.1',$PORT)) for _ in range(100)]
 time.sleep(7)" 2>/dev/null)
   sleep 1
-  cpu_ns() { local s=0 t; for t in /proc/$srv_pid/task/*/schedstat; do s=$((s + $(cut -d' ' -f1 "$t"))); done; echo $s; }
-  t0=$(cpu_ns)
+  t0=$(sched_ns)
   sleep 5
-  t1=$(cpu_ns)
+  t1=$(sched_ns)
   echo "| $b | $(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.3f", (b-a)/1e6/5}') |"
   stop
   exec {hold}<&-
