@@ -30,6 +30,14 @@
 
 #define API __attribute__((visibility("default")))
 
+/* ---- the cancellation registry ---- */
+
+#define NBUCKETS 64
+static struct bucket {
+    weft_spinlock lock;
+    weft_io_op *head; /* lock: ops of parked ULTs */
+} __attribute__((aligned(WEFT_CACHE_LINE))) reg[NBUCKETS];
+
 /* ---- backend choice ---- */
 
 static const struct weft_io_backend *backend;
@@ -40,8 +48,23 @@ static const struct weft_poll_hook threads_hook = {
     .cancel = weft_io_hook_cancel,
 };
 
+static void atfork_child(void)
+{
+    /* only the forking thread lives on: no other thread holds a bucket lock or has an
+     * op in flight in the child */
+    for (int i = 0; i < NBUCKETS; i++) {
+        weft_atomic_store_relaxed(&reg[i].lock.v, 0);
+        reg[i].head = NULL;
+    }
+    weft_io_threads_atfork_child();
+#if WEFT_IO_HAVE_URING
+    weft_io_uring_atfork_child();
+#endif
+}
+
 static void pick(void)
 {
+    (void)pthread_atfork(NULL, NULL, atfork_child);
     const char *env = getenv("WEFT_IO_BACKEND");
     bool want_uring = true;
     if (env && *env) {
@@ -138,14 +161,6 @@ API int weft_io_set_timeout(int timeout_ms)
     weft_atomic_store_release(&timeouts_used, 1);
     return prev;
 }
-
-/* ---- the cancellation registry ---- */
-
-#define NBUCKETS 64
-static struct bucket {
-    weft_spinlock lock;
-    weft_io_op *head; /* lock: ops of parked ULTs */
-} __attribute__((aligned(WEFT_CACHE_LINE))) reg[NBUCKETS];
 
 static inline struct bucket *bucket_of(const weft_unit *u)
 {

@@ -130,6 +130,10 @@ long weft_io_exec_blocking(weft_io_op *op);
 long weft_io_exec_try(weft_io_op *op, uint32_t *events);
 /* Threads backend entry for the uring backend's ops its kernel lacks. */
 int weft_io_threads_submit(weft_io_op *op);
+/* fork(): make the child's first I/O start afresh (io.c registers these). */
+void weft_io_threads_atfork_child(void);
+void weft_io_uring_atfork_child(void);
+
 /* Finish op (res set): weft_io_unregister, then weft_io_wake.  The uring backend calls
  * the two steps itself, to take the op out of its cancel mailbox in between. */
 void weft_io_complete(weft_io_op *op);

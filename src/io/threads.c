@@ -28,6 +28,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <time.h>
@@ -377,6 +378,29 @@ int weft_io_threads_submit(weft_io_op *op)
         return T.err;
     enqueue(op);
     return 0;
+}
+
+void weft_io_threads_atfork_child(void)
+{
+    /* The I/O threads did not come along, and the epoll set is the parent's: start
+     * afresh at the child's first use (ops of the parent's other threads are gone). */
+    if (T.epfd > 0)
+        close(T.epfd);
+    if (T.evfd > 0)
+        close(T.evfd);
+    pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+    pthread_cond_t c = PTHREAD_COND_INITIALIZER;
+    T.once = once;
+    T.err = 0;
+    T.qlock = m;
+    T.alock = m;
+    T.qcond = c;
+    T.qhead = T.qtail = T.armed = NULL;
+    T.next_deadline = 0;
+    T.epfd = T.evfd = -1;
+    memset(T.fdws, 0, sizeof T.fdws);
+    weft_atomic_store_relaxed(&T.scan, 0);
 }
 
 static void threads_cancel(weft_io_op *op)

@@ -385,6 +385,13 @@ static bool ring_sleep(_Atomic uint32_t *word, uint64_t timeout_ns)
     return true;
 }
 
+void weft_io_uring_atfork_child(void)
+{
+    /* The ring of the forking thread is the parent's (shared rings, shared fd): forget
+     * it; the child's first I/O makes its own.  Its memory is left mapped. */
+    tls_ring = NULL;
+}
+
 static void uring_cancel(weft_io_op *op)
 {
     struct ring *rg = op->owner;
