@@ -155,12 +155,20 @@ static struct ring *ring_get(void)
     return rg;
 }
 
-static struct io_uring_sqe *sqe_get(struct ring *rg, unsigned n)
+/* At least n free SQEs (sending the batch first if need be); false when the kernel
+ * takes none (its CQ overflowing): the caller goes another way. */
+static bool sq_room(struct ring *rg, unsigned n)
 {
-    if (io_uring_sq_space_left(&rg->r) < n) {
-        io_uring_submit(&rg->r);
-        rg->unsubmitted = 0;
-    }
+    if (io_uring_sq_space_left(&rg->r) >= n)
+        return true;
+    io_uring_submit_and_get_events(&rg->r);
+    rg->unsubmitted = 0;
+    return io_uring_sq_space_left(&rg->r) >= n;
+}
+
+/* A free SQE, sq_room having said there is one. */
+static __attribute__((returns_nonnull)) struct io_uring_sqe *sqe_get(struct ring *rg)
+{
     struct io_uring_sqe *s = io_uring_get_sqe(&rg->r);
     rg->unsubmitted++;
     return s;
@@ -222,10 +230,10 @@ static void prep(struct io_uring_sqe *s, weft_io_op *op)
 static int uring_submit(weft_io_op *op)
 {
     struct ring *rg = ring_get();
-    if (!rg || !kind_ok[op->kind])
+    if (!rg || !kind_ok[op->kind] || !sq_room(rg, op->deadline ? 2 : 1))
         return weft_io_threads_submit(op);
     op->owner = rg;
-    struct io_uring_sqe *s = sqe_get(rg, op->deadline ? 2 : 1);
+    struct io_uring_sqe *s = sqe_get(rg);
     prep(s, op);
     if (op->deadline) {
         uint64_t now = weft_clock_ns();
@@ -233,7 +241,7 @@ static int uring_submit(weft_io_op *op)
         op->ts.tv_sec = (int64_t)(left / 1000000000u);
         op->ts.tv_nsec = (long long)(left % 1000000000u);
         s->flags |= IOSQE_IO_LINK;
-        struct io_uring_sqe *t = sqe_get(rg, 1);
+        struct io_uring_sqe *t = sqe_get(rg);
         io_uring_prep_link_timeout(t, (struct __kernel_timespec *)&op->ts, 0);
         io_uring_sqe_set_data64(t, UD_IGNORE);
     }
@@ -278,7 +286,16 @@ static void drain_mail(struct ring *rg)
     /* Only this thread reaps, so every op in m is still in flight. */
     for (weft_io_op *op = m, *nx; op; op = nx) {
         nx = op->qnext;
-        struct io_uring_sqe *s = sqe_get(rg, 1);
+        if (!sq_room(rg, 1)) { /* no SQE now: back to the mailbox, next poll */
+            weft_spin_lock(&rg->mlock);
+            op->qnext = rg->mail;
+            rg->mail = op;
+            op->in_mail = 1;
+            weft_spin_unlock(&rg->mlock);
+            weft_atomic_store_seq_cst(&rg->has_mail, 1);
+            continue;
+        }
+        struct io_uring_sqe *s = sqe_get(rg);
         io_uring_prep_cancel64(s, (uint64_t)(uintptr_t)op, 0);
         io_uring_sqe_set_data64(s, UD_IGNORE);
     }
@@ -362,18 +379,27 @@ static bool ring_sleep(_Atomic uint32_t *word, uint64_t timeout_ns)
     weft_atomic_store_seq_cst(&rg->word, word);
     if (weft_atomic_load_seq_cst(&rg->has_mail))
         return true; /* a cancel came in: poll first */
+    struct __kernel_timespec ts, *tp = NULL;
+    if (!rg->futex_armed && !sq_room(rg, 1)) {
+        /* no SQE for the futex wait: nap 1 ms in the ring (completions still end it) */
+        ts.tv_sec = 0;
+        ts.tv_nsec = 1000000;
+        struct io_uring_cqe *cqe;
+        io_uring_submit_and_wait_timeout(&rg->r, &cqe, 1, &ts, NULL);
+        rg->unsubmitted = 0;
+        return true;
+    }
     if (!rg->futex_armed) {
-        struct io_uring_sqe *s = sqe_get(rg, 1);
-        memset(s, 0, sizeof *s);
-        s->opcode = OP_FUTEX_WAIT;
-        s->fd = FUTEX2_U32 | FUTEX2_PRIV;
-        s->addr = (uint64_t)(uintptr_t)word;
-        s->off = WEFT_IDLE_SLEEPING; /* addr2: the value to sleep on */
-        s->addr3 = 0xffffffffu;      /* FUTEX_BITSET_MATCH_ANY */
+        struct io_uring_sqe *s = sqe_get(rg);
+        /* prep_rw clears every other field (the kernel wants len, futex_flags,
+         * buf_index and file_index zero); fd holds the FUTEX2 flags, off (addr2) the
+         * value to sleep on */
+        io_uring_prep_rw(OP_FUTEX_WAIT, s, FUTEX2_U32 | FUTEX2_PRIV, (const void *)word, 0,
+                         WEFT_IDLE_SLEEPING);
+        s->addr3 = 0xffffffffu; /* FUTEX_BITSET_MATCH_ANY */
         s->user_data = UD_FUTEX;
         rg->futex_armed = true;
     }
-    struct __kernel_timespec ts, *tp = NULL;
     if (timeout_ns) {
         ts.tv_sec = (long long)(timeout_ns / 1000000000u);
         ts.tv_nsec = (long long)(timeout_ns % 1000000000u);
