@@ -86,7 +86,8 @@ static void sockets(void)
     CHECK_IO(weft_io_close(c));
 
     /* bad descriptors */
-    int bad = 900001;
+    static _Atomic int nbad;
+    int bad = 900100 + nbad++; /* one per caller (ThreadSanitizer tracks fd numbers) */
     CHECK_IO_ERR(weft_io_recv(bad, buf, 1, 0), EBADF);
     CHECK_IO_ERR(weft_io_send(bad, buf, 1, 0), EBADF);
     CHECK_IO_ERR(weft_io_recvmsg(bad, &rm, 0), EBADF);
