@@ -3,7 +3,11 @@
  * log (weft_io_pwrite + weft_io_fdatasync before each PUT/DEL is acknowledged, replayed at
  * start: a crash loses no acknowledged write).  Protocol: kv.h (GET/PUT/DEL lines).
  *
- *   kvserver [-a ADDR] [-p PORT] [-s STREAMS] [-l LOGFILE] [-q]
+ *   kvserver [-a ADDR] [-p PORT] [-s STREAMS] [-l LOGFILE] [-q] [-S]
+ *
+ * Connections are dealt round-robin to the streams, each with its own pool, and stay
+ * there (the ring of their stream completes their I/O); -S puts every stream on one
+ * shared pool instead (a ULT then resumes wherever a stream is free).
  *
  * Prints "kvserver: listening on ADDR:PORT ..." on stdout once it accepts (PORT 0: any
  * free port, the line says which).  SIGINT or SIGTERM: stop accepting, close every
@@ -275,7 +279,9 @@ done:
     free(c);
 }
 
-static ABT_pool pool;
+static ABT_pool pool;        /* shared by every stream (-S), or stream 0's */
+static ABT_pool spools[256]; /* one per stream (default) */
+static int nspools, next_spool;
 
 static void acceptor(void *arg)
 {
@@ -295,7 +301,10 @@ static void acceptor(void *arg)
         }
         c->fd = fd;
         conn_add(c);
-        if (ABT_thread_create(pool, serve, c, ABT_THREAD_ATTR_NULL, NULL) != ABT_SUCCESS) {
+        /* per-stream pools: connections are dealt round-robin and stay on their
+         * stream, whose ring completes their I/O (no cross-stream wake-up per request) */
+        ABT_pool p = nspools ? spools[next_spool++ % nspools] : pool;
+        if (ABT_thread_create(p, serve, c, ABT_THREAD_ATTR_NULL, NULL) != ABT_SUCCESS) {
             conn_del(c);
             weft_io_close(fd);
             free(c);
@@ -305,16 +314,17 @@ static void acceptor(void *arg)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: kvserver [-a ADDR] [-p PORT] [-s STREAMS] [-l LOGFILE] [-q]\n");
+    fprintf(stderr, "usage: kvserver [-a ADDR] [-p PORT] [-s STREAMS] [-l LOGFILE] [-q] [-S]\n");
     exit(2);
 }
 
 int main(int argc, char **argv)
 {
     const char *addr = "127.0.0.1", *logpath = NULL;
-    int port = 7379, nstreams = 2, opt;
-    while ((opt = getopt(argc, argv, "a:p:s:l:q")) != -1) {
+    int port = 7379, nstreams = 2, opt, shared_pool = 0;
+    while ((opt = getopt(argc, argv, "a:p:s:l:qS")) != -1) {
         switch (opt) {
+        case 'S': shared_pool = 1; break;
         case 'a': addr = optarg; break;
         case 'p': port = atoi(optarg); break;
         case 's': nstreams = atoi(optarg); break;
@@ -345,11 +355,22 @@ int main(int argc, char **argv)
         return 1;
     }
     ABT_xstream xs[256];
-    ABT_pool_create_basic(ABT_POOL_FIFO_WAIT, ABT_POOL_ACCESS_MPMC, ABT_TRUE, &pool);
     ABT_xstream_self(&xs[0]);
-    ABT_xstream_set_main_sched_basic(xs[0], ABT_SCHED_BASIC_WAIT, 1, &pool);
-    for (int i = 1; i < nstreams; i++)
-        ABT_xstream_create_basic(ABT_SCHED_BASIC_WAIT, 1, &pool, ABT_SCHED_CONFIG_NULL, &xs[i]);
+    if (shared_pool) {
+        ABT_pool_create_basic(ABT_POOL_FIFO_WAIT, ABT_POOL_ACCESS_MPMC, ABT_TRUE, &pool);
+        ABT_xstream_set_main_sched_basic(xs[0], ABT_SCHED_BASIC_WAIT, 1, &pool);
+        for (int i = 1; i < nstreams; i++)
+            ABT_xstream_create_basic(ABT_SCHED_BASIC_WAIT, 1, &pool, ABT_SCHED_CONFIG_NULL, &xs[i]);
+    } else {
+        nspools = nstreams;
+        for (int i = 0; i < nstreams; i++)
+            ABT_pool_create_basic(ABT_POOL_FIFO_WAIT, ABT_POOL_ACCESS_MPMC, ABT_TRUE, &spools[i]);
+        pool = spools[0];
+        ABT_xstream_set_main_sched_basic(xs[0], ABT_SCHED_BASIC_WAIT, 1, &spools[0]);
+        for (int i = 1; i < nstreams; i++)
+            ABT_xstream_create_basic(ABT_SCHED_BASIC_WAIT, 1, &spools[i], ABT_SCHED_CONFIG_NULL,
+                                     &xs[i]);
+    }
     ABT_mutex_create(&log_lock);
     ABT_mutex_create(&conns_lock);
     ABT_cond_create(&conns_gone);
