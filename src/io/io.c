@@ -240,6 +240,7 @@ static long run(weft_io_op *op)
     weft_unit *u = weft_self_ult();
     if (!u && !op->deadline)
         return weft_io_exec_blocking(op);
+    uint32_t wait_ev = 0; /* the no-wait try would block: these poll events */
     if (u) {
         /* Fast path: a call that waits for readiness is first tried without waiting;
          * only one that would wait is handed over (and one on an O_NONBLOCK fd, or with
@@ -258,11 +259,9 @@ static long run(weft_io_op *op)
         case IO_SENDMSG:
         case IO_ACCEPT:
         case IO_POLL: {
-            uint32_t ev;
-            long r = weft_io_exec_try(op, &ev);
-            if (!ev)
+            long r = weft_io_exec_try(op, &wait_ev);
+            if (!wait_ev)
                 return r;
-            op->again = 0;
             break;
         }
         case IO_CONNECT: {
@@ -277,7 +276,15 @@ static long run(weft_io_op *op)
     weft_waiter_init(&op->w);
     weft_atomic_store_relaxed(&op->lock.v, 0);
     weft_spin_lock(&op->lock);
-    int rc = u ? b->submit(op) : weft_io_threads_submit(op);
+    int rc;
+    if (!u) {
+        rc = weft_io_threads_submit(op);
+    } else if (wait_ev && b == &weft_io_threads_backend) {
+        rc = weft_io_threads_arm(op, wait_ev); /* tried already: straight to the epoll set */
+    } else {
+        op->again = 0; /* the backend starts the op afresh */
+        rc = b->submit(op);
+    }
     if (rc < 0) {
         weft_spin_unlock(&op->lock);
         return rc;

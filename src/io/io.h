@@ -130,6 +130,10 @@ long weft_io_exec_blocking(weft_io_op *op);
 long weft_io_exec_try(weft_io_op *op, uint32_t *events);
 /* Threads backend entry for the uring backend's ops its kernel lacks. */
 int weft_io_threads_submit(weft_io_op *op);
+/* Threads backend: op (a ULT's, op->lock held) was just tried and would block on
+ * `events`: arm it in the epoll set from the caller's thread, skipping a worker hand-off
+ * (or queue it when it cannot be armed).  0, or -errno as submit. */
+int weft_io_threads_arm(weft_io_op *op, uint32_t events);
 /* fork(): make the child's first I/O start afresh (io.c registers these). */
 void weft_io_threads_atfork_child(void);
 void weft_io_uring_atfork_child(void);

@@ -403,6 +403,26 @@ void weft_io_threads_atfork_child(void)
     weft_atomic_store_relaxed(&T.scan, 0);
 }
 
+int weft_io_threads_arm(weft_io_op *op, uint32_t ev)
+{
+    pthread_once(&T.once, start);
+    if (T.err)
+        return T.err;
+    pthread_mutex_lock(&T.alock);
+    if (arm(op, ev) != 0) {
+        pthread_mutex_unlock(&T.alock);
+        enqueue(op); /* EPERM, EEXIST on a stale fd, ENOMEM...: a worker sorts it out */
+        return 0;
+    }
+    bool earlier = op->deadline && (!T.next_deadline || op->deadline < T.next_deadline);
+    if (earlier)
+        T.next_deadline = op->deadline;
+    pthread_mutex_unlock(&T.alock); /* the poller may take op from here (op->lock held) */
+    if (earlier)
+        poke();
+    return 0;
+}
+
 static void threads_cancel(weft_io_op *op)
 {
     (void)op;

@@ -47,7 +47,7 @@ int main(void)
     kill(getpid(), SIGUSR1);
     CHECK_IO(weft_io_send(sv[1], "ta", 2, 0));
     io_join(&t);
-    CHECK(handled >= 7);
+    CHECK(handled >= 1); /* standard signals pending together are delivered once */
     io_rt_fini();
     return 0;
 }
