@@ -75,6 +75,13 @@ if [ ${#need[@]} -gt 0 ]; then
   fi
 fi
 
+# Optional: liburing-dev for the I/O face's io_uring backend (without it weft-io is built
+# with its threads backend only; CMake says so).
+if [ ! -f /usr/include/liburing.h ]; then
+  echo "== installing: liburing-dev"
+  apt_install liburing-dev || echo "== liburing-dev not installable: weft-io builds its threads backend only" >&2
+fi
+
 cross_skip=""
 if want aarch64; then
   cross_cc=${CROSS_CC:-aarch64-linux-gnu-gcc}

@@ -11,10 +11,12 @@
 
 #define WEFT_API         __attribute__((visibility("default")))
 #define WEFT_INTERNAL    __attribute__((visibility("hidden")))
-/* WEFT_FACE: an internal entry point that libweft.so exports for the face libraries built
- * over it (libweft-mpi.so, ...), which cannot reach its hidden symbols.  Declared only in a
- * core header, never in include/: not public API, its contract follows the weft version. */
-#define WEFT_FACE        __attribute__((visibility("default")))
+/* WEFT_FACE_API: core entry points that a face built as a library of its own (libweft-io,
+ * libweft-mpi, ...) calls through a core header (core/wait.h, core/poll_hook.h,
+ * core/runtime.h): exported from libweft.so so that such a library links, but declared in
+ * no public header and not part of the API (their names and contracts may change with
+ * weft). */
+#define WEFT_FACE_API    __attribute__((visibility("default")))
 #define WEFT_COLD        __attribute__((cold, noinline))
 #define WEFT_WUR         __attribute__((warn_unused_result))
 #define WEFT_LIKELY(x)   __builtin_expect(!!(x), 1)

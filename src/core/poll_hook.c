@@ -30,8 +30,11 @@ int weft_poll_hook_add(const struct weft_poll_hook *h)
 bool weft_poll_hooks_run_slow(int n)
 {
     bool woke = false;
-    for (int i = 0; i < n; i++)
-        woke |= weft_atomic_load_relaxed(&weft_poll_hooks[i])->poll();
+    for (int i = 0; i < n; i++) {
+        const struct weft_poll_hook *h = weft_atomic_load_relaxed(&weft_poll_hooks[i]);
+        if (h->poll)
+            woke |= h->poll();
+    }
     return woke;
 }
 
@@ -59,4 +62,14 @@ bool weft_poll_hooks_sleep(_Atomic uint32_t *word, uint64_t timeout_ns)
             return true;
     }
     return false;
+}
+
+void weft_poll_hooks_cancel(struct weft_unit *u)
+{
+    int n = weft_atomic_load_acquire(&weft_poll_hooks_n);
+    for (int i = 0; i < n; i++) {
+        const struct weft_poll_hook *h = weft_atomic_load_relaxed(&weft_poll_hooks[i]);
+        if (h->cancel)
+            h->cancel(u);
+    }
 }

@@ -23,6 +23,11 @@
  *     WEFT_IDLE_SLEEPING (a futex wake on word), when one of its completions arrives, or
  *     after timeout_ns (0: no limit); spurious returns are allowed.  It returns true when it
  *     slept there, false when it declined (then the stream sleeps on the futex as usual).
+ *   - cancel (optional): ABT_thread_cancel was just asked for unit u (its WEFT_REQ_CANCEL
+ *     bit is set).  A face whose operation u is parked in asks the kernel (or its helper
+ *     threads) to end that operation soon and then wakes u as usual; the scheduler then
+ *     terminates u instead of running it.  Called on the canceller's thread, for every
+ *     hook; it must not block and must ignore units it does not know.
  * Until a hook is registered the cost in the loop is one load and a branch.  Rejected:
  * core calling the faces by name (a layer reaching up), and a dedicated progress ULT per
  * stream (it spins, or sleeps without being woken by completions). */
@@ -35,11 +40,14 @@
 #include "arch/atomic.h"
 #include "arch/compiler.h"
 
+struct weft_unit;
+
 #define WEFT_POLL_HOOKS_MAX 4
 
 struct weft_poll_hook {
     const char *name; /* the face, for ABT_info_print_config */
-    /* Reap completions of the calling stream and wake their waiters; true if it woke any. */
+    /* Reap completions of the calling stream and wake their waiters; true if it woke any.
+     * NULL: nothing to reap (a hook that only wants `cancel`). */
     bool (*poll)(void);
     /* How long the calling stream may sleep idle without a poll (ns), WEFT_NO_DEADLINE
      * (UINT64_MAX) when nothing of this face is in flight there, 0: do not sleep yet.
@@ -47,16 +55,17 @@ struct weft_poll_hook {
     uint64_t (*idle_ns)(void);
     /* Optional: sleep for the calling stream (see above); NULL: never. */
     bool (*sleep)(_Atomic uint32_t *word, uint64_t timeout_ns);
+    /* Optional: ABT_thread_cancel(u) was asked (see above); NULL: nothing to do. */
+    void (*cancel)(struct weft_unit *u);
 };
 
 extern WEFT_INTERNAL _Atomic int weft_poll_hooks_n;
 extern WEFT_INTERNAL const struct weft_poll_hook *_Atomic weft_poll_hooks[WEFT_POLL_HOOKS_MAX];
 
 /* Register h (idempotent for the same h).  0, or -1 when WEFT_POLL_HOOKS_MAX are taken.
- * Callable before ABT_init and from any thread.  Exported from libweft.so (WEFT_FACE) so
- * that a face in its own shared library (libweft-mpi.so) can register: the only symbol of
- * this header a face library may use; everything else here is core's side. */
-WEFT_FACE int weft_poll_hook_add(const struct weft_poll_hook *h);
+ * Callable before ABT_init and from any thread.  Exported from libweft.so (WEFT_FACE_API) so
+ * that a face in its own shared library (libweft-io.so, libweft-mpi.so) can register. */
+WEFT_FACE_API int weft_poll_hook_add(const struct weft_poll_hook *h);
 
 /* Call every hook's poll; true if one woke a waiter. */
 WEFT_INTERNAL bool weft_poll_hooks_run_slow(int n);
@@ -68,6 +77,9 @@ static inline bool weft_poll_hooks_run(void)
 
 /* The smallest idle bound of the hooks (UINT64_MAX: none). */
 WEFT_INTERNAL uint64_t weft_poll_hooks_idle_ns(void);
+
+/* Tell every hook that u is being cancelled (ABT_thread_cancel). */
+WEFT_INTERNAL void weft_poll_hooks_cancel(struct weft_unit *u);
 
 /* Let a hook sleep for the stream (true), or none does (false: sleep on the futex). */
 WEFT_INTERNAL bool weft_poll_hooks_sleep(_Atomic uint32_t *word, uint64_t timeout_ns);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/poll_hook.h"
 #include "core/thread_attr.h"
 #include "core/unit.h"
 #include "core/xstream.h"
@@ -249,6 +250,9 @@ WEFT_API int ABT_thread_cancel(ABT_thread thread)
         return ABT_SUCCESS;
     }
     weft_atomic_fetch_or_release(&u->request, WEFT_REQ_CANCEL);
+    /* A ULT parked in a face's operation (I/O) is woken by that face once the kernel
+     * has let go of it (core/poll_hook.h, `cancel`). */
+    weft_poll_hooks_cancel(u);
     return ABT_SUCCESS;
 }
 

@@ -43,6 +43,13 @@ static inline const void *weft_self_identity(const void *external)
     return xs->cur ? (const void *)xs->cur : (const void *)xs;
 }
 
+/* ABT_thread_cancel was asked for u: it terminates at its next wake-up or yield (a face
+ * about to park u in an operation of its own then need not start one). */
+static inline bool weft_unit_cancel_requested(weft_unit *u)
+{
+    return (weft_atomic_load_acquire(&u->request) & WEFT_REQ_CANCEL) != 0;
+}
+
 /* The unit ran last on stream xs (a hand-off that stays on the stream). */
 static inline bool weft_unit_last_on(const weft_unit *u, const weft_xstream *xs)
 {
@@ -82,14 +89,14 @@ static inline void weft_waiter_init_as(weft_waiter *w, weft_unit *ult)
 }
 
 static inline void weft_waiter_init(weft_waiter *w) { weft_waiter_init_as(w, weft_self_ult()); }
-WEFT_INTERNAL void weft_wait_block(weft_waiter *w, weft_spinlock *lock);
+WEFT_FACE_API void weft_wait_block(weft_waiter *w, weft_spinlock *lock);
 /* The same, without counting the ULT in its pool's blocked units: for waits that must not
  * keep a scheduler alive (a stream join waits for that very scheduler to finish). */
 WEFT_INTERNAL void weft_wait_block_uncounted(weft_waiter *w, weft_spinlock *lock);
 /* Timed waits (a deadline, the wake vs. time-out race) are built on these in the sync
  * module: weft_wl_wait in sync/waitlist.h, timers in sync/timeout.h.  Returns false on
  * time-out there, and the caller unlinks itself under the lock if still linked. */
-WEFT_INTERNAL void weft_waiter_wake(weft_waiter *w);
-WEFT_INTERNAL void weft_waiter_wait_os(weft_waiter *w);
+WEFT_FACE_API void weft_waiter_wake(weft_waiter *w);
+WEFT_FACE_API void weft_waiter_wait_os(weft_waiter *w);
 
 #endif

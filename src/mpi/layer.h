@@ -8,7 +8,7 @@
  * PMPI_Testsome and resumes (ABT_thread_resume) the ULTs whose wait is over.
  *
  * Why the public suspend/resume and not core/wait.h: this layer is its own shared library
- * (it must be preloadable), and libweft.so exports only public symbols plus WEFT_FACE
+ * (it must be preloadable), and libweft.so exports only public symbols plus WEFT_FACE_API
  * ones; ABT_self_suspend / ABT_thread_resume are the public form of the same park and
  * wake.  The one core symbol used is weft_poll_hook_add.
  *

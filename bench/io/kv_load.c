@@ -1,0 +1,228 @@
+/* bench/io/kv_load.c - a closed-loop load generator for the kvserver protocol
+ * (examples/kvserver/kv.h), loopback only: C connections, each with one request in
+ * flight (90% GET, 10% PUT over 1,000 keys), driven by T threads with epoll.  Runs a
+ * warm-up, then measures for a fixed time and prints one line:
+ *   conns=C reqs=N secs=S rps=R p50_us=A p99_us=B errors=E
+ * Bounded: at most -d seconds of measurement, connections only to 127.0.0.1.
+ *
+ *   kv_load -p PORT [-c CONNS] [-d SECONDS] [-w WARMUP] [-t THREADS] */
+#define _GNU_SOURCE 1
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+static int port = 7379, nconns = 100, nthreads = 2;
+static double dur = 3, warm = 0.5;
+static _Atomic int phase; /* 0 warm-up, 1 measure, 2 stop */
+
+static uint64_t now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+typedef struct {
+    int fd;
+    uint64_t sent_at;
+    uint32_t seq;
+    char in[256];
+    size_t have;
+} cn;
+
+typedef struct {
+    int first, count;
+    uint64_t *lat; /* measured latencies (ns) */
+    size_t nlat, cap;
+    long errors;
+} worker_t;
+
+static int mk_conn(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -1;
+    struct sockaddr_in a = { .sin_family = AF_INET,
+                             .sin_port = htons((uint16_t)port),
+                             .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+    if (connect(fd, (struct sockaddr *)&a, sizeof a) < 0) {
+        close(fd);
+        return -1;
+    }
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    fcntl(fd, F_SETFL, O_NONBLOCK);
+    return fd;
+}
+
+static int send_req(cn *c)
+{
+    char b[64];
+    uint32_t k = (c->seq * 2654435761u) % 1000;
+    int n = (c->seq % 10 == 0) ? snprintf(b, sizeof b, "PUT key%u val%u\n", k, c->seq)
+                               : snprintf(b, sizeof b, "GET key%u\n", k);
+    c->seq++;
+    c->sent_at = now_ns();
+    return send(c->fd, b, (size_t)n, MSG_NOSIGNAL) == n ? 0 : -1;
+}
+
+static void *run(void *arg)
+{
+    worker_t *w = arg;
+    cn *cs = calloc((size_t)w->count, sizeof *cs);
+    int ep = epoll_create1(0);
+    for (int i = 0; i < w->count; i++) {
+        cs[i].fd = mk_conn();
+        cs[i].seq = (uint32_t)(w->first + i) * 7919u;
+        if (cs[i].fd < 0) {
+            w->errors++;
+            continue;
+        }
+        struct epoll_event e = { .events = EPOLLIN, .data.ptr = &cs[i] };
+        epoll_ctl(ep, EPOLL_CTL_ADD, cs[i].fd, &e);
+        if (send_req(&cs[i]) < 0)
+            w->errors++;
+    }
+    struct epoll_event evs[256];
+    while (atomic_load(&phase) < 2) {
+        int n = epoll_wait(ep, evs, 256, 50);
+        for (int i = 0; i < n; i++) {
+            cn *c = evs[i].data.ptr;
+            ssize_t r = recv(c->fd, c->in + c->have, sizeof c->in - c->have, 0);
+            if (r <= 0) {
+                if (r < 0 && errno == EAGAIN)
+                    continue;
+                w->errors++;
+                epoll_ctl(ep, EPOLL_CTL_DEL, c->fd, NULL);
+                close(c->fd);
+                continue;
+            }
+            c->have += (size_t)r;
+            char *nl = memchr(c->in, '\n', c->have);
+            if (!nl) {
+                if (c->have == sizeof c->in)
+                    c->have = 0; /* a long value: keep the tail */
+                continue;
+            }
+            uint64_t t = now_ns();
+            if (!strncmp(c->in, "ERROR", 5))
+                w->errors++;
+            size_t used = (size_t)(nl - c->in) + 1;
+            memmove(c->in, c->in + used, c->have - used);
+            c->have -= used;
+            if (atomic_load(&phase) == 1) {
+                if (w->nlat == w->cap) {
+                    w->cap = w->cap ? w->cap * 2 : 1 << 16;
+                    w->lat = realloc(w->lat, w->cap * sizeof *w->lat);
+                }
+                w->lat[w->nlat++] = t - c->sent_at;
+            }
+            if (send_req(c) < 0)
+                w->errors++;
+        }
+    }
+    for (int i = 0; i < w->count; i++)
+        if (cs[i].fd >= 0)
+            close(cs[i].fd);
+    close(ep);
+    free(cs);
+    return NULL;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv)
+{
+    int opt;
+    while ((opt = getopt(argc, argv, "p:c:d:w:t:")) != -1) {
+        switch (opt) {
+        case 'p': port = atoi(optarg); break;
+        case 'c': nconns = atoi(optarg); break;
+        case 'd': dur = atof(optarg); break;
+        case 'w': warm = atof(optarg); break;
+        case 't': nthreads = atoi(optarg); break;
+        default:
+            fprintf(stderr, "usage: kv_load -p PORT [-c CONNS] [-d S] [-w S] [-t THREADS]\n");
+            return 2;
+        }
+    }
+    if (dur > 60)
+        dur = 60; /* bounded */
+    if (nthreads > nconns)
+        nthreads = nconns;
+    struct rlimit rl;
+    getrlimit(RLIMIT_NOFILE, &rl);
+    rl.rlim_cur = rl.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &rl);
+    /* the keys exist before the measurement */
+    int fd = mk_conn();
+    if (fd < 0) {
+        perror("kv_load: connect");
+        return 1;
+    }
+    fcntl(fd, F_SETFL, 0);
+    char b[64];
+    for (int k = 0; k < 1000; k++) {
+        int n = snprintf(b, sizeof b, "PUT key%d init%d\n", k, k);
+        send(fd, b, (size_t)n, 0);
+        size_t got = 0;
+        while (got < 3 && recv(fd, b + got, 1, 0) == 1)
+            got++;
+    }
+    close(fd);
+
+    worker_t *ws = calloc((size_t)nthreads, sizeof *ws);
+    pthread_t *th = calloc((size_t)nthreads, sizeof *th);
+    for (int i = 0, first = 0; i < nthreads; i++) {
+        ws[i].first = first;
+        ws[i].count = nconns / nthreads + (i < nconns % nthreads);
+        first += ws[i].count;
+        pthread_create(&th[i], NULL, run, &ws[i]);
+    }
+    usleep((useconds_t)(warm * 1e6));
+    uint64_t t0 = now_ns();
+    atomic_store(&phase, 1);
+    usleep((useconds_t)(dur * 1e6));
+    atomic_store(&phase, 2);
+    double secs = (double)(now_ns() - t0) / 1e9;
+    size_t total = 0;
+    long errors = 0;
+    for (int i = 0; i < nthreads; i++) {
+        pthread_join(th[i], NULL);
+        total += ws[i].nlat;
+        errors += ws[i].errors;
+    }
+    uint64_t *all = malloc((total ? total : 1) * sizeof *all);
+    size_t k = 0;
+    for (int i = 0; i < nthreads; i++) {
+        memcpy(all + k, ws[i].lat, ws[i].nlat * sizeof *all);
+        k += ws[i].nlat;
+        free(ws[i].lat);
+    }
+    qsort(all, total, sizeof *all, cmp);
+    double p50 = total ? (double)all[total / 2] / 1e3 : 0;
+    double p99 = total ? (double)all[(size_t)((double)total * 0.99)] / 1e3 : 0;
+    printf("conns=%d reqs=%zu secs=%.2f rps=%.0f p50_us=%.1f p99_us=%.1f errors=%ld\n", nconns,
+           total, secs, (double)total / secs, p50, p99, errors);
+    free(all);
+    free(ws);
+    free(th);
+    return errors ? 1 : 0;
+}

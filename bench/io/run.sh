@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# bench/io/run.sh - the I/O benchmarks of bench/io/README.md, loopback only and bounded:
+#   kvserver (weft, io_uring and threads backends) vs a thread-per-connection Pthreads server
+#   vs a one-thread epoll loop, at 1, 100, 1,000 and 10,000 connections (req/s, p50, p99);
+#   the CPU an idle kvserver uses; 4 KiB random preads by 64 ULTs on one stream vs 64
+#   Pthreads (page cache, and O_DIRECT).
+#   bench/io/run.sh [BUILD_DIR] [SECONDS_PER_POINT]   (default build/bench, 3)
+# BUILD_DIR: a Release build with -DWEFT_BUILD_BENCH=ON (targets kvserver kv_load
+# kv_threads kv_epoll pread_bench are built here if missing).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+B=${1:-build/bench}
+D=${2:-3}
+CONNS=${CONNS:-"1 100 1000 10000"}
+if [ ! -d "$B" ]; then
+  cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWEFT_BUILD_BENCH=ON >/dev/null
+fi
+ninja -C "$B" kvserver kv_load kv_threads kv_epoll pread_bench >/dev/null
+ulimit -n "$(ulimit -Hn)"
+KV=$B/src/io/kvserver
+BI=$B/bench/io
+
+srv_pid=""
+start() { # start SERVER ARGS...: sets PORT
+  rm -f /tmp/weft_bench_srv.$$
+  PORT=""
+  "$@" >/tmp/weft_bench_srv.$$ 2>&1 &
+  srv_pid=$!
+  for _ in $(seq 50); do
+    PORT=$(grep -o '127.0.0.1:[0-9]*' /tmp/weft_bench_srv.$$ 2>/dev/null | cut -d: -f2 || true)
+    [ -n "$PORT" ] && return 0
+    sleep 0.1
+  done
+  echo "server did not start: $*" >&2
+  exit 1
+}
+cpu_ns() { # CPU time of the server so far (live and exited threads), /proc/PID/stat
+  awk -v hz="$(getconf CLK_TCK)" '{printf "%.0f", ($14 + $15) * 1e9 / hz}' /proc/$srv_pid/stat
+}
+sched_ns() { # the same from schedstat (ns resolution; live threads only)
+  local s=0 t
+  for t in /proc/$srv_pid/task/*/schedstat; do s=$((s + $(cut -d' ' -f1 "$t" 2>/dev/null || echo 0))); done
+  echo $s
+}
+stop() { kill "$srv_pid" 2>/dev/null || true; wait "$srv_pid" 2>/dev/null || true; srv_pid=""; }
+trap 'stop; rm -f /tmp/weft_bench_srv.$$' EXIT
+
+echo "## kvserver protocol, closed loop (kv_load: 2 client threads, 90% GET), ${D} s per point"
+echo
+echo "| server | conns | req/s | p50 us | p99 us | errors | server CPU us/req |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
+for c in $CONNS; do
+  for s in weft-uring weft-threads pthread-per-conn epoll-1-thread; do
+    case $s in
+      weft-uring) WEFT_IO_BACKEND=uring start "$KV" -p 0 -s 2 -q ;;
+      weft-threads) WEFT_IO_BACKEND=threads start "$KV" -p 0 -s 2 -q ;;
+      pthread-per-conn) start "$BI/kv_threads" -p 0 ;;
+      epoll-1-thread) start "$BI/kv_epoll" -p 0 ;;
+    esac
+    a=$(cpu_ns)
+    r=$("$BI/kv_load" -p "$PORT" -c "$c" -d "$D" -w 0 || true)
+    b=$(cpu_ns)
+    stop
+    rps=$(sed -n 's/.*rps=\([0-9.]*\).*/\1/p' <<<"$r")
+    p50=$(sed -n 's/.*p50_us=\([0-9.]*\).*/\1/p' <<<"$r")
+    p99=$(sed -n 's/.*p99_us=\([0-9.]*\).*/\1/p' <<<"$r")
+    err=$(sed -n 's/.*errors=\([0-9]*\).*/\1/p' <<<"$r")
+    n=$(sed -n 's/.*reqs=\([0-9]*\).*/\1/p' <<<"$r")
+    cpu=$(awk -v a="$a" -v b="$b" -v n="${n:-0}" 'BEGIN{if (n > 0) printf "%.1f", (b-a)/1e3/n}')
+    echo "| $s | $c | ${rps:-fail} | ${p50:-} | ${p99:-} | ${err:-} | ${cpu:-} |"
+  done
+done
+
+echo
+echo "## idle kvserver (2 streams, 100 idle connections): CPU over 5 s (/proc schedstat)"
+echo
+echo "| backend | CPU ms per second |"
+echo "|---|---:|"
+for b in uring threads; do
+  WEFT_IO_BACKEND=$b start "$KV" -p 0 -s 2 -q
+  exec {hold}< <(python3 -c "
+import socket,time
+s=[socket.create_connection(('127.0.0.1',$PORT)) for _ in range(100)]
+time.sleep(7)" 2>/dev/null)
+  sleep 1
+  t0=$(sched_ns)
+  sleep 5
+  t1=$(sched_ns)
+  echo "| $b | $(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.3f", (b-a)/1e6/5}') |"
+  stop
+  exec {hold}<&-
+done
+
+echo
+echo "## 4 KiB random preads on a 256 MiB file, 64 workers, ${D} s"
+echo
+echo "| workers | file | reads/s | MiB/s |"
+echo "|---|---|---:|---:|"
+for direct in "" "-D"; do
+  for m in ult pthread; do
+    r=$("$BI/pread_bench" -m $m -n 64 -d "$D" $direct)
+    rps=$(sed -n 's/.*reads_per_s=\([0-9.]*\).*/\1/p' <<<"$r")
+    mib=$(sed -n 's/.*MiB_per_s=\([0-9.]*\).*/\1/p' <<<"$r")
+    label="64 ULTs on 1 stream (uring)"
+    [ $m = pthread ] && label="64 Pthreads"
+    echo "| $label | $([ -n "$direct" ] && echo O_DIRECT || echo page cache) | $rps | $mib |"
+  done
+done
