@@ -40,8 +40,6 @@
  * the first byte; this is for frames that jump it, and for canary mode). */
 #define OVERRUN_REACH ((uintptr_t)64 << 20)
 
-bool weft_canary_on;
-
 static bool installed;            /* our SIGSEGV handler is in place */
 static struct sigaction old_segv; /* what it chains to */
 static __thread void *alt_mem;    /* this thread's alternate stack, if we made it */
@@ -290,7 +288,6 @@ bool weft_overflow_canary_wanted(void)
 void weft_overflow_init(void)
 {
     int mode = weft_g.cfg.stack_overflow_check;
-    weft_canary_on = mode != 0 && !ON_VALGRIND();
     if (mode == 0)
         return;
     if (!installed) {
@@ -308,7 +305,6 @@ void weft_overflow_init(void)
 
 void weft_overflow_finalize(void)
 {
-    weft_canary_on = false;
     weft_overflow_thread_fini();
     if (!installed)
         return;

@@ -21,10 +21,9 @@
 #include "core/types.h"
 #include "mem/canary.h"
 
-/* canary mode is on (and usable: not under valgrind); mem/stack.c then writes a canary
- * below every stack it maps (weft_mem_cfg.canary, set from this at ABT_init) */
-extern WEFT_INTERNAL bool weft_canary_on;
-/* ABT_init, before the memory layer is configured: will canaries be kept? */
+/* ABT_init, before the memory layer is configured: will canaries be kept (a mode other
+ * than none, not under valgrind)?  mem/stack.c then writes one below every stack it maps
+ * (weft_mem_cfg.canary). */
 WEFT_INTERNAL bool weft_overflow_canary_wanted(void);
 
 WEFT_INTERNAL WEFT_COLD __attribute__((noreturn)) void weft_canary_fail(weft_unit *u);
@@ -43,7 +42,7 @@ static inline void weft_canary_check(weft_unit *u)
 }
 
 /* ABT_init / ABT_finalize (runtime.c): install or remove the SIGSEGV handler and the
- * calling thread's alternate signal stack, set weft_canary_on. */
+ * calling thread's alternate signal stack. */
 WEFT_INTERNAL void weft_overflow_init(void);
 WEFT_INTERNAL void weft_overflow_finalize(void);
 /* A stream's OS thread starts / ends (xstream.c): its own alternate signal stack. */

@@ -204,13 +204,10 @@ WEFT_API int ABT_thread_join_many(int num_threads, ABT_thread *thread_list)
         weft_unit *t = weft_unit_from(thread_list[i]);
         if (WEFT_UNLIKELY(!t))
             return ABT_ERR_INV_THREAD;
-        weft_xstream *xs = weft_xs_self();
-        weft_unit *self = xs ? xs->cur : NULL;
-        if (WEFT_UNLIKELY(t == self || (t->flags & WEFT_U_SPECIAL)))
-            return ABT_ERR_INV_THREAD;
         weft_join_chain c = { thread_list, i + 1, num_threads };
-        if (!weft_unit_done(t))
-            weft_unit_join_wait_chain(xs, self, t, &c);
+        int r = weft_unit_join_quiet(t, &c);
+        if (r != ABT_SUCCESS)
+            return r;
         for (; i < c.next; i++) /* what the chain joined, the target included */
             weft_tool_event(weft_unit_from(thread_list[i]), ABT_TOOL_EVENT_THREAD_JOIN);
     }

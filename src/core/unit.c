@@ -248,7 +248,28 @@ static void post_finish_handoff(weft_xstream *xs, void *arg)
     weft_atomic_store_release(&u->joiner, WEFT_JOIN_DONE);
 }
 
-static inline bool join_may_bypass(weft_xstream *xs, weft_pool *p);
+/* May the joiner run its fresh target, associated with pool `p`, itself?  Only when `p`
+ * is one of the pools the stream's running scheduler takes work from and that scheduler
+ * is a predefined one: a user-defined scheduler decides what runs next and how (it may
+ * associate the unit with another pool through ABT_self_schedule), so the join waits for
+ * it, as in Argobots.  The caller reads t->pool once, relaxed: the scheduler of another
+ * stream may be re-associating t (ABT_self_schedule, ABT_xstream_run_unit). */
+static inline bool join_may_bypass(weft_xstream *xs, weft_pool *p)
+{
+    weft_sched *s = xs->sched;
+    for (int i = 0; i < s->num_join_pools; i++) /* 0 for user-defined schedulers */
+        if (s->pools[i] == p)
+            return true;
+    return false;
+}
+
+/* The join bypass's take: t never ran and waits in one of those pools; take it out of it
+ * (then the joiner, or a chained child, starts it). */
+static inline bool bypass_take(weft_xstream *xs, weft_unit *t)
+{
+    weft_pool *tp = weft_atomic_load_relaxed_plain(&t->pool);
+    return join_may_bypass(xs, tp) && weft_pool_take_fresh(tp, t);
+}
 
 /* A chained child finished and the next one of its joiner's join_many list runs in its
  * place: the finished one is done as after a hand-off, except that the joiner is not
@@ -276,8 +297,7 @@ static void join_chain_next(weft_xstream *xs, weft_unit *self, weft_waiter *w)
     if (!t || t == w->ult || (t->flags & (WEFT_U_SPECIAL | WEFT_U_ULT)) != WEFT_U_ULT ||
         weft_unit_done(t))
         return;
-    weft_pool *tp = weft_atomic_load_relaxed_plain(&t->pool);
-    if (!join_may_bypass(xs, tp) || !weft_pool_take_fresh(tp, t))
+    if (!bypass_take(xs, t))
         return;
     if (!ensure_stack(xs, t)) {
         weft_pool_push(t->pool, t);
@@ -801,24 +821,15 @@ void weft_ult_park(weft_xstream *xs, weft_unit *self, void (*post)(weft_xstream 
 
 void weft_post_unlock(weft_xstream *xs, void *arg) { weft_spin_unlock(arg); }
 
-static void wait_block(weft_waiter *w, weft_spinlock *lock, bool count)
+void weft_wait_block(weft_waiter *w, weft_spinlock *lock)
 {
-    if (w->ult) {
-        weft_xstream *xs = weft_xs_self();
-        if (count) {
-            weft_atomic_fetch_add_relaxed(&w->ult->pool->num_blocked, 1);
-            w->counted_blocked = 1;
-        }
-        weft_ult_park(xs, w->ult, weft_post_unlock, lock);
-        return;
-    }
-    weft_spin_unlock(lock);
-    weft_waiter_wait_os(w);
+    weft_wait_block_on(weft_xs_self(), w, lock, true);
 }
 
-void weft_wait_block(weft_waiter *w, weft_spinlock *lock) { wait_block(w, lock, true); }
-
-void weft_wait_block_uncounted(weft_waiter *w, weft_spinlock *lock) { wait_block(w, lock, false); }
+void weft_wait_block_uncounted(weft_waiter *w, weft_spinlock *lock)
+{
+    weft_wait_block_on(weft_xs_self(), w, lock, false);
+}
 
 void weft_waiter_wait_os(weft_waiter *w)
 {
@@ -857,21 +868,6 @@ static void post_join_register(weft_xstream *xs, void *arg)
         weft_waiter_wake(w); /* already done */
 }
 
-/* May the joiner run its fresh target, associated with pool `p`, itself?  Only when `p`
- * is one of the pools the stream's running scheduler takes work from and that scheduler
- * is a predefined one: a user-defined scheduler decides what runs next and how (it may
- * associate the unit with another pool through ABT_self_schedule), so the join waits for
- * it, as in Argobots.  The caller reads t->pool once, relaxed: the scheduler of another
- * stream may be re-associating t (ABT_self_schedule, ABT_xstream_run_unit). */
-static inline bool join_may_bypass(weft_xstream *xs, weft_pool *p)
-{
-    weft_sched *s = xs->sched;
-    for (int i = 0; i < s->num_join_pools; i++) /* 0 for user-defined schedulers */
-        if (s->pools[i] == p)
-            return true;
-    return false;
-}
-
 static inline __attribute__((always_inline)) void join_wait(weft_xstream *xs, weft_unit *self,
                                                             weft_unit *t, weft_join_chain *chain)
 {
@@ -884,8 +880,7 @@ static inline __attribute__((always_inline)) void join_wait(weft_xstream *xs, we
     if (w.ult) {
         /* Join bypass: a target that never ran and waits in one of our pools is run
          * here and now, by the joiner itself. */
-        weft_pool *tp = weft_atomic_load_relaxed_plain(&t->pool);
-        if (join_may_bypass(xs, tp) && weft_pool_take_fresh(tp, t)) {
+        if (bypass_take(xs, t)) {
             if (t->flags & WEFT_U_ULT) {
                 if (ensure_stack(xs, t)) {
                     weft_canary_check(self); /* (helper) core/overflow.h */

@@ -229,16 +229,28 @@ static inline bool weft_unit_done(weft_unit *t)
     return weft_atomic_load_acquire(&t->joiner) == WEFT_JOIN_DONE;
 }
 
-static inline int weft_unit_join(weft_unit *t)
+/* Wait until t finished, without the JOIN event; `chain` (join_many) or NULL. */
+static inline int weft_unit_join_quiet(weft_unit *t, weft_join_chain *chain)
 {
     weft_xstream *xs = weft_xs_self();
     weft_unit *self = xs ? xs->cur : NULL;
     if (WEFT_UNLIKELY(t == self || (t->flags & WEFT_U_SPECIAL)))
         return ABT_ERR_INV_THREAD;
-    if (!weft_unit_done(t))
-        weft_unit_join_wait(xs, self, t);
-    weft_tool_event(t, ABT_TOOL_EVENT_THREAD_JOIN);
+    if (!weft_unit_done(t)) {
+        if (chain)
+            weft_unit_join_wait_chain(xs, self, t, chain);
+        else
+            weft_unit_join_wait(xs, self, t);
+    }
     return ABT_SUCCESS;
+}
+
+static inline int weft_unit_join(weft_unit *t)
+{
+    int r = weft_unit_join_quiet(t, NULL);
+    if (r == ABT_SUCCESS)
+        weft_tool_event(t, ABT_TOOL_EVENT_THREAD_JOIN);
+    return r;
 }
 
 /* Join and free a named unit; `h` is its handle, which the caller checked

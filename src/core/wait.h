@@ -99,4 +99,22 @@ WEFT_INTERNAL void weft_wait_block_uncounted(weft_waiter *w, weft_spinlock *lock
 WEFT_FACE_API void weft_waiter_wake(weft_waiter *w);
 WEFT_FACE_API void weft_waiter_wait_os(weft_waiter *w);
 
+/* The body of weft_wait_block(_uncounted), inline for callers on a hot path that know
+ * their stream already (the barrier); `count`: count the ULT in its pool's blocked units. */
+static inline void weft_wait_block_on(weft_xstream *xs, weft_waiter *w, weft_spinlock *lock,
+                                      bool count)
+{
+    weft_unit *u = w->ult; /* read once: the count's atomic would make it a reload */
+    if (u) {
+        if (count) {
+            weft_unit_count_blocked(u);
+            w->counted_blocked = 1;
+        }
+        weft_ult_park(xs, u, weft_post_unlock, lock);
+        return;
+    }
+    weft_spin_unlock(lock);
+    weft_waiter_wait_os(w);
+}
+
 #endif

@@ -116,16 +116,16 @@ static int relock(struct pmutex *m, int kind, const void *me, bool try)
     return 0;
 }
 
-PTH_API int pthread_mutex_lock(pthread_mutex_t *mu)
+/* lock and trylock: the owner check of the recursive and errorcheck kinds, then the
+ * weft mutex behind the object. */
+static int lock_any(pthread_mutex_t *mu, bool try)
 {
-    if (pth_internal())
-        return pth_real(pthread_mutex_lock)(mu);
     struct pmutex *m = (struct pmutex *)mu;
     int kind = m->kind & PMUTEX_KIND_MASK;
     const void *me = NULL;
     if (pmutex_owned_kind(kind)) {
         me = pth_identity();
-        int rc = relock(m, kind, me, false);
+        int rc = relock(m, kind, me, try);
         if (rc >= 0)
             return rc;
     }
@@ -134,10 +134,10 @@ PTH_API int pthread_mutex_lock(pthread_mutex_t *mu)
     if (rc != 0)
         return rc;
     pth_enter();
-    rc = ABT_mutex_lock(h);
+    rc = try ? ABT_mutex_trylock(h) : ABT_mutex_lock(h);
     pth_leave();
     if (rc != ABT_SUCCESS)
-        return pth_errno(rc);
+        return try && rc == ABT_ERR_MUTEX_LOCKED ? EBUSY : pth_errno(rc);
     if (me) {
         m->count = 0;
         weft_atomic_store_relaxed(&m->owner, me);
@@ -145,33 +145,18 @@ PTH_API int pthread_mutex_lock(pthread_mutex_t *mu)
     return 0;
 }
 
+PTH_API int pthread_mutex_lock(pthread_mutex_t *mu)
+{
+    if (pth_internal())
+        return pth_real(pthread_mutex_lock)(mu);
+    return lock_any(mu, false);
+}
+
 PTH_API int pthread_mutex_trylock(pthread_mutex_t *mu)
 {
     if (pth_internal())
         return pth_real(pthread_mutex_trylock)(mu);
-    struct pmutex *m = (struct pmutex *)mu;
-    int kind = m->kind & PMUTEX_KIND_MASK;
-    const void *me = NULL;
-    if (pmutex_owned_kind(kind)) {
-        me = pth_identity();
-        int rc = relock(m, kind, me, true);
-        if (rc >= 0)
-            return rc;
-    }
-    ABT_mutex h;
-    int rc = pth_mutex_handle(m, &h);
-    if (rc != 0)
-        return rc;
-    pth_enter();
-    rc = ABT_mutex_trylock(h);
-    pth_leave();
-    if (rc != ABT_SUCCESS)
-        return rc == ABT_ERR_MUTEX_LOCKED ? EBUSY : pth_errno(rc);
-    if (me) {
-        m->count = 0;
-        weft_atomic_store_relaxed(&m->owner, me);
-    }
-    return 0;
+    return lock_any(mu, true);
 }
 
 /* Lock before abs_rt (CLOCK_REALTIME), polling. */

@@ -94,14 +94,7 @@ WEFT_API int ABT_barrier_wait(ABT_barrier barrier)
     else
         b->head = &w;
     b->tail = &w;
-    if (self) { /* weft_wait_block, inlined: park, the lock released once off the stack */
-        weft_unit_count_blocked(self);
-        w.counted_blocked = 1;
-        weft_ult_park(xs, self, weft_post_unlock, &b->lock);
-    } else {
-        weft_spin_unlock(&b->lock);
-        weft_waiter_wait_os(&w);
-    }
+    weft_wait_block_on(xs, &w, &b->lock, true); /* the lock released once w is parked */
     return ABT_SUCCESS;
 }
 

@@ -78,15 +78,12 @@ static inline void *weft_obj_from(const void *h)
  * that user memory (static initialisers) needs. */
 static inline void *weft_obj_body_from(const void *h)
 {
-#if WEFT_OBJ_TAG_SHIFT
-    uintptr_t v = (uintptr_t)h;
-    if (WEFT_LIKELY((v >> WEFT_OBJ_TAG_SHIFT) != 0)) {
-        void *a = weft_obj_from(h);
-        return a ? (char *)a + 8 : NULL;
-    }
-#endif
     void *a = weft_obj_from(h);
-    return a ? weft_obj_body(a) : NULL;
+    if (!a)
+        return NULL;
+    if (WEFT_OBJ_TAG_SHIFT && WEFT_LIKELY((uintptr_t)h >> WEFT_OBJ_TAG_SHIFT))
+        return (char *)a + 8; /* a heap object */
+    return weft_obj_body(a);
 }
 
 /* The handle of a heap object made by weft_obj_alloc. */
