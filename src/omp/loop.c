@@ -92,9 +92,13 @@ omp_ws *omp_ws_next(omp_thr *me, void (*init)(omp_ws *, void *), void *arg, bool
     return n;
 }
 
-/* Only when every thread of the team is in a barrier (or the region is over). */
+/* Only when every thread of the team is in a barrier (or the region is over).  Under
+ * ws_lock as a whole, and idempotent: in a cancelled region the master leaves the last
+ * barrier early and reclaims at the region's end while the worker that releases that
+ * barrier may be reclaiming too (a race ThreadSanitizer saw in omp_cancel). */
 void omp_ws_reclaim(omp_team *t)
 {
+    weft_spin_lock(&t->ws_lock);
     omp_ws *first = t->ws_head.next;
     if (first) {
         omp_ws *last = first;
@@ -106,14 +110,13 @@ void omp_ws_reclaim(omp_team *t)
                 break;
             last = nx;
         }
-        weft_spin_lock(&t->ws_lock);
         last->next = t->ws_free;
         t->ws_free = first;
         t->ws_head.next = NULL;
-        weft_spin_unlock(&t->ws_lock);
     }
     for (unsigned i = 0; i < t->nthreads; i++)
         t->thr[i].ws = &t->ws_head;
+    weft_spin_unlock(&t->ws_lock);
 }
 
 /* ---- initialization ---- */
