@@ -1,7 +1,7 @@
 /* src/core/trace.c - WEFT_TRACE=<file>: a Chrome/Perfetto trace (JSON trace-event format).
  *
  * Model.  The tracer hears the tool interface's events (core/tool.h) and keeps them as
- * 32-byte binary records; JSON is made later, away from the hot paths.
+ * 16-byte binary records; JSON is made later, away from the hot paths.
  *   recording   each stream appends to its own buffer (xs->trace, one per rank), a chain
  *               of 2 MiB chunks: a record is a tick read (weft_ticks; events of one step
  *               share the first one's), five stores and a bounds test, with no lock and
@@ -50,17 +50,29 @@
 
 enum rec_kind { R_CREATE, R_RUN, R_END, R_RESUME, R_MIGRATE, R_CANCEL, R_COUNTER };
 enum end_why { END_FINISH, END_YIELD, END_BLOCK };
-enum run_flag { RUN_FIRST = 1, RUN_STEAL = 2, RUN_MAIN = 4, RUN_SCHED = 8, RUN_TASKLET = 16 };
-
-/* One event.  id: the unit's id (a pool's id for R_COUNTER); ptr: the unit's function
- * (R_CREATE, R_RUN); aux: run flags, end reason, a pool id or a pool size. */
-struct rec {
-    uint64_t ts; /* weft_ticks() */
-    uint64_t id;
-    const void *ptr;
-    uint32_t kind;
-    uint32_t aux;
+enum run_flag {
+    RUN_FIRST = 1,
+    RUN_STEAL = 2,
+    RUN_MAIN = 4,
+    RUN_SCHED = 8,
+    RUN_TASKLET = 16,
+    RUN_RESUMED = 32 /* a RESUME of the same step folded in: "resume" then the run */
 };
+
+/* One event, 16 bytes: the time stamp (weft_ticks()) and one word with the unit's id
+ * (a pool's id for R_COUNTER), an 8-bit argument (run flags, end reason) and the kind.
+ * R_RUN, R_MIGRATE and R_COUNTER take a second slot whose `ts` holds their value: the
+ * unit's function, the target pool's id, the pool's size.  Ids use 52 bits (4.5e15
+ * units: an id counter does not get there). */
+struct rec {
+    uint64_t ts;
+    uint64_t w;
+};
+#define REC_W(id, aux, kind) ((uint64_t)(id) << 12 | (uint64_t)(aux) << 4 | (uint64_t)(kind))
+#define REC_KIND(w)          ((uint32_t)((w)&0xf))
+#define REC_AUX(w)           ((uint32_t)((w) >> 4 & 0xff))
+#define REC_ID(w)            ((w) >> 12)
+#define REC_SLOTS(kind)      ((kind) == R_RUN || (kind) == R_MIGRATE || (kind) == R_COUNTER ? 2 : 1)
 
 #define CHUNK_BYTES  ((size_t)2 << 20)
 #define CHUNK_RECS   ((CHUNK_BYTES - 64) / sizeof(struct rec))
@@ -82,6 +94,10 @@ struct chunk {
     struct rec r[CHUNK_RECS];
 };
 
+/* The phases ("ph") of the events written, each with its own header per track. */
+enum ph_ix { PH_I, PH_B, PH_E, PH_S, PH_F, PH_C, PH_N };
+static const char ph_char[PH_N] = { 'i', 'B', 'E', 's', 'f', 'C' };
+
 struct weft_trace_buf {
     /* recording: the stream of this rank (external buffer: under ext_lock) */
     struct rec *pos, *end; /* free part of `cur` (both NULL: no chunk) */
@@ -96,15 +112,18 @@ struct weft_trace_buf {
     uint64_t *open; /* ids of the runs begun and not ended, innermost last */
     size_t nopen, capopen;
     uint64_t last_ns;
-    bool used;     /* some event of it was written */
-    char head[64]; /* `","pid":P,"tid":T,"ts":` of its events */
-    size_t headlen;
+    bool used; /* some event of it was written */
+    /* `,\n{"ph":"P","pid":..,"tid":..,"ts":` of its events, one per phase (enum ph_ix),
+     * padded: copied 64 bytes at a time, the cursor advanced by hdlen */
+    char hd[PH_N][64];
+    uint8_t hdlen[PH_N];
     _Atomic(struct weft_trace_buf *) next; /* registry, appended under reg_lock */
 };
 
 struct name {
     const void *fn;
     char *s; /* JSON-escaped */
+    size_t len;
 };
 
 static struct {
@@ -130,11 +149,11 @@ static struct {
     pthread_mutex_t fmt_lock;
     char *out;
     size_t outlen;
-    bool any;      /* an event was written: the next one needs a comma */
     int write_err; /* errno of the first failed write */
     uint64_t nevents;
     struct name *names;
     size_t names_cap, names_n;
+    const struct name *last_name; /* the name looked up last: runs of one function repeat */
 } T = { .fd = -1,
         .reg_lock = PTHREAD_MUTEX_INITIALIZER,
         .ext_lock = PTHREAD_MUTEX_INITIALIZER,
@@ -181,7 +200,9 @@ static void out_flush(void)
 
 /* The formatting helpers write at a cursor the caller keeps in a local variable (a store
  * through T.out could alias T.outlen otherwise, and every byte would reload it); each
- * event makes room for itself first (out_begin) and commits its cursor (out_end). */
+ * event makes room for itself first (out_begin: at least 256 bytes, so that the helpers
+ * may copy fixed-size blocks past what they keep) and commits its cursor (out_end).  The
+ * file's first event is written at ABT_init, so every later one starts with its comma. */
 static inline char *out_begin(size_t n)
 {
     if (T.outlen + n > OUT_CAP)
@@ -200,17 +221,38 @@ static inline char *put_mem(char *p, const char *s, size_t n)
 
 static inline char *put_str(char *p, const char *s) { return put_mem(p, s, strlen(s)); }
 
+static const char digit_pairs[201] = "00010203040506070809101112131415161718192021222324"
+                                     "25262728293031323334353637383940414243444546474849"
+                                     "50515253545556575859606162636465666768697071727374"
+                                     "75767778798081828384858687888990919293949596979899";
+
+/* decimal, two digits per step, the result copied as one 20-byte block */
 static inline char *put_u64(char *p, uint64_t v)
 {
-    char tmp[20];
-    int n = 0;
-    do {
-        tmp[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    while (n)
-        *p++ = tmp[--n];
-    return p;
+    char tmp[40];
+    char *end = tmp + 20, *q = end;
+    while (v > UINT32_MAX) {
+        unsigned r = (unsigned)(v % 100);
+        v /= 100;
+        q -= 2;
+        memcpy(q, digit_pairs + 2 * r, 2);
+    }
+    uint32_t w = (uint32_t)v; /* the usual case: 32-bit divisions */
+    while (w >= 100) {
+        unsigned r = w % 100;
+        w /= 100;
+        q -= 2;
+        memcpy(q, digit_pairs + 2 * r, 2);
+    }
+    v = w;
+    if (v >= 10) {
+        q -= 2;
+        memcpy(q, digit_pairs + 2 * v, 2);
+    } else {
+        *--q = (char)('0' + v);
+    }
+    memcpy(p, q, 20);
+    return p + (end - q);
 }
 
 static inline char *put_i64(char *p, int64_t v)
@@ -229,25 +271,35 @@ static inline char *put_ts(char *p, uint64_t ns)
     unsigned f = (unsigned)(ns % 1000);
     p[0] = '.';
     p[1] = (char)('0' + f / 100);
-    p[2] = (char)('0' + f / 10 % 10);
-    p[3] = (char)('0' + f % 10);
+    memcpy(p + 2, digit_pairs + 2 * (f % 100), 2);
     return p + 4;
 }
 
-/* `{"ph":"P","pid":..,"tid":..,"ts":..` after the separating comma, with room for 256
- * bytes plus `extra`.  The track's `"pid":..,"tid":..` is made once (buf->head). */
-static inline char *ev_head(struct weft_trace_buf *b, char ph, uint64_t ns, size_t extra)
+/* A number formatted once and written by several events (a record's time stamp and
+ * unit id; consecutive records of one step share the time stamp too). */
+struct num {
+    char s[32];
+    size_t n;
+};
+
+static inline void num_ts(struct num *f, uint64_t ns) { f->n = (size_t)(put_ts(f->s, ns) - f->s); }
+
+static inline void num_u64(struct num *f, uint64_t v) { f->n = (size_t)(put_u64(f->s, v) - f->s); }
+
+static inline char *put_num(char *p, const struct num *f)
 {
-    char *p = out_begin(256 + extra);
-    if (WEFT_LIKELY(T.any))
-        p = PUT_LIT(p, ",\n");
-    T.any = true;
+    memcpy(p, f->s, 24); /* at most 21 characters: one fixed-size copy */
+    return p + f->n;
+}
+
+/* `,\n{"ph":"P","pid":..,"tid":..,"ts":..` with room for 320 bytes plus `extra` */
+static inline char *ev_head(struct weft_trace_buf *b, enum ph_ix ph, const struct num *ts,
+                            size_t extra)
+{
+    char *p = out_begin(320 + extra);
     T.nevents++;
-    p = PUT_LIT(p, "{\"ph\":\"");
-    *p++ = ph;
-    *p++ = '"';
-    p = put_mem(p, b->head, b->headlen);
-    return put_ts(p, ns);
+    memcpy(p, b->hd[ph], 64);
+    return put_num(p + b->hdlen[ph], ts);
 }
 
 static char *json_escape(const char *s)
@@ -370,14 +422,20 @@ static char *resolve(const void *fn)
     return json_escape(buf);
 }
 
+static const struct name name_unknown = { NULL, "?", 1 }, name_main = { NULL, "main ULT", 8 },
+                         name_sched = { NULL, "scheduler ULT", 13 },
+                         name_unit = { NULL, "unit", 4 };
+
 /* The JSON-escaped name of a unit function, resolved once (fmt_lock held). */
-static const char *name_of(const void *fn)
+static const struct name *name_of(const void *fn)
 {
+    if (T.last_name && T.last_name->fn == fn)
+        return T.last_name;
     if (T.names_n * 2 >= T.names_cap) {
         size_t cap = T.names_cap ? 2 * T.names_cap : 64;
         struct name *t = calloc(cap, sizeof *t);
         if (!t)
-            return "?";
+            return &name_unknown;
         for (size_t i = 0; i < T.names_cap; i++) {
             if (!T.names[i].s)
                 continue;
@@ -389,33 +447,35 @@ static const char *name_of(const void *fn)
         free(T.names);
         T.names = t;
         T.names_cap = cap;
+        T.last_name = NULL;
     }
     size_t h = ((uintptr_t)fn >> 4) * 0x9e3779b97f4a7c15ull >> 20;
     for (;; h++) {
         struct name *e = &T.names[h & (T.names_cap - 1)];
         if (e->s && e->fn == fn)
-            return e->s;
+            return T.last_name = e;
         if (!e->s) {
             char *s = resolve(fn);
             if (!s)
-                return "?";
+                return &name_unknown;
             e->fn = fn;
             e->s = s;
+            e->len = strlen(s);
             T.names_n++;
-            return s;
+            return T.last_name = e;
         }
     }
 }
 
-static const char *unit_name(const struct rec *r)
+static const struct name *unit_name(uint32_t flags, const void *fn)
 {
-    if (r->aux & RUN_MAIN)
-        return "main ULT";
-    if (r->aux & RUN_SCHED)
-        return "scheduler ULT";
-    if (!r->ptr)
-        return "unit";
-    return name_of(r->ptr);
+    if (flags & RUN_MAIN)
+        return &name_main;
+    if (flags & RUN_SCHED)
+        return &name_sched;
+    if (!fn)
+        return &name_unit;
+    return name_of(fn);
 }
 
 static inline uint64_t to_ns(uint64_t ticks)
@@ -423,21 +483,20 @@ static inline uint64_t to_ns(uint64_t ticks)
     return ticks > T.tick0 ? (uint64_t)((double)(ticks - T.tick0) * T.ns_per_tick) : 0;
 }
 
-static void instant(struct weft_trace_buf *b, uint64_t ns, const char *what, uint64_t id)
-{
-    char *p = ev_head(b, 'i', ns, 0);
-    p = PUT_LIT(p, ",\"s\":\"t\",\"name\":\"");
-    p = put_str(p, what);
-    p = PUT_LIT(p, "\",\"args\":{\"id\":");
-    p = put_u64(p, id);
-    out_end(PUT_LIT(p, "}}"));
-}
+/* an instant (thread scope) named by a string literal */
+#define INSTANT(b, ts, what, id)                                                  \
+    do {                                                                          \
+        char *p_ = ev_head((b), PH_I, (ts), 0);                                   \
+        p_ = PUT_LIT(p_, ",\"s\":\"t\",\"name\":\"" what "\",\"args\":{\"id\":"); \
+        p_ = put_num(p_, (id));                                                   \
+        out_end(PUT_LIT(p_, "}}"));                                               \
+    } while (0)
 
-static void span_end(struct weft_trace_buf *b, uint64_t ns, uint64_t id)
+static void span_end(struct weft_trace_buf *b, const struct num *ts, const struct num *id)
 {
-    char *p = ev_head(b, 'E', ns, 0);
+    char *p = ev_head(b, PH_E, ts, 0);
     p = PUT_LIT(p, ",\"args\":{\"id\":");
-    p = put_u64(p, id);
+    p = put_num(p, id);
     out_end(PUT_LIT(p, "}}"));
     /* honest output: an end that does not match the innermost run is written as it
      * came (tests/trace/check_trace.py flags it) */
@@ -445,27 +504,26 @@ static void span_end(struct weft_trace_buf *b, uint64_t ns, uint64_t id)
         b->nopen--;
 }
 
-static void span_begin(struct weft_trace_buf *b, uint64_t ns, const struct rec *r)
+static void span_begin(struct weft_trace_buf *b, const struct num *ts, const struct num *idn,
+                       uint64_t id, uint32_t flags, const void *fn)
 {
-    const char *name = unit_name(r);
-    size_t len = strlen(name);
-    char *p = ev_head(b, 'B', ns, len);
+    const struct name *nm = unit_name(flags, fn);
+    char *p = ev_head(b, PH_B, ts, nm->len);
     p = PUT_LIT(p, ",\"name\":\"");
-    p = put_mem(p, name, len);
+    p = put_mem(p, nm->s, nm->len);
     p = PUT_LIT(p, "\",\"args\":{\"id\":");
-    p = put_u64(p, r->id);
+    p = put_num(p, idn);
     p = PUT_LIT(p, "}}");
-    if ((r->aux & (RUN_FIRST | RUN_MAIN)) == RUN_FIRST) { /* the arrow from its creation */
-        p = PUT_LIT(p, ",\n{\"ph\":\"f\"");
-        p = put_mem(p, b->head, b->headlen);
-        p = put_ts(p, ns);
-        p = PUT_LIT(p, ",\"bp\":\"e\",\"name\":\"run\",\"cat\":\"flow\",\"id\":");
-        p = put_u64(p, r->id);
-        p = PUT_LIT(p, "}");
+    if ((flags & (RUN_FIRST | RUN_MAIN)) == RUN_FIRST) { /* the arrow from its creation */
         T.nevents++;
+        memcpy(p, b->hd[PH_F], 64);
+        p = put_num(p + b->hdlen[PH_F], ts);
+        p = PUT_LIT(p, ",\"bp\":\"e\",\"name\":\"run\",\"cat\":\"flow\",\"id\":");
+        p = put_num(p, idn);
+        p = PUT_LIT(p, "}");
     }
     out_end(p);
-    if (b->nopen == b->capopen) {
+    if (WEFT_UNLIKELY(b->nopen == b->capopen)) {
         size_t cap = b->capopen ? 2 * b->capopen : 16;
         uint64_t *o = realloc(b->open, cap * sizeof *o);
         if (o) {
@@ -474,56 +532,68 @@ static void span_begin(struct weft_trace_buf *b, uint64_t ns, const struct rec *
         }
     }
     if (b->nopen < b->capopen)
-        b->open[b->nopen++] = r->id;
+        b->open[b->nopen++] = id;
 }
 
 static void format_chunk(struct chunk *c)
 {
     struct weft_trace_buf *b = c->buf;
+    struct num ts, idn, v;
     char *p;
+    uint64_t ts_of = UINT64_MAX; /* the ns that `ts` holds */
     b->used |= c->n > 0;
-    for (uint32_t i = 0; i < c->n; i++) {
+    for (uint32_t i = 0; i < c->n; i += REC_SLOTS(REC_KIND(c->r[i].w))) {
         const struct rec *r = &c->r[i];
-        uint64_t ns = to_ns(r->ts);
+        uint64_t ns = to_ns(r->ts), id = REC_ID(r->w);
+        uint32_t aux = REC_AUX(r->w);
         if (ns < b->last_ns) /* one track, one clock: never backwards */
             ns = b->last_ns;
         b->last_ns = ns;
-        switch (r->kind) {
+        if (ns != ts_of) {
+            num_ts(&ts, ns);
+            ts_of = ns;
+        }
+        num_u64(&idn, id);
+        switch (REC_KIND(r->w)) {
         case R_CREATE:
-            instant(b, ns, "create", r->id);
-            p = ev_head(b, 's', ns, 0);
+            INSTANT(b, &ts, "create", &idn);
+            p = ev_head(b, PH_S, &ts, 0);
             p = PUT_LIT(p, ",\"name\":\"run\",\"cat\":\"flow\",\"id\":");
-            p = put_u64(p, r->id);
+            p = put_num(p, &idn);
             out_end(PUT_LIT(p, "}"));
             break;
         case R_RUN:
-            if (r->aux & RUN_STEAL)
-                instant(b, ns, "steal", r->id);
-            span_begin(b, ns, r);
+            if (aux & RUN_RESUMED)
+                INSTANT(b, &ts, "resume", &idn);
+            if (aux & RUN_STEAL)
+                INSTANT(b, &ts, "steal", &idn);
+            span_begin(b, &ts, &idn, id, aux, (const void *)(uintptr_t)r[1].ts);
             break;
         case R_END:
-            if (r->aux == END_YIELD)
-                instant(b, ns, "yield", r->id);
-            else if (r->aux == END_BLOCK)
-                instant(b, ns, "block", r->id);
-            span_end(b, ns, r->id);
+            if (aux == END_YIELD)
+                INSTANT(b, &ts, "yield", &idn);
+            else if (aux == END_BLOCK)
+                INSTANT(b, &ts, "block", &idn);
+            span_end(b, &ts, &idn);
             break;
-        case R_RESUME: instant(b, ns, "resume", r->id); break;
-        case R_CANCEL: instant(b, ns, "cancel", r->id); break;
+        case R_RESUME: INSTANT(b, &ts, "resume", &idn); break;
+        case R_CANCEL: INSTANT(b, &ts, "cancel", &idn); break;
         case R_MIGRATE:
-            p = ev_head(b, 'i', ns, 0);
+            p = ev_head(b, PH_I, &ts, 0);
             p = PUT_LIT(p, ",\"s\":\"t\",\"name\":\"migrate\",\"args\":{\"id\":");
-            p = put_u64(p, r->id);
+            p = put_num(p, &idn);
             p = PUT_LIT(p, ",\"pool\":");
-            p = put_u64(p, r->aux);
+            num_u64(&v, r[1].ts);
+            p = put_num(p, &v);
             out_end(PUT_LIT(p, "}}"));
             break;
         case R_COUNTER:
-            p = ev_head(b, 'C', ns, 0);
+            p = ev_head(b, PH_C, &ts, 0);
             p = PUT_LIT(p, ",\"name\":\"pool ");
-            p = put_u64(p, r->id);
+            p = put_num(p, &idn);
             p = PUT_LIT(p, " size\",\"args\":{\"size\":");
-            p = put_u64(p, r->aux);
+            num_u64(&v, r[1].ts);
+            p = put_num(p, &v);
             out_end(PUT_LIT(p, "}}"));
             break;
         }
@@ -646,12 +716,13 @@ static WEFT_COLD struct rec *refill(struct weft_trace_buf *b)
     return b->pos;
 }
 
-static inline struct rec *slot(struct weft_trace_buf *b)
+/* n (1 or 2) consecutive free slots; a chunk's last slot may stay unused */
+static inline struct rec *slots(struct weft_trace_buf *b, size_t n)
 {
     struct rec *r = b->pos;
-    if (WEFT_UNLIKELY(r == b->end) && !(r = refill(b)))
+    if (WEFT_UNLIKELY((size_t)(b->end - r) < n) && !(r = refill(b)))
         return NULL;
-    b->pos = r + 1;
+    b->pos = r + n;
     return r;
 }
 
@@ -724,57 +795,76 @@ static WEFT_COLD void sample_pools(struct weft_trace_buf *b, weft_xstream *xs)
                                     * from inside an event */
         else
             continue;
-        struct rec *r = slot(b);
+        struct rec *r = slots(b, 2);
         if (!r)
             return;
-        r->ts = weft_ticks();
-        r->id = (uint64_t)p->id;
-        r->ptr = NULL;
-        r->kind = R_COUNTER;
-        r->aux = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+        r[0].ts = weft_ticks();
+        r[0].w = REC_W((uint64_t)p->id, 0, R_COUNTER);
+        r[1].ts = n;
+        r[1].w = 0;
     }
 }
 
-static inline void put(struct weft_trace_buf *b, weft_xstream *xs, weft_unit *u, uint64_t ev,
-                       bool same_time)
+/* What each event (by its bit's index) records: the kind, the argument, and ER_FRESH for
+ * creation (the unit is not published yet); 0: not recorded (JOIN, FREE: a tool's, not
+ * the tracer's).  Filled by weft_trace_init. */
+enum { ER_VALID = 1 << 12, ER_FRESH = 1 << 13 };
+static uint16_t ev_rec[64];
+
+static void ev_rec_set(uint64_t ev, uint32_t kind, uint32_t aux, uint32_t extra)
 {
-    uint32_t kind, aux = 0;
-    const void *ptr = NULL;
-    bool fresh = false;
-    switch (ev) {
-    case ABT_TOOL_EVENT_THREAD_CREATE:
-        fresh = true;
-        /* fall through */
-    case ABT_TOOL_EVENT_THREAD_REVIVE:
-        kind = R_CREATE;
-        ptr = (const void *)u->fn;
-        break;
-    case ABT_TOOL_EVENT_THREAD_RUN:
-        kind = R_RUN;
-        ptr = (const void *)u->fn;
-        aux = run_flags(b, xs, u);
-        break;
-    case ABT_TOOL_EVENT_THREAD_FINISH: kind = R_END, aux = END_FINISH; break;
-    case ABT_TOOL_EVENT_THREAD_YIELD: kind = R_END, aux = END_YIELD; break;
-    case ABT_TOOL_EVENT_THREAD_SUSPEND: kind = R_END, aux = END_BLOCK; break;
-    case ABT_TOOL_EVENT_THREAD_RESUME: kind = R_RESUME; break;
-    case ABT_TOOL_EVENT_THREAD_CANCEL: kind = R_CANCEL; break;
-    case WEFT_TOOL_EVENT_MIGRATE:
-        kind = R_MIGRATE;
-        aux = u->pool ? (uint32_t)u->pool->id : 0;
-        break;
-    default: return; /* JOIN, FREE: a tool's, not the tracer's */
-    }
-    struct rec *r = slot(b);
-    if (WEFT_UNLIKELY(!r))
+    ev_rec[__builtin_ctzll(ev)] = (uint16_t)(kind | aux << 4 | ER_VALID | extra);
+}
+
+static void ev_rec_fill(void)
+{
+    ev_rec_set(ABT_TOOL_EVENT_THREAD_CREATE, R_CREATE, 0, ER_FRESH);
+    ev_rec_set(ABT_TOOL_EVENT_THREAD_REVIVE, R_CREATE, 0, 0);
+    ev_rec_set(ABT_TOOL_EVENT_THREAD_RUN, R_RUN, 0, 0);
+    ev_rec_set(ABT_TOOL_EVENT_THREAD_FINISH, R_END, END_FINISH, 0);
+    ev_rec_set(ABT_TOOL_EVENT_THREAD_YIELD, R_END, END_YIELD, 0);
+    ev_rec_set(ABT_TOOL_EVENT_THREAD_SUSPEND, R_END, END_BLOCK, 0);
+    ev_rec_set(ABT_TOOL_EVENT_THREAD_RESUME, R_RESUME, 0, 0);
+    ev_rec_set(ABT_TOOL_EVENT_THREAD_CANCEL, R_CANCEL, 0, 0);
+    ev_rec_set(WEFT_TOOL_EVENT_MIGRATE, R_MIGRATE, 0, 0);
+}
+
+/* Any event, any case (a chunk to refill, an id to give, the external buffer). */
+static WEFT_COLD void put(struct weft_trace_buf *b, weft_xstream *xs, weft_unit *u, uint64_t ev,
+                          bool same_time)
+{
+    uint32_t e = ev_rec[__builtin_ctzll(ev) & 63];
+    if (WEFT_UNLIKELY(!(e & ER_VALID)))
         return;
-    uint64_t ts = same_time && b->last_ts ? b->last_ts : weft_ticks();
-    b->last_ts = ts;
-    r->ts = ts;
-    r->id = unit_id(b, u, fresh);
-    r->ptr = ptr;
-    r->kind = kind;
-    r->aux = aux;
+    uint32_t kind = e & 0xf, aux = e >> 4 & 0xff;
+    uint64_t val = 0; /* the second slot's value */
+    bool fresh = e & ER_FRESH;
+    if (kind == R_RUN) {
+        val = (uint64_t)(uintptr_t)u->fn;
+        aux = run_flags(b, xs, u);
+    } else if (WEFT_UNLIKELY(kind == R_MIGRATE)) {
+        val = u->pool ? (uint64_t)u->pool->id : 0;
+    }
+    uint64_t id = unit_id(b, u, fresh);
+    struct rec *r;
+    if (kind == R_RUN && same_time && b->cur && b->pos != b->cur->r && b->pos != b->end &&
+        b->pos[-1].w == REC_W(id, 0, R_RESUME)) {
+        /* the RESUME of this step (a hand-off's joiner): one record for both */
+        r = b->pos - 1;
+        b->pos++;
+        aux |= RUN_RESUMED;
+    } else {
+        r = slots(b, REC_SLOTS(kind));
+        if (WEFT_UNLIKELY(!r))
+            return;
+        r->ts = same_time && b->last_ts ? b->last_ts : weft_ticks();
+        b->last_ts = r->ts;
+    }
+    r[0].w = REC_W(id, aux, kind);
+    if (REC_SLOTS(kind) == 2) {
+        r[1].ts = val;
+        r[1].w = 0;
+    }
     if (kind == R_END && --b->until_sample == 0)
         sample_pools(b, xs);
 }
@@ -787,8 +877,11 @@ static struct weft_trace_buf *buf_new(int tid, bool external)
     b->tid = tid;
     b->external = external;
     b->until_sample = 1; /* the first run end samples: a short run still shows its pools */
-    b->headlen = (size_t)snprintf(b->head, sizeof b->head,
-                                  ",\"pid\":%d,\"tid\":%d,\"ts\":", (int)T.pid, tid);
+    for (int ph = 0; ph < PH_N; ph++)
+        b->hdlen[ph] =
+            (uint8_t)snprintf(b->hd[ph], sizeof b->hd[ph],
+                              ",\n{\"ph\":\"%c\",\"pid\":%d,\"tid\":%d,\"ts\":", ph_char[ph],
+                              (int)T.pid, tid);
     b->next = T.bufs;
     weft_atomic_store_release(&T.bufs, b);
     return b;
@@ -812,22 +905,66 @@ static WEFT_COLD struct weft_trace_buf *attach(weft_xstream *xs)
     return b;
 }
 
-static WEFT_COLD void record_external(weft_unit *u, uint64_t ev)
+static WEFT_COLD void record_cold(weft_xstream *xs, weft_unit *u, uint64_t ev, bool same_time)
 {
-    pthread_mutex_lock(&T.ext_lock);
-    put(T.ext, NULL, u, ev, false);
-    pthread_mutex_unlock(&T.ext_lock);
-}
-
-void weft_trace_record(weft_xstream *xs, weft_unit *u, uint64_t ev, bool same_time)
-{
-    if (WEFT_UNLIKELY(!xs)) {
-        record_external(u, ev);
+    if (!xs) {
+        pthread_mutex_lock(&T.ext_lock);
+        put(T.ext, NULL, u, ev, false);
+        pthread_mutex_unlock(&T.ext_lock);
         return;
     }
     struct weft_trace_buf *b = xs->trace;
-    if (WEFT_UNLIKELY(!b) && !(b = attach(xs)))
+    if (b || (b = attach(xs)))
+        put(b, xs, u, ev, same_time);
+}
+
+/* The common cases inline, with room in the chunk: a unit with its id (or a creation
+ * with ids in hand), a run (folding the RESUME of its step), an end, a resume.  All
+ * others, and every case at a chunk's end, go to put. */
+void weft_trace_record(weft_xstream *xs, weft_unit *u, uint64_t ev, bool same_time)
+{
+    struct weft_trace_buf *b;
+    if (WEFT_UNLIKELY(!xs) || WEFT_UNLIKELY(!(b = xs->trace))) {
+        record_cold(xs, u, ev, same_time);
         return;
+    }
+    uint32_t e = ev_rec[__builtin_ctzll(ev) & 63], kind = e & 0xf;
+    struct rec *r = b->pos;
+    uint64_t id = weft_atomic_load_relaxed(&u->id);
+    if (WEFT_UNLIKELY(b->end - r < 2) || WEFT_UNLIKELY(kind >= R_MIGRATE) ||
+        WEFT_UNLIKELY(!(e & ER_VALID)))
+        goto slow;
+    if (id == 0) {
+        if (!(e & ER_FRESH) || b->id_next == b->id_end)
+            goto slow;
+        id = b->id_next++; /* a creation: the unit is not published yet */
+        weft_atomic_store_relaxed(&u->id, id);
+    }
+    id--;
+    uint32_t aux = e >> 4 & 0xff;
+    if (kind == R_RUN) {
+        aux = run_flags(b, xs, u);
+        if (same_time && r != b->cur->r && r[-1].w == REC_W(id, 0, R_RESUME)) {
+            /* the RESUME of this step (a hand-off's joiner): one record for both */
+            r[-1].w = REC_W(id, aux | RUN_RESUMED, R_RUN);
+            r[0].ts = (uint64_t)(uintptr_t)u->fn;
+            r[0].w = 0;
+            b->pos = r + 1;
+            return;
+        }
+        r[1].ts = (uint64_t)(uintptr_t)u->fn;
+        r[1].w = 0;
+        b->pos = r + 2;
+    } else {
+        b->pos = r + 1;
+    }
+    r->ts = same_time && b->last_ts ? b->last_ts : weft_ticks();
+    b->last_ts = r->ts;
+    r->w = REC_W(id, aux, kind);
+    if (kind == R_END && WEFT_UNLIKELY(--b->until_sample == 0))
+        sample_pools(b, xs);
+    return;
+slow:
     put(b, xs, u, ev, same_time);
 }
 
@@ -852,6 +989,7 @@ void weft_trace_init(void)
         return;
     }
     T.pid = getpid();
+    ev_rec_fill();
     T.path = strdup(path);
     T.out = malloc(OUT_CAP);
     T.ext = buf_new(EXT_TID, true);
@@ -860,7 +998,6 @@ void weft_trace_init(void)
     T.ext->external = true;
     T.fd = fd;
     T.outlen = 0;
-    T.any = false;
     T.write_err = 0;
     T.nevents = 0;
     T.stop = false;
@@ -873,8 +1010,13 @@ void weft_trace_init(void)
     uint64_t t1 = weft_ticks(), n1 = weft_clock_ns();
     T.ns_per_tick = t1 > t0 ? (double)(n1 - n0) / (double)(t1 - t0) : 1.0;
     T.tick0 = t1; /* the trace starts now */
-    out_end(PUT_LIT(out_begin(256), "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":"
-                                    "\"weft " ABT_VERSION "\"},\"traceEvents\":[\n"));
+    /* the header and the first event (so that every later one starts with its comma) */
+    T.outlen = (size_t)snprintf(T.out, OUT_CAP,
+                                "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":"
+                                "\"weft " ABT_VERSION "\"},\"traceEvents\":[\n"
+                                "{\"ph\":\"M\",\"pid\":%d,\"tid\":0,\"name\":\"process_name\","
+                                "\"args\":{\"name\":\"weft\"}}",
+                                (int)T.pid);
     /* the writer inherits no signal handling and the process's CPU set (the primary
      * stream is bound after this, when ABT_SET_AFFINITY asks) */
     sigset_t all, old;
@@ -913,10 +1055,7 @@ fail_quiet:
 static void meta(const char *what, int tid, const char *name, int sort)
 {
     char *p = out_begin(256 + strlen(name));
-    if (T.any)
-        p = PUT_LIT(p, ",\n");
-    T.any = true;
-    p = PUT_LIT(p, "{\"ph\":\"M\",\"pid\":");
+    p = PUT_LIT(p, ",\n{\"ph\":\"M\",\"pid\":");
     p = put_i64(p, T.pid);
     p = PUT_LIT(p, ",\"tid\":");
     p = put_i64(p, tid);
@@ -969,11 +1108,14 @@ void weft_trace_finalize(void)
     pthread_mutex_lock(&T.fmt_lock);
     uint64_t end = to_ns(end_ticks);
     char name[64];
-    meta("process_name", 0, "weft", -1);
     for (struct weft_trace_buf *b = T.bufs; b; b = b->next) {
         uint64_t ns = end > b->last_ns ? end : b->last_ns;
-        while (b->nopen) /* runs still going at ABT_finalize (the primary ULT) end here */
-            span_end(b, ns, b->open[b->nopen - 1]);
+        struct num tsn, idn;
+        num_ts(&tsn, ns);
+        while (b->nopen) { /* runs still going at ABT_finalize (the primary ULT) end here */
+            num_u64(&idn, b->open[b->nopen - 1]);
+            span_end(b, &tsn, &idn);
+        }
         if (!b->used)
             continue;
         if (b->external)
