@@ -1,6 +1,8 @@
 /* src/arch/spinlock.h - a test-and-test-and-set spinlock for short critical sections only
- * (pool queues, waiter lists, timer heaps): a few pointer writes, never a switch or a
- * syscall while held. */
+ * (pool queues, waiter lists, timer heaps): a few pointer writes, never a syscall or a
+ * wait while held.  (A ULT that parks or yields may hold one across its context switch:
+ * the post action on the other side releases it first thing, core/unit.h.)  The
+ * uncontended acquire is one exchange inline; spinning is out of line. */
 #ifndef WEFT_ARCH_SPINLOCK_H
 #define WEFT_ARCH_SPINLOCK_H
 
@@ -8,20 +10,26 @@
 #include <stdint.h>
 
 #include "arch/atomic.h"
+#include "arch/compiler.h"
 #include "arch/cpu.h"
 
 typedef struct {
     _Atomic uint32_t v;
 } weft_spinlock;
 
-static inline void weft_spin_lock(weft_spinlock *l)
+static WEFT_COLD __attribute__((unused)) void weft_spin_lock_wait(weft_spinlock *l)
 {
-    for (;;) {
-        if (!weft_atomic_exchange_acquire(&l->v, 1))
-            return;
+    do {
         while (weft_atomic_load_relaxed(&l->v))
             weft_cpu_relax();
-    }
+    } while (weft_atomic_exchange_acquire(&l->v, 1));
+}
+
+static inline void weft_spin_lock(weft_spinlock *l)
+{
+    if (WEFT_LIKELY(!weft_atomic_exchange_acquire(&l->v, 1)))
+        return;
+    weft_spin_lock_wait(l);
 }
 
 static inline bool weft_spin_trylock(weft_spinlock *l)

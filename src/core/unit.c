@@ -165,6 +165,20 @@ static inline void *enter_unit(weft_xstream *xs, weft_ctx *save, void **fake, we
     return weft_ctx_switch(save, to->ctx, xs);
 }
 
+/* enter_unit for a `to` that has run before (to->ctx set: no start to test for). */
+static inline void *resume_unit(weft_xstream *xs, weft_ctx *save, void **fake, weft_unit *to,
+                                weft_ctx *to_ctx)
+{
+    size_t sz;
+    const void *lo;
+    if (WEFT_ASAN)
+        lo = unit_stack_lo(to, &sz);
+    else
+        lo = NULL, sz = 0;
+    weft_san_switch(fake, lo, sz, to->tsan_fiber);
+    return weft_ctx_switch(save, to_ctx, xs);
+}
+
 /* u runs next on xs.  The _quiet variant is for paths that report RUN together with the
  * event of the unit that leaves, behind one test of the tool mask (weft_tool_wants), so
  * that no path tests the mask more often than before it reported both. */
@@ -519,6 +533,14 @@ static void post_push_fifo(weft_xstream *xs, void *arg)
     weft_pool_fifo_push(u->pool, u);
 }
 
+/* yield_to's post action: the yielding ULT still holds its pool's lock
+ * (weft_pool_fifo_take_hold); queue it and release the lock. */
+static void post_push_release(weft_xstream *xs, void *arg)
+{
+    weft_unit *u = arg;
+    weft_pool_fifo_push_release(u->pool, u);
+}
+
 static void post_push(weft_xstream *xs, void *arg)
 {
     weft_unit *u = arg;
@@ -581,11 +603,12 @@ static inline bool yield_bypass(weft_xstream *xs, weft_unit *self)
 /* Scheduler bypass on park, the twin of yield_bypass: a ULT that blocks (its post action
  * already set) switches straight to the next ready ULT of its BASIC scheduler's only
  * pool.  With nothing ready it goes to the scheduler, which idles. */
+/* (the caller has seen no tool event wanted) */
 static bool park_bypass(weft_xstream *xs, weft_unit *self)
 {
     weft_sched *s = xs->sched;
     weft_pool *p = s->bypass_pool;
-    if (!p || (WEFT_TOOL && weft_atomic_load_relaxed(&weft_tool_g.mask)))
+    if (!p)
         return false;
     if (--xs->yield_budget <= 0) { /* the scheduler's turn: it runs next */
         xs->yield_budget = (int32_t)s->event_freq;
@@ -625,7 +648,23 @@ static inline __attribute__((always_inline)) int ult_yield_to(weft_xstream *xs, 
 {
     WEFT_ASSERT(to->flags & WEFT_U_ULT); /* the callers check it */
     weft_canary_check(self);             /* (helper) core/overflow.h */
-    if (!weft_pool_remove_ready(to->pool, to))
+    weft_pool *p = to->pool;
+    if (WEFT_LIKELY(p == self->pool && (p->caps & WEFT_POOL_CAP_INLINE_FIFO) && to->ctx) &&
+        !weft_atomic_load_relaxed(&self->migr_to) &&
+        !weft_tool_wants(ABT_TOOL_EVENT_THREAD_YIELD | ABT_TOOL_EVENT_THREAD_RUN)) {
+        /* the usual case, both in one built-in pool: one lock round for taking `to` out
+         * and putting us back, the lock held across the switch (post_push_release) */
+        if (!weft_pool_fifo_take_hold(p, to))
+            return ABT_ERR_THREAD;
+        weft_atomic_store_relaxed(&self->state, WEFT_READY);
+        weft_set_post(xs, post_push_release, self);
+        prep_run_quiet(xs, to);
+        /* to->ctx read again: it is only stable now that we own `to` (a unit that has
+         * run keeps a context until it terminates) */
+        ult_landed(self, resume_unit(xs, &self->ctx, &self->asan_fake_stack, to, to->ctx));
+        return ABT_SUCCESS;
+    }
+    if (!weft_pool_remove_ready(p, to))
         return ABT_ERR_THREAD;
     if (!to->ctx && !ensure_stack(xs, to)) {
         weft_pool_push(to->pool, to);
@@ -661,7 +700,9 @@ WEFT_API int ABT_thread_yield_to(ABT_thread thread)
         return ABT_ERR_INV_XSTREAM;
     if (!weft_unit_is_ult(self))
         return ABT_ERR_INV_THREAD;
-    if (to == self || (to->flags & (WEFT_U_ULT | WEFT_U_MAIN_SCHED)) != WEFT_U_ULT)
+    /* to == self needs no test of its own: a running unit is in no pool, so taking it
+     * out of one fails (ABT_ERR_THREAD below) */
+    if ((to->flags & (WEFT_U_ULT | WEFT_U_MAIN_SCHED)) != WEFT_U_ULT)
         return ABT_ERR_INV_THREAD;
     int r = ult_yield_to(xs, self, to);
     return r == ABT_ERR_THREAD ? ABT_ERR_INV_THREAD : r;
@@ -810,11 +851,14 @@ void weft_ult_park(weft_xstream *xs, weft_unit *self, void (*post)(weft_xstream 
                    void *arg)
 {
     weft_canary_check(self); /* (helper) core/overflow.h */
-    weft_tool_event(self, ABT_TOOL_EVENT_THREAD_SUSPEND);
+    /* one load of the mask for the event and the bypass (which a tool turns off) */
+    uint64_t tool = WEFT_TOOL ? weft_atomic_load_relaxed(&weft_tool_g.mask) : 0;
+    if (WEFT_UNLIKELY(tool & ABT_TOOL_EVENT_THREAD_SUSPEND))
+        weft_tool_dispatch(self, ABT_TOOL_EVENT_THREAD_SUSPEND);
     /* release: whoever sees BLOCKED also sees the blocked count taken before */
     weft_atomic_store_release(&self->state, WEFT_BLOCKED);
     weft_set_post(xs, post, arg);
-    if (park_bypass(xs, self))
+    if (!tool && park_bypass(xs, self))
         return;
     switch_to_sched(xs, self);
 }

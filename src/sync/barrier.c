@@ -22,6 +22,16 @@ _Static_assert(sizeof(weft_barrier) <= WEFT_OBJ_BODY_MAX, "weft_barrier: one cac
 
 static inline weft_barrier *bar_from(ABT_barrier h) { return weft_obj_body_from(h); }
 
+/* this round's waiters, in arrival order (lock held) */
+static inline void bar_append(weft_barrier *b, weft_waiter *w)
+{
+    if (b->tail)
+        b->tail->next = w;
+    else
+        b->head = w;
+    b->tail = w;
+}
+
 WEFT_API int ABT_barrier_create(uint32_t num_waiters, ABT_barrier *newbarrier)
 {
     if (!newbarrier)
@@ -72,7 +82,7 @@ WEFT_API int ABT_barrier_wait(ABT_barrier barrier)
         return ABT_ERR_INV_BARRIER;
     weft_xstream *xs = weft_xs_self();
     weft_unit *self = xs ? xs->cur : NULL;
-    if (self && !(self->flags & WEFT_U_ULT))
+    if (WEFT_UNLIKELY(self && !(self->flags & WEFT_U_ULT)))
         return ABT_ERR_BARRIER; /* a tasklet */
     weft_spin_lock(&b->lock);
     if (++b->count >= b->num) {
@@ -88,13 +98,19 @@ WEFT_API int ABT_barrier_wait(ABT_barrier barrier)
         return ABT_SUCCESS;
     }
     weft_waiter w;
-    weft_waiter_init_as(&w, self);
-    if (b->tail)
-        b->tail->next = &w;
-    else
-        b->head = &w;
-    b->tail = &w;
-    weft_wait_block_on(xs, &w, &b->lock, true); /* the lock released once w is parked */
+    if (self) {
+        /* a parking ULT: the wake reads ult, counted_blocked and (here) next only */
+        w.next = NULL;
+        w.ult = self;
+        w.counted_blocked = 1;
+        weft_unit_count_blocked(self);
+        bar_append(b, &w);
+        weft_ult_park(xs, self, weft_post_unlock, &b->lock); /* unlocked once parked */
+        return ABT_SUCCESS;
+    }
+    weft_waiter_init_as(&w, NULL); /* an external thread sleeps on the futex */
+    bar_append(b, &w);
+    weft_wait_block_on(xs, &w, &b->lock, false);
     return ABT_SUCCESS;
 }
 

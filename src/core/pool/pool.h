@@ -275,6 +275,31 @@ static inline bool weft_pool_remove_ready(weft_pool *p, weft_unit *u)
         weft_spin_unlock(&p->lock);
     return ok;
 }
+/* yield_to in one lock round (core/unit.c): remove queued `u` from the INLINE_FIFO pool
+ * `p` and keep holding p's lock (true), so that weft_pool_fifo_push_release, the post
+ * action on the other side of the switch, queues the yielding unit and releases it.
+ * false: u is not queued in p; the lock is released. */
+static inline bool weft_pool_fifo_take_hold(weft_pool *p, weft_unit *u)
+{
+    WEFT_ASSERT(p->caps & WEFT_POOL_CAP_INLINE_FIFO);
+    weft_pool_lock(p);
+    if (WEFT_LIKELY(u->in_pool && u->pool == p)) {
+        fifo_unlink(p, u);
+        return true;
+    }
+    weft_pool_unlock(p);
+    return false;
+}
+
+static inline void weft_pool_fifo_push_release(weft_pool *p, weft_unit *u)
+{
+    fifo_link_tail(p, u);
+    uint8_t f = p->notify; /* IDLERS only changes under the lock */
+    weft_pool_unlock(p);
+    if (WEFT_UNLIKELY(f))
+        weft_pool_notify(p);
+}
+
 /* Block up to timeout_ns for a unit (FIFO_WAIT sleeps, others poll once). */
 WEFT_INTERNAL weft_unit *weft_pool_pop_wait(weft_pool *p, uint64_t timeout_ns,
                                             ABT_pool_context ctx);
