@@ -561,7 +561,35 @@ static inline __attribute__((always_inline)) int bypass_run_next(weft_xstream *x
 {
     WEFT_ASSERT(xs->cur == self && weft_pool_can(p, WEFT_POOL_CAP_INLINE_FIFO));
     WEFT_ASSERT(!yielding || xs->post_fn == NULL); /* a parking unit may have one */
-    weft_unit *next = weft_pool_fifo_pop(p);       /* a bypass pool is always an inline FIFO */
+    if (yielding) {
+        /* one lock round: the pool's lock stays held from taking `next` to putting
+         * `self` back at the tail, on the other side of the switch (post_push_release) */
+        weft_unit *next = weft_pool_fifo_pop_hold(p);
+        if (!next)
+            return BYPASS_EMPTY;
+        void (*post)(weft_xstream *, void *) = post_push_release;
+        if ((next->flags & (WEFT_U_ULT | WEFT_U_MAIN)) != WEFT_U_ULT ||
+            (weft_atomic_load_relaxed(&next->request) & WEFT_REQ_CANCEL)) {
+            weft_pool_fifo_unpop_release(p, next);
+            return BYPASS_DECLINED;
+        }
+        if (WEFT_UNLIKELY(!next->ctx)) { /* its first run: no stack allocation under the lock */
+            weft_pool_unlock(p);
+            post = post_push_fifo;
+            if (!ensure_stack(xs, next)) {
+                weft_pool_push_head(p, next);
+                return BYPASS_DECLINED;
+            }
+        }
+        weft_atomic_store_relaxed(&self->state, WEFT_READY);
+        weft_set_post(xs, post, self);
+        next->xs = xs; /* prep_run without its tool hook (no tool here) */
+        xs->cur = next;
+        weft_atomic_store_relaxed(&next->state, WEFT_RUNNING);
+        ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, next));
+        return BYPASS_DONE;
+    }
+    weft_unit *next = weft_pool_fifo_pop(p); /* a bypass pool is always an inline FIFO */
     if (!next)
         return BYPASS_EMPTY;
     if ((next->flags & (WEFT_U_ULT | WEFT_U_MAIN)) != WEFT_U_ULT ||
@@ -569,10 +597,6 @@ static inline __attribute__((always_inline)) int bypass_run_next(weft_xstream *x
         (!next->ctx && !ensure_stack(xs, next))) {
         weft_pool_push_head(p, next);
         return BYPASS_DECLINED;
-    }
-    if (yielding) {
-        weft_atomic_store_relaxed(&self->state, WEFT_READY);
-        weft_set_post(xs, post_push_fifo, self);
     }
     next->xs = xs; /* prep_run without its tool hook (no tool here) */
     xs->cur = next;
@@ -604,7 +628,7 @@ static inline bool yield_bypass(weft_xstream *xs, weft_unit *self)
  * already set) switches straight to the next ready ULT of its BASIC scheduler's only
  * pool.  With nothing ready it goes to the scheduler, which idles. */
 /* (the caller has seen no tool event wanted) */
-static bool park_bypass(weft_xstream *xs, weft_unit *self)
+static inline __attribute__((always_inline)) bool park_bypass(weft_xstream *xs, weft_unit *self)
 {
     weft_sched *s = xs->sched;
     weft_pool *p = s->bypass_pool;

@@ -291,6 +291,43 @@ static inline bool weft_pool_fifo_take_hold(weft_pool *p, weft_unit *u)
     return false;
 }
 
+/* The yield bypass in one lock round: pop the head of the INLINE_FIFO pool `p` and keep
+ * holding p's lock when there is one (NULL: nothing there, the lock is released).  The
+ * round ends with weft_pool_fifo_push_release (the yielding unit to the tail, after its
+ * switch), weft_pool_fifo_unpop_release (the head back where it was) or
+ * weft_pool_unlock. */
+static inline weft_unit *weft_pool_fifo_pop_hold(weft_pool *p)
+{
+    WEFT_ASSERT(p->caps & WEFT_POOL_CAP_INLINE_FIFO);
+    if (weft_atomic_load_relaxed(&p->size) == 0)
+        return NULL;
+    weft_pool_lock(p);
+    weft_unit *u = p->head;
+    if (WEFT_LIKELY(u != NULL)) {
+        fifo_unlink(p, u);
+        return u;
+    }
+    weft_pool_unlock(p);
+    return NULL;
+}
+
+static inline void weft_pool_fifo_unpop_release(weft_pool *p, weft_unit *u)
+{
+    u->prev = NULL;
+    u->next = p->head;
+    if (p->head)
+        p->head->prev = u;
+    else
+        p->tail = u;
+    p->head = u;
+    u->in_pool = 1;
+    weft_atomic_store_relaxed(&p->size, weft_atomic_load_relaxed(&p->size) + 1);
+    uint8_t f = p->notify;
+    weft_pool_unlock(p);
+    if (WEFT_UNLIKELY(f))
+        weft_pool_notify(p);
+}
+
 static inline void weft_pool_fifo_push_release(weft_pool *p, weft_unit *u)
 {
     fifo_link_tail(p, u);
