@@ -74,6 +74,8 @@ struct table {
     bool polling;          /* a poll runs (an error handler calling MPI from inside) */
     bool eager;            /* weft_poll_hook_eager(true) is on for this stream */
     uint64_t eager_ns;     /* the last between-units poll (CLOCK_MONOTONIC) */
+    unsigned eager_every;  /* look at the clock every so many units (1..64, adaptive) */
+    unsigned eager_skip;   /* units since the last look */
     _Atomic unsigned long long c[C_N];
     struct table *gnext, *gprev; /* every live table (stats), under reg_lock */
 };
@@ -362,9 +364,20 @@ static bool poll_eager(void)
     if (!t || (t->n == 0 && !t->custom))
         return false;
     if (wm_g.poll_gap_ns) {
-        uint64_t now = now_ns();
-        if (now - t->eager_ns < wm_g.poll_gap_ns)
+        /* The clock is read every eager_every units only: that count doubles while the
+         * units are shorter than the gap (messages back to back: one clock read per up to
+         * 64 units) and halves when they are longer (computation: a poll per unit). */
+        if (++t->eager_skip < t->eager_every)
             return false;
+        t->eager_skip = 0;
+        uint64_t now = now_ns(), dt = now - t->eager_ns;
+        if (dt < wm_g.poll_gap_ns) {
+            if (t->eager_every < 64)
+                t->eager_every = t->eager_every ? t->eager_every * 2 : 1;
+            return false;
+        }
+        if (dt > 2 * wm_g.poll_gap_ns && t->eager_every > 1)
+            t->eager_every /= 2;
         t->eager_ns = now;
     }
     return poll();
