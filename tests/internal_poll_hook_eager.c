@@ -28,9 +28,9 @@ static bool poll_eager_fn(void)
     return false;
 }
 
-static const struct weft_poll_hook hook = {
-    .name = "eager", .poll = poll_fn, .poll_eager = poll_eager_fn
-};
+static const struct weft_poll_hook hook = { .name = "eager",
+                                            .poll = poll_fn,
+                                            .poll_eager = poll_eager_fn };
 
 static void unit(void *arg)
 {
