@@ -26,6 +26,12 @@
  * The thread's timer slack is set to 1 us at its first wait (prctl), so that a 20 us nap
  * is not stretched to the default 50 us slack.
  *
+ * Busy (poll_eager): while a table holds waiters, its stream also polls between the
+ * units it runs (core/poll_hook.h weft_poll_hook_eager, switched by eager_update), at
+ * most once per WEFT_MPI_POLL_GAP_US (50): a halo message that needs several progress
+ * calls (rendezvous, fragments) then moves while the interior ULTs compute, instead of
+ * once per event_freq (50) units or when the stream runs dry.
+ *
  * Rejected: one progress ULT per stream (it is runnable all the time, so the stream never
  * sleeps, or it sleeps without being woken by completions); MPI_Waitany's requests in the
  * shared Testsome (a batch may complete two of them, and Waitany must complete one);
@@ -76,6 +82,8 @@ struct table {
     uint64_t eager_ns;     /* the last between-units poll (CLOCK_MONOTONIC) */
     unsigned eager_every;  /* look at the clock every so many units (1..64, adaptive) */
     unsigned eager_skip;   /* units since the last look */
+    uint64_t eager_gap_ns; /* the gap now: WEFT_MPI_POLL_GAP_US, or 10x the last poll's
+                            * duration if longer (a big table: polling stays under ~10%) */
     _Atomic unsigned long long c[C_N];
     struct table *gnext, *gprev; /* every live table (stats), under reg_lock */
 };
@@ -363,24 +371,27 @@ static bool poll_eager(void)
     struct table *t = tls_tbl;
     if (!t || (t->n == 0 && !t->custom))
         return false;
-    if (wm_g.poll_gap_ns) {
-        /* The clock is read every eager_every units only: that count doubles while the
-         * units are shorter than the gap (messages back to back: one clock read per up to
-         * 64 units) and halves when they are longer (computation: a poll per unit). */
-        if (++t->eager_skip < t->eager_every)
-            return false;
-        t->eager_skip = 0;
-        uint64_t now = now_ns(), dt = now - t->eager_ns;
-        if (dt < wm_g.poll_gap_ns) {
-            if (t->eager_every < 64)
-                t->eager_every = t->eager_every ? t->eager_every * 2 : 1;
-            return false;
-        }
-        if (dt > 2 * wm_g.poll_gap_ns && t->eager_every > 1)
-            t->eager_every /= 2;
-        t->eager_ns = now;
+    if (!wm_g.poll_gap_ns)
+        return poll();
+    /* The clock is read every eager_every units only: that count doubles while the units
+     * are shorter than the gap (messages back to back: one clock read per up to 64 units)
+     * and halves when they are longer (computation: a poll per unit). */
+    if (++t->eager_skip < t->eager_every)
+        return false;
+    t->eager_skip = 0;
+    uint64_t now = now_ns(), dt = now - t->eager_ns;
+    uint64_t gap = t->eager_gap_ns > wm_g.poll_gap_ns ? t->eager_gap_ns : wm_g.poll_gap_ns;
+    if (dt < gap) {
+        if (t->eager_every < 64)
+            t->eager_every = t->eager_every ? t->eager_every * 2 : 1;
+        return false;
     }
-    return poll();
+    if (dt > 2 * gap && t->eager_every > 1)
+        t->eager_every /= 2;
+    bool woke = poll();
+    t->eager_ns = now_ns();
+    t->eager_gap_ns = 10 * (t->eager_ns - now); /* a poll over 1,000 requests: ~15 us */
+    return woke;
 }
 
 /* core/poll_hook.h idle_ns: how long this stream may sleep without a poll. */
