@@ -1,11 +1,13 @@
 /* bench/io/kv_load.c - a closed-loop load generator for the kvserver protocol
  * (examples/kvserver/kv.h), loopback only: C connections, each with one request in
  * flight (90% GET, 10% PUT over 1,000 keys), driven by T threads with epoll.  Runs a
- * warm-up, then measures for a fixed time and prints one line:
+ * warm-up, then measures for a fixed time (-d), or until -n requests were answered (then
+ * -d is the upper bound), and prints one line:
  *   conns=C reqs=N secs=S rps=R p50_us=A p99_us=B errors=E
- * Bounded: at most -d seconds of measurement, connections only to 127.0.0.1.
+ * A fixed count (-n) makes servers' CPU per request comparable over the same work.
+ * Bounded: at most 60 s of measurement, connections only to 127.0.0.1.
  *
- *   kv_load -p PORT [-c CONNS] [-d SECONDS] [-w WARMUP] [-t THREADS] */
+ *   kv_load -p PORT [-c CONNS] [-d SECONDS] [-n REQUESTS] [-w WARMUP] [-t THREADS] */
 #define _GNU_SOURCE 1
 #include <arpa/inet.h>
 #include <errno.h>
@@ -26,7 +28,9 @@
 
 static int port = 7379, nconns = 100, nthreads = 2;
 static double dur = 3, warm = 0.5;
-static _Atomic int phase; /* 0 warm-up, 1 measure, 2 stop */
+static long target;           /* -n: stop after this many measured answers (0: by time) */
+static _Atomic long measured; /* answers counted so far (only with -n) */
+static _Atomic int phase;     /* 0 warm-up, 1 measure, 2 stop */
 
 static uint64_t now_ns(void)
 {
@@ -129,6 +133,8 @@ static void *run(void *arg)
                     w->lat = realloc(w->lat, w->cap * sizeof *w->lat);
                 }
                 w->lat[w->nlat++] = t - c->sent_at;
+                if (target && atomic_fetch_add(&measured, 1) + 1 >= target)
+                    atomic_store(&phase, 2);
             }
             if (send_req(c) < 0)
                 w->errors++;
@@ -151,15 +157,17 @@ static int cmp(const void *a, const void *b)
 int main(int argc, char **argv)
 {
     int opt;
-    while ((opt = getopt(argc, argv, "p:c:d:w:t:")) != -1) {
+    while ((opt = getopt(argc, argv, "p:c:d:n:w:t:")) != -1) {
         switch (opt) {
         case 'p': port = atoi(optarg); break;
         case 'c': nconns = atoi(optarg); break;
         case 'd': dur = atof(optarg); break;
+        case 'n': target = atol(optarg); break;
         case 'w': warm = atof(optarg); break;
         case 't': nthreads = atoi(optarg); break;
         default:
-            fprintf(stderr, "usage: kv_load -p PORT [-c CONNS] [-d S] [-w S] [-t THREADS]\n");
+            fprintf(stderr,
+                    "usage: kv_load -p PORT [-c CONNS] [-d S] [-n REQS] [-w S] [-t THREADS]\n");
             return 2;
         }
     }
@@ -199,7 +207,9 @@ int main(int argc, char **argv)
     usleep((useconds_t)(warm * 1e6));
     uint64_t t0 = now_ns();
     atomic_store(&phase, 1);
-    usleep((useconds_t)(dur * 1e6));
+    uint64_t end = t0 + (uint64_t)(dur * 1e9);
+    while (atomic_load(&phase) == 1 && now_ns() < end)
+        usleep(2000);
     atomic_store(&phase, 2);
     double secs = (double)(now_ns() - t0) / 1e9;
     size_t total = 0;
