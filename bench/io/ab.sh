@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # bench/io/ab.sh - servers side by side at one load point, interleaved rounds: each round
 # starts every server in turn, drives it with kv_load and prints its req/s and its CPU per
-# request (/proc/PID/stat, user + system of every thread).  For before/after comparisons
+# request (kv_load -P: /proc/PID/stat, user + system of every thread, over the measured
+# window only).  For before/after comparisons
 # of a change on a loaded machine (the rounds share the load's ups and downs).
 #   bench/io/ab.sh BUILD_DIR NAME=COMMAND... (COMMAND: a server printing 127.0.0.1:PORT)
 # Environment: C (connections, default 1000), D (seconds per point, 2), R (rounds, 3),
-# N (kv_load -n: answers per point, D then the bound).  Example, a base build against
+# N (kv_load -n: answers per point, D then the bound), W (warm-up seconds, 1).  Example, a base build against
 # this one and the epoll loop:
 #   bench/io/ab.sh build/rel "base=/tmp/base/src/io/kvserver -p 0 -s 2 -q" \
 #     "new=build/rel/src/io/kvserver -p 0 -s 2 -q" "epoll=build/rel/bench/io/kv_epoll -p 0"
 set -uo pipefail
 B=$1
 shift
-C=${C:-1000} D=${D:-2} R=${R:-3} N=${N:-}
+C=${C:-1000} D=${D:-2} R=${R:-3} N=${N:-} W=${W:-1}
 ulimit -n "$(ulimit -Hn)"
 log=/tmp/weft_ab.$$
 trap 'rm -f $log' EXIT
@@ -33,15 +34,11 @@ for r in $(seq "$R"); do
       kill "$sp" 2>/dev/null
       continue
     fi
-    a=$(awk '{print $14 + $15}' /proc/$sp/stat)
-    out=$("$B/bench/io/kv_load" -p "$P" -c "$C" -d "$D" -w 0 ${N:+-n "$N"})
-    b=$(awk '{print $14 + $15}' /proc/$sp/stat)
+    out=$("$B/bench/io/kv_load" -p "$P" -c "$C" -d "$D" -w "$W" -P "$sp" ${N:+-n "$N"})
     kill "$sp"
     wait "$sp" 2>/dev/null
-    n=$(sed -n 's/.*reqs=\([0-9]*\).*/\1/p' <<<"$out")
     rps=$(sed -n 's/.*rps=\([0-9]*\).*/\1/p' <<<"$out")
-    cpu=$(awk -v a="$a" -v b="$b" -v n="${n:-0}" -v hz="$(getconf CLK_TCK)" \
-      'BEGIN{if (n > 0) printf "%.2f", (b - a) * 1e6 / hz / n}')
+    cpu=$(sed -n 's/.*server_cpu_us_per_req=\([0-9.]*\).*/\1/p' <<<"$out")
     echo "round $r $name conns=$C req/s=${rps:-fail} server_cpu_us_per_req=${cpu:-}"
   done
 done

@@ -11,7 +11,10 @@
 # measured ROUNDS times, the servers taking turns within each round (interleaved, so a
 # change in the machine's load hits them all alike), then the medians are printed;
 # REQS: end each load point after that many answers (kv_load -n; SECONDS_PER_POINT is
-# then the upper bound), so every server does the same work.
+# then the upper bound), so every server does the same work; WARM (default 1): seconds of
+# load after every connection is made and before the measurement.  The server's CPU per
+# request is its CPU (user + system, all threads: /proc/PID/stat) over the measured window
+# only (kv_load -P), divided by the answers in it.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 B=${1:-build/bench}
@@ -19,6 +22,7 @@ D=${2:-3}
 CONNS=${CONNS:-"1 100 1000 10000"}
 ROUNDS=${ROUNDS:-3}
 REQS=${REQS:-}
+WARM=${WARM:-1}
 if [ ! -d "$B" ]; then
   cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWEFT_BUILD_BENCH=ON >/dev/null
 fi
@@ -40,9 +44,6 @@ start() { # start SERVER ARGS...: sets PORT
   done
   echo "server did not start: $*" >&2
   exit 1
-}
-cpu_ns() { # CPU time of the server so far (live and exited threads), /proc/PID/stat
-  awk -v hz="$(getconf CLK_TCK)" '{printf "%.0f", ($14 + $15) * 1e9 / hz}' /proc/$srv_pid/stat
 }
 sched_ns() { # the same from schedstat (ns resolution; live threads only)
   local s=0 t
@@ -68,16 +69,13 @@ for c in $CONNS; do
         pthread-per-conn) start "$BI/kv_threads" -p 0 ;;
         epoll-1-thread) start "$BI/kv_epoll" -p 0 ;;
       esac
-      a=$(cpu_ns)
-      r=$("$BI/kv_load" -p "$PORT" -c "$c" -d "$D" -w 0 ${REQS:+-n "$REQS"} || true)
-      b=$(cpu_ns)
+      r=$("$BI/kv_load" -p "$PORT" -c "$c" -d "$D" -w "$WARM" -P "$srv_pid" ${REQS:+-n "$REQS"} || true)
       stop
       rps=$(sed -n 's/.*rps=\([0-9.]*\).*/\1/p' <<<"$r")
       p50=$(sed -n 's/.*p50_us=\([0-9.]*\).*/\1/p' <<<"$r")
       p99=$(sed -n 's/.*p99_us=\([0-9.]*\).*/\1/p' <<<"$r")
       err=$(sed -n 's/.*errors=\([0-9]*\).*/\1/p' <<<"$r")
-      n=$(sed -n 's/.*reqs=\([0-9]*\).*/\1/p' <<<"$r")
-      cpu=$(awk -v a="$a" -v b="$b" -v n="${n:-0}" 'BEGIN{if (n > 0) printf "%.1f", (b-a)/1e3/n}')
+      cpu=$(sed -n 's/.*server_cpu_us_per_req=\([0-9.]*\).*/\1/p' <<<"$r")
       echo "| $round | $s | $c | ${rps:-fail} | ${p50:-} | ${p99:-} | ${err:-} | ${cpu:-} |"
       echo "$s $c ${rps:-0} ${cpu:-0}" >>"$rows"
     done
