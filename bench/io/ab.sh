@@ -21,6 +21,7 @@ for r in $(seq "$R"); do
   for spec in "$@"; do
     name=${spec%%=*}
     cmd=${spec#*=}
+    : >"$log" # emptied here: the background job's own redirection may come after our grep
     $cmd >"$log" 2>&1 &
     sp=$!
     P=""
