@@ -54,7 +54,7 @@ struct wait_arg {
 static bool ready_or_tasks(void *a)
 {
     struct wait_arg *w = a;
-    return w->ready(w->arg) || weft_atomic_load_seq_cst(&w->t->tq_len) > 0;
+    return w->ready(w->arg) || omp_tasks_queued(w->t);
 }
 
 void omp_wait(omp_thr *me, bool (*ready)(void *), void *arg, bool run_tasks, omp_task *parent,
@@ -77,8 +77,7 @@ void omp_wait(omp_thr *me, bool (*ready)(void *), void *arg, bool run_tasks, omp
         for (uint64_t i = 0;; i++) {
             if (ready(arg))
                 return;
-            if (run_tasks && weft_atomic_load_relaxed(&t->tq_len) > 0 &&
-                omp_task_run_one(me, parent, group)) {
+            if (run_tasks && omp_task_run_one(me, parent, group)) {
                 i = 0;
                 continue;
             }

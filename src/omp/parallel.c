@@ -194,8 +194,6 @@ omp_team *omp_team_begin_ws(void (*fn)(void *), void *data, unsigned num_threads
     t->cancelled = 0;
     t->singles = 0;
     t->ws_head.next = NULL;
-    t->tq_head = t->tq_tail = NULL;
-    t->tq_len = 0;
     t->ntasks = 0;
     struct omp_icv icv;
     child_icv(&me->task->icv, &icv);

@@ -96,7 +96,7 @@ struct omp_taskgroup {
 };
 
 struct omp_task {
-    omp_task *next; /* team queue link (team->tq_lock) */
+    omp_task *next, *prev; /* links in a thread's ready queue (its q_lock) */
     void (*fn)(void *);
     void *data;
     omp_task *parent;       /* the generating task; kept alive by refs */
@@ -155,6 +155,11 @@ struct omp_thr {
     omp_task itask;           /* the implicit task */
     omp_taskgroup *red_group; /* GOMP_parallel_reductions: the next team's shared group */
     omp_ws *lone;             /* an initial thread's (orphaned) construct, made on first use */
+    /* The ready tasks this thread made or released (task.c): it pushes and pops at the
+     * head (LIFO), the other threads of its team steal at the tail (the oldest). */
+    weft_spinlock q_lock;
+    omp_task *q_head, *q_tail; /* q_lock */
+    _Atomic long q_len;        /* written under q_lock, read without it */
 };
 
 /* A worker ULT of a team, kept between regions (a "hot team"): it waits in its dock for
@@ -199,11 +204,8 @@ struct omp_team {
     weft_spinlock blk_lock;
     void *blk_free;
     unsigned blk_count;
-    /* tasks */
-    weft_spinlock tq_lock;
-    omp_task *tq_head, *tq_tail; /* ready tasks, FIFO (tq_lock) */
-    _Atomic long tq_len;         /* length of the queue (read without the lock) */
-    _Atomic long ntasks;         /* explicit tasks created and not finished */
+    /* tasks (queued in the threads' own queues: omp_thr.q_*) */
+    _Atomic long ntasks; /* explicit tasks created and not finished */
     omp_thr thr[];
 };
 
@@ -277,6 +279,19 @@ static inline void omp_team_wake(omp_team *t)
         ABT_mutex_unlock(t->mtx);
     }
 }
+/* The same for an event published by a seq_cst read-modify-write (a task queued): the
+ * parker's seq_cst increment of nsleep and re-check, and the publisher's seq_cst RMW and
+ * this seq_cst load of nsleep, are four operations of the single total order: either
+ * this load sees the parker, or the parker's re-check sees the event.  A plain load on
+ * x86, where the RMW above costs a locked instruction on a line parkers write. */
+static inline void omp_team_wake_sc(omp_team *t)
+{
+    if (weft_atomic_load_seq_cst(&t->nsleep) > 0) {
+        ABT_mutex_lock(t->mtx);
+        ABT_cond_broadcast(t->cond);
+        ABT_mutex_unlock(t->mtx);
+    }
+}
 /* Wait until ready(arg): spin (running queued tasks if run_tasks: only children of
  * parent / members of group when not NULL), then park. */
 __attribute__((visibility("hidden"))) void omp_wait(omp_thr *me, bool (*ready)(void *), void *arg,
@@ -297,11 +312,14 @@ __attribute__((visibility("hidden"))) omp_ws *omp_ws_lone(omp_thr *me);
 #define TASK_BLOCK 512
 /* Free the team's recycled task blocks (team free). */
 __attribute__((visibility("hidden"))) void omp_task_blocks_free(omp_team *t);
-/* Run one queued task of the team (filter: NULL any, else only children of `parent` or
- * members of `group`).  True if one ran. */
+/* Run one queued task of the team: the caller's own newest, else the oldest of another
+ * thread's queue (filter: NULL any, else only children of `parent` or members of
+ * `group`).  True if one ran. */
 __attribute__((visibility("hidden"))) bool omp_task_run_one(omp_thr *me, omp_task *parent,
                                                             omp_taskgroup *group);
 __attribute__((visibility("hidden"))) void omp_task_free_deps(omp_task *t);
+/* Whether a thread of the team has a queued task (seq_cst loads: see omp_team_park). */
+__attribute__((visibility("hidden"))) bool omp_tasks_queued(omp_team *t);
 /* Task reductions (reduction.c).  register: on the innermost taskgroup, blocks for the
  * team; alloc: the team's blocks for descriptor `data` (a worksharing construct's
  * creator); ws_enter: a thread entering a worksharing construct with task reductions
