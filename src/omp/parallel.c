@@ -64,7 +64,8 @@ static void worker_main(void *arg)
     omp_thr *me = &t->thr[d->idx];
     ABT_pool pool = ABT_POOL_NULL;
     ABT_self_get_last_pool(&pool);
-    ABT_self_set_specific(omp_key, me);
+    d->ident = me;
+    ABT_self_set_specific(omp_key, &d->ident);
     struct dock_arg w = { d, 0 };
     for (;;) {
         if (!dock_ready(&w))
@@ -81,6 +82,7 @@ static void worker_main(void *arg)
         weft_atomic_store_release(&d->idle, 1);
     }
     ABT_self_set_specific(omp_key, NULL);
+    omp_id_changed(); /* this unit ends: no cache may keep its cell */
 }
 
 /* Before the master re-initializes the team: the workers of the last region are docked. */

@@ -30,6 +30,7 @@
 #include "arch/atomic.h"
 #include "arch/cpu.h"
 #include "arch/spinlock.h"
+#include "core/wait.h"
 
 #define OMP_API __attribute__((visibility("default")))
 
@@ -155,6 +156,7 @@ struct omp_thr {
     omp_task itask;           /* the implicit task */
     omp_taskgroup *red_group; /* GOMP_parallel_reductions: the next team's shared group */
     omp_ws *lone;             /* an initial thread's (orphaned) construct, made on first use */
+    omp_thr *ident;           /* an initial thread: the identity cell of its ULT (team.c) */
     /* The ready tasks this thread made or released (task.c): it pushes and pops at the
      * head (LIFO), the other threads of its team steal at the tail (the oldest). */
     weft_spinlock q_lock;
@@ -170,6 +172,7 @@ struct omp_dock {
     _Atomic int idle;    /* 1: back in the dock (release by the worker), 0: working */
     bool exit;           /* with the next go: leave instead of running a region */
     bool exists;         /* the ULT was created and has not been joined */
+    omp_thr *ident;      /* the worker ULT's identity cell (team.c): its omp_thr now */
     omp_team *team;
     unsigned idx;
     ABT_thread ult;
@@ -224,20 +227,44 @@ void GOMP_taskgroup_start(void);
 void GOMP_taskgroup_end(void);
 void GOMP_taskwait_depend(void **depend);
 
+/* Identity.  A ULT's omp_key value is its identity cell (an omp_thr * that holds the
+ * OpenMP thread it is now), set once for the ULT's life: a master entering or leaving a
+ * team rewrites the cell, not the key.  Each OS thread caches the last (unit, cell) it
+ * looked up, valid while omp_id_gen has not moved; omp_id_gen moves whenever a unit
+ * that had a cell ends (or the runtime starts or stops), so a unit made later at the
+ * same address never hits an old entry.  The common omp_self is then a TLS load, two
+ * compares and a load, not a key lookup. */
+struct omp_id_cache {
+    const void *unit;
+    uint64_t gen;
+    omp_thr **cell;
+};
+extern _Atomic uint64_t omp_id_gen __attribute__((visibility("hidden")));
+extern __thread struct omp_id_cache omp_tls_id
+    __attribute__((tls_model("initial-exec"), visibility("hidden")));
+/* A unit with a cell ends (its key was cleared, or its initial thread is freed). */
+static inline void omp_id_changed(void) { weft_atomic_fetch_add_release(&omp_id_gen, 1); }
+
 __attribute__((visibility("hidden"))) omp_thr *omp_self_slow(void);
+__attribute__((visibility("hidden"))) omp_thr **omp_self_lookup(void);
 __attribute__((visibility("hidden"))) void omp_rt_init(void);
+
+/* The caller's identity cell, or NULL outside weft (an external thread: omp_tls_cur). */
+static inline omp_thr **omp_self_cell(void)
+{
+    const void *u = weft_self_unit();
+    if (WEFT_LIKELY(u != NULL && u == omp_tls_id.unit &&
+                    omp_tls_id.gen == weft_atomic_load_acquire(&omp_id_gen)))
+        return omp_tls_id.cell;
+    return omp_self_lookup();
+}
 
 /* The OpenMP thread the caller is. */
 static inline omp_thr *omp_self(void)
 {
-    if (weft_atomic_load_acquire(&omp_rt_state) == 2) {
-        void *v = NULL;
-        if (ABT_self_get_specific(omp_key, &v) == ABT_SUCCESS) {
-            if (v)
-                return (omp_thr *)v;
-            return omp_self_slow();
-        }
-    }
+    omp_thr **cell = omp_self_cell();
+    if (WEFT_LIKELY(cell != NULL))
+        return *cell;
     omp_thr *t = omp_tls_cur;
     return t ? t : omp_self_slow();
 }

@@ -583,34 +583,28 @@ void omp_task_create(omp_thr *me, void (*fn)(void *), void *data, void (*cpyfn)(
  * place, as the task runs before GOMP_task returns), no dependences, no detach; the task
  * is included (no team of several, a final parent), if(0), or throttled.  Its record
  * lives on this stack with only the fields a task's constructs read set. */
-static inline __attribute__((always_inline)) bool
-task_fast(omp_thr *me, void (*fn)(void *), void *data, bool if_clause, unsigned flags)
+static inline __attribute__((always_inline)) bool task_fast(omp_thr *me, void (*fn)(void *),
+                                                            void *data, bool if_clause,
+                                                            unsigned flags)
 {
     omp_task *parent = me->task;
     omp_team *team = me->team;
     if (if_clause && team && team->nthreads > 1 && !parent->final &&
         weft_atomic_load_relaxed(&me->q_len) <= 64 * (long)team->nthreads)
         return false;
+    /* Only what a running task's constructs read: an included task is never queued, run
+     * through task_run, finished by task_finish, referenced (implicit), nor anyone's
+     * predecessor (it has no dependences), so its links, body, counters other than
+     * children, lock and successor list stay unset. */
     omp_task tk;
-    tk.next = tk.prev = NULL;
-    tk.fn = fn;
-    tk.data = data;
     tk.parent = parent;
     tk.group = cur_group(parent);
     tk.tg_open = NULL;
     tk.thr = me;
     tk.team = team;
-    weft_atomic_store_relaxed(&tk.pending, 1);
     weft_atomic_store_relaxed(&tk.children, 0);
-    weft_atomic_store_relaxed(&tk.refs, 1);
-    weft_atomic_store_relaxed(&tk.npred, 0);
-    weft_atomic_store_relaxed(&tk.lock.v, 0);
-    tk.succ = NULL;
-    tk.nsucc = tk.succ_cap = 0;
-    tk.finished = false;
     tk.implicit = true; /* on this stack: never freed */
     tk.final = (flags & F_FINAL) || parent->final;
-    tk.pooled = false;
     tk.deps = NULL;
     tk.icv = parent->icv;
     me->task = &tk;
