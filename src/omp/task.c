@@ -583,9 +583,8 @@ void omp_task_create(omp_thr *me, void (*fn)(void *), void *data, void (*cpyfn)(
  * place, as the task runs before GOMP_task returns), no dependences, no detach; the task
  * is included (no team of several, a final parent), if(0), or throttled.  Its record
  * lives on this stack with only the fields a task's constructs read set. */
-static inline __attribute__((always_inline)) bool task_fast(omp_thr *me, void (*fn)(void *),
-                                                            void *data, bool if_clause,
-                                                            unsigned flags)
+static inline __attribute__((always_inline)) bool
+task_fast(omp_thr *me, void (*fn)(void *), void *data, bool if_clause, unsigned flags)
 {
     omp_task *parent = me->task;
     omp_team *team = me->team;
