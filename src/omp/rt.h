@@ -144,7 +144,6 @@ struct omp_thr {
     omp_thr *parent; /* the thread that encountered the region (NULL: initial) */
     unsigned level, active_level;
     omp_task *task;           /* the task this thread runs now */
-    omp_ws *ws;               /* the last worksharing construct entered */
     uint64_t st_trip;         /* static schedule: chunks taken in the current loop */
     unsigned long singles;    /* single constructs met in this region */
     uint64_t it_lo, it_hi;    /* ordered: the chunk being run, iteration indices */
@@ -157,6 +156,10 @@ struct omp_thr {
     omp_taskgroup *red_group; /* GOMP_parallel_reductions: the next team's shared group */
     omp_ws *lone;             /* an initial thread's (orphaned) construct, made on first use */
     omp_thr *ident;           /* an initial thread: the identity cell of its ULT (team.c) */
+    /* The last worksharing construct entered.  Atomic: the barrier's releaser resets
+     * every thread's (omp_ws_reclaim), and in a cancelled region (threads leave barriers
+     * unreleased, so one can complete early) that may meet a worker setting itself up. */
+    omp_ws *_Atomic ws;
     /* The ready tasks this thread made or released (task.c): it pushes and pops at the
      * head (LIFO), the other threads of its team steal at the tail (the oldest). */
     weft_spinlock q_lock;
@@ -165,14 +168,15 @@ struct omp_thr {
 };
 
 /* A worker ULT of a team, kept between regions (a "hot team"): it waits in its dock for
- * the master to bump `go`, runs the region, and docks again (idle = 1).  Fields other
- * than go/idle are written only by the master while the worker is docked or absent. */
+ * the master to bump `go`, sets up its own omp_thr from the team's region fields, runs
+ * the region, and docks again (done = go).  Fields other than go/done are written only
+ * by the master while the worker is docked (done == go) or absent. */
 struct omp_dock {
-    _Atomic unsigned go; /* bumped by the master (release) to start a region or exit */
-    _Atomic int idle;    /* 1: back in the dock (release by the worker), 0: working */
-    bool exit;           /* with the next go: leave instead of running a region */
-    bool exists;         /* the ULT was created and has not been joined */
-    omp_thr *ident;      /* the worker ULT's identity cell (team.c): its omp_thr now */
+    _Atomic unsigned go;   /* bumped by the master (release) to start a region or exit */
+    _Atomic unsigned done; /* the last `go` whose region the worker finished (release) */
+    bool exit;             /* with the next go: leave instead of running a region */
+    bool exists;           /* the ULT was created and has not been joined */
+    omp_thr *ident;        /* the worker ULT's identity cell (team.c): its omp_thr now */
     omp_team *team;
     unsigned idx;
     ABT_thread ult;
@@ -185,6 +189,14 @@ struct omp_team {
     unsigned cap;          /* thr[] capacity */
     void (*fn)(void *);
     void *data;
+    /* the region's threads, set by the master before `go`, read by each worker as it
+     * sets up its omp_thr (the master does not touch a worker's omp_thr: a worker of
+     * the last region may still be leaving its barrier) */
+    omp_thr *parent;        /* the encountering thread */
+    struct omp_icv icv;     /* the implicit tasks' ICVs */
+    omp_taskgroup *red_grp; /* reduction(task) on the region, or NULL */
+    omp_ws *ws_first;       /* a combined construct's worksharing part, or NULL */
+    unsigned level, active_level;
     /* barrier */
     _Atomic unsigned bar_arrived;
     _Atomic unsigned bar_gen;
@@ -271,6 +283,8 @@ static inline omp_thr *omp_self(void)
 
 /* Make `t` the caller's OpenMP thread (a master entering/leaving its team). */
 __attribute__((visibility("hidden"))) void omp_set_self(omp_thr *t);
+/* (Re)initialize t for a region or as an initial thread; keeps its cached team and its
+ * task queue (empty between regions; other threads of the team may look at it). */
 __attribute__((visibility("hidden"))) void omp_thr_init(omp_thr *t, omp_team *team, unsigned tid,
                                                         omp_thr *parent, const struct omp_icv *icv);
 __attribute__((visibility("hidden"))) void omp_team_free(omp_team *t);

@@ -43,8 +43,10 @@ static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 void omp_thr_init(omp_thr *t, omp_team *team, unsigned tid, omp_thr *parent,
                   const struct omp_icv *icv)
 {
+    /* everything before ws and the queue: the queue stays (it is empty, and a thief of
+     * the same team may be reading its length) */
     omp_team *keep = t->child;
-    memset(t, 0, sizeof(*t));
+    memset(t, 0, offsetof(omp_thr, ws));
     t->child = keep;
     t->team = team;
     t->tid = tid;
@@ -54,8 +56,7 @@ void omp_thr_init(omp_thr *t, omp_team *team, unsigned tid, omp_thr *parent,
     t->itask.thr = t;
     t->itask.icv = *icv;
     t->itask.refs = 1;
-    if (team)
-        t->ws = &team->ws_head;
+    weft_atomic_store_relaxed(&t->ws, team ? &team->ws_head : NULL);
 }
 
 /* Free what an initial thread holds besides itself (its orphaned construct). */
