@@ -115,7 +115,8 @@ struct omp_task {
     bool finished;
     bool implicit;         /* embedded in omp_thr: never freed */
     bool final;            /* final task: descendants are included */
-    bool pooled;           /* its block came from team->blk_free (TASK_BLOCK bytes) */
+    bool pooled;           /* its block (TASK_BLOCK bytes) is home's, recycled (task.c) */
+    omp_thr *home;         /* pooled: the thread whose blocks it came from */
     struct omp_deps *deps; /* dependence table of this task's children */
     struct omp_icv icv;
 };
@@ -165,6 +166,10 @@ struct omp_thr {
     weft_spinlock q_lock;
     omp_task *q_head, *q_tail; /* q_lock */
     _Atomic long q_len;        /* written under q_lock, read without it */
+    /* Task blocks this thread allocated, recycled (task.c): its own free list, and the
+     * blocks other threads freed, pushed onto blk_remote (taken all at once). */
+    void *blk_local;
+    void *_Atomic blk_remote;
 };
 
 /* A worker ULT of a team, kept between regions (a "hot team"): it waits in its dock for
@@ -214,11 +219,6 @@ struct omp_team {
     omp_ws *ws_free;               /* recycled constructs (ws_lock) */
     void *copy_ptr;                /* single copyprivate */
     _Atomic unsigned long singles; /* single constructs won in this region */
-    /* task blocks of TASK_BLOCK bytes, recycled within the team (a task is often made by
-     * one thread and freed by another: glibc's malloc would contend on an arena lock) */
-    weft_spinlock blk_lock;
-    void *blk_free;
-    unsigned blk_count;
     /* tasks (queued in the threads' own queues: omp_thr.q_*) */
     _Atomic long ntasks; /* explicit tasks created and not finished */
     omp_thr thr[];
@@ -351,7 +351,7 @@ __attribute__((visibility("hidden"))) omp_ws *omp_ws_lone(omp_thr *me);
 
 /* ---- tasks (task.c) ---- */
 #define TASK_BLOCK 512
-/* Free the team's recycled task blocks (team free). */
+/* Free the recycled task blocks of the team's threads (team free). */
 __attribute__((visibility("hidden"))) void omp_task_blocks_free(omp_team *t);
 /* Run one queued task of the team: the caller's own newest, else the oldest of another
  * thread's queue (filter: NULL any, else only children of `parent` or members of

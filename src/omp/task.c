@@ -76,56 +76,90 @@ static void oom(const char *what)
     abort();
 }
 
-/* ---- task memory: blocks recycled per team ---- */
+/* ---- task memory: blocks recycled per thread ----
+ * A task is often made by one thread and freed by another (glibc's malloc would then
+ * contend on an arena lock).  A block of TASK_BLOCK bytes belongs to the thread that
+ * allocated it (home): whoever frees it pushes it onto home's blk_remote stack (one CAS;
+ * the stack is only ever emptied whole, by home's exchange, so no ABA); home allocates
+ * from its own list, refilled from blk_remote when empty, keeping BLOCKS_KEPT blocks at
+ * most and freeing the rest. */
 
 #define BLOCKS_KEPT 4096
 
-static omp_task *task_alloc(omp_team *team, size_t size)
+static void *block_get(omp_thr *me)
 {
-    if (team && size <= TASK_BLOCK) {
-        weft_spin_lock(&team->blk_lock);
-        void *b = team->blk_free;
-        if (b) {
-            team->blk_free = *(void **)b;
-            team->blk_count--;
+    void *b = me->blk_local;
+    if (!b) {
+        b = weft_atomic_exchange_acquire(&me->blk_remote, NULL);
+        void *p = b;
+        for (unsigned n = 1; p && n < BLOCKS_KEPT; n++)
+            p = *(void **)p;
+        if (p) { /* more than BLOCKS_KEPT: free the tail */
+            void *rest = *(void **)p;
+            *(void **)p = NULL;
+            while (rest) {
+                void *nx = *(void **)rest;
+                free(rest);
+                rest = nx;
+            }
         }
-        weft_spin_unlock(&team->blk_lock);
-        if (!b)
-            b = malloc(TASK_BLOCK);
-        if (b)
-            ((omp_task *)b)->pooled = true;
+    }
+    if (b) {
+        me->blk_local = *(void **)b;
         return b;
     }
+    return malloc(TASK_BLOCK);
+}
+
+static void block_put(omp_thr *home, void *b)
+{
+    void *old = weft_atomic_load_relaxed(&home->blk_remote);
+    do
+        *(void **)b = old;
+    while (!weft_atomic_cas_weak_release(&home->blk_remote, &old, b));
+}
+
+static omp_task *task_alloc(omp_thr *me, size_t size)
+{
+    if (me->team && size <= TASK_BLOCK) {
+        omp_task *t = block_get(me);
+        if (t) {
+            t->pooled = true;
+            t->home = me;
+        }
+        return t;
+    }
     omp_task *t = malloc(size);
-    if (t)
+    if (t) {
         t->pooled = false;
+        t->home = NULL;
+    }
     return t;
 }
 
 static void task_release(omp_task *t)
 {
-    omp_team *team = t->team;
-    if (t->pooled && team) {
-        weft_spin_lock(&team->blk_lock);
-        if (team->blk_count < BLOCKS_KEPT) {
-            *(void **)t = team->blk_free;
-            team->blk_free = t;
-            team->blk_count++;
-            t = NULL;
-        }
-        weft_spin_unlock(&team->blk_lock);
-    }
-    free(t);
+    if (t->pooled)
+        block_put(t->home, t);
+    else
+        free(t);
 }
 
 void omp_task_blocks_free(omp_team *team)
 {
-    while (team->blk_free) {
-        void *n = *(void **)team->blk_free;
-        free(team->blk_free);
-        team->blk_free = n;
+    for (unsigned i = 0; i < team->cap; i++) {
+        omp_thr *th = &team->thr[i];
+        void *b = th->blk_local;
+        th->blk_local = NULL;
+        for (int pass = 0; pass < 2; pass++) {
+            while (b) {
+                void *n = *(void **)b;
+                free(b);
+                b = n;
+            }
+            b = weft_atomic_exchange_acquire(&th->blk_remote, NULL);
+        }
     }
-    team->blk_count = 0;
 }
 
 static void task_unref(omp_task *t)
@@ -526,12 +560,14 @@ void omp_task_create(omp_thr *me, void (*fn)(void *), void *data, void (*cpyfn)(
     if (arg_align < 1)
         arg_align = 1;
     size_t off = (sizeof(omp_task) + (size_t)arg_align - 1) & ~((size_t)arg_align - 1);
-    omp_task *t = task_alloc(team, off + (size_t)arg_size);
+    omp_task *t = task_alloc(me, off + (size_t)arg_size);
     if (!t)
         oom("task");
     bool pooled = t->pooled;
+    omp_thr *home = t->home;
     memset(t, 0, sizeof(*t));
     t->pooled = pooled;
+    t->home = home;
     t->fn = fn;
     t->data = (char *)t + off;
     if (cpyfn)
