@@ -115,6 +115,8 @@ struct omp_task {
     bool finished;
     bool implicit;         /* embedded in omp_thr: never freed */
     bool final;            /* final task: descendants are included */
+    bool linked;           /* has dependences or a detach event: other threads may read
+                              its lock, successors and pending count (else only its runner) */
     bool pooled;           /* its block (TASK_BLOCK bytes) is home's, recycled (task.c) */
     omp_thr *home;         /* pooled: the thread whose blocks it came from */
     struct omp_deps *deps; /* dependence table of this task's children */

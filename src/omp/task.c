@@ -417,7 +417,8 @@ static void task_run(omp_thr *me, omp_task *t)
     if (!skip && t->fn)
         t->fn(t->data);
     me->task = prev;
-    if (weft_atomic_fetch_sub_acq_rel(&t->pending, 1) == 1)
+    /* without a detach event, pending is 1 and only this thread counts it down */
+    if (!t->linked || weft_atomic_fetch_sub_acq_rel(&t->pending, 1) == 1)
         task_finish(t, me);
 }
 
@@ -444,13 +445,19 @@ static void task_finish(omp_task *t, omp_thr *by)
 {
     omp_team *team = t->team;
     omp_task_free_deps(t);
-    weft_spin_lock(&t->lock);
-    t->finished = true;
-    omp_task **succ = t->succ;
-    int nsucc = t->nsucc;
-    t->succ = NULL;
-    t->nsucc = t->succ_cap = 0;
-    weft_spin_unlock(&t->lock);
+    omp_task **succ = NULL;
+    int nsucc = 0;
+    if (t->linked) { /* a task without dependences is nobody's predecessor */
+        weft_spin_lock(&t->lock);
+        t->finished = true;
+        succ = t->succ;
+        nsucc = t->nsucc;
+        t->succ = NULL;
+        t->nsucc = t->succ_cap = 0;
+        weft_spin_unlock(&t->lock);
+    } else {
+        t->finished = true;
+    }
     omp_thr *q = by && by->team == team ? by : team ? &team->thr[0] : NULL;
     for (int i = 0; i < nsucc; i++)
         if (weft_atomic_fetch_sub_acq_rel(&succ[i]->npred, 1) == 1)
@@ -586,6 +593,7 @@ void omp_task_create(omp_thr *me, void (*fn)(void *), void *data, void (*cpyfn)(
     t->pending = 1;
     if ((flags & F_DETACH) && detach) {
         t->pending = 2;
+        t->linked = true;
         *(uintptr_t *)detach = (uintptr_t)t;
     }
     task_ref(parent);
@@ -593,8 +601,10 @@ void omp_task_create(omp_thr *me, void (*fn)(void *), void *data, void (*cpyfn)(
     if (t->group)
         weft_atomic_fetch_add_relaxed(&t->group->count, 1);
     weft_atomic_fetch_add_relaxed(&team->ntasks, 1);
-    if (depend && (flags & F_DEPEND))
+    if (deps) {
+        t->linked = true;
         deps_register(parent, t, depend);
+    }
     if (!if_clause) {
         /* undeferred: wait for the predecessors here, then run it in this thread */
         if (!preds_done(t))
@@ -611,8 +621,12 @@ void omp_task_create(omp_thr *me, void (*fn)(void *), void *data, void (*cpyfn)(
         }
         return;
     }
-    if (weft_atomic_fetch_sub_acq_rel(&t->npred, 1) == 1)
+    if (!deps) { /* no predecessor: nobody else counts npred */
+        weft_atomic_store_relaxed(&t->npred, 0);
         enqueue(me, t);
+    } else if (weft_atomic_fetch_sub_acq_rel(&t->npred, 1) == 1) {
+        enqueue(me, t);
+    }
 }
 
 /* The common undeferred case, kept short: no copy function (gcc's data block is used in
