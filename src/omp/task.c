@@ -17,7 +17,7 @@
  * any team, or in a team of one, or inside a final task, runs at once in the
  * encountering thread (included), which also satisfies every dependence (its siblings
  * all completed); so does an undeferred task without dependences (if(0), or throttled:
- * 64 tasks per team thread already in the creator's queue).  Such a task lives on the
+ * TASK_THROTTLE tasks already in the creator's queue).  Such a task lives on the
  * encountering thread's stack, no copy of its data unless gcc gave a copy function
  * (GOMP_task's short path: no copy function, no dependences), and waits for its
  * deferred children before it returns (they reference it).
@@ -85,6 +85,12 @@ static void oom(const char *what)
  * most and freeing the rest. */
 
 #define BLOCKS_KEPT 4096
+
+/* A thread with this many tasks queued runs the next one at once (undeferred): the
+ * queues and the memory of a task-producing loop stay bounded, and a task run at once
+ * costs a call, not a queue round trip.  Per queue; with 2 threads the team's total
+ * matches libgomp's 64 x threads (its count is team-wide). */
+#define TASK_THROTTLE 64
 
 static void *block_get(omp_thr *me)
 {
@@ -523,7 +529,7 @@ void omp_task_create(omp_thr *me, void (*fn)(void *), void *data, void (*cpyfn)(
      * undeferred; without dependences nothing holds it), as libgomp does.  Keeps the
      * queue and the memory of a task-producing loop bounded. */
     bool deps = depend && (flags & F_DEPEND);
-    if (!included && !deps && weft_atomic_load_relaxed(&me->q_len) > 64 * (long)team->nthreads)
+    if (!included && !deps && weft_atomic_load_relaxed(&me->q_len) > TASK_THROTTLE)
         if_clause = false;
     if (included || (!if_clause && !deps && !(flags & F_DETACH))) {
         /* run now, in this thread, on this stack: included (every sibling before it has
@@ -639,7 +645,7 @@ task_fast(omp_thr *me, void (*fn)(void *), void *data, bool if_clause, unsigned 
     omp_task *parent = me->task;
     omp_team *team = me->team;
     if (if_clause && team && team->nthreads > 1 && !parent->final &&
-        weft_atomic_load_relaxed(&me->q_len) <= 64 * (long)team->nthreads)
+        weft_atomic_load_relaxed(&me->q_len) <= TASK_THROTTLE)
         return false;
     /* Only what a running task's constructs read: an included task is never queued, run
      * through task_run, finished by task_finish, referenced (implicit), nor anyone's
