@@ -163,6 +163,10 @@ struct omp_thr {
      * every thread's (omp_ws_reclaim), and in a cancelled region (threads leave barriers
      * unreleased, so one can complete early) that may meet a worker setting itself up. */
     omp_ws *_Atomic ws;
+    /* Padding around the fields other threads write (the queue, blk_remote), so that the
+     * lines that hold them hold nothing else: not this thread's hot fields above, nor the
+     * start of the next omp_thr of the team (whatever the alignment). */
+    char pad_q[64];
     /* The ready tasks this thread made or released (task.c): it pushes and pops at the
      * head (LIFO), the other threads of its team steal at the tail (the oldest). */
     weft_spinlock q_lock;
@@ -172,6 +176,7 @@ struct omp_thr {
      * blocks other threads freed, pushed onto blk_remote (taken all at once). */
     void *blk_local;
     void *_Atomic blk_remote;
+    char pad_end[64];
 };
 
 /* A worker ULT of a team, kept between regions (a "hot team"): it waits in its dock for
@@ -223,6 +228,7 @@ struct omp_team {
     _Atomic unsigned long singles; /* single constructs won in this region */
     /* tasks (queued in the threads' own queues: omp_thr.q_*) */
     _Atomic long ntasks; /* explicit tasks created and not finished */
+    char pad_thr[64];    /* ntasks is written by every thread: keep thr[0] off its line */
     omp_thr thr[];
 };
 
