@@ -428,6 +428,54 @@ static void task_run(omp_thr *me, omp_task *t)
         task_finish(t, me);
 }
 
+/* An unfiltered steal (a thread in a barrier) takes half of q's queue at once, from the
+ * tail, up to STEAL_MAX: the oldest is returned, the others go to the thief's own queue.
+ * One round trip on the victim's lock per batch instead of per task, so a lone producer
+ * and its consumers stop sharing that line for every task. */
+#define STEAL_MAX 32
+
+static omp_task *steal_half(omp_thr *me, omp_thr *q)
+{
+    if (weft_atomic_load_relaxed(&q->q_len) == 0)
+        return NULL;
+    weft_spin_lock(&q->q_lock);
+    long len = weft_atomic_load_relaxed(&q->q_len);
+    long k = (len + 1) / 2;
+    if (k > STEAL_MAX)
+        k = STEAL_MAX;
+    omp_task *last = q->q_tail, *first = last; /* the batch: first .. last, oldest last */
+    for (long i = 1; i < k && first; i++)
+        first = first->prev;
+    if (!first) { /* shorter than q_len said: cannot be (both change under q_lock) */
+        weft_spin_unlock(&q->q_lock);
+        return NULL;
+    }
+    q->q_tail = first->prev;
+    if (first->prev)
+        first->prev->next = NULL;
+    else
+        q->q_head = NULL;
+    weft_atomic_fetch_sub_relaxed(&q->q_len, k);
+    weft_spin_unlock(&q->q_lock);
+    /* run the oldest (last) now; queue first .. last->prev on our own queue */
+    if (first != last) {
+        omp_task *rest_tail = last->prev;
+        first->prev = NULL;
+        rest_tail->next = NULL;
+        weft_spin_lock(&me->q_lock);
+        rest_tail->next = me->q_head;
+        if (me->q_head)
+            me->q_head->prev = rest_tail;
+        else
+            me->q_tail = rest_tail;
+        me->q_head = first;
+        weft_atomic_fetch_add_seq_cst(&me->q_len, k - 1);
+        weft_spin_unlock(&me->q_lock);
+    }
+    last->prev = last->next = NULL;
+    return last;
+}
+
 bool omp_task_run_one(omp_thr *me, omp_task *parent, omp_taskgroup *group)
 {
     omp_team *team = me->team;
@@ -436,8 +484,11 @@ bool omp_task_run_one(omp_thr *me, omp_task *parent, omp_taskgroup *group)
     omp_task *t = dequeue(me, true, parent, group);
     if (!t) {
         unsigned n = team->nthreads;
-        for (unsigned k = 1; k < n && !t; k++)
-            t = dequeue(&team->thr[(me->tid + k) % n], false, parent, group);
+        bool any = !parent && !group;
+        for (unsigned k = 1; k < n && !t; k++) {
+            omp_thr *q = &team->thr[(me->tid + k) % n];
+            t = any ? steal_half(me, q) : dequeue(q, false, parent, group);
+        }
     }
     if (!t)
         return false;
