@@ -88,8 +88,8 @@ void omp_wait(omp_thr *me, bool (*ready)(void *), void *arg, bool run_tasks, omp
                 size_t waiting = 0;
                 if (ult && ABT_pool_get_size(pool, &waiting) == ABT_SUCCESS && waiting > 0)
                     ABT_thread_yield();
-                else if ((i & 4095) == 4095)
-                    sched_yield(); /* a loaded machine: let a preempted peer on this CPU run */
+                else if ((i & 4095) == 4095 && !ult)
+                    sched_yield();
             }
         }
         omp_team_park(t, run_tasks ? ready_or_tasks : ready, run_tasks ? (void *)&w : arg);

@@ -54,8 +54,6 @@ static void dock_wait(omp_team *t, struct dock_arg *w, ABT_pool pool)
                 size_t waiting = 0;
                 if (ABT_pool_get_size(pool, &waiting) == ABT_SUCCESS && waiting > 0)
                     ABT_thread_yield();
-                else if ((i & 4095) == 4095)
-                    sched_yield(); /* a loaded machine: let a preempted peer on this CPU run */
             }
         }
         omp_team_park(t, dock_ready, w);
