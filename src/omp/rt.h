@@ -2,14 +2,16 @@
  *
  * Map of the structs (docs/architecture.md, "OpenMP (src/omp/)"):
  *   omp_icv   - the ICVs of one data environment (a task): copied into each new task.
- *   omp_thr   - one OpenMP thread: its team, number, level, current task and worksharing
- *               position.  Worker threads live inside their team (team->thr[i]); the
- *               initial thread of an OS thread or of a foreign ULT lives on its own.
- *               Which omp_thr the caller is: the ULT-local key omp_key (a ULT), else
- *               the OS-thread variable omp_tls_cur (an external thread).
+ *   omp_thr   - one OpenMP thread: its team, number, level, current task, worksharing
+ *               position and its queue of ready tasks.  Worker threads live inside their
+ *               team (team->thr[i]); the initial thread of an OS thread or of a foreign
+ *               ULT lives on its own.  Which omp_thr the caller is: the identity cell in
+ *               the ULT-local key omp_key (a ULT; cached per OS thread, see omp_self),
+ *               else the OS-thread variable omp_tls_cur (an external thread).
  *   omp_team  - a parallel region: nthreads omp_thr, a barrier, the worksharing chain,
- *               the task queue.  Owned by the thread that created it (its master's
- *               parent thread caches it in omp_thr.child for the next region).
+ *               the region's fields the workers set themselves up from.  Owned by the
+ *               thread that created it (its master's parent thread caches it in
+ *               omp_thr.child for the next region).
  *   omp_ws    - one worksharing construct (loop, sections, single) in the team's chain;
  *               every thread walks the chain in the same order, the first to reach a
  *               link creates it (team->ws_lock).  Reclaimed by the barrier that follows.
