@@ -16,15 +16,20 @@
  *   - a tasklet, a scheduler, an external thread, or a program before ABT_init: the call
  *     simply blocks the calling OS thread, as X would.
  * socket, bind and listen never wait for a device or a peer: they run in the caller.
- * A ULT's read, write, readv, writev, recv, send, recvmsg, sendmsg, accept and poll are
- * first tried without waiting (a socket with data, a page-cache hit): only a call that
- * would wait parks.  read/write/readv/writev on an O_DIRECT file therefore hold the stream
- * for the device (RWF_NOWAIT still waits there): use the p-variants (pread...) on O_DIRECT
- * files, which always go through the backend.
+ * A ULT's read, write, readv, writev, send, sendmsg, accept and poll are first tried
+ * without waiting (a socket with data or room, a page-cache hit): only a call that would
+ * wait parks.  recv and recvmsg are tried that way on the threads backend and on an
+ * O_NONBLOCK socket; on the uring backend a ULT's receive goes to the ring at once (the
+ * ULT parks, and the kernel tries it when the stream sends its batch: no failed syscall
+ * per message).  read/write/readv/writev on an O_DIRECT file hold the stream for the
+ * device (RWF_NOWAIT still waits there): use the p-variants (pread...) on O_DIRECT files,
+ * which always go through the backend (WEFT_IO_NOWAIT_READ=1: a p-read of a file that is
+ * not O_DIRECT is first tried with RWF_NOWAIT, and the ULT yields after a hit).
  *
  * Backends, chosen once per process at the first call (WEFT_IO_BACKEND=uring|threads):
  *   - uring (default when the kernel allows it): one io_uring per execution stream,
- *     submissions batched and sent when the scheduler checks events, completions reaped
+ *     submissions batched and sent when the scheduler checks events (one io_uring_enter
+ *     for every call its ULTs made since the last check), completions reaped
  *     by the scheduler loop; an idle stream sleeps inside its ring and is woken by a
  *     completion or by new work.  A blocked ULT costs no OS thread.
  *   - threads: WEFT_IO_THREADS (default 4) dedicated I/O OS threads run the calls; calls

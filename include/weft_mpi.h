@@ -52,6 +52,10 @@
  * most n bytes (default 1024) from a ULT is PMPI_Send itself: MPI sends it eagerly, so it
  * returns without waiting for a receiver (it cannot hold the stream for another ULT),
  * and it costs half the instructions of PMPI_Isend plus a test; 0 turns this off.
+ * WEFT_MPI_POLL_GAP_US=n: while ULTs of a stream wait in MPI, the stream polls MPI
+ * between the units it runs (not only every event_freq units or when idle), at most once
+ * per n microseconds (default 50; 0: after every unit), so that a transfer needing
+ * several progress calls advances while the other ULTs compute.
  *
  * Out of memory.  A ULT that cannot be registered for the poll (its stream's table
  * cannot grow) waits by testing and yielding instead: slower, never wrong. */

@@ -1,11 +1,18 @@
 /* bench/io/kv_load.c - a closed-loop load generator for the kvserver protocol
  * (examples/kvserver/kv.h), loopback only: C connections, each with one request in
  * flight (90% GET, 10% PUT over 1,000 keys), driven by T threads with epoll.  Runs a
- * warm-up, then measures for a fixed time and prints one line:
+ * warm-up (-w seconds, counted once every connection is made), then measures for a
+ * fixed time (-d), or until -n requests were answered (then -d is the upper bound), and
+ * prints one line:
  *   conns=C reqs=N secs=S rps=R p50_us=A p99_us=B errors=E
- * Bounded: at most -d seconds of measurement, connections only to 127.0.0.1.
+ * A fixed count (-n) makes servers' CPU per request comparable over the same work.
+ * -P PID: the server's process; its CPU time (user + system of all its threads,
+ * /proc/PID/stat) is read when the measurement starts and when it ends, and the line
+ * ends with server_cpu_us_per_req=X: the server's CPU over exactly the measured window
+ * (not its accepting of the connections, which the warm-up covers), per answer.
+ * Bounded: at most 60 s of measurement, connections only to 127.0.0.1.
  *
- *   kv_load -p PORT [-c CONNS] [-d SECONDS] [-w WARMUP] [-t THREADS] */
+ *   kv_load -p PORT [-c CONNS] [-d SECONDS] [-n REQUESTS] [-w WARMUP] [-t THREADS] [-P PID] */
 #define _GNU_SOURCE 1
 #include <arpa/inet.h>
 #include <errno.h>
@@ -24,9 +31,12 @@
 #include <time.h>
 #include <unistd.h>
 
-static int port = 7379, nconns = 100, nthreads = 2;
+static int port = 7379, nconns = 100, nthreads = 2, server_pid;
 static double dur = 3, warm = 0.5;
-static _Atomic int phase; /* 0 warm-up, 1 measure, 2 stop */
+static long target;           /* -n: stop after this many measured answers (0: by time) */
+static _Atomic long measured; /* answers counted so far (only with -n) */
+static _Atomic int phase;     /* 0 warm-up, 1 measure, 2 stop */
+static _Atomic int connected; /* workers whose connections are all made */
 
 static uint64_t now_ns(void)
 {
@@ -96,6 +106,7 @@ static void *run(void *arg)
         if (send_req(&cs[i]) < 0)
             w->errors++;
     }
+    atomic_fetch_add(&connected, 1);
     struct epoll_event evs[256];
     while (atomic_load(&phase) < 2) {
         int n = epoll_wait(ep, evs, 256, 50);
@@ -129,6 +140,8 @@ static void *run(void *arg)
                     w->lat = realloc(w->lat, w->cap * sizeof *w->lat);
                 }
                 w->lat[w->nlat++] = t - c->sent_at;
+                if (target && atomic_fetch_add(&measured, 1) + 1 >= target)
+                    atomic_store(&phase, 2);
             }
             if (send_req(c) < 0)
                 w->errors++;
@@ -142,6 +155,25 @@ static void *run(void *arg)
     return NULL;
 }
 
+/* CPU time of process pid so far (ns): utime + stime of /proc/PID/stat, which count its
+ * exited threads too; -1 when unreadable. */
+static double proc_cpu_ns(int pid)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    char *p = strrchr(buf, ')'); /* the command name may hold spaces */
+    unsigned long long ut, st;
+    if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
+        return -1;
+    return (double)(ut + st) * 1e9 / (double)sysconf(_SC_CLK_TCK);
+}
+
 static int cmp(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -151,15 +183,18 @@ static int cmp(const void *a, const void *b)
 int main(int argc, char **argv)
 {
     int opt;
-    while ((opt = getopt(argc, argv, "p:c:d:w:t:")) != -1) {
+    while ((opt = getopt(argc, argv, "p:c:d:n:w:t:P:")) != -1) {
         switch (opt) {
         case 'p': port = atoi(optarg); break;
         case 'c': nconns = atoi(optarg); break;
         case 'd': dur = atof(optarg); break;
+        case 'n': target = atol(optarg); break;
         case 'w': warm = atof(optarg); break;
         case 't': nthreads = atoi(optarg); break;
+        case 'P': server_pid = atoi(optarg); break;
         default:
-            fprintf(stderr, "usage: kv_load -p PORT [-c CONNS] [-d S] [-w S] [-t THREADS]\n");
+            fprintf(stderr, "usage: kv_load -p PORT [-c CONNS] [-d S] [-n REQS] [-w S] [-t "
+                            "THREADS] [-P PID]\n");
             return 2;
         }
     }
@@ -196,12 +231,19 @@ int main(int argc, char **argv)
         first += ws[i].count;
         pthread_create(&th[i], NULL, run, &ws[i]);
     }
+    /* the warm-up starts once every connection is made (10,000 take a while) */
+    for (uint64_t t = now_ns(); atomic_load(&connected) < nthreads && now_ns() - t < 30000000000u;)
+        usleep(1000);
     usleep((useconds_t)(warm * 1e6));
+    double cpu0 = server_pid ? proc_cpu_ns(server_pid) : -1;
     uint64_t t0 = now_ns();
     atomic_store(&phase, 1);
-    usleep((useconds_t)(dur * 1e6));
+    uint64_t end = t0 + (uint64_t)(dur * 1e9);
+    while (atomic_load(&phase) == 1 && now_ns() < end)
+        usleep(2000);
     atomic_store(&phase, 2);
     double secs = (double)(now_ns() - t0) / 1e9;
+    double cpu1 = server_pid ? proc_cpu_ns(server_pid) : -1;
     size_t total = 0;
     long errors = 0;
     for (int i = 0; i < nthreads; i++) {
@@ -219,8 +261,11 @@ int main(int argc, char **argv)
     qsort(all, total, sizeof *all, cmp);
     double p50 = total ? (double)all[total / 2] / 1e3 : 0;
     double p99 = total ? (double)all[(size_t)((double)total * 0.99)] / 1e3 : 0;
-    printf("conns=%d reqs=%zu secs=%.2f rps=%.0f p50_us=%.1f p99_us=%.1f errors=%ld\n", nconns,
-           total, secs, (double)total / secs, p50, p99, errors);
+    printf("conns=%d reqs=%zu secs=%.2f rps=%.0f p50_us=%.1f p99_us=%.1f errors=%ld", nconns, total,
+           secs, (double)total / secs, p50, p99, errors);
+    if (cpu0 >= 0 && cpu1 >= 0 && total)
+        printf(" server_cpu_us_per_req=%.2f", (cpu1 - cpu0) / 1e3 / (double)total);
+    printf("\n");
     free(all);
     free(ws);
     free(th);

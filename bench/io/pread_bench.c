@@ -1,6 +1,8 @@
 /* bench/io/pread_bench.c - 4 KiB random preads on a 256 MiB file by W workers: W ULTs on
  * ONE weft stream (weft_io_pread) or W Pthreads (pread).  Prints one line:
- *   mode=M workers=W direct=D reads=N secs=S reads_per_s=R MiB_per_s=B
+ *   mode=M workers=W direct=D reads=N secs=S reads_per_s=R MiB_per_s=B cpu_s=C reads_per_cpu_s=E
+ * (cpu_s: the process's user + system time over the run, getrusage: the CPU the kernel
+ * gave it, which a loaded machine shares out unevenly between 1 stream and 64 threads)
  *   pread_bench -m ult|pthread [-n W] [-d SECONDS] [-f FILE] [-D]
  * -D opens the file O_DIRECT (reads go to the device, not the page cache).  The file is
  * created (filled with non-zero bytes) when it is missing or shorter than 256 MiB.
@@ -14,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -26,6 +29,14 @@ static int fd, direct;
 static double dur = 3;
 static _Atomic int stop;
 static _Atomic long total;
+
+static double cpu_now(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return (double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+           (double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
+}
 
 static double now(void)
 {
@@ -109,7 +120,7 @@ int main(int argc, char **argv)
         perror("pread_bench: open");
         return 1;
     }
-    double t0, secs;
+    double t0, secs, c0 = cpu_now();
     if (!strcmp(mode, "ult")) {
         ABT_init(0, NULL);
         ABT_pool pool;
@@ -140,9 +151,12 @@ int main(int argc, char **argv)
         secs = now() - t0;
         free(t);
     }
+    double cpu = cpu_now() - c0;
     long n = atomic_load(&total);
-    printf("mode=%s workers=%d direct=%d reads=%ld secs=%.2f reads_per_s=%.0f MiB_per_s=%.1f\n",
-           mode, nw, direct, n, secs, (double)n / secs, (double)n * BLK / secs / (1 << 20));
+    printf("mode=%s workers=%d direct=%d reads=%ld secs=%.2f reads_per_s=%.0f MiB_per_s=%.1f "
+           "cpu_s=%.2f reads_per_cpu_s=%.0f\n",
+           mode, nw, direct, n, secs, (double)n / secs, (double)n * BLK / secs / (1 << 20), cpu,
+           cpu > 0 ? (double)n / cpu : 0);
     close(fd);
     return 0;
 }

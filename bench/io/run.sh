@@ -7,11 +7,22 @@
 #   bench/io/run.sh [BUILD_DIR] [SECONDS_PER_POINT]   (default build/bench, 3)
 # BUILD_DIR: a Release build with -DWEFT_BUILD_BENCH=ON (targets kvserver kv_load
 # kv_threads kv_epoll pread_bench are built here if missing).
+# Environment: CONNS (default "1 100 1000 10000"); ROUNDS (default 3): every point is
+# measured ROUNDS times, the servers taking turns within each round (interleaved, so a
+# change in the machine's load hits them all alike), then the medians are printed;
+# REQS: end each load point after that many answers (kv_load -n; SECONDS_PER_POINT is
+# then the upper bound), so every server does the same work; WARM (default 1): seconds of
+# load after every connection is made and before the measurement.  The server's CPU per
+# request is its CPU (user + system, all threads: /proc/PID/stat) over the measured window
+# only (kv_load -P), divided by the answers in it.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 B=${1:-build/bench}
 D=${2:-3}
 CONNS=${CONNS:-"1 100 1000 10000"}
+ROUNDS=${ROUNDS:-3}
+REQS=${REQS:-}
+WARM=${WARM:-1}
 if [ ! -d "$B" ]; then
   cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWEFT_BUILD_BENCH=ON >/dev/null
 fi
@@ -34,42 +45,55 @@ start() { # start SERVER ARGS...: sets PORT
   echo "server did not start: $*" >&2
   exit 1
 }
-cpu_ns() { # CPU time of the server so far (live and exited threads), /proc/PID/stat
-  awk -v hz="$(getconf CLK_TCK)" '{printf "%.0f", ($14 + $15) * 1e9 / hz}' /proc/$srv_pid/stat
-}
 sched_ns() { # the same from schedstat (ns resolution; live threads only)
   local s=0 t
   for t in /proc/$srv_pid/task/*/schedstat; do s=$((s + $(cut -d' ' -f1 "$t" 2>/dev/null || echo 0))); done
   echo $s
 }
 stop() { kill "$srv_pid" 2>/dev/null || true; wait "$srv_pid" 2>/dev/null || true; srv_pid=""; }
-trap 'stop; rm -f /tmp/weft_bench_srv.$$' EXIT
+trap 'stop; rm -f /tmp/weft_bench_srv.$$ /tmp/weft_bench_rows.$$' EXIT
 
-echo "## kvserver protocol, closed loop (kv_load: 2 client threads, 90% GET), ${D} s per point"
+med() { sort -g | awk '{a[NR]=$1} END{if (NR) print a[int((NR+1)/2)]}'; } # median of stdin
+rows=/tmp/weft_bench_rows.$$
+: >"$rows"
+echo "## kvserver protocol, closed loop (kv_load: 2 client threads, 90% GET), ${D} s per point${REQS:+ (at most; $REQS answers)}, $ROUNDS interleaved rounds"
 echo
-echo "| server | conns | req/s | p50 us | p99 us | errors | server CPU us/req |"
-echo "|---|---:|---:|---:|---:|---:|---:|"
+echo "| round | server | conns | req/s | p50 us | p99 us | errors | server CPU us/req |"
+echo "|---:|---|---:|---:|---:|---:|---:|---:|"
 for c in $CONNS; do
-  for s in weft-uring weft-threads pthread-per-conn epoll-1-thread; do
-    case $s in
-      weft-uring) WEFT_IO_BACKEND=uring start "$KV" -p 0 -s 2 -q ;;
-      weft-threads) WEFT_IO_BACKEND=threads start "$KV" -p 0 -s 2 -q ;;
-      pthread-per-conn) start "$BI/kv_threads" -p 0 ;;
-      epoll-1-thread) start "$BI/kv_epoll" -p 0 ;;
-    esac
-    a=$(cpu_ns)
-    r=$("$BI/kv_load" -p "$PORT" -c "$c" -d "$D" -w 0 || true)
-    b=$(cpu_ns)
-    stop
-    rps=$(sed -n 's/.*rps=\([0-9.]*\).*/\1/p' <<<"$r")
-    p50=$(sed -n 's/.*p50_us=\([0-9.]*\).*/\1/p' <<<"$r")
-    p99=$(sed -n 's/.*p99_us=\([0-9.]*\).*/\1/p' <<<"$r")
-    err=$(sed -n 's/.*errors=\([0-9]*\).*/\1/p' <<<"$r")
-    n=$(sed -n 's/.*reqs=\([0-9]*\).*/\1/p' <<<"$r")
-    cpu=$(awk -v a="$a" -v b="$b" -v n="${n:-0}" 'BEGIN{if (n > 0) printf "%.1f", (b-a)/1e3/n}')
-    echo "| $s | $c | ${rps:-fail} | ${p50:-} | ${p99:-} | ${err:-} | ${cpu:-} |"
+  for round in $(seq "$ROUNDS"); do
+    for s in weft-uring weft-threads pthread-per-conn epoll-1-thread; do
+      case $s in
+        weft-uring) WEFT_IO_BACKEND=uring start "$KV" -p 0 -s 2 -q ;;
+        weft-threads) WEFT_IO_BACKEND=threads start "$KV" -p 0 -s 2 -q ;;
+        pthread-per-conn) start "$BI/kv_threads" -p 0 ;;
+        epoll-1-thread) start "$BI/kv_epoll" -p 0 ;;
+      esac
+      r=$("$BI/kv_load" -p "$PORT" -c "$c" -d "$D" -w "$WARM" -P "$srv_pid" ${REQS:+-n "$REQS"} || true)
+      stop
+      rps=$(sed -n 's/.*rps=\([0-9.]*\).*/\1/p' <<<"$r")
+      p50=$(sed -n 's/.*p50_us=\([0-9.]*\).*/\1/p' <<<"$r")
+      p99=$(sed -n 's/.*p99_us=\([0-9.]*\).*/\1/p' <<<"$r")
+      err=$(sed -n 's/.*errors=\([0-9]*\).*/\1/p' <<<"$r")
+      cpu=$(sed -n 's/.*server_cpu_us_per_req=\([0-9.]*\).*/\1/p' <<<"$r")
+      echo "| $round | $s | $c | ${rps:-fail} | ${p50:-} | ${p99:-} | ${err:-} | ${cpu:-} |"
+      echo "$s $c ${rps:-0} ${cpu:-0}" >>"$rows"
+    done
   done
 done
+echo
+echo "Medians over the rounds:"
+echo
+echo "| server | conns | req/s | server CPU us/req |"
+echo "|---|---:|---:|---:|"
+for c in $CONNS; do
+  for s in weft-uring weft-threads pthread-per-conn epoll-1-thread; do
+    m_rps=$(awk -v s=$s -v c=$c '$1 == s && $2 == c {print $3}' "$rows" | med)
+    m_cpu=$(awk -v s=$s -v c=$c '$1 == s && $2 == c {print $4}' "$rows" | med)
+    echo "| $s | $c | $m_rps | $m_cpu |"
+  done
+done
+rm -f "$rows"
 
 echo
 echo "## idle kvserver (2 streams, 100 idle connections): CPU over 5 s (/proc schedstat)"
@@ -92,17 +116,24 @@ time.sleep(7)" 2>/dev/null)
 done
 
 echo
-echo "## 4 KiB random preads on a 256 MiB file, 64 workers, ${D} s"
+echo "## 4 KiB random preads on a 256 MiB file, 64 workers, ${D} s, $ROUNDS interleaved rounds"
 echo
-echo "| workers | file | reads/s | MiB/s |"
-echo "|---|---|---:|---:|"
+echo "reads per CPU-second: the process's user + system time (getrusage); on a loaded"
+echo "machine one stream and 64 threads get different shares of the CPUs."
+echo
+echo "| round | workers | file | reads/s | MiB/s | CPU s | reads per CPU-s |"
+echo "|---:|---|---|---:|---:|---:|---:|"
 for direct in "" "-D"; do
-  for m in ult pthread; do
-    r=$("$BI/pread_bench" -m $m -n 64 -d "$D" $direct)
-    rps=$(sed -n 's/.*reads_per_s=\([0-9.]*\).*/\1/p' <<<"$r")
-    mib=$(sed -n 's/.*MiB_per_s=\([0-9.]*\).*/\1/p' <<<"$r")
-    label="64 ULTs on 1 stream (uring)"
-    [ $m = pthread ] && label="64 Pthreads"
-    echo "| $label | $([ -n "$direct" ] && echo O_DIRECT || echo page cache) | $rps | $mib |"
+  for round in $(seq "$ROUNDS"); do
+    for m in ult pthread; do
+      r=$("$BI/pread_bench" -m $m -n 64 -d "$D" $direct)
+      rps=$(sed -n 's/.*reads_per_s=\([0-9.]*\).*/\1/p' <<<"$r")
+      mib=$(sed -n 's/.*MiB_per_s=\([0-9.]*\).*/\1/p' <<<"$r")
+      cs=$(sed -n 's/.* cpu_s=\([0-9.]*\).*/\1/p' <<<"$r")
+      rpc=$(sed -n 's/.*reads_per_cpu_s=\([0-9.]*\).*/\1/p' <<<"$r")
+      label="64 ULTs on 1 stream (uring)"
+      [ $m = pthread ] && label="64 Pthreads"
+      echo "| $round | $label | $([ -n "$direct" ] && echo O_DIRECT || echo page cache) | $rps | $mib | $cs | $rpc |"
+    done
   done
 done

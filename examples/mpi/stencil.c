@@ -6,12 +6,15 @@
  * The grid (size*ROWS rows of NX cells) is split by rows; rank r holds ROWS rows plus a
  * halo row above and below.  Row -1 of the grid is held at 1.0, the last row's halo and
  * the left and right columns at 0.0.  Per iteration, on each rank:
- *   - one ULT exchanges the halos with MPI_Sendrecv (up, then down: blocking calls made
- *     from a ULT), then computes the two boundary rows, which need the new halos;
+ *   - one ULT exchanges the halos (MPI_Irecv and MPI_Isend both ways, then MPI_Waitall:
+ *     a blocking call made from a ULT), then computes the two boundary rows, which need
+ *     the new halos;
  *   - ULTS ULTs compute the interior rows 2..ROWS-1, which need no halo, meanwhile.
- * With libweft-mpi the exchanging ULT parks in MPI_Sendrecv and its stream runs the
- * interior ULTs: communication overlaps computation.  Without it (WEFT_MPI_BYPASS=1, the
- * same binary) the Sendrecv holds the stream until the neighbours have answered.
+ * With libweft-mpi the exchanging ULT parks in MPI_Waitall and its stream runs the
+ * interior ULTs, polling MPI between them (core/poll_hook.h eager polling), so that the
+ * halo transfers, which take several progress calls each, advance while the interior is
+ * computed: communication overlaps computation.  Without it (WEFT_MPI_BYPASS=1, the same
+ * binary) the Waitall holds the stream until the neighbours have answered.
  * "check": rank 0 gathers the grid (MPI_Gatherv) and compares it bit for bit with a
  * sequential run of the same stencil; the exit status says whether they agree.
  * Prints the time of the iterations (the slowest rank's). */
@@ -56,12 +59,17 @@ static void interior(void *arg)
 
 static void exchange(void *arg)
 {
+    (void)arg;
     int up = rank > 0 ? rank - 1 : MPI_PROC_NULL, down = rank < size - 1 ? rank + 1 : MPI_PROC_NULL;
-    /* my first row goes up, my bottom halo comes from below; then the other way */
-    MPI_Sendrecv(&AT(a, 1, 0), nx, MPI_DOUBLE, up, 1, &AT(a, rows + 1, 0), nx, MPI_DOUBLE, down, 1,
-                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    MPI_Sendrecv(&AT(a, rows, 0), nx, MPI_DOUBLE, down, 2, &AT(a, 0, 0), nx, MPI_DOUBLE, up, 2,
-                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    /* Both halos at once, one wait: my first row goes up and my last row down, the halo
+     * rows come from both neighbours.  (Two MPI_Sendrecv in a row would make the second
+     * exchange wait for the first and for this ULT's turn to run again.) */
+    MPI_Request q[4];
+    MPI_Irecv(&AT(a, rows + 1, 0), nx, MPI_DOUBLE, down, 1, MPI_COMM_WORLD, &q[0]);
+    MPI_Irecv(&AT(a, 0, 0), nx, MPI_DOUBLE, up, 2, MPI_COMM_WORLD, &q[1]);
+    MPI_Isend(&AT(a, 1, 0), nx, MPI_DOUBLE, up, 1, MPI_COMM_WORLD, &q[2]);
+    MPI_Isend(&AT(a, rows, 0), nx, MPI_DOUBLE, down, 2, MPI_COMM_WORLD, &q[3]);
+    MPI_Waitall(4, q, MPI_STATUSES_IGNORE);
     update_rows(a, b, 1, 2);
     if (rows > 1)
         update_rows(a, b, rows, rows + 1);

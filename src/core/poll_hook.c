@@ -2,6 +2,7 @@
 #include "core/poll_hook.h"
 
 #include "arch/spinlock.h"
+#include "core/runtime.h"
 
 _Atomic int weft_poll_hooks_n;
 const struct weft_poll_hook *_Atomic weft_poll_hooks[WEFT_POLL_HOOKS_MAX];
@@ -71,5 +72,29 @@ void weft_poll_hooks_cancel(struct weft_unit *u)
         const struct weft_poll_hook *h = weft_atomic_load_relaxed(&weft_poll_hooks[i]);
         if (h->cancel)
             h->cancel(u);
+    }
+}
+
+bool weft_poll_hook_eager(bool on)
+{
+    weft_xstream *xs = weft_xs_self();
+    if (!xs)
+        return false;
+    if (on)
+        xs->poll_eager++;
+    else if (xs->poll_eager > 0) /* a face's flag outlived an ABT_finalize: no underflow */
+        xs->poll_eager--;
+    return true;
+}
+
+void weft_poll_hooks_run_eager(void)
+{
+    int n = weft_atomic_load_acquire(&weft_poll_hooks_n);
+    for (int i = 0; i < n; i++) {
+        const struct weft_poll_hook *h = weft_atomic_load_relaxed(&weft_poll_hooks[i]);
+        if (h->poll_eager)
+            h->poll_eager();
+        else if (h->poll)
+            h->poll();
     }
 }

@@ -57,7 +57,27 @@ struct weft_poll_hook {
     bool (*sleep)(_Atomic uint32_t *word, uint64_t timeout_ns);
     /* Optional: ABT_thread_cancel(u) was asked (see above); NULL: nothing to do. */
     void (*cancel)(struct weft_unit *u);
+    /* Optional: the between-units poll of an eager stream (see weft_poll_hook_eager); it
+     * may skip the work when the last poll was moments ago.  NULL: poll is called. */
+    bool (*poll_eager)(void);
 };
+
+/* Eager polling.  Between two event checks a stream runs up to event_freq units without
+ * polling; a unit that computes for 100 us then leaves a multi-step MPI transfer (a
+ * rendezvous, a pipelined large message) stalled for event_freq x 100 us, and the
+ * communication a parked ULT waits for is not overlapped with the others' computation
+ * at all.  So a face with requests in flight on the calling stream that need repeated
+ * progress calls asks for a poll after every unit: weft_poll_hook_eager(true) while it
+ * has them, weft_poll_hook_eager(false) when it no longer has (calls nest: a count per
+ * stream).  The predefined schedulers' loop (sched/loop.h) then calls every hook's
+ * poll_eager (or poll) after each unit it runs; a user-defined scheduler polls at its
+ * event checks only.  Returns false (and does nothing) when the caller is not a stream's
+ * thread.  Only the stream's own thread calls it; the count is a plain field of the
+ * stream.  Cost when no face asks: one load and a branch per unit. */
+WEFT_FACE_API bool weft_poll_hook_eager(bool on);
+
+/* The between-units poll of an eager stream (sched/loop.h). */
+WEFT_INTERNAL void weft_poll_hooks_run_eager(void);
 
 extern WEFT_INTERNAL _Atomic int weft_poll_hooks_n;
 extern WEFT_INTERNAL const struct weft_poll_hook *_Atomic weft_poll_hooks[WEFT_POLL_HOOKS_MAX];

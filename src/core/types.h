@@ -266,6 +266,8 @@ struct weft_xstream {
     int32_t yield_budget; /* yields left before the scheduler must run (unit.c) */
     /* only this stream touches it: no atomics (its trimming fields at the end are cold) */
     struct weft_mem_cache cache;
+    uint32_t poll_eager; /* faces asking a poll after every unit (core/poll_hook.h); only
+                          * this stream's thread touches it */
     /* --- cold --- */
     weft_sched *main_sched;
     int rank;

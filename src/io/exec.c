@@ -92,8 +92,12 @@ long weft_io_exec_try(weft_io_op *op, uint32_t *events)
             *events = rd ? POLLIN : POLLOUT;
             return -EAGAIN;
         }
-        r = ret(rd ? recvmsg(op->fd, op->msg, op->flags | MSG_DONTWAIT)
-                   : sendmsg(op->fd, op->msg, op->flags | MSG_DONTWAIT));
+        int fl = op->flags | MSG_DONTWAIT;
+        if (op->msg == &op->msg1) /* recv/send: no msghdr for the kernel to copy in */
+            r = ret(rd ? recv(op->fd, op->iov1.iov_base, op->iov1.iov_len, fl)
+                       : send(op->fd, op->iov1.iov_base, op->iov1.iov_len, fl));
+        else
+            r = ret(rd ? recvmsg(op->fd, op->msg, fl) : sendmsg(op->fd, op->msg, fl));
         if (r == -EAGAIN && !(op->flags & MSG_DONTWAIT) && !fd_nonblocking(op->fd))
             *events = rd ? POLLIN : POLLOUT;
         return r;
@@ -138,4 +142,13 @@ long weft_io_exec_try(weft_io_op *op, uint32_t *events)
     }
     default: /* file operations never wait for readiness */ return weft_io_exec_blocking(op);
     }
+}
+
+long weft_io_exec_nowait_read(weft_io_op *op)
+{
+    int fl = fcntl(op->fd, F_GETFL);
+    if (fl < 0 || (fl & O_DIRECT))
+        return -EAGAIN; /* the backend reports the error, or reads from the device */
+    long r = ret(preadv2(op->fd, op->iov, op->iovcnt, (off_t)op->off, RWF_NOWAIT));
+    return r == -EOPNOTSUPP ? -EAGAIN : r;
 }

@@ -228,6 +228,69 @@ void weft_io_complete(weft_io_op *op)
 
 /* ---- running an op ---- */
 
+/* How a ULT's op starts (before any hand-off to the backend). */
+enum { TO_BACKEND, TRY_FIRST, RUN_HERE, NOWAIT_READ };
+
+/* -1 until read: WEFT_IO_NOWAIT_READ=1 turns the page-cache fast path of p-reads on
+ * (bench/io/README.md measured it against the ring's batch; the ring won, so it is off). */
+static _Atomic int nowait_reads = -1;
+
+static int nowait_reads_on(void)
+{
+    int v = weft_atomic_load_relaxed(&nowait_reads);
+    if (WEFT_UNLIKELY(v < 0)) {
+        const char *e = getenv("WEFT_IO_NOWAIT_READ");
+        v = e && *e == '1';
+        weft_atomic_store_relaxed(&nowait_reads, v);
+    }
+    return v;
+}
+
+static int prefer(weft_io_op *op, const struct weft_io_backend *b)
+{
+    switch (op->kind) {
+    case IO_READ:
+    case IO_WRITE:
+        /* pread/pwrite and friends address files: the ring makes its own no-wait attempt
+         * (page-cache hits complete when the batch is sent, one io_uring_enter for all
+         * the stream's ULTs), whereas a RWF_NOWAIT read of an O_DIRECT file would hold
+         * the stream for the device.  WEFT_IO_NOWAIT_READ=1: a p-read of a file that is
+         * not O_DIRECT is first tried with RWF_NOWAIT (exec.c), the ring taking a miss. */
+        if (op->off >= 0) {
+            if (op->kind == IO_READ && b == &weft_io_uring_backend && nowait_reads_on())
+                return NOWAIT_READ;
+            return TO_BACKEND;
+        }
+        return TRY_FIRST;
+    case IO_RECVMSG:
+        /* On the ring a receive is submitted at once: the kernel's own attempt when the
+         * batch is sent is the no-wait try (a user-space try that fails costs a syscall
+         * per message, and most do fail: a request/response peer has not answered yet).
+         * Only an O_NONBLOCK socket, on which POSIX wants EAGAIN and the ring would wait,
+         * is tried here; its flag is read each time (F_GETFL, the cheapest syscall there
+         * is), since the program may change it with fcntl at any moment. */
+        if (b == &weft_io_uring_backend && !(op->flags & MSG_DONTWAIT)) {
+            int fl = fcntl(op->fd, F_GETFL);
+            if (fl >= 0 && !(fl & O_NONBLOCK))
+                return TO_BACKEND;
+        }
+        return TRY_FIRST;
+    case IO_SENDMSG:
+    case IO_ACCEPT:
+    case IO_POLL:
+        /* Fast path: a call that waits for readiness is first tried without waiting;
+         * only one that would wait is handed over (and one on an O_NONBLOCK fd, or with
+         * MSG_DONTWAIT, returns EAGAIN here, as POSIX says).  A send mostly succeeds at
+         * once (socket buffer room). */
+        return TRY_FIRST;
+    case IO_CONNECT: {
+        int fl = fcntl(op->fd, F_GETFL);
+        return fl < 0 || (fl & O_NONBLOCK) ? RUN_HERE : TO_BACKEND;
+    }
+    default: return TO_BACKEND;
+    }
+}
+
 static long run(weft_io_op *op)
 {
     const struct weft_io_backend *b = be();
@@ -242,32 +305,22 @@ static long run(weft_io_op *op)
         return weft_io_exec_blocking(op);
     uint32_t wait_ev = 0; /* the no-wait try would block: these poll events */
     if (u) {
-        /* Fast path: a call that waits for readiness is first tried without waiting;
-         * only one that would wait is handed over (and one on an O_NONBLOCK fd, or with
-         * MSG_DONTWAIT, returns EAGAIN here, as POSIX says).  The ring would otherwise
-         * wait even on an O_NONBLOCK socket. */
-        switch (op->kind) {
-        case IO_READ:
-        case IO_WRITE:
-            /* pread/pwrite and friends address files: the ring makes its own no-wait
-             * attempt (page-cache hits complete when the batch is sent), whereas a
-             * RWF_NOWAIT read of an O_DIRECT file would hold the stream for the device */
-            if (op->off >= 0)
-                break;
-            /* fall through */
-        case IO_RECVMSG:
-        case IO_SENDMSG:
-        case IO_ACCEPT:
-        case IO_POLL: {
+        switch (prefer(op, b)) {
+        case TRY_FIRST: {
             long r = weft_io_exec_try(op, &wait_ev);
             if (!wait_ev)
                 return r;
             break;
         }
-        case IO_CONNECT: {
-            int fl = fcntl(op->fd, F_GETFL);
-            if (fl < 0 || (fl & O_NONBLOCK))
-                return weft_io_exec_blocking(op);
+        case RUN_HERE: return weft_io_exec_blocking(op);
+        case NOWAIT_READ: {
+            long r = weft_io_exec_nowait_read(op);
+            if (r != -EAGAIN) {
+                /* a hit never parked: let the stream's other units (and its poll) run,
+                 * or a ULT reading cached data in a loop would hold the stream */
+                ABT_thread_yield();
+                return r;
+            }
             break;
         }
         default: break;

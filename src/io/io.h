@@ -128,6 +128,10 @@ long weft_io_exec_blocking(weft_io_op *op);
  * those poll events and try again; else the return value is op's result (an EAGAIN of an
  * O_NONBLOCK fd or of MSG_DONTWAIT is a result, as in POSIX). */
 long weft_io_exec_try(weft_io_op *op, uint32_t *events);
+/* A p-read (op->off >= 0) of a file that is not O_DIRECT, tried with RWF_NOWAIT: its
+ * result, or -EAGAIN when it would wait (not in the page cache, O_DIRECT, no NOWAIT
+ * support): then the backend runs it. */
+long weft_io_exec_nowait_read(weft_io_op *op);
 /* Threads backend entry for the uring backend's ops its kernel lacks. */
 int weft_io_threads_submit(weft_io_op *op);
 /* Threads backend: op (a ULT's, op->lock held) was just tried and would block on

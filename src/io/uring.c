@@ -4,7 +4,8 @@
  * Model.  A ULT running on stream S takes SQEs from S's ring (created at S's first I/O,
  * found through a thread-local pointer: a stream is one OS thread), with user_data = the
  * op, and parks.  Nothing is submitted yet: submissions are batched and sent when S's
- * scheduler checks events (the hook's poll), when 32 are waiting, or when S goes to sleep.
+ * scheduler checks events (the hook's poll: one io_uring_enter for every op its ULTs
+ * prepared since the last), when the SQ (1,024 entries) is full, or when S goes to sleep.
  * Only S's thread touches its ring (the ring is single-issuer), so a completion can
  * never be reaped before its ULT has parked: the op needs no lock.  A deadline is a
  * linked IORING_OP_LINK_TIMEOUT (the op then ends with -ECANCELED, reported as
@@ -38,9 +39,9 @@
 #define OP_FTRUNCATE  55 /* IORING_OP_FTRUNCATE (Linux 6.9) */
 #define FUTEX2_U32    0x02
 #define FUTEX2_PRIV   128
-#define UD_IGNORE     0 /* link time-outs, cancel requests */
-#define UD_FUTEX      1 /* the stream's idle-word wait */
-#define BATCH         32
+#define UD_IGNORE     0    /* link time-outs, cancel requests */
+#define UD_FUTEX      1    /* the stream's idle-word wait */
+#define SQ_ENTRIES    1024 /* one poll sends 1,000 connections' receives at once */
 
 struct ring {
     struct io_uring r;
@@ -140,11 +141,11 @@ static struct ring *ring_get(void)
     p.flags = IORING_SETUP_CQSIZE | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
               IORING_SETUP_TASKRUN_FLAG;
     p.cq_entries = 16384;
-    if (io_uring_queue_init_params(256, &rg->r, &p) < 0) {
+    if (io_uring_queue_init_params(SQ_ENTRIES, &rg->r, &p) < 0) {
         memset(&p, 0, sizeof p);
         p.flags = IORING_SETUP_CQSIZE;
         p.cq_entries = 16384;
-        if (io_uring_queue_init_params(256, &rg->r, &p) < 0) {
+        if (io_uring_queue_init_params(SQ_ENTRIES, &rg->r, &p) < 0) {
             free(rg);
             return NULL;
         }
@@ -246,10 +247,8 @@ static int uring_submit(weft_io_op *op)
         io_uring_sqe_set_data64(t, UD_IGNORE);
     }
     rg->inflight++;
-    if (rg->unsubmitted >= BATCH) {
-        io_uring_submit(&rg->r);
-        rg->unsubmitted = 0;
-    }
+    /* no io_uring_enter here: the stream's next poll (or its sleep) sends the batch, so
+     * the ULTs that run meanwhile add theirs to it (a full SQ is sent by sq_room) */
     return 0;
 }
 

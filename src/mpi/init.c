@@ -20,6 +20,7 @@ struct wm_global wm_g = {
     .nap_min_ns = 20000,
     .nap_max_ns = 100000,
     .spin_ns = 200000,
+    .poll_gap_ns = 50000,
     .direct_send = 1024,
     .lock = PTHREAD_MUTEX_INITIALIZER,
 };
@@ -39,6 +40,22 @@ static void read_spin(void)
         return;
     }
     wm_g.spin_ns = v * 1000u;
+}
+
+/* WEFT_MPI_POLL_GAP_US: the least time between two between-units polls (progress.c);
+ * 0: a poll after every unit. */
+static void read_gap(void)
+{
+    const char *e = getenv("WEFT_MPI_POLL_GAP_US");
+    if (!e || !*e)
+        return;
+    char *end;
+    unsigned long v = strtoul(e, &end, 10);
+    if (*end || v > 1000000) {
+        fprintf(stderr, "weft-mpi: WEFT_MPI_POLL_GAP_US=\"%s\" ignored (want 0..1000000)\n", e);
+        return;
+    }
+    wm_g.poll_gap_ns = v * 1000u;
 }
 
 static void read_direct(void)
@@ -81,6 +98,7 @@ void wm_start(int provided)
         wm_g.serialize = provided < MPI_THREAD_MULTIPLE;
         read_nap();
         read_spin();
+        read_gap();
         read_direct();
         int phase = WM_ACTIVE;
         if (!wm_g.bypass && !wm_progress_start()) {

@@ -45,6 +45,7 @@ struct wm_global {
     unsigned nap_min_ns; /* idle naps of a stream with waiters (WEFT_MPI_NAP_US) */
     unsigned nap_max_ns;
     uint64_t spin_ns;     /* no sleep so long after activity (WEFT_MPI_SPIN_US) */
+    uint64_t poll_gap_ns; /* between-units polls at most this often (WEFT_MPI_POLL_GAP_US) */
     long direct_send;     /* MPI_Send of at most this many bytes: PMPI_Send (see p2p.c) */
     pthread_mutex_t lock; /* the serialising lock (serialize only) */
 };
@@ -99,6 +100,11 @@ WM_HIDDEN void wm_start(int provided);
  *   wm_probe:    MPI_Probe's, by polling PMPI_Iprobe. */
 WM_HIDDEN int wm_wait_one(enum wm_route route, MPI_Request *req, MPI_Status *status);
 WM_HIDDEN int wm_wait_all(enum wm_route route, int n, MPI_Request *reqs, MPI_Status *statuses);
+/* wm_wait_one for a request the caller just started under wm_lock, still held: the first
+ * test is made under the same hold (one lock round trip less per call below
+ * MPI_THREAD_MULTIPLE, where MPI_Recv is Irecv + Test); rc is the start's result.  Returns
+ * with the lock released. */
+WM_HIDDEN int wm_start_wait_one(enum wm_route route, int rc, MPI_Request *req, MPI_Status *status);
 WM_HIDDEN int wm_wait_any(enum wm_route route, int n, MPI_Request *reqs, int *index,
                           MPI_Status *status);
 WM_HIDDEN int wm_probe(enum wm_route route, int source, int tag, MPI_Comm comm, MPI_Status *status);

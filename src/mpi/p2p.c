@@ -84,8 +84,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Com
     MPI_Request q;
     wm_lock();
     int rc = PMPI_Irecv(buf, count, dt, source, tag, comm, &q);
-    wm_unlock();
-    return rc != MPI_SUCCESS ? rc : wm_wait_one(r, &q, status);
+    return wm_start_wait_one(r, rc, &q, status); /* unlocks */
 }
 
 int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,

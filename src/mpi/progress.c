@@ -26,6 +26,12 @@
  * The thread's timer slack is set to 1 us at its first wait (prctl), so that a 20 us nap
  * is not stretched to the default 50 us slack.
  *
+ * Busy (poll_eager): while a table holds waiters, its stream also polls between the
+ * units it runs (core/poll_hook.h weft_poll_hook_eager, switched by eager_update), at
+ * most once per WEFT_MPI_POLL_GAP_US (50): a halo message that needs several progress
+ * calls (rendezvous, fragments) then moves while the interior ULTs compute, instead of
+ * once per event_freq (50) units or when the stream runs dry.
+ *
  * Rejected: one progress ULT per stream (it is runnable all the time, so the stream never
  * sleeps, or it sleeps without being woken by completions); MPI_Waitany's requests in the
  * shared Testsome (a batch may complete two of them, and Waitany must complete one);
@@ -72,6 +78,12 @@ struct table {
     unsigned nap_ns;       /* the next idle bound; 0: start from nap_min */
     uint64_t active_ns;    /* last completion or park (CLOCK_MONOTONIC) */
     bool polling;          /* a poll runs (an error handler calling MPI from inside) */
+    bool eager;            /* weft_poll_hook_eager(true) is on for this stream */
+    uint64_t eager_ns;     /* the last between-units poll (CLOCK_MONOTONIC) */
+    unsigned eager_every;  /* look at the clock every so many units (1..64, adaptive) */
+    unsigned eager_skip;   /* units since the last look */
+    uint64_t eager_gap_ns; /* the gap now: WEFT_MPI_POLL_GAP_US, or 10x the last poll's
+                            * duration if longer (a big table: polling stays under ~10%) */
     _Atomic unsigned long long c[C_N];
     struct table *gnext, *gprev; /* every live table (stats), under reg_lock */
 };
@@ -238,6 +250,14 @@ static void compact(struct table *t)
     t->n = j;
 }
 
+/* Eager polling (core/poll_hook.h) is on exactly while the table holds waiters. */
+static void eager_update(struct table *t)
+{
+    bool want = t->n > 0 || t->custom != NULL;
+    if (want != t->eager && weft_poll_hook_eager(want))
+        t->eager = want;
+}
+
 static void custom_unlink(struct table *t, struct waiter *w)
 {
     if (w->prev)
@@ -327,6 +347,7 @@ static bool poll(void)
         }
     }
     t->polling = false;
+    eager_update(t);
     if (!wake)
         return false;
     t->nap_ns = 0;
@@ -337,6 +358,40 @@ static bool poll(void)
             fprintf(stderr, "weft-mpi: could not resume a ULT waiting in MPI\n");
     }
     return true;
+}
+
+/* core/poll_hook.h poll_eager: after a unit ran on a stream with waiters.  A poll (one
+ * Testsome over every waiting request, and MPI's progress) per unit would cost as much as
+ * a short unit itself when ULTs exchange small messages back to back (64 ULTs: ~1 us per
+ * poll against ~0.1 us per message); at most one per WEFT_MPI_POLL_GAP_US (50 us) keeps
+ * that under ~2% and still polls after every unit of a stream whose units compute for
+ * longer (a stencil's interior rows: ~130 us each, bench/mpi). */
+static bool poll_eager(void)
+{
+    struct table *t = tls_tbl;
+    if (!t || (t->n == 0 && !t->custom))
+        return false;
+    if (!wm_g.poll_gap_ns)
+        return poll();
+    /* The clock is read every eager_every units only: that count doubles while the units
+     * are shorter than the gap (messages back to back: one clock read per up to 64 units)
+     * and halves when they are longer (computation: a poll per unit). */
+    if (++t->eager_skip < t->eager_every)
+        return false;
+    t->eager_skip = 0;
+    uint64_t now = now_ns(), dt = now - t->eager_ns;
+    uint64_t gap = t->eager_gap_ns > wm_g.poll_gap_ns ? t->eager_gap_ns : wm_g.poll_gap_ns;
+    if (dt < gap) {
+        if (t->eager_every < 64)
+            t->eager_every = t->eager_every ? t->eager_every * 2 : 1;
+        return false;
+    }
+    if (dt > 2 * gap && t->eager_every > 1)
+        t->eager_every /= 2;
+    bool woke = poll();
+    t->eager_ns = now_ns();
+    t->eager_gap_ns = 10 * (t->eager_ns - now); /* a poll over 1,000 requests: ~15 us */
+    return woke;
 }
 
 /* core/poll_hook.h idle_ns: how long this stream may sleep without a poll. */
@@ -358,6 +413,7 @@ static const struct weft_poll_hook hook = {
     .poll = poll,
     .idle_ns = idle_ns,
     .sleep = NULL,
+    .poll_eager = poll_eager,
 };
 
 bool wm_progress_start(void) { return weft_poll_hook_add(&hook) == 0; }
@@ -371,6 +427,7 @@ static bool park(struct table *t, struct waiter *w)
     count(t, C_PARKED);
     t->active_ns = now_ns(); /* an answer is expected soon: spin before napping */
     t->nap_ns = 0;
+    eager_update(t); /* its stream polls between units until the table is empty */
     return ABT_self_suspend() == ABT_SUCCESS;
 }
 
@@ -408,7 +465,8 @@ static int spin_all(enum wm_route route, int n, MPI_Request *reqs, MPI_Status *s
 }
 
 /* The wait of MPI_Wait (one) and MPI_Waitall (see the file's comment). */
-static int wait_reqs(enum wm_route route, int n, MPI_Request *reqs, MPI_Status *statuses, bool one)
+static int wait_reqs(enum wm_route route, int n, MPI_Request *reqs, MPI_Status *statuses, bool one,
+                     bool tested)
 {
     if (route != WM_ULT)
         return spin_all(route, n, reqs, statuses, one);
@@ -418,7 +476,7 @@ static int wait_reqs(enum wm_route route, int n, MPI_Request *reqs, MPI_Status *
         wm_unlock();
         return rc;
     }
-    if (one) { /* the common case first: one request, often complete at once */
+    if (one && !tested) { /* the common case first: one request, often complete at once */
         int flag = 0;
         wm_lock();
         int rc = PMPI_Test(reqs, &flag, statuses);
@@ -479,6 +537,7 @@ static int wait_reqs(enum wm_route route, int n, MPI_Request *reqs, MPI_Status *
                 if (t->who[i] == &w)
                     t->who[i] = NULL;
             compact(t);
+            eager_update(t);
             count(t, C_FALLBACK);
             while (ntodo > 0) {
                 for (int j = 0; j < ntodo;) {
@@ -518,12 +577,33 @@ void wm_count_direct(void)
 
 int wm_wait_one(enum wm_route route, MPI_Request *req, MPI_Status *status)
 {
-    return wait_reqs(route, 1, req, status == MPI_STATUS_IGNORE ? NULL : status, true);
+    return wait_reqs(route, 1, req, status == MPI_STATUS_IGNORE ? NULL : status, true, false);
+}
+
+int wm_start_wait_one(enum wm_route route, int rc, MPI_Request *req, MPI_Status *status)
+{
+    if (rc != MPI_SUCCESS) {
+        wm_unlock();
+        return rc;
+    }
+    MPI_Status *st = status == MPI_STATUS_IGNORE ? NULL : status;
+    int flag = 0;
+    rc = PMPI_Test(req, &flag, st);
+    wm_unlock();
+    if (rc != MPI_SUCCESS || flag) {
+        struct table *t = table_self();
+        if (t) {
+            count(t, C_CALLS);
+            count(t, C_IMMEDIATE);
+        }
+        return rc;
+    }
+    return wait_reqs(route, 1, req, st, true, true);
 }
 
 int wm_wait_all(enum wm_route route, int n, MPI_Request *reqs, MPI_Status *statuses)
 {
-    return wait_reqs(route, n, reqs, statuses, false);
+    return wait_reqs(route, n, reqs, statuses, false, false);
 }
 
 /* Park as a custom waiter (Waitany, Probe) until custom_test says done. */
@@ -541,6 +621,7 @@ static int wait_custom(enum wm_route route, struct waiter *w)
         if (park(t, w))
             return w->rc; /* the poll saw it done */
         custom_unlink(t, w);
+        eager_update(t);
         count(t, C_FALLBACK);
     }
     while (!custom_test(w))

@@ -54,7 +54,7 @@ struct wait_arg {
 static bool ready_or_tasks(void *a)
 {
     struct wait_arg *w = a;
-    return w->ready(w->arg) || weft_atomic_load_seq_cst(&w->t->tq_len) > 0;
+    return w->ready(w->arg) || omp_tasks_queued(w->t);
 }
 
 void omp_wait(omp_thr *me, bool (*ready)(void *), void *arg, bool run_tasks, omp_task *parent,
@@ -77,8 +77,7 @@ void omp_wait(omp_thr *me, bool (*ready)(void *), void *arg, bool run_tasks, omp
         for (uint64_t i = 0;; i++) {
             if (ready(arg))
                 return;
-            if (run_tasks && weft_atomic_load_relaxed(&t->tq_len) > 0 &&
-                omp_task_run_one(me, parent, group)) {
+            if (run_tasks && omp_task_run_one(me, parent, group)) {
                 i = 0;
                 continue;
             }
@@ -115,10 +114,16 @@ static bool try_release(omp_team *t, unsigned gen)
     unsigned e = t->nthreads;
     if (!weft_atomic_cas_strong_acq_rel(&t->bar_arrived, &e, 0))
         return false;
-    weft_spin_lock(&t->ws_lock); /* thr[0].ws: a cancelled region's end may reclaim */
-    t->bar_ws_cancelled = weft_atomic_load_acquire(&t->thr[0].ws->cancelled);
-    weft_spin_unlock(&t->ws_lock);
-    omp_ws_reclaim(t);
+    if (!weft_atomic_load_acquire(&t->ws_head.next)) {
+        /* no construct since the last reclaim: thread 0's is the chain's head (never
+         * freed), and there is nothing to reclaim */
+        t->bar_ws_cancelled = weft_atomic_load_acquire(&t->ws_head.cancelled);
+    } else {
+        weft_spin_lock(&t->ws_lock); /* thr[0].ws: a cancelled region's end may reclaim */
+        t->bar_ws_cancelled = weft_atomic_load_acquire(&t->thr[0].ws->cancelled);
+        weft_spin_unlock(&t->ws_lock);
+        omp_ws_reclaim(t);
+    }
     weft_atomic_store_release(&t->bar_gen, gen + 1);
     omp_team_wake(t);
     return true;

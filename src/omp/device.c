@@ -21,16 +21,19 @@
 struct league {
     void (*fn)(void *);
     void *data;
+    omp_thr *ident; /* the member ULT's identity cell */
     omp_thr thr;
 };
 
 static void league_member(void *arg)
 {
     struct league *l = arg;
-    ABT_self_set_specific(omp_key, &l->thr);
+    l->ident = &l->thr;
+    ABT_self_set_specific(omp_key, &l->ident);
     l->fn(l->data);
     omp_task_free_deps(&l->thr.itask);
     ABT_self_set_specific(omp_key, NULL);
+    omp_id_changed(); /* this unit ends: no cache may keep its cell */
 }
 
 static unsigned default_teams(void)

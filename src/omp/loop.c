@@ -98,6 +98,10 @@ omp_ws *omp_ws_next(omp_thr *me, void (*init)(omp_ws *, void *), void *arg, bool
  * barrier may be reclaiming too (a race ThreadSanitizer saw in omp_cancel). */
 void omp_ws_reclaim(omp_team *t)
 {
+    /* No construct since the last reclaim (a barrier-only or task-only stretch): every
+     * thread's ws is the head already; nothing to lock. */
+    if (!weft_atomic_load_acquire(&t->ws_head.next))
+        return;
     weft_spin_lock(&t->ws_lock);
     omp_ws *first = t->ws_head.next;
     if (first) {

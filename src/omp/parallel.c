@@ -7,13 +7,16 @@
  * thread 0 (omp_set_self) and runs its share on its own stack.
  *
  * Join.  Every thread ends with the team barrier (which also waits for the team's
- * tasks).  The master goes on right after it.  A worker goes back to its dock (idle = 1)
- * and waits there for the next region of the same team: the team is cached with its
+ * tasks).  The master goes on right after it.  A worker goes back to its dock (done =
+ * go) and waits there for the next region of the same team: the team is cached with its
  * worker ULTs ("hot team"), so the next region of the same master costs a `go` bump
  * per worker, picked up by a spinning ULT, instead of a ULT creation.  A docked worker
  * spins (GOMP_SPINCOUNT, 0 when passive; yielding whenever its pool holds other work),
- * then parks on the team, so an idle program's streams sleep.  Before re-initializing
- * a team the master waits until the last region's workers are docked; omp_team_dismiss
+ * then parks on the team, so an idle program's streams sleep.  The master writes the
+ * region's fields into the team (fn, data, ICVs, parent, level) and never a worker's
+ * omp_thr: each worker sets its own up when it sees `go`, so the master need not wait
+ * for the last region's workers to be back in their docks (only a change of the team's
+ * size, which they may still read on their way out, waits for that); omp_team_dismiss
  * makes them leave and joins them (team freed, or, when the program started weft
  * itself and may finalize it right after a region, at every region's end).  The master keeps the
  * team in its omp_thr.child for the next region of the same or smaller size. */
@@ -57,6 +60,17 @@ static void dock_wait(omp_team *t, struct dock_arg *w, ABT_pool pool)
     }
 }
 
+/* A worker sets up its own omp_thr for the region the master just started. */
+static void worker_join(omp_team *t, omp_thr *me, unsigned idx)
+{
+    omp_thr_init(me, t, idx, t->parent, &t->icv);
+    me->itask.tg_open = t->red_grp;
+    me->level = t->level;
+    me->active_level = t->active_level;
+    if (t->ws_first)
+        me->ws = t->ws_first;
+}
+
 static void worker_main(void *arg)
 {
     struct omp_dock *d = arg;
@@ -64,7 +78,8 @@ static void worker_main(void *arg)
     omp_thr *me = &t->thr[d->idx];
     ABT_pool pool = ABT_POOL_NULL;
     ABT_self_get_last_pool(&pool);
-    ABT_self_set_specific(omp_key, me);
+    d->ident = me;
+    ABT_self_set_specific(omp_key, &d->ident);
     struct dock_arg w = { d, 0 };
     for (;;) {
         if (!dock_ready(&w))
@@ -72,24 +87,28 @@ static void worker_main(void *arg)
         w.seen = weft_atomic_load_acquire(&d->go);
         if (d->exit)
             break;
+        worker_join(t, me, d->idx);
         omp_affinity_auto();
         t->fn(t->data);
         /* The implicit task makes no more children: its dependence table can go.  Then
          * the region's barrier, and back to the dock. */
         omp_task_free_deps(&me->itask);
         omp_barrier(me);
-        weft_atomic_store_release(&d->idle, 1);
+        weft_atomic_store_release(&d->done, w.seen);
     }
     ABT_self_set_specific(omp_key, NULL);
+    omp_id_changed(); /* this unit ends: no cache may keep its cell */
 }
 
-/* Before the master re-initializes the team: the workers of the last region are docked. */
+/* The workers of the last region are docked (they read nothing of the team any more). */
 static void team_wait_docked(omp_team *t)
 {
-    for (unsigned i = 1; i < t->prev_n; i++)
-        while (!weft_atomic_load_acquire(&t->dock[i].idle))
+    for (unsigned i = 1; i < t->prev_n; i++) {
+        struct omp_dock *d = &t->dock[i];
+        while (weft_atomic_load_acquire(&d->done) != weft_atomic_load_relaxed(&d->go))
             if (ABT_thread_yield() != ABT_SUCCESS)
                 sched_yield();
+    }
 }
 
 void omp_team_dismiss(omp_team *t)
@@ -186,33 +205,40 @@ omp_team *omp_team_begin_ws(void (*fn)(void *), void *data, unsigned num_threads
         me->child = t;
     }
     me->child = NULL; /* in use: a nested region of this same thread cannot take it */
-    team_wait_docked(t);
-    t->nthreads = n;
+    /* A worker of the last region may still be on its way out of that region's barrier,
+     * reading the team's size, wait state and its own queue, but nothing else: the
+     * region fields below are its to read only after the next `go`, and it sets up its
+     * own omp_thr then.  A change of size waits for every worker to dock, and so does
+     * the region after a cancelled one (its threads left the end barrier without its
+     * release, and a late one may still be in there, counting and reclaiming). */
+    if (t->nthreads != n || weft_atomic_load_relaxed(&t->cancelled) != 0) {
+        team_wait_docked(t);
+        t->nthreads = n;
+    }
     t->fn = fn;
     t->data = data;
-    t->bar_arrived = 0;
-    t->cancelled = 0;
-    t->singles = 0;
-    t->ws_head.next = NULL;
-    t->tq_head = t->tq_tail = NULL;
-    t->tq_len = 0;
-    t->ntasks = 0;
-    struct omp_icv icv;
-    child_icv(&me->task->icv, &icv);
+    weft_atomic_store_relaxed(&t->bar_arrived, 0);
+    weft_atomic_store_relaxed(&t->cancelled, 0);
+    weft_atomic_store_relaxed(&t->singles, 0);
+    weft_atomic_store_relaxed(&t->ws_head.next, NULL);
+    weft_atomic_store_relaxed(&t->ntasks, 0);
+    child_icv(&me->task->icv, &t->icv);
     if ((flags & 7) != 0)
-        icv.bind = (int)(flags & 7);
-    for (unsigned i = 0; i < n; i++) {
-        omp_thr *th = &t->thr[i];
-        omp_thr_init(th, t, i, me, &icv);
-        th->itask.tg_open = me->red_group; /* reduction(task) on the region, or NULL */
-        th->level = me->level + 1;
-        th->active_level = me->active_level + (n > 1);
-    }
+        t->icv.bind = (int)(flags & 7);
+    t->parent = me;
+    t->red_grp = me->red_group; /* reduction(task) on the region, or NULL */
+    t->level = me->level + 1;
+    t->active_level = me->active_level + (n > 1);
+    t->ws_first = NULL;
+    omp_thr *m = &t->thr[0];
+    omp_thr_init(m, t, 0, me, &t->icv);
+    m->itask.tg_open = t->red_grp;
+    m->level = t->level;
+    m->active_level = t->active_level;
     if (ws_init) { /* a combined construct: its worksharing part exists before anyone runs */
         bool created;
-        omp_ws_next(&t->thr[0], ws_init, ws_arg, &created);
-        for (unsigned i = 1; i < n; i++)
-            t->thr[i].ws = t->thr[0].ws;
+        omp_ws_next(m, ws_init, ws_arg, &created);
+        t->ws_first = m->ws;
     }
     /* Placement: thread i on stream (rank + i) % N.  A team nested in an active team
      * that already covers every stream stays on its master's stream (stride 0): the
@@ -227,8 +253,7 @@ omp_team *omp_team_begin_ws(void (*fn)(void *), void *data, unsigned num_threads
     bool signalled = false;
     for (unsigned i = 1; i < n; i++) {
         struct omp_dock *d = &t->dock[i];
-        weft_atomic_store_relaxed(&d->idle, 0);
-        if (d->exists) { /* a docked worker: start it */
+        if (d->exists) { /* a docked (or docking) worker: start it */
             weft_atomic_fetch_add_release(&d->go, 1);
             signalled = true;
             continue;
@@ -237,6 +262,7 @@ omp_team *omp_team_begin_ws(void (*fn)(void *), void *data, unsigned num_threads
         d->idx = i;
         d->exit = false;
         weft_atomic_store_relaxed(&d->go, 1);
+        weft_atomic_store_relaxed(&d->done, 0);
         ABT_pool pool = omp_pools[((unsigned)rank + i * stride) % (unsigned)omp_npools];
         int err = ABT_thread_create(pool, worker_main, d, ABT_THREAD_ATTR_NULL, &d->ult);
         if (err != ABT_SUCCESS) {

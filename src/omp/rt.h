@@ -2,14 +2,16 @@
  *
  * Map of the structs (docs/architecture.md, "OpenMP (src/omp/)"):
  *   omp_icv   - the ICVs of one data environment (a task): copied into each new task.
- *   omp_thr   - one OpenMP thread: its team, number, level, current task and worksharing
- *               position.  Worker threads live inside their team (team->thr[i]); the
- *               initial thread of an OS thread or of a foreign ULT lives on its own.
- *               Which omp_thr the caller is: the ULT-local key omp_key (a ULT), else
- *               the OS-thread variable omp_tls_cur (an external thread).
+ *   omp_thr   - one OpenMP thread: its team, number, level, current task, worksharing
+ *               position and its queue of ready tasks.  Worker threads live inside their
+ *               team (team->thr[i]); the initial thread of an OS thread or of a foreign
+ *               ULT lives on its own.  Which omp_thr the caller is: the identity cell in
+ *               the ULT-local key omp_key (a ULT; cached per OS thread, see omp_self),
+ *               else the OS-thread variable omp_tls_cur (an external thread).
  *   omp_team  - a parallel region: nthreads omp_thr, a barrier, the worksharing chain,
- *               the task queue.  Owned by the thread that created it (its master's
- *               parent thread caches it in omp_thr.child for the next region).
+ *               the region's fields the workers set themselves up from.  Owned by the
+ *               thread that created it (its master's parent thread caches it in
+ *               omp_thr.child for the next region).
  *   omp_ws    - one worksharing construct (loop, sections, single) in the team's chain;
  *               every thread walks the chain in the same order, the first to reach a
  *               link creates it (team->ws_lock).  Reclaimed by the barrier that follows.
@@ -30,6 +32,7 @@
 #include "arch/atomic.h"
 #include "arch/cpu.h"
 #include "arch/spinlock.h"
+#include "core/wait.h"
 
 #define OMP_API __attribute__((visibility("default")))
 
@@ -96,7 +99,7 @@ struct omp_taskgroup {
 };
 
 struct omp_task {
-    omp_task *next; /* team queue link (team->tq_lock) */
+    omp_task *next, *prev; /* links in a thread's ready queue (its q_lock) */
     void (*fn)(void *);
     void *data;
     omp_task *parent;       /* the generating task; kept alive by refs */
@@ -114,7 +117,10 @@ struct omp_task {
     bool finished;
     bool implicit;         /* embedded in omp_thr: never freed */
     bool final;            /* final task: descendants are included */
-    bool pooled;           /* its block came from team->blk_free (TASK_BLOCK bytes) */
+    bool linked;           /* has dependences or a detach event: other threads may read
+                              its lock, successors and pending count (else only its runner) */
+    bool pooled;           /* its block (TASK_BLOCK bytes) is home's, recycled (task.c) */
+    omp_thr *home;         /* pooled: the thread whose blocks it came from */
     struct omp_deps *deps; /* dependence table of this task's children */
     struct omp_icv icv;
 };
@@ -143,7 +149,6 @@ struct omp_thr {
     omp_thr *parent; /* the thread that encountered the region (NULL: initial) */
     unsigned level, active_level;
     omp_task *task;           /* the task this thread runs now */
-    omp_ws *ws;               /* the last worksharing construct entered */
     uint64_t st_trip;         /* static schedule: chunks taken in the current loop */
     unsigned long singles;    /* single constructs met in this region */
     uint64_t it_lo, it_hi;    /* ordered: the chunk being run, iteration indices */
@@ -155,16 +160,37 @@ struct omp_thr {
     omp_task itask;           /* the implicit task */
     omp_taskgroup *red_group; /* GOMP_parallel_reductions: the next team's shared group */
     omp_ws *lone;             /* an initial thread's (orphaned) construct, made on first use */
+    omp_thr *ident;           /* an initial thread: the identity cell of its ULT (team.c) */
+    /* The last worksharing construct entered.  Atomic: the barrier's releaser resets
+     * every thread's (omp_ws_reclaim), and in a cancelled region (threads leave barriers
+     * unreleased, so one can complete early) that may meet a worker setting itself up. */
+    omp_ws *_Atomic ws;
+    /* Padding around the fields other threads write (the queue, blk_remote), so that the
+     * lines that hold them hold nothing else: not this thread's hot fields above, nor the
+     * start of the next omp_thr of the team (whatever the alignment). */
+    char pad_q[64];
+    /* The ready tasks this thread made or released (task.c): it pushes and pops at the
+     * head (LIFO), the other threads of its team steal at the tail (the oldest). */
+    weft_spinlock q_lock;
+    omp_task *q_head, *q_tail; /* q_lock */
+    _Atomic long q_len;        /* written under q_lock, read without it */
+    /* Task blocks this thread allocated, recycled (task.c): its own free list, and the
+     * blocks other threads freed, pushed onto blk_remote (taken all at once). */
+    void *blk_local;
+    void *_Atomic blk_remote;
+    char pad_end[64];
 };
 
 /* A worker ULT of a team, kept between regions (a "hot team"): it waits in its dock for
- * the master to bump `go`, runs the region, and docks again (idle = 1).  Fields other
- * than go/idle are written only by the master while the worker is docked or absent. */
+ * the master to bump `go`, sets up its own omp_thr from the team's region fields, runs
+ * the region, and docks again (done = go).  Fields other than go/done are written only
+ * by the master while the worker is docked (done == go) or absent. */
 struct omp_dock {
-    _Atomic unsigned go; /* bumped by the master (release) to start a region or exit */
-    _Atomic int idle;    /* 1: back in the dock (release by the worker), 0: working */
-    bool exit;           /* with the next go: leave instead of running a region */
-    bool exists;         /* the ULT was created and has not been joined */
+    _Atomic unsigned go;   /* bumped by the master (release) to start a region or exit */
+    _Atomic unsigned done; /* the last `go` whose region the worker finished (release) */
+    bool exit;             /* with the next go: leave instead of running a region */
+    bool exists;           /* the ULT was created and has not been joined */
+    omp_thr *ident;        /* the worker ULT's identity cell (team.c): its omp_thr now */
     omp_team *team;
     unsigned idx;
     ABT_thread ult;
@@ -177,6 +203,14 @@ struct omp_team {
     unsigned cap;          /* thr[] capacity */
     void (*fn)(void *);
     void *data;
+    /* the region's threads, set by the master before `go`, read by each worker as it
+     * sets up its omp_thr (the master does not touch a worker's omp_thr: a worker of
+     * the last region may still be leaving its barrier) */
+    omp_thr *parent;        /* the encountering thread */
+    struct omp_icv icv;     /* the implicit tasks' ICVs */
+    omp_taskgroup *red_grp; /* reduction(task) on the region, or NULL */
+    omp_ws *ws_first;       /* a combined construct's worksharing part, or NULL */
+    unsigned level, active_level;
     /* barrier */
     _Atomic unsigned bar_arrived;
     _Atomic unsigned bar_gen;
@@ -194,16 +228,9 @@ struct omp_team {
     omp_ws *ws_free;               /* recycled constructs (ws_lock) */
     void *copy_ptr;                /* single copyprivate */
     _Atomic unsigned long singles; /* single constructs won in this region */
-    /* task blocks of TASK_BLOCK bytes, recycled within the team (a task is often made by
-     * one thread and freed by another: glibc's malloc would contend on an arena lock) */
-    weft_spinlock blk_lock;
-    void *blk_free;
-    unsigned blk_count;
-    /* tasks */
-    weft_spinlock tq_lock;
-    omp_task *tq_head, *tq_tail; /* ready tasks, FIFO (tq_lock) */
-    _Atomic long tq_len;         /* length of the queue (read without the lock) */
-    _Atomic long ntasks;         /* explicit tasks created and not finished */
+    /* tasks (queued in the threads' own queues: omp_thr.q_*) */
+    _Atomic long ntasks; /* explicit tasks created and not finished */
+    char pad_thr[64];    /* ntasks is written by every thread: keep thr[0] off its line */
     omp_thr thr[];
 };
 
@@ -222,26 +249,52 @@ void GOMP_taskgroup_start(void);
 void GOMP_taskgroup_end(void);
 void GOMP_taskwait_depend(void **depend);
 
+/* Identity.  A ULT's omp_key value is its identity cell (an omp_thr * that holds the
+ * OpenMP thread it is now), set once for the ULT's life: a master entering or leaving a
+ * team rewrites the cell, not the key.  Each OS thread caches the last (unit, cell) it
+ * looked up, valid while omp_id_gen has not moved; omp_id_gen moves whenever a unit
+ * that had a cell ends (or the runtime starts or stops), so a unit made later at the
+ * same address never hits an old entry.  The common omp_self is then a TLS load, two
+ * compares and a load, not a key lookup. */
+struct omp_id_cache {
+    const void *unit;
+    uint64_t gen;
+    omp_thr **cell;
+};
+extern _Atomic uint64_t omp_id_gen __attribute__((visibility("hidden")));
+extern __thread struct omp_id_cache omp_tls_id
+    __attribute__((tls_model("initial-exec"), visibility("hidden")));
+/* A unit with a cell ends (its key was cleared, or its initial thread is freed). */
+static inline void omp_id_changed(void) { weft_atomic_fetch_add_release(&omp_id_gen, 1); }
+
 __attribute__((visibility("hidden"))) omp_thr *omp_self_slow(void);
+__attribute__((visibility("hidden"))) omp_thr **omp_self_lookup(void);
 __attribute__((visibility("hidden"))) void omp_rt_init(void);
+
+/* The caller's identity cell, or NULL outside weft (an external thread: omp_tls_cur). */
+static inline omp_thr **omp_self_cell(void)
+{
+    const void *u = weft_self_unit();
+    if (WEFT_LIKELY(u != NULL && u == omp_tls_id.unit &&
+                    omp_tls_id.gen == weft_atomic_load_acquire(&omp_id_gen)))
+        return omp_tls_id.cell;
+    return omp_self_lookup();
+}
 
 /* The OpenMP thread the caller is. */
 static inline omp_thr *omp_self(void)
 {
-    if (weft_atomic_load_acquire(&omp_rt_state) == 2) {
-        void *v = NULL;
-        if (ABT_self_get_specific(omp_key, &v) == ABT_SUCCESS) {
-            if (v)
-                return (omp_thr *)v;
-            return omp_self_slow();
-        }
-    }
+    omp_thr **cell = omp_self_cell();
+    if (WEFT_LIKELY(cell != NULL))
+        return *cell;
     omp_thr *t = omp_tls_cur;
     return t ? t : omp_self_slow();
 }
 
 /* Make `t` the caller's OpenMP thread (a master entering/leaving its team). */
 __attribute__((visibility("hidden"))) void omp_set_self(omp_thr *t);
+/* (Re)initialize t for a region or as an initial thread; keeps its cached team and its
+ * task queue (empty between regions; other threads of the team may look at it). */
 __attribute__((visibility("hidden"))) void omp_thr_init(omp_thr *t, omp_team *team, unsigned tid,
                                                         omp_thr *parent, const struct omp_icv *icv);
 __attribute__((visibility("hidden"))) void omp_team_free(omp_team *t);
@@ -277,6 +330,19 @@ static inline void omp_team_wake(omp_team *t)
         ABT_mutex_unlock(t->mtx);
     }
 }
+/* The same for an event published by a seq_cst read-modify-write (a task queued): the
+ * parker's seq_cst increment of nsleep and re-check, and the publisher's seq_cst RMW and
+ * this seq_cst load of nsleep, are four operations of the single total order: either
+ * this load sees the parker, or the parker's re-check sees the event.  A plain load on
+ * x86, where the RMW above costs a locked instruction on a line parkers write. */
+static inline void omp_team_wake_sc(omp_team *t)
+{
+    if (weft_atomic_load_seq_cst(&t->nsleep) > 0) {
+        ABT_mutex_lock(t->mtx);
+        ABT_cond_broadcast(t->cond);
+        ABT_mutex_unlock(t->mtx);
+    }
+}
 /* Wait until ready(arg): spin (running queued tasks if run_tasks: only children of
  * parent / members of group when not NULL), then park. */
 __attribute__((visibility("hidden"))) void omp_wait(omp_thr *me, bool (*ready)(void *), void *arg,
@@ -295,13 +361,16 @@ __attribute__((visibility("hidden"))) omp_ws *omp_ws_lone(omp_thr *me);
 
 /* ---- tasks (task.c) ---- */
 #define TASK_BLOCK 512
-/* Free the team's recycled task blocks (team free). */
+/* Free the recycled task blocks of the team's threads (team free). */
 __attribute__((visibility("hidden"))) void omp_task_blocks_free(omp_team *t);
-/* Run one queued task of the team (filter: NULL any, else only children of `parent` or
- * members of `group`).  True if one ran. */
+/* Run one queued task of the team: the caller's own newest, else the oldest of another
+ * thread's queue (filter: NULL any, else only children of `parent` or members of
+ * `group`).  True if one ran. */
 __attribute__((visibility("hidden"))) bool omp_task_run_one(omp_thr *me, omp_task *parent,
                                                             omp_taskgroup *group);
 __attribute__((visibility("hidden"))) void omp_task_free_deps(omp_task *t);
+/* Whether a thread of the team has a queued task (seq_cst loads: see omp_team_park). */
+__attribute__((visibility("hidden"))) bool omp_tasks_queued(omp_team *t);
 /* Task reductions (reduction.c).  register: on the innermost taskgroup, blocks for the
  * team; alloc: the team's blocks for descriptor `data` (a worksharing construct's
  * creator); ws_enter: a thread entering a worksharing construct with task reductions

@@ -1,20 +1,26 @@
 /* src/omp/task.c - explicit tasks: GOMP_task, taskwait (+ depend), taskyield,
  * taskgroup, dependences.
  *
- * Where tasks run.  A deferred task goes to its team's queue (team->tq_lock; LIFO, so
- * a recursive program expands depth-first and its queue stays short).  Team threads
- * run queued tasks on their own ULT's stack, as plain calls, when they wait: in a
- * barrier (any task), in taskwait (children of the waiting task), at the end of a
- * taskgroup (tasks of the group).  So a task that never blocks costs no stack and no
- * context switch; a task that blocks (a lock, a nested wait) blocks the OpenMP thread's
- * ULT, whose stream runs other ULTs meanwhile.  Tasks are tied to the thread that starts
- * them (an untied task is run as tied: allowed).  A task generated outside any team, or
- * in a team of one, or inside a final task, runs at once in the encountering thread
- * (included), which also satisfies every dependence (its siblings all completed); so
- * does an undeferred task without dependences (if(0), or throttled: 64 tasks per thread
- * already queued).  Such a task lives on the encountering thread's stack, no copy of its
- * data unless gcc gave a copy function, and waits for its deferred children before it
- * returns (they reference it).
+ * Where tasks run.  A deferred task goes to the queue of the thread that made it (or,
+ * released by its last predecessor, of the thread that completed that one).  A thread
+ * pushes and pops its own queue at the head (LIFO, so a recursive program expands
+ * depth-first and its queue stays short); a thread with nothing of its own steals the
+ * oldest task of another thread's queue, so the tasks of one producer spread over the
+ * team's streams.  Team threads run queued tasks on their own ULT's stack, as plain
+ * calls, when they wait: in a barrier (any task), in taskwait (children of the waiting
+ * task), at the end of a taskgroup (tasks of the group).  So a task that never blocks
+ * costs no stack and no context switch (a task record on the heap, its data copied per
+ * gcc's cpyfn/arg_size/arg_align); a task that blocks (a lock, a nested wait) blocks the
+ * OpenMP thread's ULT, whose stream runs other ULTs meanwhile, and a task that waits for
+ * its children runs them (or others' work) in that wait.  Tasks are tied to the thread
+ * that starts them (an untied task is run as tied: allowed).  A task generated outside
+ * any team, or in a team of one, or inside a final task, runs at once in the
+ * encountering thread (included), which also satisfies every dependence (its siblings
+ * all completed); so does an undeferred task without dependences (if(0), or throttled:
+ * TASK_THROTTLE tasks already in the creator's queue).  Such a task lives on the
+ * encountering thread's stack, no copy of its data unless gcc gave a copy function
+ * (GOMP_task's short path: no copy function, no dependences), and waits for its
+ * deferred children before it returns (they reference it).
  *
  * Lifetime.  refs = 1 while unfinished + 1 per unfinished child (children reference
  * their parent to count down `children`) + 1 per entry of the parent's dependence table
@@ -70,56 +76,96 @@ static void oom(const char *what)
     abort();
 }
 
-/* ---- task memory: blocks recycled per team ---- */
+/* ---- task memory: blocks recycled per thread ----
+ * A task is often made by one thread and freed by another (glibc's malloc would then
+ * contend on an arena lock).  A block of TASK_BLOCK bytes belongs to the thread that
+ * allocated it (home): whoever frees it pushes it onto home's blk_remote stack (one CAS;
+ * the stack is only ever emptied whole, by home's exchange, so no ABA); home allocates
+ * from its own list, refilled from blk_remote when empty, keeping BLOCKS_KEPT blocks at
+ * most and freeing the rest. */
 
 #define BLOCKS_KEPT 4096
 
-static omp_task *task_alloc(omp_team *team, size_t size)
+/* A thread with this many tasks queued runs the next one at once (undeferred): the
+ * queues and the memory of a task-producing loop stay bounded, and a task run at once
+ * costs a call, not a queue round trip.  Per queue; with 2 threads the team's total
+ * matches libgomp's 64 x threads (its count is team-wide). */
+#define TASK_THROTTLE 64
+
+static void *block_get(omp_thr *me)
 {
-    if (team && size <= TASK_BLOCK) {
-        weft_spin_lock(&team->blk_lock);
-        void *b = team->blk_free;
-        if (b) {
-            team->blk_free = *(void **)b;
-            team->blk_count--;
+    void *b = me->blk_local;
+    if (!b) {
+        b = weft_atomic_exchange_acquire(&me->blk_remote, NULL);
+        void *p = b;
+        for (unsigned n = 1; p && n < BLOCKS_KEPT; n++)
+            p = *(void **)p;
+        if (p) { /* more than BLOCKS_KEPT: free the tail */
+            void *rest = *(void **)p;
+            *(void **)p = NULL;
+            while (rest) {
+                void *nx = *(void **)rest;
+                free(rest);
+                rest = nx;
+            }
         }
-        weft_spin_unlock(&team->blk_lock);
-        if (!b)
-            b = malloc(TASK_BLOCK);
-        if (b)
-            ((omp_task *)b)->pooled = true;
+    }
+    if (b) {
+        me->blk_local = *(void **)b;
         return b;
     }
+    return malloc(TASK_BLOCK);
+}
+
+static void block_put(omp_thr *home, void *b)
+{
+    void *old = weft_atomic_load_relaxed(&home->blk_remote);
+    do
+        *(void **)b = old;
+    while (!weft_atomic_cas_weak_release(&home->blk_remote, &old, b));
+}
+
+static omp_task *task_alloc(omp_thr *me, size_t size)
+{
+    if (me->team && size <= TASK_BLOCK) {
+        omp_task *t = block_get(me);
+        if (t) {
+            t->pooled = true;
+            t->home = me;
+        }
+        return t;
+    }
     omp_task *t = malloc(size);
-    if (t)
+    if (t) {
         t->pooled = false;
+        t->home = NULL;
+    }
     return t;
 }
 
 static void task_release(omp_task *t)
 {
-    omp_team *team = t->team;
-    if (t->pooled && team) {
-        weft_spin_lock(&team->blk_lock);
-        if (team->blk_count < BLOCKS_KEPT) {
-            *(void **)t = team->blk_free;
-            team->blk_free = t;
-            team->blk_count++;
-            t = NULL;
-        }
-        weft_spin_unlock(&team->blk_lock);
-    }
-    free(t);
+    if (t->pooled)
+        block_put(t->home, t);
+    else
+        free(t);
 }
 
 void omp_task_blocks_free(omp_team *team)
 {
-    while (team->blk_free) {
-        void *n = *(void **)team->blk_free;
-        free(team->blk_free);
-        team->blk_free = n;
+    for (unsigned i = 0; i < team->cap; i++) {
+        omp_thr *th = &team->thr[i];
+        void *b = th->blk_local;
+        th->blk_local = NULL;
+        for (int pass = 0; pass < 2; pass++) {
+            while (b) {
+                void *n = *(void **)b;
+                free(b);
+                b = n;
+            }
+            b = weft_atomic_exchange_acquire(&th->blk_remote, NULL);
+        }
     }
-    team->blk_count = 0;
 }
 
 static void task_unref(omp_task *t)
@@ -303,21 +349,68 @@ static void deps_register(omp_task *parent, omp_task *t, void **depend)
     }
 }
 
-/* ---- queue ---- */
+/* ---- queues: one per thread, stolen from by the others ---- */
 
-static void enqueue(omp_team *team, omp_task *t)
+/* Queue t on thread q of its team (q pushes and pops there at the head). */
+static void enqueue(omp_thr *q, omp_task *t)
 {
-    weft_spin_lock(&team->tq_lock);
-    t->next = team->tq_head;
-    team->tq_head = t;
-    if (!t->next)
-        team->tq_tail = t;
-    weft_atomic_fetch_add_seq_cst(&team->tq_len, 1);
-    weft_spin_unlock(&team->tq_lock);
-    omp_team_wake(team);
+    weft_spin_lock(&q->q_lock);
+    t->prev = NULL;
+    t->next = q->q_head;
+    if (q->q_head)
+        q->q_head->prev = t;
+    else
+        q->q_tail = t;
+    q->q_head = t;
+    weft_atomic_fetch_add_seq_cst(&q->q_len, 1);
+    weft_spin_unlock(&q->q_lock);
+    omp_team_wake_sc(q->team);
 }
 
-static void task_finish(omp_task *t);
+bool omp_tasks_queued(omp_team *t)
+{
+    for (unsigned i = 0; i < t->nthreads; i++)
+        if (weft_atomic_load_seq_cst(&t->thr[i].q_len) > 0)
+            return true;
+    return false;
+}
+
+static bool task_fits(const omp_task *t, const omp_task *parent, const omp_taskgroup *group)
+{
+    return (!parent || t->parent == parent) && (!group || t->group == group);
+}
+
+/* Take a task from q's queue that fits the filter: from the head (q's own, the newest,
+ * depth-first) or the tail (a thief: the oldest, the biggest share of a recursion).
+ * Looks at 256 tasks at most. */
+static omp_task *dequeue(omp_thr *q, bool own, omp_task *parent, omp_taskgroup *group)
+{
+    if (weft_atomic_load_relaxed(&q->q_len) == 0)
+        return NULL;
+    weft_spin_lock(&q->q_lock);
+    omp_task *t = own ? q->q_head : q->q_tail, *found = NULL;
+    for (int n = 0; t && n < 256; n++, t = own ? t->next : t->prev) {
+        if (task_fits(t, parent, group)) {
+            found = t;
+            break;
+        }
+    }
+    if (found) {
+        if (found->prev)
+            found->prev->next = found->next;
+        else
+            q->q_head = found->next;
+        if (found->next)
+            found->next->prev = found->prev;
+        else
+            q->q_tail = found->prev;
+        weft_atomic_fetch_sub_relaxed(&q->q_len, 1);
+    }
+    weft_spin_unlock(&q->q_lock);
+    return found;
+}
+
+static void task_finish(omp_task *t, omp_thr *by);
 
 static void task_run(omp_thr *me, omp_task *t)
 {
@@ -330,57 +423,102 @@ static void task_run(omp_thr *me, omp_task *t)
     if (!skip && t->fn)
         t->fn(t->data);
     me->task = prev;
-    if (weft_atomic_fetch_sub_acq_rel(&t->pending, 1) == 1)
-        task_finish(t);
+    /* without a detach event, pending is 1 and only this thread counts it down */
+    if (!t->linked || weft_atomic_fetch_sub_acq_rel(&t->pending, 1) == 1)
+        task_finish(t, me);
+}
+
+/* An unfiltered steal (a thread in a barrier) takes half of q's queue at once, from the
+ * tail, up to STEAL_MAX: the oldest is returned, the others go to the thief's own queue.
+ * One round trip on the victim's lock per batch instead of per task, so a lone producer
+ * and its consumers stop sharing that line for every task. */
+#define STEAL_MAX 32
+
+static omp_task *steal_half(omp_thr *me, omp_thr *q)
+{
+    if (weft_atomic_load_relaxed(&q->q_len) == 0)
+        return NULL;
+    weft_spin_lock(&q->q_lock);
+    long len = weft_atomic_load_relaxed(&q->q_len);
+    long k = (len + 1) / 2;
+    if (k > STEAL_MAX)
+        k = STEAL_MAX;
+    omp_task *last = q->q_tail, *first = last; /* the batch: first .. last, oldest last */
+    for (long i = 1; i < k && first; i++)
+        first = first->prev;
+    if (!first) { /* shorter than q_len said: cannot be (both change under q_lock) */
+        weft_spin_unlock(&q->q_lock);
+        return NULL;
+    }
+    q->q_tail = first->prev;
+    if (first->prev)
+        first->prev->next = NULL;
+    else
+        q->q_head = NULL;
+    weft_atomic_fetch_sub_relaxed(&q->q_len, k);
+    weft_spin_unlock(&q->q_lock);
+    /* run the oldest (last) now; queue first .. last->prev on our own queue */
+    if (first != last) {
+        omp_task *rest_tail = last->prev;
+        first->prev = NULL;
+        rest_tail->next = NULL;
+        weft_spin_lock(&me->q_lock);
+        rest_tail->next = me->q_head;
+        if (me->q_head)
+            me->q_head->prev = rest_tail;
+        else
+            me->q_tail = rest_tail;
+        me->q_head = first;
+        weft_atomic_fetch_add_seq_cst(&me->q_len, k - 1);
+        weft_spin_unlock(&me->q_lock);
+    }
+    last->prev = last->next = NULL;
+    return last;
 }
 
 bool omp_task_run_one(omp_thr *me, omp_task *parent, omp_taskgroup *group)
 {
     omp_team *team = me->team;
-    if (!team || weft_atomic_load_relaxed(&team->tq_len) == 0)
+    if (!team)
         return false;
-    weft_spin_lock(&team->tq_lock);
-    omp_task *prev = NULL, *t = team->tq_head;
-    for (int scanned = 0; t && scanned < 256; scanned++, prev = t, t = t->next) {
-        if (parent && t->parent != parent)
-            continue;
-        if (group && t->group != group)
-            continue;
-        break;
+    omp_task *t = dequeue(me, true, parent, group);
+    if (!t) {
+        unsigned n = team->nthreads;
+        bool any = !parent && !group;
+        for (unsigned k = 1; k < n && !t; k++) {
+            omp_thr *q = &team->thr[(me->tid + k) % n];
+            t = any ? steal_half(me, q) : dequeue(q, false, parent, group);
+        }
     }
-    if (t && (!parent || t->parent == parent) && (!group || t->group == group)) {
-        if (prev)
-            prev->next = t->next;
-        else
-            team->tq_head = t->next;
-        if (team->tq_tail == t)
-            team->tq_tail = prev;
-        weft_atomic_fetch_sub_relaxed(&team->tq_len, 1);
-    } else {
-        t = NULL;
-    }
-    weft_spin_unlock(&team->tq_lock);
     if (!t)
         return false;
     task_run(me, t);
     return true;
 }
 
-/* The task is complete (body done, and its detach event fulfilled): any thread. */
-static void task_finish(omp_task *t)
+/* The task is complete (body done, and its detach event fulfilled): any thread; `by`
+ * is the team's thread that completed it (its queue gets the successors), or NULL. */
+static void task_finish(omp_task *t, omp_thr *by)
 {
     omp_team *team = t->team;
     omp_task_free_deps(t);
-    weft_spin_lock(&t->lock);
-    t->finished = true;
-    omp_task **succ = t->succ;
-    int nsucc = t->nsucc;
-    t->succ = NULL;
-    t->nsucc = t->succ_cap = 0;
-    weft_spin_unlock(&t->lock);
+    omp_task **succ = NULL;
+    int nsucc = 0;
+    if (t->linked) { /* a task without dependences is nobody's predecessor */
+        weft_spin_lock(&t->lock);
+        t->finished = true;
+        succ = t->succ;
+        nsucc = t->nsucc;
+        t->succ = NULL;
+        t->nsucc = t->succ_cap = 0;
+        weft_spin_unlock(&t->lock);
+    } else {
+        t->finished = true;
+    }
+    omp_thr *q = by && by->team == team ? by : team ? &team->thr[0] : NULL;
     for (int i = 0; i < nsucc; i++)
         if (weft_atomic_fetch_sub_acq_rel(&succ[i]->npred, 1) == 1)
-            enqueue(team, succ[i]);
+            enqueue(q, succ[i]);
     free(succ);
     /* The parent (an implicit task, or an undeferred one on its thread's stack, which
      * returns once `children` reads 0) and the group (freed by taskgroup_end once `count`
@@ -442,7 +580,7 @@ void omp_task_create(omp_thr *me, void (*fn)(void *), void *data, void (*cpyfn)(
      * undeferred; without dependences nothing holds it), as libgomp does.  Keeps the
      * queue and the memory of a task-producing loop bounded. */
     bool deps = depend && (flags & F_DEPEND);
-    if (!included && !deps && weft_atomic_load_relaxed(&team->tq_len) > 64 * (long)team->nthreads)
+    if (!included && !deps && weft_atomic_load_relaxed(&me->q_len) > TASK_THROTTLE)
         if_clause = false;
     if (included || (!if_clause && !deps && !(flags & F_DETACH))) {
         /* run now, in this thread, on this stack: included (every sibling before it has
@@ -486,12 +624,14 @@ void omp_task_create(omp_thr *me, void (*fn)(void *), void *data, void (*cpyfn)(
     if (arg_align < 1)
         arg_align = 1;
     size_t off = (sizeof(omp_task) + (size_t)arg_align - 1) & ~((size_t)arg_align - 1);
-    omp_task *t = task_alloc(team, off + (size_t)arg_size);
+    omp_task *t = task_alloc(me, off + (size_t)arg_size);
     if (!t)
         oom("task");
     bool pooled = t->pooled;
+    omp_thr *home = t->home;
     memset(t, 0, sizeof(*t));
     t->pooled = pooled;
+    t->home = home;
     t->fn = fn;
     t->data = (char *)t + off;
     if (cpyfn)
@@ -510,6 +650,7 @@ void omp_task_create(omp_thr *me, void (*fn)(void *), void *data, void (*cpyfn)(
     t->pending = 1;
     if ((flags & F_DETACH) && detach) {
         t->pending = 2;
+        t->linked = true;
         *(uintptr_t *)detach = (uintptr_t)t;
     }
     task_ref(parent);
@@ -517,8 +658,10 @@ void omp_task_create(omp_thr *me, void (*fn)(void *), void *data, void (*cpyfn)(
     if (t->group)
         weft_atomic_fetch_add_relaxed(&t->group->count, 1);
     weft_atomic_fetch_add_relaxed(&team->ntasks, 1);
-    if (depend && (flags & F_DEPEND))
+    if (deps) {
+        t->linked = true;
         deps_register(parent, t, depend);
+    }
     if (!if_clause) {
         /* undeferred: wait for the predecessors here, then run it in this thread */
         if (!preds_done(t))
@@ -535,16 +678,61 @@ void omp_task_create(omp_thr *me, void (*fn)(void *), void *data, void (*cpyfn)(
         }
         return;
     }
-    if (weft_atomic_fetch_sub_acq_rel(&t->npred, 1) == 1)
-        enqueue(team, t);
+    if (!deps) { /* no predecessor: nobody else counts npred */
+        weft_atomic_store_relaxed(&t->npred, 0);
+        enqueue(me, t);
+    } else if (weft_atomic_fetch_sub_acq_rel(&t->npred, 1) == 1) {
+        enqueue(me, t);
+    }
+}
+
+/* The common undeferred case, kept short: no copy function (gcc's data block is used in
+ * place, as the task runs before GOMP_task returns), no dependences, no detach; the task
+ * is included (no team of several, a final parent), if(0), or throttled.  Its record
+ * lives on this stack with only the fields a task's constructs read set. */
+static inline __attribute__((always_inline)) bool
+task_fast(omp_thr *me, void (*fn)(void *), void *data, bool if_clause, unsigned flags)
+{
+    omp_task *parent = me->task;
+    omp_team *team = me->team;
+    if (if_clause && team && team->nthreads > 1 && !parent->final &&
+        weft_atomic_load_relaxed(&me->q_len) <= TASK_THROTTLE)
+        return false;
+    /* Only what a running task's constructs read: an included task is never queued, run
+     * through task_run, finished by task_finish, referenced (implicit), nor anyone's
+     * predecessor (it has no dependences), so its links, body, counters other than
+     * children, lock and successor list stay unset. */
+    omp_task tk;
+    tk.parent = parent;
+    tk.group = cur_group(parent);
+    tk.tg_open = NULL;
+    tk.thr = me;
+    tk.team = team;
+    weft_atomic_store_relaxed(&tk.children, 0);
+    tk.implicit = true; /* on this stack: never freed */
+    tk.final = (flags & F_FINAL) || parent->final;
+    tk.deps = NULL;
+    tk.icv = parent->icv;
+    me->task = &tk;
+    fn(data);
+    /* its deferred children reference it: it stays until they have finished */
+    if (WEFT_UNLIKELY(!children_done(&tk)))
+        omp_wait(me, children_done, &tk, true, &tk, NULL);
+    me->task = parent;
+    if (WEFT_UNLIKELY(tk.deps != NULL))
+        omp_task_free_deps(&tk);
+    return true;
 }
 
 OMP_API void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
                        long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
                        void *detach)
 {
-    omp_task_create(omp_self(), fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend,
-                    priority, NULL, 0, detach);
+    omp_thr *me = omp_self();
+    if (!cpyfn && !(flags & (F_DEPEND | F_DETACH)) && task_fast(me, fn, data, if_clause, flags))
+        return;
+    omp_task_create(me, fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority,
+                    NULL, 0, detach);
 }
 
 OMP_API void GOMP_taskwait(void)
@@ -608,7 +796,7 @@ OMP_API void omp_fulfill_event(uintptr_t event)
         return;
     omp_team *team = t->team;
     if (weft_atomic_fetch_sub_acq_rel(&t->pending, 1) == 1)
-        task_finish(t);
+        task_finish(t, NULL);
     else if (team)
         omp_team_wake(team);
 }

@@ -10,11 +10,14 @@
  * TLS: see docs).  If the program started weft itself (abt.h and OpenMP mixed), teams go
  * to the calling stream's main pool.
  *
- * Identity.  omp_key (ABT_key, no destructor) holds the calling ULT's omp_thr; external
- * OS threads use the TLS variable omp_tls_cur.  A ULT without a value (the primary ULT
- * after a foreign ABT_init, a user ULT) gets an initial thread of its own, made on first
- * use and owned through omp_own_key (destructor: free).  The OS thread that runs
- * ABT_init here keeps its initial thread: the key of the primary ULT is set to it. */
+ * Identity.  omp_key (ABT_key, no destructor) holds the calling ULT's identity cell, an
+ * omp_thr * naming the OpenMP thread it is now (rt.h: a master entering or leaving a
+ * team rewrites the cell; the key is set once per ULT, and the (unit, cell) pair is
+ * cached per OS thread); external OS threads use the TLS variable omp_tls_cur.  A ULT
+ * without a value (the primary ULT after a foreign ABT_init, a user ULT) gets an initial
+ * thread of its own, made on first use and owned through own_key (destructor: free);
+ * the initial thread is its own cell.  The OS thread that runs ABT_init here keeps its
+ * initial thread: the primary ULT's cell is that of the OS thread's initial thread. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +29,8 @@ ABT_key omp_key = ABT_KEY_NULL;
 static ABT_key own_key = ABT_KEY_NULL;
 _Atomic int omp_rt_state; /* 0 not started, 1 starting, 2 running, 3 finalized */
 __thread omp_thr *omp_tls_cur;
+_Atomic uint64_t omp_id_gen;
+__thread struct omp_id_cache omp_tls_id __attribute__((tls_model("initial-exec")));
 static __thread omp_thr *tls_initial;
 
 __attribute__((visibility("hidden"))) ABT_pool *omp_pools;
@@ -38,8 +43,10 @@ static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 void omp_thr_init(omp_thr *t, omp_team *team, unsigned tid, omp_thr *parent,
                   const struct omp_icv *icv)
 {
+    /* everything before ws and the queue: the queue stays (it is empty, and a thief of
+     * the same team may be reading its length) */
     omp_team *keep = t->child;
-    memset(t, 0, sizeof(*t));
+    memset(t, 0, offsetof(omp_thr, ws));
     t->child = keep;
     t->team = team;
     t->tid = tid;
@@ -49,8 +56,7 @@ void omp_thr_init(omp_thr *t, omp_team *team, unsigned tid, omp_thr *parent,
     t->itask.thr = t;
     t->itask.icv = *icv;
     t->itask.refs = 1;
-    if (team)
-        t->ws = &team->ws_head;
+    weft_atomic_store_relaxed(&t->ws, team ? &team->ws_head : NULL);
 }
 
 /* Free what an initial thread holds besides itself (its orphaned construct). */
@@ -69,6 +75,7 @@ void omp_thr_drop_lone(omp_thr *t)
 /* Destructor of an initial thread made on first use (OS thread exit, ULT free). */
 static void initial_free(void *p)
 {
+    omp_id_changed(); /* its unit ends: no cache may keep its cell */
     omp_thr_drop_lone(p);
     free(p);
 }
@@ -81,6 +88,7 @@ static omp_thr *initial_new(void)
         abort();
     }
     omp_thr_init(t, NULL, 0, NULL, &g_env.icv);
+    t->ident = t; /* the cell of the unit that owns it: it is that unit's identity */
     return t;
 }
 
@@ -99,31 +107,53 @@ static omp_thr *os_initial(void)
     return tls_initial;
 }
 
+/* An external thread (no unit): its initial thread, or the omp_thr it was given. */
 omp_thr *omp_self_slow(void)
 {
-    if (weft_atomic_load_acquire(&omp_rt_state) == 2) {
-        void *v = NULL;
-        if (ABT_self_get_specific(omp_key, &v) == ABT_SUCCESS) {
-            /* a ULT with no OpenMP identity yet: a foreign ULT */
-            if (ABT_self_get_specific(own_key, &v) == ABT_SUCCESS && v)
-                return v;
-            omp_thr *t = initial_new();
-            ABT_self_set_specific(own_key, t);
-            ABT_self_set_specific(omp_key, t);
-            return t;
-        }
-    }
     if (!omp_tls_cur)
         omp_tls_cur = os_initial();
     return omp_tls_cur;
 }
 
+/* The cell given to the ULT that started the face under a program's own ABT_init: that
+ * ULT may end without our knowing, so its (unit, cell) is never cached. */
+static omp_thr **nocache_cell;
+
+omp_thr **omp_self_lookup(void)
+{
+    if (weft_atomic_load_acquire(&omp_rt_state) != 2)
+        return NULL;
+    uint64_t gen = weft_atomic_load_acquire(&omp_id_gen);
+    void *v = NULL;
+    if (ABT_self_get_specific(omp_key, &v) != ABT_SUCCESS)
+        return NULL; /* not a unit */
+    if (!v) {
+        /* a ULT with no OpenMP identity yet: a foreign ULT gets an initial thread, which
+         * is also its cell (freed with the ULT, through own_key) */
+        omp_thr *t = NULL;
+        if (ABT_self_get_specific(own_key, (void **)&t) != ABT_SUCCESS || !t) {
+            t = initial_new();
+            ABT_self_set_specific(own_key, t);
+        }
+        v = &t->ident;
+        ABT_self_set_specific(omp_key, v);
+    }
+    const void *u = weft_self_unit();
+    if (u && v != (void *)nocache_cell) {
+        omp_tls_id.unit = u;
+        omp_tls_id.gen = gen;
+        omp_tls_id.cell = v;
+    }
+    return v;
+}
+
 void omp_set_self(omp_thr *t)
 {
-    if (weft_atomic_load_acquire(&omp_rt_state) == 2 &&
-        ABT_self_set_specific(omp_key, t) == ABT_SUCCESS)
-        return;
-    omp_tls_cur = t;
+    omp_thr **cell = omp_self_cell();
+    if (cell)
+        *cell = t;
+    else
+        omp_tls_cur = t;
 }
 
 static void setenv_default(const char *name, const char *value)
@@ -219,10 +249,16 @@ void omp_rt_init(void)
             init_fail("finding the calling stream's pool", ABT_ERR_INV_XSTREAM);
         omp_npools = 1;
     }
-    weft_atomic_store_release(&omp_rt_state, 2);
     /* The caller is now a ULT (the primary one if it started weft): it keeps its
-     * OpenMP identity. */
-    ABT_self_set_specific(omp_key, caller);
+     * OpenMP identity, in the cell of its OS thread's initial thread (which lives as long
+     * as the OS thread). */
+    omp_thr *base = os_initial();
+    base->ident = caller;
+    ABT_self_set_specific(omp_key, &base->ident);
+    if (!own_runtime)
+        nocache_cell = &base->ident;
+    omp_id_changed();
+    weft_atomic_store_release(&omp_rt_state, 2);
     pthread_mutex_unlock(&init_lock);
 }
 
@@ -272,6 +308,7 @@ __attribute__((destructor)) static void omp_rt_fini(void)
         ABT_xstream_free(&streams[i]);
     }
     weft_atomic_store_release(&omp_rt_state, 3);
+    omp_id_changed();
     ABT_key_free(&omp_key);
     ABT_key_free(&own_key);
     ABT_finalize();

@@ -5,6 +5,8 @@
  * RANDWS) is this loop with its own pick function:
  *   - run what the pick returns; every `event_freq` units, and whenever nothing is
  *     runnable, check events (stop requests, timers, stack dumps: weft_sched_has_to_stop);
+ *     after every unit too, the completion polls of a face that asked for it
+ *     (weft_poll_hook_eager, core/poll_hook.h: MPI transfers in flight);
  *   - the primary ULT popped by another stream is taken back first (weft_sched_take_main);
  *   - idle (nothing picked, nothing to stop for): weft_sched_idle (sched/idle.c) spins
  *     for ABT_SCHED_SPIN_NSEC if fewer than ABT_SCHED_MAX_SPINNERS streams spin already
@@ -19,6 +21,7 @@
 #define WEFT_CORE_SCHED_LOOP_H
 
 #include "core/sched/sched.h"
+#include "core/poll_hook.h"
 #include "core/timer_hook.h"
 #include "core/unit.h"
 
@@ -64,6 +67,8 @@ weft_sched_loop(weft_sched *s, weft_sched_pick_fn pick, bool wait_when_idle)
             if (WEFT_UNLIKELY(idle.phase != WEFT_IDLE_NONE))
                 weft_sched_idle_end(&idle);
             weft_sched_run_unit(xs, s, u);
+            if (WEFT_UNLIKELY(xs->poll_eager != 0)) /* core/poll_hook.h: eager polling */
+                weft_poll_hooks_run_eager();
             if (++n < s->event_freq)
                 continue;
         }
