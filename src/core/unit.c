@@ -147,21 +147,23 @@ static inline weft_xstream *ult_landed(weft_unit *self, void *resumed_by)
 
 /* Enter `to` (prepared: xs->cur, state, stack) from a context that saves into *save.
  * Returns the hand-over word of whoever resumes the saved context. */
+/* The sanitizers' side of a switch to `to` (nothing in other builds). */
+static inline void san_switch_to(void **fake, weft_unit *to)
+{
+    size_t sz = 0;
+    const void *lo = WEFT_ASAN ? unit_stack_lo(to, &sz) : NULL;
+    weft_san_switch(fake, lo, sz, to->tsan_fiber);
+}
+
 static inline void *enter_unit(weft_xstream *xs, weft_ctx *save, void **fake, weft_unit *to)
 {
-    size_t sz;
-    const void *lo;
-    if (WEFT_ASAN)
-        lo = unit_stack_lo(to, &sz);
-    else
-        lo = NULL, sz = 0;
     if (to->ctx == NULL) {
         if (WEFT_TSAN)
             to->tsan_fiber = weft_tsan_fiber_create();
-        weft_san_switch(fake, lo, sz, to->tsan_fiber);
+        san_switch_to(fake, to);
         return weft_ctx_start(save, unit_stack_top(to), ult_entry, to);
     }
-    weft_san_switch(fake, lo, sz, to->tsan_fiber);
+    san_switch_to(fake, to);
     return weft_ctx_switch(save, to->ctx, xs);
 }
 
@@ -169,13 +171,7 @@ static inline void *enter_unit(weft_xstream *xs, weft_ctx *save, void **fake, we
 static inline void *resume_unit(weft_xstream *xs, weft_ctx *save, void **fake, weft_unit *to,
                                 weft_ctx *to_ctx)
 {
-    size_t sz;
-    const void *lo;
-    if (WEFT_ASAN)
-        lo = unit_stack_lo(to, &sz);
-    else
-        lo = NULL, sz = 0;
-    weft_san_switch(fake, lo, sz, to->tsan_fiber);
+    san_switch_to(fake, to);
     return weft_ctx_switch(save, to_ctx, xs);
 }
 
@@ -349,9 +345,7 @@ void weft_ult_exit(weft_xstream *xs, weft_unit *self)
         }
         prep_run_quiet(xs, j);
         weft_set_post(xs, post_finish_handoff, self);
-        size_t sz = 0;
-        const void *lo = WEFT_ASAN ? unit_stack_lo(j, &sz) : NULL;
-        weft_san_switch(NULL, lo, sz, j->tsan_fiber);
+        san_switch_to(NULL, j);
         weft_ctx_jump(j->ctx, xs);
     }
     weft_tool_event(self, ABT_TOOL_EVENT_THREAD_FINISH);
@@ -398,9 +392,7 @@ static void sched_entry(void *arg)
     weft_unit *m = xs->main_unit;
     weft_tool_event(m, ABT_TOOL_EVENT_THREAD_RESUME); /* parked by ABT_finalize */
     prep_run(xs, m);
-    size_t sz = 0;
-    const void *lo = WEFT_ASAN ? unit_stack_lo(m, &sz) : NULL;
-    weft_san_switch(NULL, lo, sz, m->tsan_fiber);
+    san_switch_to(NULL, m);
     weft_ctx_jump(m->ctx, xs);
 }
 
@@ -821,15 +813,13 @@ int weft_ult_switch_to(weft_xstream *xs, weft_unit *self, weft_unit *to, int sel
     if (self_mode == WEFT_TO_EXIT) {
         prep_run_quiet(xs, to);
         weft_set_post(xs, post_finish, self);
-        size_t sz = 0;
-        const void *lo = WEFT_ASAN ? unit_stack_lo(to, &sz) : NULL;
         if (to->ctx) {
-            weft_san_switch(NULL, lo, sz, to->tsan_fiber);
+            san_switch_to(NULL, to);
             weft_ctx_jump(to->ctx, xs);
         }
         if (WEFT_TSAN)
             to->tsan_fiber = weft_tsan_fiber_create();
-        weft_san_switch(NULL, lo, sz, to->tsan_fiber);
+        san_switch_to(NULL, to);
         weft_ctx dummy;
         weft_ctx_start(&dummy, unit_stack_top(to), ult_entry, to);
         __builtin_unreachable();

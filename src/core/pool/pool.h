@@ -89,6 +89,19 @@ static inline void fifo_link_tail(weft_pool *p, weft_unit *u)
     weft_atomic_store_relaxed(&p->size, weft_atomic_load_relaxed(&p->size) + 1);
 }
 
+static inline void fifo_link_head(weft_pool *p, weft_unit *u)
+{
+    u->prev = NULL;
+    u->next = p->head;
+    if (p->head)
+        p->head->prev = u;
+    else
+        p->tail = u;
+    p->head = u;
+    u->in_pool = 1;
+    weft_atomic_store_relaxed(&p->size, weft_atomic_load_relaxed(&p->size) + 1);
+}
+
 static inline void fifo_unlink(weft_pool *p, weft_unit *u)
 {
     if (u->prev)
@@ -112,15 +125,7 @@ static inline void weft_pool_push_head(weft_pool *p, weft_unit *u)
     WEFT_ASSERT(p->caps & WEFT_POOL_CAP_LIST);
     if (p->locked)
         weft_spin_lock(&p->lock);
-    u->prev = NULL;
-    u->next = p->head;
-    if (p->head)
-        p->head->prev = u;
-    else
-        p->tail = u;
-    p->head = u;
-    u->in_pool = 1;
-    weft_atomic_store_relaxed(&p->size, weft_atomic_load_relaxed(&p->size) + 1);
+    fifo_link_head(p, u);
     uint8_t f = p->notify; /* under the lock, as in weft_pool_fifo_push */
     if (p->locked)
         weft_spin_unlock(&p->lock);
@@ -313,15 +318,7 @@ static inline weft_unit *weft_pool_fifo_pop_hold(weft_pool *p)
 
 static inline void weft_pool_fifo_unpop_release(weft_pool *p, weft_unit *u)
 {
-    u->prev = NULL;
-    u->next = p->head;
-    if (p->head)
-        p->head->prev = u;
-    else
-        p->tail = u;
-    p->head = u;
-    u->in_pool = 1;
-    weft_atomic_store_relaxed(&p->size, weft_atomic_load_relaxed(&p->size) + 1);
+    fifo_link_head(p, u);
     uint8_t f = p->notify;
     weft_pool_unlock(p);
     if (WEFT_UNLIKELY(f))
