@@ -15,16 +15,13 @@ struct weft_tool_ctx {
     void *sync_obj;
 };
 
-static inline __attribute__((always_inline)) void dispatch(weft_unit *u, uint64_t ev, bool next)
+/* The registered callback's part of a dispatch (out of line: the tracer's path, which
+ * is most of the events while tracing, then saves no registers). */
+static WEFT_COLD void dispatch_callback(weft_xstream *xs, weft_unit *u, uint64_t ev, bool trace,
+                                        bool next)
 {
-    /* paths that report several events test the mask once for all of them */
-    if (!(weft_atomic_load_relaxed(&weft_tool_g.mask) & ev))
-        return;
-    weft_xstream *xs = weft_xs_self();
-    if (weft_atomic_load_relaxed(&weft_tool_g.trace))
+    if (trace)
         weft_trace_record(xs, u, ev, next);
-    if (!(weft_atomic_load_acquire(&weft_tool_g.user_mask) & ev))
-        return;
     ABT_tool_thread_callback_fn cb = weft_atomic_load_relaxed(&weft_tool_g.cb);
     void *arg = weft_atomic_load_relaxed(&weft_tool_g.arg);
     if (!cb)
@@ -37,6 +34,21 @@ static inline __attribute__((always_inline)) void dispatch(weft_unit *u, uint64_
     struct weft_tool_ctx ctx = { u, caller, caller != NULL, ABT_SYNC_EVENT_TYPE_UNKNOWN, NULL };
     cb(weft_unit_handle(u), xs ? (ABT_xstream)xs : ABT_XSTREAM_NULL, ev, (ABT_tool_context)&ctx,
        arg);
+}
+
+static inline __attribute__((always_inline)) void dispatch(weft_unit *u, uint64_t ev, bool next)
+{
+    /* paths that report several events test the mask once for all of them */
+    if (!(weft_atomic_load_relaxed(&weft_tool_g.mask) & ev))
+        return;
+    weft_xstream *xs = weft_xs_self();
+    bool trace = weft_atomic_load_relaxed(&weft_tool_g.trace);
+    if (WEFT_UNLIKELY(weft_atomic_load_acquire(&weft_tool_g.user_mask) & ev)) {
+        dispatch_callback(xs, u, ev, trace, next);
+        return;
+    }
+    if (trace) /* the tracer alone: its record is the whole dispatch (a tail call) */
+        weft_trace_record(xs, u, ev, next);
 }
 
 void weft_tool_dispatch(weft_unit *u, uint64_t ev) { dispatch(u, ev, false); }

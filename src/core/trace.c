@@ -61,9 +61,10 @@ enum run_flag {
 
 /* One event, 16 bytes: the time stamp (weft_ticks()) and one word with the unit's id
  * (a pool's id for R_COUNTER), an 8-bit argument (run flags, end reason) and the kind.
- * R_RUN, R_MIGRATE and R_COUNTER take a second slot whose `ts` holds their value: the
- * unit's function, the target pool's id, the pool's size.  Ids use 52 bits (4.5e15
- * units: an id counter does not get there). */
+ * R_RUN (except the primary ULT's and a scheduler's, whose names are fixed), R_MIGRATE
+ * and R_COUNTER take a second slot whose `ts` holds their value: the unit's function,
+ * the target pool's id, the pool's size.  Ids use 52 bits (4.5e15 units: an id counter
+ * does not get there). */
 struct rec {
     uint64_t ts;
     uint64_t w;
@@ -72,7 +73,16 @@ struct rec {
 #define REC_KIND(w)          ((uint32_t)((w)&0xf))
 #define REC_AUX(w)           ((uint32_t)((w) >> 4 & 0xff))
 #define REC_ID(w)            ((w) >> 12)
-#define REC_SLOTS(kind)      ((kind) == R_RUN || (kind) == R_MIGRATE || (kind) == R_COUNTER ? 2 : 1)
+
+/* Does a run record carry the unit's function (a second slot)? */
+static inline bool run_named(uint32_t aux) { return !(aux & (RUN_MAIN | RUN_SCHED)); }
+
+static inline uint32_t rec_slots(uint32_t kind, uint32_t aux)
+{
+    if (kind == R_RUN)
+        return run_named(aux) ? 2 : 1;
+    return kind == R_MIGRATE || kind == R_COUNTER ? 2 : 1;
+}
 
 #define CHUNK_BYTES  ((size_t)2 << 20)
 #define CHUNK_RECS   ((CHUNK_BYTES - 64) / sizeof(struct rec))
@@ -542,7 +552,7 @@ static void format_chunk(struct chunk *c)
     char *p;
     uint64_t ts_of = UINT64_MAX; /* the ns that `ts` holds */
     b->used |= c->n > 0;
-    for (uint32_t i = 0; i < c->n; i += REC_SLOTS(REC_KIND(c->r[i].w))) {
+    for (uint32_t i = 0; i < c->n; i += rec_slots(REC_KIND(c->r[i].w), REC_AUX(c->r[i].w))) {
         const struct rec *r = &c->r[i];
         uint64_t ns = to_ns(r->ts), id = REC_ID(r->w);
         uint32_t aux = REC_AUX(r->w);
@@ -567,7 +577,8 @@ static void format_chunk(struct chunk *c)
                 INSTANT(b, &ts, "resume", &idn);
             if (aux & RUN_STEAL)
                 INSTANT(b, &ts, "steal", &idn);
-            span_begin(b, &ts, &idn, id, aux, (const void *)(uintptr_t)r[1].ts);
+            span_begin(b, &ts, &idn, id, aux,
+                       run_named(aux) ? (const void *)(uintptr_t)r[1].ts : NULL);
             break;
         case R_END:
             if (aux == END_YIELD)
@@ -846,22 +857,23 @@ static WEFT_COLD void put(struct weft_trace_buf *b, weft_xstream *xs, weft_unit 
         val = u->pool ? (uint64_t)u->pool->id : 0;
     }
     uint64_t id = unit_id(b, u, fresh);
+    uint32_t n = rec_slots(kind, aux);
     struct rec *r;
-    if (kind == R_RUN && same_time && b->cur && b->pos != b->cur->r && b->pos != b->end &&
-        b->pos[-1].w == REC_W(id, 0, R_RESUME)) {
+    if (kind == R_RUN && same_time && b->cur && b->pos != b->cur->r &&
+        (size_t)(b->end - b->pos) >= n - 1 && b->pos[-1].w == REC_W(id, 0, R_RESUME)) {
         /* the RESUME of this step (a hand-off's joiner): one record for both */
         r = b->pos - 1;
-        b->pos++;
+        b->pos += n - 1;
         aux |= RUN_RESUMED;
     } else {
-        r = slots(b, REC_SLOTS(kind));
+        r = slots(b, n);
         if (WEFT_UNLIKELY(!r))
             return;
         r->ts = same_time && b->last_ts ? b->last_ts : weft_ticks();
         b->last_ts = r->ts;
     }
     r[0].w = REC_W(id, aux, kind);
-    if (REC_SLOTS(kind) == 2) {
+    if (n == 2) {
         r[1].ts = val;
         r[1].w = 0;
     }
@@ -944,17 +956,24 @@ void weft_trace_record(weft_xstream *xs, weft_unit *u, uint64_t ev, bool same_ti
     uint32_t aux = e >> 4 & 0xff;
     if (kind == R_RUN) {
         aux = run_flags(b, xs, u);
+        bool named = run_named(aux); /* else no second slot: the name is fixed */
         if (same_time && r != b->cur->r && r[-1].w == REC_W(id, 0, R_RESUME)) {
             /* the RESUME of this step (a hand-off's joiner): one record for both */
             r[-1].w = REC_W(id, aux | RUN_RESUMED, R_RUN);
-            r[0].ts = (uint64_t)(uintptr_t)u->fn;
-            r[0].w = 0;
-            b->pos = r + 1;
+            if (named) {
+                r[0].ts = (uint64_t)(uintptr_t)u->fn;
+                r[0].w = 0;
+                b->pos = r + 1;
+            }
             return;
         }
-        r[1].ts = (uint64_t)(uintptr_t)u->fn;
-        r[1].w = 0;
-        b->pos = r + 2;
+        if (named) {
+            r[1].ts = (uint64_t)(uintptr_t)u->fn;
+            r[1].w = 0;
+            b->pos = r + 2;
+        } else {
+            b->pos = r + 1;
+        }
     } else {
         b->pos = r + 1;
     }
