@@ -374,6 +374,7 @@ static void runtime_free(void)
     weft_sched *s = xs->main_sched;
     s->use = WEFT_SCHED_UNUSED;
     weft_tsan_fiber_destroy(s->tsan_fiber);
+    weft_pool_await_holds(); /* an external thread's push may still be notifying (pool.h) */
     weft_sched_destroy(s);
     /* whatever the program created and did not free */
     while (weft_g.scheds)

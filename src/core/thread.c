@@ -115,8 +115,15 @@ static int revive(ABT_pool pool, void (*fn)(void *), void *arg, ABT_thread *thre
         return ABT_ERR_INV_POOL;
     if (!fn)
         return ABT_ERR_INV_ARG;
-    if (weft_atomic_load_acquire(&u->joiner) != WEFT_JOIN_DONE)
-        return ult ? ABT_ERR_INV_THREAD : ABT_ERR_INV_TASK;
+    if (weft_atomic_load_acquire(&u->joiner) != WEFT_JOIN_DONE) {
+        /* not done; unless it is TERMINATED already: the finishing stream stores that
+         * just before JOIN_DONE (core/unit.c), a few instructions away, and a program
+         * that saw the state (ABT_thread_get_state) may revive at once */
+        if (weft_atomic_load_acquire(&u->state) != WEFT_TERMINATED)
+            return ult ? ABT_ERR_INV_THREAD : ABT_ERR_INV_TASK;
+        while (weft_atomic_load_acquire(&u->joiner) != WEFT_JOIN_DONE)
+            weft_cpu_relax();
+    }
     if (!ult && weft_unit_is_ult(u))
         return ABT_ERR_INV_TASK; /* ABT_thread_revive accepts both kinds */
     ult = weft_unit_is_ult(u);

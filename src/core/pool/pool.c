@@ -38,6 +38,14 @@ static void wake_one(weft_pool *p)
     }
 }
 
+_Atomic uint32_t weft_pool_holds;
+
+void weft_pool_await_holds(void)
+{
+    while (weft_atomic_load_acquire(&weft_pool_holds) != 0)
+        weft_cpu_relax();
+}
+
 /* The IDLERS bit the push saw may be gone (the sleeper woke for something else and left
  * the list): wake_one then finds no node, and that sleeper looks at the pool anyway. */
 void weft_pool_notify(weft_pool *p)

@@ -119,6 +119,23 @@ static inline void fifo_unlink(weft_pool *p, weft_unit *u)
 /* A push saw p->notify set: bump FIFO_WAIT's event count, wake one sleeping scheduler. */
 WEFT_INTERNAL void weft_pool_notify(weft_pool *p);
 
+/* A pusher that touches the pool after releasing its lock (the notify) may be an
+ * external thread (an I/O helper waking a ULT) that nothing joins: the unit it pushed can
+ * run, and the program reach ABT_finalize, before the notify is done.  So such a pusher
+ * counts itself in weft_pool_holds while it still holds the lock, and ABT_finalize waits
+ * for the count to drop before it frees pools (weft_pool_await_holds).  Only the notify
+ * path pays (a scheduler sleeps on the pool). */
+extern WEFT_INTERNAL _Atomic uint32_t weft_pool_holds;
+static inline void weft_pool_hold(void) { weft_atomic_fetch_add_seq_cst(&weft_pool_holds, 1); }
+static inline void weft_pool_unhold(void) { weft_atomic_fetch_sub_release(&weft_pool_holds, 1); }
+WEFT_INTERNAL void weft_pool_await_holds(void);
+/* weft_pool_notify after the lock is released, the hold taken before it (see above) */
+static inline void weft_pool_notify_held(weft_pool *p)
+{
+    weft_pool_notify(p);
+    weft_pool_unhold();
+}
+
 /* Put a unit at the head of a list pool (popped by mistake, or RANDWS's creations). */
 static inline void weft_pool_push_head(weft_pool *p, weft_unit *u)
 {
@@ -127,10 +144,12 @@ static inline void weft_pool_push_head(weft_pool *p, weft_unit *u)
         weft_spin_lock(&p->lock);
     fifo_link_head(p, u);
     uint8_t f = p->notify; /* under the lock, as in weft_pool_fifo_push */
+    if (WEFT_UNLIKELY(f))
+        weft_pool_hold();
     if (p->locked)
         weft_spin_unlock(&p->lock);
     if (WEFT_UNLIKELY(f))
-        weft_pool_notify(p);
+        weft_pool_notify_held(p);
 }
 
 WEFT_INTERNAL void weft_pool_signal(weft_pool *p);
@@ -143,9 +162,11 @@ static inline void weft_pool_fifo_push(weft_pool *p, weft_unit *u)
         weft_spin_lock(&p->lock);
         fifo_link_tail(p, u);
         uint8_t f = p->notify; /* IDLERS only changes under the lock */
+        if (WEFT_UNLIKELY(f))
+            weft_pool_hold();
         weft_spin_unlock(&p->lock);
         if (WEFT_UNLIKELY(f))
-            weft_pool_notify(p);
+            weft_pool_notify_held(p);
     } else {
         fifo_link_tail(p, u);
         if (WEFT_UNLIKELY(p->notify)) /* PRIV: SIGNAL or nothing, constant */

@@ -109,10 +109,12 @@ static void prio_push(weft_pool *p, weft_unit *u, ABT_pool_context ctx)
     weft_pool_lock(p);
     link_tail(q, u, l);
     unsigned f = p->notify; /* IDLERS: read under the lock */
+    weft_pool_hold();       /* the pool is touched after the unlock (pool.h) */
     weft_pool_unlock(p);
     weft_pool_signal(p); /* prio_pop_wait's event count */
     if (WEFT_UNLIKELY(f & WEFT_POOL_IDLERS))
         weft_pool_notify(p); /* a scheduler sleeps on it */
+    weft_pool_unhold();
 }
 
 static weft_unit *prio_pop(weft_pool *p, ABT_pool_context ctx)
