@@ -891,8 +891,24 @@ void weft_wait_block_uncounted(weft_waiter *w, weft_spinlock *lock)
 
 void weft_waiter_wait_os(weft_waiter *w)
 {
-    while (weft_atomic_load_acquire(&w->futex) == 0)
-        weft_futex_wait(&w->futex, 0, 0);
+    /* 0: waiting; 1: woken, the waker is still in its futex_wake on this word (which
+     * lives on our stack: we must not leave yet); 2: the waker is done with it */
+    uint32_t v;
+    while ((v = weft_atomic_load_acquire(&w->futex)) != 2) {
+        if (v == 0)
+            weft_futex_wait(&w->futex, 0, 0);
+        else
+            weft_cpu_relax();
+    }
+}
+
+/* A sleeping waiter (a tasklet or an external thread; out of line, so that the ULT's
+ * wake, the common one, keeps a short body). */
+static WEFT_COLD void wake_os(weft_waiter *w)
+{
+    weft_atomic_store_release(&w->futex, 1);
+    weft_futex_wake(&w->futex, 1);
+    weft_atomic_store_release(&w->futex, 2); /* the last touch: w may be gone after it */
 }
 
 void weft_waiter_wake(weft_waiter *w)
@@ -909,8 +925,7 @@ void weft_waiter_wake(weft_waiter *w)
         weft_pool_push_ctx(u->pool, u, ABT_POOL_CONTEXT_OP_THREAD_RESUME);
         return;
     }
-    weft_atomic_store_release(&w->futex, 1);
-    weft_futex_wake(&w->futex, 1);
+    wake_os(w);
 }
 
 /* ---------------------------------------------------------------- join */

@@ -6,7 +6,10 @@
  * released by the post action that runs after the switch (core/unit.h, the switching
  * protocol), so a waker can never see a waiter that still runs.  A tasklet or an external
  * thread cannot leave its stack: it releases the lock and sleeps on the futex word of its
- * weft_waiter.  Either way the waker calls weft_waiter_wake exactly once. */
+ * weft_waiter.  Either way the waker calls weft_waiter_wake exactly once.  The futex word
+ * is 0 while waiting, 1 once woken (the waker is still inside its futex_wake on the word,
+ * which lives on the waiter's stack) and 2 when the waker is done with it: a sleeper
+ * leaves only at 2 (weft_waiter_wait_os), so no wake touches a stack frame that is gone. */
 #ifndef WEFT_CORE_WAIT_H
 #define WEFT_CORE_WAIT_H
 

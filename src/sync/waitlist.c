@@ -45,8 +45,10 @@ static bool os_wait(weft_wl_waiter *ww, uint64_t deadline)
         return true;
     }
     for (;;) {
-        if (weft_atomic_load_acquire(&ww->w.futex))
+        if (weft_atomic_load_acquire(&ww->w.futex)) {
+            weft_waiter_wait_os(&ww->w); /* until the waker is done with the word */
             return true;
+        }
         uint64_t now = weft_clock_ns();
         if (now >= deadline) {
             if (weft_wl_claim(ww, WL_TIMEDOUT))
