@@ -136,20 +136,27 @@ static inline void weft_pool_notify_held(weft_pool *p)
     weft_pool_unhold();
 }
 
+/* The end of every push under p's lock (`locked`: p->locked, or true where the caller
+ * knows it): read `notify` while still holding it (IDLERS only changes under the lock),
+ * release it, and wake a sleeper if one waits. */
+static inline void fifo_unlock_notify(weft_pool *p, bool locked)
+{
+    uint8_t f = p->notify;
+    if (WEFT_UNLIKELY(f))
+        weft_pool_hold();
+    if (locked)
+        weft_spin_unlock(&p->lock);
+    if (WEFT_UNLIKELY(f))
+        weft_pool_notify_held(p);
+}
+
 /* Put a unit at the head of a list pool (popped by mistake, or RANDWS's creations). */
 static inline void weft_pool_push_head(weft_pool *p, weft_unit *u)
 {
     WEFT_ASSERT(p->caps & WEFT_POOL_CAP_LIST);
-    if (p->locked)
-        weft_spin_lock(&p->lock);
+    weft_pool_lock(p);
     fifo_link_head(p, u);
-    uint8_t f = p->notify; /* under the lock, as in weft_pool_fifo_push */
-    if (WEFT_UNLIKELY(f))
-        weft_pool_hold();
-    if (p->locked)
-        weft_spin_unlock(&p->lock);
-    if (WEFT_UNLIKELY(f))
-        weft_pool_notify_held(p);
+    fifo_unlock_notify(p, p->locked);
 }
 
 WEFT_INTERNAL void weft_pool_signal(weft_pool *p);
@@ -161,12 +168,7 @@ static inline void weft_pool_fifo_push(weft_pool *p, weft_unit *u)
     if (p->locked) {
         weft_spin_lock(&p->lock);
         fifo_link_tail(p, u);
-        uint8_t f = p->notify; /* IDLERS only changes under the lock */
-        if (WEFT_UNLIKELY(f))
-            weft_pool_hold();
-        weft_spin_unlock(&p->lock);
-        if (WEFT_UNLIKELY(f))
-            weft_pool_notify_held(p);
+        fifo_unlock_notify(p, true);
     } else {
         fifo_link_tail(p, u);
         if (WEFT_UNLIKELY(p->notify)) /* PRIV: SIGNAL or nothing, constant */
@@ -210,18 +212,31 @@ static inline void weft_pool_push(weft_pool *p, weft_unit *u)
 
 /* The pop of a pool with WEFT_POOL_CAP_INLINE_FIFO (callers that know it has the cap,
  * such as the yield bypass, call it directly). */
-static inline weft_unit *weft_pool_fifo_pop(weft_pool *p)
+/* The yield bypass in one lock round: pop the head of the INLINE_FIFO pool `p` and keep
+ * holding p's lock when there is one (NULL: nothing there, the lock is released).  The
+ * round ends with weft_pool_fifo_push_release (the yielding unit to the tail, after its
+ * switch), weft_pool_fifo_unpop_release (the head back where it was) or
+ * weft_pool_unlock. */
+static inline weft_unit *weft_pool_fifo_pop_hold(weft_pool *p)
 {
     WEFT_ASSERT(p->caps & WEFT_POOL_CAP_INLINE_FIFO);
     if (weft_atomic_load_relaxed(&p->size) == 0)
         return NULL;
-    if (p->locked)
-        weft_spin_lock(&p->lock);
+    weft_pool_lock(p);
     weft_unit *u = p->head;
-    if (u)
+    if (WEFT_LIKELY(u != NULL)) {
         fifo_unlink(p, u);
-    if (p->locked)
-        weft_spin_unlock(&p->lock);
+        return u;
+    }
+    weft_pool_unlock(p);
+    return NULL;
+}
+
+static inline weft_unit *weft_pool_fifo_pop(weft_pool *p)
+{
+    weft_unit *u = weft_pool_fifo_pop_hold(p);
+    if (u)
+        weft_pool_unlock(p);
     return u;
 }
 
@@ -285,22 +300,6 @@ static inline bool weft_pool_take_fresh(weft_pool *p, weft_unit *u)
 /* Remove a specific queued unit: ABT_SUCCESS, or ABT_ERR_POOL if it is not there (or the
  * pool cannot remove). */
 WEFT_INTERNAL int weft_pool_remove(weft_pool *p, weft_unit *u);
-/* Remove `u` if it is queued in `p` (yield_to).  True when the caller now owns u. */
-static inline bool weft_pool_remove_ready(weft_pool *p, weft_unit *u)
-{
-    if (WEFT_UNLIKELY(!(p->caps & WEFT_POOL_CAP_INLINE_FIFO)))
-        return weft_pool_remove(p, u) == ABT_SUCCESS;
-    bool ok = false;
-    if (p->locked)
-        weft_spin_lock(&p->lock);
-    if (u->in_pool && u->pool == p) {
-        fifo_unlink(p, u);
-        ok = true;
-    }
-    if (p->locked)
-        weft_spin_unlock(&p->lock);
-    return ok;
-}
 /* yield_to in one lock round (core/unit.c): remove queued `u` from the INLINE_FIFO pool
  * `p` and keep holding p's lock (true), so that weft_pool_fifo_push_release, the post
  * action on the other side of the switch, queues the yielding unit and releases it.
@@ -317,42 +316,26 @@ static inline bool weft_pool_fifo_take_hold(weft_pool *p, weft_unit *u)
     return false;
 }
 
-/* The yield bypass in one lock round: pop the head of the INLINE_FIFO pool `p` and keep
- * holding p's lock when there is one (NULL: nothing there, the lock is released).  The
- * round ends with weft_pool_fifo_push_release (the yielding unit to the tail, after its
- * switch), weft_pool_fifo_unpop_release (the head back where it was) or
- * weft_pool_unlock. */
-static inline weft_unit *weft_pool_fifo_pop_hold(weft_pool *p)
+/* Remove `u` if it is queued in `p` (yield_to).  True when the caller now owns u. */
+static inline bool weft_pool_remove_ready(weft_pool *p, weft_unit *u)
 {
-    WEFT_ASSERT(p->caps & WEFT_POOL_CAP_INLINE_FIFO);
-    if (weft_atomic_load_relaxed(&p->size) == 0)
-        return NULL;
-    weft_pool_lock(p);
-    weft_unit *u = p->head;
-    if (WEFT_LIKELY(u != NULL)) {
-        fifo_unlink(p, u);
-        return u;
-    }
+    if (WEFT_UNLIKELY(!(p->caps & WEFT_POOL_CAP_INLINE_FIFO)))
+        return weft_pool_remove(p, u) == ABT_SUCCESS;
+    if (!weft_pool_fifo_take_hold(p, u))
+        return false;
     weft_pool_unlock(p);
-    return NULL;
+    return true;
 }
-
 static inline void weft_pool_fifo_unpop_release(weft_pool *p, weft_unit *u)
 {
     fifo_link_head(p, u);
-    uint8_t f = p->notify;
-    weft_pool_unlock(p);
-    if (WEFT_UNLIKELY(f))
-        weft_pool_notify(p);
+    fifo_unlock_notify(p, p->locked);
 }
 
 static inline void weft_pool_fifo_push_release(weft_pool *p, weft_unit *u)
 {
     fifo_link_tail(p, u);
-    uint8_t f = p->notify; /* IDLERS only changes under the lock */
-    weft_pool_unlock(p);
-    if (WEFT_UNLIKELY(f))
-        weft_pool_notify(p);
+    fifo_unlock_notify(p, p->locked);
 }
 
 /* Block up to timeout_ns for a unit (FIFO_WAIT sleeps, others poll once). */
