@@ -13,5 +13,10 @@ else()
   set(WEFT_ARCH_SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/src/arch/switch_ucontext.c)
 endif()
 file(GLOB weft_arch_c CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/arch/*.c)
-list(REMOVE_ITEM weft_arch_c ${CMAKE_CURRENT_SOURCE_DIR}/src/arch/switch_ucontext.c)
+list(REMOVE_ITEM weft_arch_c ${CMAKE_CURRENT_SOURCE_DIR}/src/arch/switch_ucontext.c
+     ${CMAKE_CURRENT_SOURCE_DIR}/src/arch/ctx_call_generic.c)
 list(APPEND WEFT_ARCH_SOURCES ${weft_arch_c})
+# weft_ctx_call (return on completion): native in the x86-64 backend only
+if(NOT WEFT_ARCH_SOURCES MATCHES "switch_x86_64")
+  list(APPEND WEFT_ARCH_SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/src/arch/ctx_call_generic.c)
+endif()

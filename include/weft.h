@@ -229,6 +229,92 @@ int weft_thread_get_prio(ABT_thread thread, int *prio) ABT_API_PUBLIC;
  * pthread objects.
  */
 
+/* ======================================================================== */
+/* Fork-join techniques (the user-level threads trade-off paper)            */
+/* ======================================================================== */
+
+/**
+ * How a ULT is forked, run and joined.  Names and meaning follow the trade-off
+ * paper (Iwasaki et al.); docs/architecture.md ("Fork-join techniques") says how weft builds each.
+ *
+ * Parent-first (ABT_thread_create pushes the new ULT and returns):
+ * - WEFT_FORK_FULL: a stack taken at creation and kept until the ULT is freed;
+ *   its completion resumes whoever ran it by restoring a saved context.
+ * - WEFT_FORK_FULL_L: FULL with the stack taken when the ULT first runs and
+ *   given back when it finishes (lazy stack allocation).
+ * - WEFT_FORK_ROC: FULL, but a ULT that finishes without having deviated
+ *   (yielded, blocked, migrated) returns to whoever ran it like a function
+ *   (return on completion: nothing is restored).
+ * - WEFT_FORK_ROC_L: ROC with the lazy stack.  The default.
+ * - WEFT_FORK_SS, WEFT_FORK_SS_L, WEFT_FORK_SC: stack separation and scheduler
+ *   creation.  Not available in this version: weft_thread_attr_set_fork and
+ *   WEFT_FORK refuse them (ABT_ERR_FEATURE_NA, an error at ABT_init).
+ *
+ * Child-first (ABT_thread_create runs the new ULT at once; the creator is
+ * queued in its own pool, where another stream may take it):
+ * - WEFT_FORK_C_FULL: the child's stack is kept until it is freed; when the
+ *   child finishes and its creator is still queued, it takes the creator back
+ *   and resumes it by restoring its context.
+ * - WEFT_FORK_C_FULL_E: C_FULL whose stack is given back as soon as it finishes
+ *   (eager stack release).
+ * - WEFT_FORK_C_ROC: C_FULL with return on completion to the creator.
+ * - WEFT_FORK_C_ROC_E: C_ROC with the eager stack release.
+ * A child-first ULT is created parent-first when its creator is not a ULT, when
+ * the target pool is not one the calling stream's predefined scheduler takes
+ * work from, or when the creator's own pool is not a built-in one.
+ */
+typedef enum {
+    WEFT_FORK_DEFAULT = 0, /**< the runtime's default (WEFT_FORK, else ROC_L) */
+    WEFT_FORK_FULL,
+    WEFT_FORK_FULL_L,
+    WEFT_FORK_ROC,
+    WEFT_FORK_ROC_L,
+    WEFT_FORK_SS,
+    WEFT_FORK_SS_L,
+    WEFT_FORK_SC,
+    WEFT_FORK_C_FULL,
+    WEFT_FORK_C_FULL_E,
+    WEFT_FORK_C_ROC,
+    WEFT_FORK_C_ROC_E,
+} weft_fork_t;
+
+/**
+ * @brief Set the fork-join technique of ULTs created with a ULT attribute.
+ *
+ * Units of different techniques may share pools and streams.  The runtime
+ * default comes from the environment variable WEFT_FORK (full, full-l, roc,
+ * roc-l, c-full, c-full-e, c-roc, c-roc-e), read at ABT_init.
+ * @contexts any.
+ * @retval ABT_SUCCESS
+ * @retval ABT_ERR_INV_THREAD_ATTR attr is ABT_THREAD_ATTR_NULL
+ * @retval ABT_ERR_INV_ARG fork is not a weft_fork_t value
+ * @retval ABT_ERR_FEATURE_NA fork is WEFT_FORK_SS, WEFT_FORK_SS_L or WEFT_FORK_SC
+ * @undefined attr already freed.
+ */
+int weft_thread_attr_set_fork(ABT_thread_attr attr, weft_fork_t fork) ABT_API_PUBLIC;
+
+/**
+ * @brief Get the fork-join technique of a ULT attribute.
+ *
+ * WEFT_FORK_DEFAULT when none was set (the runtime default applies).
+ * @contexts any.
+ * @retval ABT_SUCCESS
+ * @retval ABT_ERR_INV_THREAD_ATTR attr is ABT_THREAD_ATTR_NULL
+ * @retval ABT_ERR_INV_ARG fork is NULL
+ */
+int weft_thread_attr_get_fork(ABT_thread_attr attr, weft_fork_t *fork) ABT_API_PUBLIC;
+
+/**
+ * @brief Get the fork-join technique a ULT was created with.
+ *
+ * A tasklet answers WEFT_FORK_DEFAULT (it runs to completion: no technique).
+ * @contexts any.
+ * @retval ABT_SUCCESS
+ * @retval ABT_ERR_INV_THREAD thread is invalid
+ * @retval ABT_ERR_INV_ARG fork is NULL
+ */
+int weft_thread_get_fork(ABT_thread thread, weft_fork_t *fork) ABT_API_PUBLIC;
+
 #ifdef __cplusplus
 }
 #endif

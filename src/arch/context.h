@@ -20,6 +20,15 @@
  *                                   This is how a ULT is started lazily, like a function call
  *                                   on a new stack (no frame is written in advance).
  *   weft_ctx_jump(to, data)          resume `to` without saving anything (a terminating ULT).
+ *   weft_ctx_call(from, top, fn, d)  weft_ctx_start for a fn that may return: save into
+ *                                   *from, call fn(d) on the fresh stack; if fn returns,
+ *                                   go back to the caller's stack and return fn's value
+ *                                   (return on completion, trade-off paper: the saved
+ *                                   registers are not restored, fn preserved them).  fn
+ *                                   may instead leave for good as after weft_ctx_start;
+ *                                   *from stays valid for one resume until fn returns.
+ *                                   x86-64 has it natively; the other backends build it on
+ *                                   weft_ctx_start + weft_ctx_jump (ctx_call_generic.c).
  */
 #ifndef WEFT_ARCH_CONTEXT_H
 #define WEFT_ARCH_CONTEXT_H
@@ -31,5 +40,6 @@ typedef void *weft_ctx;
 WEFT_HIDDEN void *weft_ctx_switch(weft_ctx *from, weft_ctx to, void *data);
 WEFT_HIDDEN void *weft_ctx_start(weft_ctx *from, void *stack_top, void (*fn)(void *), void *data);
 WEFT_HIDDEN __attribute__((noreturn)) void weft_ctx_jump(weft_ctx to, void *data);
+WEFT_HIDDEN void *weft_ctx_call(weft_ctx *from, void *stack_top, void *(*fn)(void *), void *data);
 
 #endif

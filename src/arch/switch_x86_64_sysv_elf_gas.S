@@ -154,6 +154,43 @@ weft_ctx_start:
         .cfi_endproc
         .size   weft_ctx_start, .-weft_ctx_start
 
+/* void *weft_ctx_call(weft_ctx *from %rdi, void *top %rsi, void *(*fn)(void *) %rdx,
+ *                     void *data %rcx)
+ * Like weft_ctx_start, but fn may return: the caller's stack pointer (its saved frame)
+ * is kept in the first slot of the fresh stack, and a return of fn goes back to it and
+ * drops the frame without popping it (fn restored the callee-saved registers itself). */
+        .globl  weft_ctx_call
+        .hidden weft_ctx_call
+        .type   weft_ctx_call, @function
+        .p2align 4
+weft_ctx_call:
+        .cfi_startproc
+        endbr64
+        SAVE_INTO %rdi
+        movq    %rsp, %rax              /* the saved frame */
+        .cfi_remember_state
+        movq    %rsi, %rsp              /* the fresh stack, 16-byte aligned */
+        .cfi_def_cfa %rsp, 0
+        .cfi_undefined %rip             /* unwinders stop at fn's caller */
+        pushq   %rax                    /* top - 8: where to go back to */
+        pushq   %rax                    /* keeps %rsp 16-byte aligned at the call */
+        movq    %rcx, %rdi              /* fn's argument */
+        xorl    %ebp, %ebp              /* end of the frame chain for debuggers */
+        callq   *%rdx
+        movq    8(%rsp), %rsp           /* back to the caller's saved frame */
+        .cfi_restore_state
+        addq    $56, %rsp               /* drop it: fn left the registers as they were */
+        .cfi_adjust_cfa_offset -56
+        .cfi_restore %rbp
+        .cfi_restore %rbx
+        .cfi_restore %r12
+        .cfi_restore %r13
+        .cfi_restore %r14
+        .cfi_restore %r15
+        ret                             /* to the caller, with fn's value in %rax */
+        .cfi_endproc
+        .size   weft_ctx_call, .-weft_ctx_call
+
 /* void weft_ctx_jump(weft_ctx to %rdi, void *data %rsi) -- never returns */
         .globl  weft_ctx_jump
         .hidden weft_ctx_jump

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/fork.h"
 #include "core/thread_attr.h"
 #include "core/tool.h"
 #include "core/unit.h"
@@ -196,6 +197,8 @@ static void print_unit(FILE *fp, weft_unit *u)
             (u->flags & WEFT_U_NAMED) ? "TRUE" : "FALSE", u->xs ? u->xs->rank : -1,
             u->pool ? u->pool->id : -1, (u->flags & WEFT_U_MIGRATABLE) ? "TRUE" : "FALSE",
             (u->flags & WEFT_U_ULT) ? u->stack_size : (size_t)0, (void *)(uintptr_t)u->fn, u->arg);
+    if ((u->flags & (WEFT_U_ULT | WEFT_U_SPECIAL)) == WEFT_U_ULT)
+        fprintf(fp, " fork-join technique: %s\n", weft_fork_name(weft_fork_of(u->flags)));
 }
 
 WEFT_API int ABT_info_print_thread(FILE *fp, ABT_thread thread)
@@ -231,9 +234,10 @@ WEFT_API int ABT_info_print_thread_attr(FILE *fp, ABT_thread_attr attr)
         return ABT_ERR_INV_THREAD_ATTR;
     fprintf(fp,
             "== ULT attribute (%p) ==\n stack address: %p\n stack size: %zu\n"
-            " migratable: %s\n callback: %p\n",
+            " migratable: %s\n callback: %p\n fork-join technique: %s\n",
             (void *)a, a->stackaddr, a->stacksize, a->migratable ? "TRUE" : "FALSE",
-            (void *)(uintptr_t)a->cb);
+            (void *)(uintptr_t)a->cb,
+            a->fork ? weft_fork_name((weft_fork_t)a->fork) : "the runtime default");
     fflush(fp);
     return ABT_SUCCESS;
 }

@@ -16,6 +16,7 @@
 
 #include "core/affinity.h"
 #include "core/atfork.h"
+#include "core/fork.h"
 #include "core/sanitizer.h"
 #include "core/stack_dump.h"
 #include "core/trace.h"
@@ -191,7 +192,8 @@ void weft_config_print(FILE *fp, const struct weft_config *c)
     fprintf(fp, " - large page allocation: %s\n", lp[c->lp_alloc]);
     fprintf(fp, " - huge page size: %zu bytes\n", c->huge_page_size);
     fprintf(fp, " - stack overflow check: %s\n", so[c->stack_overflow_check]);
-    fprintf(fp, " - lazy stack allocation: yes\n");
+    fprintf(fp, " - fork-join technique (WEFT_FORK): %s\n",
+            weft_fork_name(weft_fork_of(c->fork_flags)));
     fprintf(fp, " - valgrind support: %s\n", WEFT_USE_VALGRIND ? "yes" : "no");
     weft_trace_print_config(fp);
 }
@@ -267,6 +269,11 @@ static int runtime_init(void)
 {
     int r = ABT_ERR_MEM;
     weft_config_load(&weft_g.cfg);
+    if ((r = weft_fork_config(getenv("WEFT_FORK"), &weft_g.cfg.fork_flags)) != ABT_SUCCESS) {
+        free_config();
+        return r;
+    }
+    r = ABT_ERR_MEM;
     /* a spinner's place is left taken if the primary ULT finalized while the primary
      * scheduler, which handed it over, was spinning (core/sched/idle.c) */
     weft_atomic_store_relaxed(&weft_g.idle_spinners, 0);

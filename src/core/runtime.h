@@ -36,6 +36,7 @@ struct weft_config {
     bool print_config;            /* ABT_PRINT_CONFIG */
     uint32_t mutex_max_handovers; /* ABT_MUTEX_MAX_HANDOVERS */
     uint32_t mutex_max_wakeups;   /* ABT_MUTEX_MAX_WAKEUPS */
+    uint16_t fork_flags;          /* WEFT_FORK: the default technique's unit flags (fork.h) */
 };
 
 struct weft_global {

@@ -14,6 +14,7 @@ int weft_thread_attr_new(struct weft_thread_attr **out)
     a->migratable = true;
     a->cb = NULL;
     a->cb_arg = NULL;
+    a->fork = 0;
     *out = a;
     return ABT_SUCCESS;
 }

@@ -71,7 +71,15 @@ enum weft_unit_flags {
     WEFT_U_SCHED = 1u << 4,      /* runs a stacked scheduler */
     WEFT_U_CANCELLED = 1u << 5,  /* cancel requested before it started */
     WEFT_U_MAIN_SCHED = 1u << 6, /* stands for a main scheduler's ULT (weft_sched.self_unit) */
+    /* the fork-join technique of a ULT (core/fork.h): what it does, then which one */
+    WEFT_U_F_CF = 1u << 7,   /* child-first: ABT_thread_create runs it at once */
+    WEFT_U_F_KEEP = 1u << 8, /* stack taken at creation, kept until the unit is freed */
+    WEFT_U_F_ROC = 1u << 9,  /* return on completion to whoever started it */
+    /* bits 10-13: the weft_fork_t value (WEFT_U_FORK_SHIFT) */
 };
+#define WEFT_U_FORK_SHIFT 10
+#define WEFT_U_FORK_MASK  (0xfu << WEFT_U_FORK_SHIFT)
+#define WEFT_U_FORK_BITS  (WEFT_U_F_CF | WEFT_U_F_KEEP | WEFT_U_F_ROC | WEFT_U_FORK_MASK)
 
 enum weft_stack_kind {
     WEFT_STACK_NONE = 0, /* no stack yet (lazy) or a tasklet */
@@ -115,8 +123,12 @@ struct weft_unit {
     _Atomic(weft_pool *) migr_to;     /* pending migration target, applied at the next push */
     void (*migr_cb)(ABT_thread, void *);
     void *migr_cb_arg;
-    void *user_stack;          /* base of a user-supplied stack (WEFT_STACK_USER) */
-    weft_sched *sched;         /* for WEFT_U_SCHED units: the scheduler it runs */
+    void *user_stack; /* base of a user-supplied stack (WEFT_STACK_USER) */
+    union {
+        weft_sched *sched;   /* for WEFT_U_SCHED units: the scheduler it runs */
+        weft_unit *cf_child; /* a ULT that started a child-first child and may get it
+                              * back (unit.c, cf_spawn); NULL otherwise */
+    };
     union {                    /* ASan and TSan never share a build (#error above) */
         void *tsan_fiber;      /* ThreadSanitizer fiber (TSan builds only) */
         void *asan_fake_stack; /* AddressSanitizer fake-stack cookie (ASan builds) */
@@ -264,6 +276,10 @@ struct weft_xstream {
     void (*post_fn)(weft_xstream *, void *); /* action to run right after the next switch */
     void *post_arg;
     int32_t yield_budget; /* yields left before the scheduler must run (unit.c) */
+    /* Bumped by every switch except the starts that may be returned from and those
+     * returns (return on completion, unit.c): a unit started with weft_ctx_call may return
+     * to its starter only if it finishes on the same stream with the same epoch. */
+    uint64_t epoch;
     /* only this stream touches it: no atomics (its trimming fields at the end are cold) */
     struct weft_mem_cache cache;
     uint32_t poll_eager; /* faces asking a poll after every unit (core/poll_hook.h); only

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fork.h"
 #include "core/sanitizer.h"
 #include "core/unit.h"
 #include "core/xstream.h"
@@ -87,10 +88,11 @@ static WEFT_COLD void stack_shortage(weft_unit *u)
  * committed to, so a failure can still be handled (the unit is retried later). */
 static inline bool ensure_stack(weft_xstream *xs, weft_unit *u)
 {
-    WEFT_ASSERT(xs != NULL && u->ctx == NULL);
+    WEFT_ASSERT(u->ctx == NULL);
     if (u->stack || u->stack_kind == WEFT_STACK_USER)
         return true;
-    weft_stack *s = weft_stack_alloc(&xs->cache, u->stack_size);
+    /* xs NULL: an external thread creates a unit that takes its stack at creation */
+    weft_stack *s = weft_stack_alloc(weft_xs_cache(xs), u->stack_size);
     if (WEFT_UNLIKELY(!s)) {
         stack_shortage(u);
         return false;
@@ -111,7 +113,8 @@ static inline void release_stack(weft_xstream *xs, weft_unit *u)
         const void *lo = unit_stack_lo(u, &sz);
         weft_asan_unpoison_stack(lo, sz);
     }
-    if (u->stack_kind == WEFT_STACK_CACHED || u->stack_kind == WEFT_STACK_OWNED) {
+    if ((u->stack_kind == WEFT_STACK_CACHED || u->stack_kind == WEFT_STACK_OWNED) &&
+        !(u->flags & WEFT_U_F_KEEP)) { /* a kept stack goes when the unit is freed */
         weft_stack_free(&xs->cache, u->stack);
         u->stack = NULL;
         u->stack_kind = WEFT_STACK_NONE;
@@ -198,6 +201,7 @@ static weft_xstream *switch_to_sched(weft_xstream *xs, weft_unit *self)
     weft_sched *s = xs->sched;
     size_t sz = 0;
     const void *lo = WEFT_ASAN ? sched_stack_lo(xs, s, &sz) : NULL;
+    xs->epoch++;
     xs->cur = s->unit;
     weft_san_switch(&self->asan_fake_stack, lo, sz, s->tsan_fiber);
     void *by;
@@ -329,6 +333,7 @@ static void join_chain_next(weft_xstream *xs, weft_unit *self, weft_waiter *w)
 void weft_ult_exit(weft_xstream *xs, weft_unit *self)
 {
     weft_canary_check(self); /* (helper) core/overflow.h: ABT_STACK_OVERFLOW_CHECK */
+    xs->epoch++;             /* no return on completion below this */
     weft_waiter *w = weft_atomic_load_acquire(&self->joiner);
     if (w && w != WEFT_JOIN_DONE && w->ult && w->ult->xs == xs && (self->flags & WEFT_U_NAMED)) {
         if (WEFT_UNLIKELY(w->join_chain))
@@ -362,6 +367,85 @@ static void ult_entry(void *arg)
     weft_land(u->xs);
     u->fn(u->arg);
     weft_ult_exit(u->xs, u);
+}
+
+/* ---------------------------------------------------------------- return on completion
+ *
+ * RoC techniques (core/fork.h, WEFT_U_F_ROC).  A scheduler, or a joiner that bypasses
+ * one, starts a fresh RoC unit with weft_ctx_call instead of weft_ctx_start: its own
+ * context is saved as usual, but when the unit's function returns and nothing else ran
+ * on the stream meanwhile (the stream's epoch is the one read at the start, and the unit
+ * is still on that stream), the unit returns to its starter like a function: no saved
+ * register is restored.  Otherwise it leaves as any unit does (weft_ult_exit): hand-off
+ * to its joiner, or jump to the scheduler, whose context is the one saved then. */
+
+/* The checks of a RoC completion: the unit did not deviate since it started. */
+static inline bool roc_intact(weft_xstream *xs0, uint64_t epoch, weft_unit *u)
+{
+    weft_xstream *xs = u->xs;
+    return xs == xs0 && xs->epoch == epoch;
+}
+
+/* Started by a scheduler (weft_sched_run_unit): return to it. */
+static void *ult_entry_roc_sched(void *arg)
+{
+    weft_unit *u = arg;
+    weft_san_landed(NULL);
+    weft_xstream *xs = u->xs;
+    uint64_t epoch = xs->epoch;
+    weft_land(xs);
+    u->fn(u->arg);
+    if (WEFT_UNLIKELY(!roc_intact(xs, epoch, u)))
+        weft_ult_exit(u->xs, u);
+    weft_canary_check(u); /* (helper) core/overflow.h */
+    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_FINISH);
+    weft_set_post(xs, post_finish, u);
+    weft_sched *s = xs->sched;
+    size_t sz = 0;
+    const void *lo = WEFT_ASAN ? sched_stack_lo(xs, s, &sz) : NULL;
+    xs->cur = s->unit;
+    weft_san_switch(NULL, lo, sz, s->tsan_fiber);
+    return xs;
+}
+
+/* Started by its joiner (the join bypass): return to the joiner, as a hand-off would. */
+static void *ult_entry_roc_join(void *arg)
+{
+    weft_unit *u = arg;
+    weft_san_landed(NULL);
+    weft_xstream *xs = u->xs;
+    uint64_t epoch = xs->epoch;
+    weft_land(xs);
+    u->fn(u->arg);
+    /* the joiner registered before starting us; a join_many chain takes the exit's road */
+    weft_waiter *w = weft_atomic_load_relaxed(&u->joiner);
+    if (WEFT_UNLIKELY(!roc_intact(xs, epoch, u) || w->join_chain))
+        weft_ult_exit(u->xs, u);
+    weft_canary_check(u); /* (helper) core/overflow.h */
+    weft_unit *j = w->ult;
+    if (weft_tool_wants(ABT_TOOL_EVENT_THREAD_FINISH | ABT_TOOL_EVENT_THREAD_RESUME |
+                        ABT_TOOL_EVENT_THREAD_RUN)) {
+        weft_tool_dispatch(u, ABT_TOOL_EVENT_THREAD_FINISH);
+        weft_tool_dispatch_next(j, ABT_TOOL_EVENT_THREAD_RESUME);
+        weft_tool_dispatch_next(j, ABT_TOOL_EVENT_THREAD_RUN);
+    }
+    prep_run_quiet(xs, j);
+    weft_set_post(xs, post_finish_handoff, u);
+    san_switch_to(NULL, j);
+    return xs;
+}
+
+/* Start fresh unit `to` from a context that saves into *save and that `to` may return to
+ * (a scheduler, or `to`'s bypassing joiner: `entry` says which). */
+static inline void *start_unit_roc(weft_xstream *xs, weft_ctx *save, void **fake, weft_unit *to,
+                                   void *(*entry)(void *))
+{
+    if (!(to->flags & WEFT_U_F_ROC) || to->ctx != NULL)
+        return enter_unit(xs, save, fake, to);
+    if (WEFT_TSAN)
+        to->tsan_fiber = weft_tsan_fiber_create();
+    san_switch_to(fake, to);
+    return weft_ctx_call(save, unit_stack_top(to), entry, to);
 }
 
 /* A scheduler that runs on its own stack (the primary stream's).  When its loop ends
@@ -434,7 +518,7 @@ void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u)
             return;
         }
         prep_run(xs, u);
-        enter_unit(xs, &s->ctx, &s->asan_fake_stack, u);
+        start_unit_roc(xs, &s->ctx, &s->asan_fake_stack, u, ult_entry_roc_sched);
         weft_san_landed(s->asan_fake_stack);
         weft_land(xs);
         return;
@@ -460,14 +544,22 @@ void weft_unit_apply_attr(weft_unit *u, const struct weft_thread_attr *attr)
         u->flags &= (uint16_t)~WEFT_U_MIGRATABLE;
     u->migr_cb = attr->cb;
     u->migr_cb_arg = attr->cb_arg;
+    if (attr->fork && (u->flags & WEFT_U_ULT))
+        u->flags = (uint16_t)((u->flags & ~WEFT_U_FORK_BITS) | weft_fork_flags(attr->fork));
 }
 
-void weft_unit_release_extras(weft_unit *u)
+void weft_unit_release_extras(weft_xstream *xs, weft_unit *u)
 {
     if (weft_atomic_load_relaxed(&u->keys) != NULL)
         weft_unit_run_key_dtors(u);
     if (weft_atomic_load_relaxed(&u->uunit) != NULL)
         weft_user_unit_drop(u);
+    if (u->stack) { /* kept since its creation (WEFT_U_F_KEEP) */
+        if (WEFT_ASAN)
+            weft_asan_unpoison_stack(weft_stack_lo(u->stack), u->stack->usable);
+        weft_stack_free(weft_xs_cache(xs), u->stack);
+        u->stack = NULL;
+    }
 }
 
 /* weft_unit_spawn into a pool without the inline FIFO (unit.h). */
@@ -486,6 +578,130 @@ int weft_unit_spawn_other(weft_pool *p, weft_unit *u, ABT_thread *handle)
         *handle = weft_unit_handle(u);
     weft_tool_event(u, ABT_TOOL_EVENT_THREAD_CREATE);
     p->ops->push(p, u, ABT_POOL_CONTEXT_OP_THREAD_CREATE);
+    return ABT_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- child-first
+ *
+ * A child-first unit (core/fork.h, WEFT_U_F_CF) created by a ULT runs at once: its
+ * creator saves its context (weft_ctx_call), and the child, once on its own stack,
+ * queues the creator in the creator's pool (the post action), where this stream's
+ * scheduler - if the child deviates - or another stream may take it.  When the child's
+ * function returns without a deviation and the creator is still queued, the child takes
+ * it back and resumes it: by returning to it (C-RoC, C-RoC-E) or by restoring its saved
+ * context (C-Full, C-Full-E).  "Still queued" is checked under the pool's lock: the
+ * creator is in the pool and its cf_child is this child.  A creator that a thief took
+ * clears cf_child as soon as it runs again, before it can be queued once more, so a
+ * later queueing cannot be mistaken for this one.  Otherwise the child leaves as every
+ * unit does (weft_ult_exit): to its joiner or to the scheduler. */
+
+/* The child-first creation applies: the creator is a ULT that may be queued in a
+ * built-in pool (it runs no stacked scheduler), and `p` is a pool of the running
+ * predefined scheduler, so the child may run here (as the join bypass requires). */
+static inline bool cf_applies(weft_xstream *xs, weft_pool *p)
+{
+    weft_unit *self = xs ? xs->cur : NULL;
+    if (!self || (self->flags & (WEFT_U_ULT | WEFT_U_SCHED | WEFT_U_MAIN_SCHED)) != WEFT_U_ULT ||
+        self->sched != NULL)
+        return false;
+    weft_pool *sp = self->pool;
+    return (sp->caps & WEFT_POOL_CAP_INLINE_FIFO) && (p->caps & WEFT_POOL_CAP_INLINE_FIFO) &&
+           join_may_bypass(xs, p);
+}
+
+static void post_push(weft_xstream *xs, void *arg);
+
+/* The child takes its creator `par` back if it is still queued for it. */
+static inline bool cf_take_parent(weft_unit *par, weft_unit *c)
+{
+    weft_pool *pp = weft_atomic_load_relaxed_plain(&par->pool);
+    if (!(pp->caps & WEFT_POOL_CAP_INLINE_FIFO))
+        return false;
+    weft_pool_lock(pp);
+    /* cf_child is read only while par is queued: then nobody writes it */
+    if (par->in_pool && par->pool == pp && par->cf_child == c) {
+        fifo_unlink(pp, par);
+        weft_pool_unlock(pp);
+        return true;
+    }
+    weft_pool_unlock(pp);
+    return false;
+}
+
+static void *cf_entry(void *arg)
+{
+    weft_unit *par = arg;
+    weft_unit *c = par->cf_child; /* read before the post action queues par */
+    weft_san_landed(NULL);
+    weft_xstream *xs = c->xs;
+    uint64_t epoch = xs->epoch;
+    weft_land(xs); /* par into its pool */
+    c->fn(c->arg);
+    if (WEFT_UNLIKELY(!roc_intact(xs, epoch, c) || !cf_take_parent(par, c)))
+        weft_ult_exit(c->xs, c);
+    weft_canary_check(c); /* (helper) core/overflow.h */
+    if (weft_tool_wants(ABT_TOOL_EVENT_THREAD_FINISH | ABT_TOOL_EVENT_THREAD_RUN)) {
+        weft_tool_dispatch(c, ABT_TOOL_EVENT_THREAD_FINISH);
+        weft_tool_dispatch_next(par, ABT_TOOL_EVENT_THREAD_RUN);
+    }
+    prep_run_quiet(xs, par);
+    weft_set_post(xs, post_finish, c); /* its joiner, if one came meanwhile, is woken */
+    san_switch_to(NULL, par);
+    if (c->flags & WEFT_U_F_ROC)
+        return xs;
+    weft_ctx_jump(par->ctx, xs);
+}
+
+/* Run child `c` (pool p, stack ready) first; the caller `self` continues when c returns
+ * it or a thief runs it. */
+static int cf_spawn(weft_xstream *xs, weft_unit *c, ABT_thread *handle)
+{
+    weft_unit *self = xs->cur;
+    if (handle)
+        *handle = weft_unit_handle(c);
+    weft_tool_event(c, ABT_TOOL_EVENT_THREAD_CREATE);
+    if (weft_tool_wants(ABT_TOOL_EVENT_THREAD_YIELD | ABT_TOOL_EVENT_THREAD_RUN)) {
+        weft_tool_dispatch(self, ABT_TOOL_EVENT_THREAD_YIELD);
+        weft_tool_dispatch_next(c, ABT_TOOL_EVENT_THREAD_RUN);
+    }
+    weft_canary_check(self); /* (helper) core/overflow.h */
+    self->cf_child = c;
+    weft_atomic_store_relaxed(&self->state, WEFT_READY);
+    weft_set_post(xs, post_push, self);
+    prep_run_quiet(xs, c);
+    if (WEFT_TSAN)
+        c->tsan_fiber = weft_tsan_fiber_create();
+    san_switch_to(&self->asan_fake_stack, c);
+    void *by = weft_ctx_call(&self->ctx, unit_stack_top(c), cf_entry, self);
+    /* back: c returned us, or a scheduler (maybe another stream's) ran us */
+    ult_landed(self, by);
+    self->cf_child = NULL;
+    return ABT_SUCCESS;
+}
+
+int weft_unit_spawn_fork(weft_pool *p, weft_unit *u, ABT_thread *handle)
+{
+    weft_xstream *xs = weft_xs_self();
+    bool cf = (u->flags & WEFT_U_F_CF) && cf_applies(xs, p);
+    if ((cf || (u->flags & WEFT_U_F_KEEP)) && !ensure_stack(xs, u)) {
+        if (!(u->flags & WEFT_U_F_KEEP)) {
+            cf = false; /* a lazy child: it runs later, parent-first, when a stack is had */
+        } else {
+            uint16_t flags = u->flags;
+            weft_unit_recycle_quiet(xs, u); /* nothing was published */
+            if (handle)
+                *handle = (flags & WEFT_U_ULT) ? ABT_THREAD_NULL : (ABT_thread)ABT_TASK_NULL;
+            return ABT_ERR_MEM;
+        }
+    }
+    if (cf)
+        return cf_spawn(xs, u, handle);
+    if (WEFT_UNLIKELY(!(p->caps & WEFT_POOL_CAP_INLINE_FIFO)))
+        return weft_unit_spawn_other(p, u, handle);
+    if (handle)
+        *handle = weft_unit_handle(u);
+    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_CREATE);
+    weft_pool_fifo_push(p, u);
     return ABT_SUCCESS;
 }
 
@@ -578,6 +794,7 @@ static inline __attribute__((always_inline)) int bypass_run_next(weft_xstream *x
         next->xs = xs; /* prep_run without its tool hook (no tool here) */
         xs->cur = next;
         weft_atomic_store_relaxed(&next->state, WEFT_RUNNING);
+        xs->epoch++;
         ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, next));
         return BYPASS_DONE;
     }
@@ -593,6 +810,7 @@ static inline __attribute__((always_inline)) int bypass_run_next(weft_xstream *x
     next->xs = xs; /* prep_run without its tool hook (no tool here) */
     xs->cur = next;
     weft_atomic_store_relaxed(&next->state, WEFT_RUNNING);
+    xs->epoch++;
     ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, next));
     return BYPASS_DONE;
 }
@@ -677,6 +895,7 @@ static inline __attribute__((always_inline)) int ult_yield_to(weft_xstream *xs, 
         prep_run_quiet(xs, to);
         /* to->ctx read again: it is only stable now that we own `to` (a unit that has
          * run keeps a context until it terminates) */
+        xs->epoch++;
         ult_landed(self, resume_unit(xs, &self->ctx, &self->asan_fake_stack, to, to->ctx));
         return ABT_SUCCESS;
     }
@@ -693,6 +912,7 @@ static inline __attribute__((always_inline)) int ult_yield_to(weft_xstream *xs, 
     weft_atomic_store_relaxed(&self->state, WEFT_READY);
     weft_set_post(xs, post_push, self);
     prep_run_quiet(xs, to);
+    xs->epoch++;
     ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, to));
     return ABT_SUCCESS;
 }
@@ -811,6 +1031,7 @@ int weft_ult_switch_to(weft_xstream *xs, weft_unit *self, weft_unit *to, int sel
         weft_tool_dispatch_next(to, ABT_TOOL_EVENT_THREAD_RUN);
     }
     if (self_mode == WEFT_TO_EXIT) {
+        xs->epoch++;
         prep_run_quiet(xs, to);
         weft_set_post(xs, post_finish, self);
         if (to->ctx) {
@@ -834,6 +1055,7 @@ int weft_ult_switch_to(weft_xstream *xs, weft_unit *self, weft_unit *to, int sel
         weft_set_post(xs, post_push, self);
     }
     prep_run_quiet(xs, to);
+    xs->epoch++;
     ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, to));
     return ABT_SUCCESS;
 }
@@ -972,7 +1194,8 @@ static inline __attribute__((always_inline)) void join_wait(weft_xstream *xs, we
                     weft_atomic_store_relaxed(&self->state, WEFT_BLOCKED);
                     prep_run_quiet(xs, t);
                     /* resumed by t's hand-off, or woken after t deviated */
-                    ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, t));
+                    ult_landed(self, start_unit_roc(xs, &self->ctx, &self->asan_fake_stack, t,
+                                                    ult_entry_roc_join));
                     return;
                 }
                 weft_pool_push(t->pool, t);

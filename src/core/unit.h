@@ -72,11 +72,12 @@ struct weft_thread_attr {
     bool migratable;
     void (*cb)(ABT_thread, void *);
     void *cb_arg;
+    int fork; /* weft_fork_t (weft.h); 0: the runtime default */
 };
 
 WEFT_INTERNAL void weft_unit_run_key_dtors(weft_unit *u);
 /* Recycling: run the key destructors and give a user pool's unit back, if any (unit.c). */
-WEFT_INTERNAL void weft_unit_release_extras(weft_unit *u);
+WEFT_INTERNAL void weft_unit_release_extras(weft_xstream *xs, weft_unit *u);
 /* The unit's id (ABT_thread_get_id), given on first request (thread.c). */
 WEFT_INTERNAL uint64_t weft_unit_id(weft_unit *u);
 /* Work-unit-local values (key.c): ABT_ERR_INV_KEY, ABT_ERR_MEM or ABT_SUCCESS. */
@@ -111,10 +112,11 @@ static inline weft_unit *weft_unit_new(weft_xstream *xs, weft_pool *p, void (*fn
  * are stale from here on (core/handle.h). */
 static inline void weft_unit_retire(weft_xstream *xs, weft_unit *u, uintptr_t handle)
 {
-    /* keys, or the unit of a user-defined pool (pool/user.c): one test for both */
+    /* keys, the unit of a user-defined pool (pool/user.c), or a stack kept until now
+     * (WEFT_U_F_KEEP, core/fork.h): one test for the three */
     if (WEFT_UNLIKELY(((uintptr_t)weft_atomic_load_relaxed(&u->keys) |
-                       (uintptr_t)weft_atomic_load_relaxed(&u->uunit)) != 0))
-        weft_unit_release_extras(u);
+                       (uintptr_t)weft_atomic_load_relaxed(&u->uunit) | (uintptr_t)u->stack) != 0))
+        weft_unit_release_extras(xs, u);
     u->flags = 0; /* marks a free descriptor (stack dumps skip it) */
     u->prio = 0;
     u->stack_kind = WEFT_STACK_NONE;
@@ -155,10 +157,15 @@ WEFT_INTERNAL void weft_unit_apply_attr(weft_unit *u, const struct weft_thread_a
  * ABT_ERR_MEM when no descriptor can be had; into a user-defined pool, also the error of
  * its bind (ABT_ERR_OTHER: the user's create_unit failed), with nothing left behind. */
 WEFT_INTERNAL WEFT_WUR int weft_unit_spawn_other(weft_pool *p, weft_unit *u, ABT_thread *handle);
+/* ... of a ULT whose technique takes its stack at creation or runs it child-first. */
+WEFT_INTERNAL WEFT_WUR int weft_unit_spawn_fork(weft_pool *p, weft_unit *u, ABT_thread *handle);
 static inline WEFT_WUR int weft_unit_spawn(weft_pool *p, void (*fn)(void *), void *arg,
                                            const struct weft_thread_attr *attr, uint16_t flags,
                                            ABT_thread *handle)
 {
+    /* a ULT's technique: the runtime default unless the attribute names one */
+    if ((flags & (WEFT_U_ULT | WEFT_U_SCHED)) == WEFT_U_ULT)
+        flags |= weft_g.cfg.fork_flags;
     weft_unit *u = weft_unit_new(weft_xs_self(), p, fn, arg, flags);
     if (WEFT_UNLIKELY(!u)) {
         if (handle)
@@ -167,6 +174,8 @@ static inline WEFT_WUR int weft_unit_spawn(weft_pool *p, void (*fn)(void *), voi
     }
     if (WEFT_UNLIKELY(attr != NULL))
         weft_unit_apply_attr(u, attr);
+    if (WEFT_UNLIKELY(u->flags & (WEFT_U_F_CF | WEFT_U_F_KEEP)))
+        return weft_unit_spawn_fork(p, u, handle);
     if (WEFT_UNLIKELY(!(p->caps & WEFT_POOL_CAP_INLINE_FIFO)))
         return weft_unit_spawn_other(p, u, handle);
     if (handle)

@@ -13,6 +13,7 @@
  * Limitation: the run loop must not yield or block by itself (the scheduler ULT would
  * switch back to its own scheduler context); the predefined loops and the documented
  * user loop (pop, ABT_xstream_run_unit, check events, has_to_stop) never do. */
+#include "core/fork.h"
 #include "core/sched/sched.h"
 #include "core/unit.h"
 
@@ -69,6 +70,7 @@ WEFT_API int ABT_pool_add_sched(ABT_pool pool, ABT_sched sched)
         .migratable = false,
         .cb = NULL,
         .cb_arg = NULL,
+        .fork = WEFT_FORK_ROC_L, /* queued, never child-first: the pool's scheduler runs it */
     };
     /* unnamed: it frees itself when the scheduler returns */
     int r = weft_unit_spawn(p, stacked_main, s, &attr,
