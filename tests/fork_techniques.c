@@ -30,10 +30,10 @@ static const struct {
     const char *name;
     int child_first;
 } techs[] = {
-    { WEFT_FORK_FULL, "Full", 0 },         { WEFT_FORK_FULL_L, "Full-L", 0 },
-    { WEFT_FORK_ROC, "RoC", 0 },           { WEFT_FORK_ROC_L, "RoC-L", 0 },
-    { WEFT_FORK_C_FULL, "C-Full", 1 },     { WEFT_FORK_C_FULL_E, "C-Full-E", 1 },
-    { WEFT_FORK_C_ROC, "C-RoC", 1 },       { WEFT_FORK_C_ROC_E, "C-RoC-E", 1 },
+    { WEFT_FORK_FULL, "Full", 0 },     { WEFT_FORK_FULL_L, "Full-L", 0 },
+    { WEFT_FORK_ROC, "RoC", 0 },       { WEFT_FORK_ROC_L, "RoC-L", 0 },
+    { WEFT_FORK_C_FULL, "C-Full", 1 }, { WEFT_FORK_C_FULL_E, "C-Full-E", 1 },
+    { WEFT_FORK_C_ROC, "C-RoC", 1 },   { WEFT_FORK_C_ROC_E, "C-RoC-E", 1 },
 };
 
 static ABT_pool pool;
@@ -138,7 +138,8 @@ static void check_api(void)
     CHECK_ERR(weft_thread_attr_set_fork(attr, WEFT_FORK_SC), ABT_ERR_FEATURE_NA);
     CHECK_ERR(weft_thread_attr_set_fork(attr, (weft_fork_t)99), ABT_ERR_INV_ARG);
     CHECK_ERR(weft_thread_attr_set_fork(attr, (weft_fork_t)-1), ABT_ERR_INV_ARG);
-    CHECK_ERR(weft_thread_attr_set_fork(ABT_THREAD_ATTR_NULL, WEFT_FORK_ROC), ABT_ERR_INV_THREAD_ATTR);
+    CHECK_ERR(weft_thread_attr_set_fork(ABT_THREAD_ATTR_NULL, WEFT_FORK_ROC),
+              ABT_ERR_INV_THREAD_ATTR);
     CHECK_ERR(weft_thread_attr_get_fork(ABT_THREAD_ATTR_NULL, &f), ABT_ERR_INV_THREAD_ATTR);
     CHECK_ERR(weft_thread_attr_get_fork(attr, NULL), ABT_ERR_INV_ARG);
     CHECK_ABT(weft_thread_attr_set_fork(attr, WEFT_FORK_C_ROC));

@@ -379,6 +379,16 @@ static void ult_entry(void *arg)
  * register is restored.  Otherwise it leaves as any unit does (weft_ult_exit): hand-off
  * to its joiner, or jump to the scheduler, whose context is the one saved then. */
 
+/* The return itself.  Sanitizer builds resume the starter's saved context instead (the
+ * same landing): their fiber switch, announced before it, must not be followed by the
+ * epilogues of instrumented frames on the stack being left. */
+static inline void *roc_leave(weft_xstream *xs, weft_ctx starter)
+{
+    if (WEFT_ASAN || WEFT_TSAN)
+        weft_ctx_jump(starter, xs);
+    return xs;
+}
+
 /* The checks of a RoC completion: the unit did not deviate since it started. */
 static inline bool roc_intact(weft_xstream *xs0, uint64_t epoch, weft_unit *u)
 {
@@ -405,7 +415,7 @@ static void *ult_entry_roc_sched(void *arg)
     const void *lo = WEFT_ASAN ? sched_stack_lo(xs, s, &sz) : NULL;
     xs->cur = s->unit;
     weft_san_switch(NULL, lo, sz, s->tsan_fiber);
-    return xs;
+    return roc_leave(xs, s->ctx);
 }
 
 /* Started by its joiner (the join bypass): return to the joiner, as a hand-off would. */
@@ -432,7 +442,7 @@ static void *ult_entry_roc_join(void *arg)
     prep_run_quiet(xs, j);
     weft_set_post(xs, post_finish_handoff, u);
     san_switch_to(NULL, j);
-    return xs;
+    return roc_leave(xs, j->ctx);
 }
 
 /* Start fresh unit `to` from a context that saves into *save and that `to` may return to
@@ -648,7 +658,7 @@ static void *cf_entry(void *arg)
     weft_set_post(xs, post_finish, c); /* its joiner, if one came meanwhile, is woken */
     san_switch_to(NULL, par);
     if (c->flags & WEFT_U_F_ROC)
-        return xs;
+        return roc_leave(xs, par->ctx);
     weft_ctx_jump(par->ctx, xs);
 }
 

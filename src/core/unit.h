@@ -13,11 +13,12 @@
  * scheduler: yield_to (ULT to ULT), join bypass (a joiner starts a fresh target itself),
  * and termination hand-off (a finishing ULT resumes its blocked joiner directly).
  *
- * Dynamic promotion (trade-off paper, RoC-L).  A ULT gets no stack when created.  The
- * first time it runs, it takes a stack from the stream cache and starts like a function
- * call on it (weft_ctx_start): no frame is written ahead of time.  If it returns without
- * having deviated it jumps back to its runner without saving anything (skip-save), and the
- * stack goes straight back to the cache. */
+ * Dynamic promotion (trade-off paper; the default technique, RoC-L).  A ULT gets no stack
+ * when created.  The first time it runs, it takes a stack from the stream cache and
+ * starts like a function call on it (weft_ctx_call): no frame is written ahead of time.
+ * If its function returns without having deviated it returns to its starter like a
+ * function, and the stack goes straight back to the cache.  The other techniques
+ * (core/fork.h) change where the stack comes from, how the unit starts and leaves. */
 #ifndef WEFT_CORE_UNIT_H
 #define WEFT_CORE_UNIT_H
 
