@@ -246,9 +246,15 @@ int weft_thread_get_prio(ABT_thread thread, int *prio) ABT_API_PUBLIC;
  *   (yielded, blocked, migrated) returns to whoever ran it like a function
  *   (return on completion: nothing is restored).
  * - WEFT_FORK_ROC_L: ROC with the lazy stack.  The default.
- * - WEFT_FORK_SS, WEFT_FORK_SS_L, WEFT_FORK_SC: stack separation and scheduler
- *   creation.  Not available in this version: weft_thread_attr_set_fork and
- *   WEFT_FORK refuse them (ABT_ERR_FEATURE_NA, an error at ABT_init).
+ * - WEFT_FORK_SS: stack separation.  As ROC, but a predefined scheduler (whose
+ *   loop keeps no state it cannot rebuild) starts it without saving its own
+ *   context; if the ULT deviates, the scheduler's loop is started afresh.
+ *   Started by a joiner or by a user-defined scheduler, it runs as ROC
+ *   (ABT_info_print_thread says so).
+ * - WEFT_FORK_SS_L: SS with the lazy stack.
+ * - WEFT_FORK_SC: scheduler creation.  Not available in this version:
+ *   weft_thread_attr_set_fork and WEFT_FORK refuse it (ABT_ERR_FEATURE_NA, an
+ *   error at ABT_init).
  *
  * Child-first (ABT_thread_create runs the new ULT at once; the creator is
  * queued in its own pool, where another stream may take it):
@@ -283,12 +289,12 @@ typedef enum {
  *
  * Units of different techniques may share pools and streams.  The runtime
  * default comes from the environment variable WEFT_FORK (full, full-l, roc,
- * roc-l, c-full, c-full-e, c-roc, c-roc-e), read at ABT_init.
+ * roc-l, ss, ss-l, c-full, c-full-e, c-roc, c-roc-e), read at ABT_init.
  * @contexts any.
  * @retval ABT_SUCCESS
  * @retval ABT_ERR_INV_THREAD_ATTR attr is ABT_THREAD_ATTR_NULL
  * @retval ABT_ERR_INV_ARG fork is not a weft_fork_t value
- * @retval ABT_ERR_FEATURE_NA fork is WEFT_FORK_SS, WEFT_FORK_SS_L or WEFT_FORK_SC
+ * @retval ABT_ERR_FEATURE_NA fork is WEFT_FORK_SC
  * @undefined attr already freed.
  */
 int weft_thread_attr_set_fork(ABT_thread_attr attr, weft_fork_t fork) ABT_API_PUBLIC;

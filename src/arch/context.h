@@ -29,6 +29,11 @@
  *                                   *from stays valid for one resume until fn returns.
  *                                   x86-64 has it natively; the other backends build it on
  *                                   weft_ctx_start + weft_ctx_jump (ctx_call_generic.c).
+ *   weft_ctx_call_nosave(top, fn, d) call fn(d) on the fresh stack without saving any
+ *                                   context (stack separation, trade-off paper): if fn
+ *                                   returns, back to the caller's stack with fn's value;
+ *                                   if it leaves otherwise, the caller's frame is dead.
+ *                                   Generic: weft_ctx_call into a local.
  */
 #ifndef WEFT_ARCH_CONTEXT_H
 #define WEFT_ARCH_CONTEXT_H
@@ -41,5 +46,6 @@ WEFT_HIDDEN void *weft_ctx_switch(weft_ctx *from, weft_ctx to, void *data);
 WEFT_HIDDEN void *weft_ctx_start(weft_ctx *from, void *stack_top, void (*fn)(void *), void *data);
 WEFT_HIDDEN __attribute__((noreturn)) void weft_ctx_jump(weft_ctx to, void *data);
 WEFT_HIDDEN void *weft_ctx_call(weft_ctx *from, void *stack_top, void *(*fn)(void *), void *data);
+WEFT_HIDDEN void *weft_ctx_call_nosave(void *stack_top, void *(*fn)(void *), void *data);
 
 #endif

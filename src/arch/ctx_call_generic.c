@@ -30,3 +30,9 @@ void *weft_ctx_call(weft_ctx *from, void *stack_top, void *(*fn)(void *), void *
     struct ctx_call_args a = { from, fn, data };
     return weft_ctx_start(from, stack_top, ctx_call_entry, &a);
 }
+
+void *weft_ctx_call_nosave(void *stack_top, void *(*fn)(void *), void *data)
+{
+    weft_ctx here; /* saved, but nobody but fn's return uses it */
+    return weft_ctx_call(&here, stack_top, fn, data);
+}

@@ -174,8 +174,7 @@ weft_ctx_call:
         .cfi_undefined %rip             /* unwinders stop at fn's caller */
         pushq   %rax                    /* top - 8: where to go back to */
         pushq   %rax                    /* keeps %rsp 16-byte aligned at the call */
-        movq    %rcx, %rdi              /* fn's argument */
-        xorl    %ebp, %ebp              /* end of the frame chain for debuggers */
+        movq    %rcx, %rdi              /* fn's argument (%rbp stays: fn returns it to us) */
         callq   *%rdx
         movq    8(%rsp), %rsp           /* back to the caller's saved frame */
         .cfi_restore_state
@@ -190,6 +189,31 @@ weft_ctx_call:
         ret                             /* to the caller, with fn's value in %rax */
         .cfi_endproc
         .size   weft_ctx_call, .-weft_ctx_call
+
+/* void *weft_ctx_call_nosave(void *top %rdi, void *(*fn)(void *) %rsi, void *data %rdx)
+ * fn(data) on the fresh stack, nothing saved: the caller's stack pointer is kept at
+ * top - 8 for fn's return; the callee-saved registers are fn's to preserve. */
+        .globl  weft_ctx_call_nosave
+        .hidden weft_ctx_call_nosave
+        .type   weft_ctx_call_nosave, @function
+        .p2align 4
+weft_ctx_call_nosave:
+        .cfi_startproc
+        endbr64
+        movq    %rsp, %rax
+        .cfi_remember_state
+        movq    %rdi, %rsp              /* the fresh stack, 16-byte aligned */
+        .cfi_def_cfa %rsp, 0
+        .cfi_undefined %rip
+        pushq   %rax                    /* top - 8: where to go back to */
+        pushq   %rax                    /* keeps %rsp 16-byte aligned at the call */
+        movq    %rdx, %rdi
+        callq   *%rsi
+        movq    8(%rsp), %rsp           /* back to the caller's stack */
+        .cfi_restore_state
+        ret
+        .cfi_endproc
+        .size   weft_ctx_call_nosave, .-weft_ctx_call_nosave
 
 /* void weft_ctx_jump(weft_ctx to %rdi, void *data %rsi) -- never returns */
         .globl  weft_ctx_jump

@@ -17,8 +17,8 @@ static const struct {
     [WEFT_FORK_FULL_L] = { "Full-L", "full-l", 0, true },
     [WEFT_FORK_ROC] = { "RoC", "roc", WEFT_U_F_KEEP | WEFT_U_F_ROC, true },
     [WEFT_FORK_ROC_L] = { "RoC-L", "roc-l", WEFT_U_F_ROC, true },
-    [WEFT_FORK_SS] = { "SS", "ss", 0, false },
-    [WEFT_FORK_SS_L] = { "SS-L", "ss-l", 0, false },
+    [WEFT_FORK_SS] = { "SS", "ss", WEFT_U_F_KEEP | WEFT_U_F_ROC | WEFT_U_F_SS, true },
+    [WEFT_FORK_SS_L] = { "SS-L", "ss-l", WEFT_U_F_ROC | WEFT_U_F_SS, true },
     [WEFT_FORK_SC] = { "SC", "sc", 0, false },
     [WEFT_FORK_C_FULL] = { "C-Full", "c-full", WEFT_U_F_CF | WEFT_U_F_KEEP, true },
     [WEFT_FORK_C_FULL_E] = { "C-Full-E", "c-full-e", WEFT_U_F_CF, true },
@@ -50,8 +50,8 @@ int weft_fork_config(const char *env, uint16_t *flags)
         if (!techniques[f].available) {
             fprintf(stderr,
                     "weft: WEFT_FORK=%s: the %s technique is not available in this version "
-                    "of weft; use full, full-l, roc, roc-l, c-full, c-full-e, c-roc or "
-                    "c-roc-e (ABT_init fails with ABT_ERR_FEATURE_NA).\n",
+                    "of weft; use full, full-l, roc, roc-l, ss, ss-l, c-full, c-full-e, c-roc "
+                    "or c-roc-e (ABT_init fails with ABT_ERR_FEATURE_NA).\n",
                     env, techniques[f].name);
             return ABT_ERR_FEATURE_NA;
         }
@@ -60,8 +60,8 @@ int weft_fork_config(const char *env, uint16_t *flags)
     }
     fprintf(stderr,
             "weft: WEFT_FORK=%s is not a fork-join technique; use full, full-l, roc, roc-l "
-            "(the default), c-full, c-full-e, c-roc or c-roc-e (ABT_init fails with "
-            "ABT_ERR_INV_ARG).\n",
+            "(the default), ss, ss-l, c-full, c-full-e, c-roc or c-roc-e (ABT_init fails "
+            "with ABT_ERR_INV_ARG).\n",
             env);
     return ABT_ERR_INV_ARG;
 }

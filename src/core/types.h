@@ -76,10 +76,12 @@ enum weft_unit_flags {
     WEFT_U_F_KEEP = 1u << 8, /* stack taken at creation, kept until the unit is freed */
     WEFT_U_F_ROC = 1u << 9,  /* return on completion to whoever started it */
     /* bits 10-13: the weft_fork_t value (WEFT_U_FORK_SHIFT) */
+    WEFT_U_F_SS = 1u << 14, /* stack separation: a predefined loop starts it unsaved */
 };
 #define WEFT_U_FORK_SHIFT 10
 #define WEFT_U_FORK_MASK  (0xfu << WEFT_U_FORK_SHIFT)
-#define WEFT_U_FORK_BITS  (WEFT_U_F_CF | WEFT_U_F_KEEP | WEFT_U_F_ROC | WEFT_U_FORK_MASK)
+#define WEFT_U_FORK_BITS \
+    (WEFT_U_F_CF | WEFT_U_F_KEEP | WEFT_U_F_ROC | WEFT_U_F_SS | WEFT_U_FORK_MASK)
 
 enum weft_stack_kind {
     WEFT_STACK_NONE = 0, /* no stack yet (lazy) or a tasklet */
@@ -232,7 +234,15 @@ enum weft_sched_use {
 };
 
 struct weft_sched {
-    weft_ctx ctx; /* where units switch back to (saved when it runs one) */
+    weft_ctx ctx; /* where units switch back to (saved when it runs one); NULL while it
+                   * runs an SS unit unsaved: going back restarts its loop */
+    /* while a predefined loop runs (sched/loop.h): where and what restarts it, and where
+     * it returns when it ends; NULL otherwise */
+    void *restart_top;
+    void (*restart_fn)(void *);
+    weft_ctx loop_exit;
+    void *loop_fake; /* ASan: the fake stack of the frame that entered the loop */
+    uint32_t loop_n; /* units run since the last event check (kept across restarts) */
     weft_pool **pools;
     int num_pools;
     /* the first num_join_pools pools may hand a fresh target to its joiner (join bypass,

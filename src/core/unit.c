@@ -7,6 +7,7 @@
 
 #include "core/fork.h"
 #include "core/sanitizer.h"
+#include "core/sched/loop.h"
 #include "core/unit.h"
 #include "core/xstream.h"
 #include "core/overflow.h"
@@ -207,6 +208,8 @@ static weft_xstream *switch_to_sched(weft_xstream *xs, weft_unit *self)
     void *by;
     if (WEFT_LIKELY(s->ctx != NULL))
         by = weft_ctx_switch(&self->ctx, s->ctx, xs);
+    else if (s->restart_top) /* it runs an SS unit unsaved: its loop starts afresh */
+        by = weft_ctx_start(&self->ctx, s->restart_top, s->restart_fn, s);
     else /* a scheduler on its own stack that has not started yet (primary stream) */
         by = weft_ctx_start(&self->ctx, weft_stack_top(s->stack), sched_entry, s);
     return ult_landed(self, by);
@@ -223,6 +226,8 @@ static __attribute__((noreturn)) void jump_to_sched(weft_xstream *xs)
     if (WEFT_LIKELY(s->ctx != NULL))
         weft_ctx_jump(s->ctx, xs);
     weft_ctx dummy;
+    if (s->restart_top) /* it ran an SS unit unsaved: its loop starts afresh */
+        weft_ctx_start(&dummy, s->restart_top, s->restart_fn, s);
     weft_ctx_start(&dummy, weft_stack_top(s->stack), sched_entry, s);
     __builtin_unreachable();
 }
@@ -418,6 +423,34 @@ static void *ult_entry_roc_sched(void *arg)
     return roc_leave(xs, s->ctx);
 }
 
+/* Started unsaved by a predefined loop (stack separation): return to it.  Sanitizer
+ * builds cannot return (roc_leave) and have nothing saved to jump to: they restart the
+ * loop, which a stateless scheduler allows. */
+static void *ult_entry_ss(void *arg)
+{
+    weft_unit *u = arg;
+    weft_san_landed(NULL);
+    weft_xstream *xs = u->xs;
+    uint64_t epoch = xs->epoch;
+    weft_land(xs);
+    u->fn(u->arg);
+    if (WEFT_UNLIKELY(!roc_intact(xs, epoch, u)))
+        weft_ult_exit(u->xs, u);
+    weft_canary_check(u); /* (helper) core/overflow.h */
+    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_FINISH);
+    weft_set_post(xs, post_finish, u);
+    weft_sched *s = xs->sched;
+    size_t sz = 0;
+    const void *lo = WEFT_ASAN ? sched_stack_lo(xs, s, &sz) : NULL;
+    xs->cur = s->unit;
+    weft_san_switch(NULL, lo, sz, s->tsan_fiber);
+    if (WEFT_ASAN || WEFT_TSAN) {
+        weft_ctx dead;
+        weft_ctx_start(&dead, s->restart_top, s->restart_fn, s);
+    }
+    return xs;
+}
+
 /* Started by its joiner (the join bypass): return to the joiner, as a hand-off would. */
 static void *ult_entry_roc_join(void *arg)
 {
@@ -490,6 +523,46 @@ static void sched_entry(void *arg)
     weft_ctx_jump(m->ctx, xs);
 }
 
+/* ---------------------------------------------------------------- restartable loops
+ * (sched/loop.h).  The loop body runs on the scheduler's own stack, just below the frame
+ * of weft_sched_loop_enter, started with weft_ctx_start: restarting it is starting it
+ * there again, and its end jumps back to the saved enter. */
+
+void weft_sched_loop_enter(weft_sched *s, void (*body)(void *))
+{
+    weft_xstream *xs = weft_xs_self();
+    /* below this frame (the real one: under ASan a local may live on a fake stack), with
+     * room for the context weft_ctx_start saves there */
+    uintptr_t top = ((uintptr_t)__builtin_frame_address(0) - 256) & ~(uintptr_t)15;
+    void *old_top = s->restart_top;
+    void (*old_fn)(void *) = s->restart_fn;
+    s->restart_top = (void *)top;
+    s->restart_fn = body;
+    size_t sz = 0;
+    const void *lo = WEFT_ASAN ? sched_stack_lo(xs, s, &sz) : NULL;
+    weft_san_switch(&s->loop_fake, lo, sz, s->tsan_fiber);
+    weft_ctx_start(&s->loop_exit, (void *)top, body, s);
+    weft_san_landed(s->loop_fake);
+    s->restart_top = old_top;
+    s->restart_fn = old_fn;
+}
+
+void weft_sched_loop_begin(weft_sched *s)
+{
+    weft_san_landed(NULL);
+    weft_land(weft_xs_reload());
+    (void)s;
+}
+
+void weft_sched_loop_end(weft_sched *s)
+{
+    weft_xstream *xs = weft_xs_reload();
+    size_t sz = 0;
+    const void *lo = WEFT_ASAN ? sched_stack_lo(xs, s, &sz) : NULL;
+    weft_san_switch(NULL, lo, sz, s->tsan_fiber);
+    weft_ctx_jump(s->loop_exit, xs);
+}
+
 /* ---------------------------------------------------------------- scheduler side */
 
 static bool weft_main_belongs_home(weft_unit *m)
@@ -528,7 +601,16 @@ void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u)
             return;
         }
         prep_run(xs, u);
-        start_unit_roc(xs, &s->ctx, &s->asan_fake_stack, u, ult_entry_roc_sched);
+        if ((u->flags & WEFT_U_F_SS) && s->restart_top && !u->ctx) {
+            /* stack separation: nothing saved; a deviation restarts the loop */
+            s->ctx = NULL;
+            if (WEFT_TSAN)
+                u->tsan_fiber = weft_tsan_fiber_create();
+            san_switch_to(&s->asan_fake_stack, u);
+            weft_ctx_call_nosave(unit_stack_top(u), ult_entry_ss, u);
+        } else {
+            start_unit_roc(xs, &s->ctx, &s->asan_fake_stack, u, ult_entry_roc_sched);
+        }
         weft_san_landed(s->asan_fake_stack);
         weft_land(xs);
         return;

@@ -8,12 +8,5 @@
  * (s->bypass_pool, core/unit.c). */
 #include "core/sched/loop.h"
 
-void weft_sched_basic_run(ABT_sched sched)
-{
-    weft_sched_loop((weft_sched *)sched, weft_sched_pick_in_order, false);
-}
-
-void weft_sched_basic_wait_run(ABT_sched sched)
-{
-    weft_sched_loop((weft_sched *)sched, weft_sched_pick_in_order, true);
-}
+WEFT_SCHED_LOOP_DEFINE(weft_sched_basic_run, weft_sched_pick_in_order, false)
+WEFT_SCHED_LOOP_DEFINE(weft_sched_basic_wait_run, weft_sched_pick_in_order, true)

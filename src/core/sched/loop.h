@@ -16,7 +16,15 @@
  * constant `wait_when_idle`, so the compiler emits one specialised loop per scheduler with
  * the pick inlined: the policy costs no indirect call per unit.  Rejected: a function
  * pointer in weft_sched (an indirect call on the path of every ULT run) and three copies
- * of the loop (they drifted: idle spin 4096 in one, 256 in the others). */
+ * of the loop (they drifted: idle spin 4096 in one, 256 in the others).
+ *
+ * Restartable (stack separation, core/fork.h).  The loop keeps no state that cannot be
+ * rebuilt (its unit count lives in the scheduler, its rng and idle phase start afresh),
+ * so it is *stateless* in the trade-off paper's sense: WEFT_SCHED_LOOP_DEFINE enters it
+ * through weft_sched_loop_enter (unit.c), which records where the loop starts (restart_top,
+ * restart_fn) and where it returns (loop_exit).  An SS unit is then started without
+ * saving the loop's context; if it deviates, going back to the scheduler starts the loop
+ * afresh at restart_top, and the loop's end jumps to loop_exit. */
 #ifndef WEFT_CORE_SCHED_LOOP_H
 #define WEFT_CORE_SCHED_LOOP_H
 
@@ -58,7 +66,6 @@ weft_sched_loop(weft_sched *s, weft_sched_pick_fn pick, bool wait_when_idle)
     uint32_t rng = (uint32_t)((uintptr_t)s >> 6) ^ (uint32_t)xs->rank * 0x9e3779b9u;
     if (rng == 0)
         rng = 1;
-    uint32_t n = 0;
     weft_sched_idle_state idle = { 0 };
     for (;;) {
         weft_sched_take_main(xs, s);
@@ -69,10 +76,10 @@ weft_sched_loop(weft_sched *s, weft_sched_pick_fn pick, bool wait_when_idle)
             weft_sched_run_unit(xs, s, u);
             if (WEFT_UNLIKELY(xs->poll_eager != 0)) /* core/poll_hook.h: eager polling */
                 weft_poll_hooks_run_eager();
-            if (++n < s->event_freq)
+            if (++s->loop_n < s->event_freq)
                 continue;
         }
-        n = 0;
+        s->loop_n = 0;
         if (weft_sched_has_to_stop(s))
             break;
         if (u)
@@ -82,5 +89,24 @@ weft_sched_loop(weft_sched *s, weft_sched_pick_fn pick, bool wait_when_idle)
     if (idle.phase != WEFT_IDLE_NONE)
         weft_sched_idle_end(&idle); /* gives a spinner's place back */
 }
+
+/* Enter a predefined loop so that it can be restarted (unit.c).  body(s) runs the loop;
+ * it starts with weft_sched_loop_begin and ends with weft_sched_loop_end. */
+WEFT_INTERNAL void weft_sched_loop_enter(weft_sched *s, void (*body)(void *));
+/* First thing of the body, on its entry or restart: run the pending post action. */
+WEFT_INTERNAL void weft_sched_loop_begin(weft_sched *s);
+/* The loop ended: back to weft_sched_loop_enter's caller. */
+WEFT_INTERNAL __attribute__((noreturn)) void weft_sched_loop_end(weft_sched *s);
+
+/* A predefined scheduler's run function `name`: its loop with `pick`, restartable. */
+#define WEFT_SCHED_LOOP_DEFINE(name, pick, wait_when_idle) \
+    static void name##_body(void *arg)                     \
+    {                                                      \
+        weft_sched *s_ = arg;                              \
+        weft_sched_loop_begin(s_);                         \
+        weft_sched_loop(s_, pick, wait_when_idle);         \
+        weft_sched_loop_end(s_);                           \
+    }                                                      \
+    void name(ABT_sched sched) { weft_sched_loop_enter((weft_sched *)sched, name##_body); }
 
 #endif

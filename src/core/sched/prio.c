@@ -10,7 +10,4 @@
  * its core away with sched_yield: the loop of loop.h. */
 #include "core/sched/loop.h"
 
-void weft_sched_prio_run(ABT_sched sched)
-{
-    weft_sched_loop((weft_sched *)sched, weft_sched_pick_in_order, false);
-}
+WEFT_SCHED_LOOP_DEFINE(weft_sched_prio_run, weft_sched_pick_in_order, false)

@@ -24,7 +24,4 @@ static inline weft_unit *pick_steal(weft_sched *s, uint32_t *rng)
     return u;
 }
 
-void weft_sched_randws_run(ABT_sched sched)
-{
-    weft_sched_loop((weft_sched *)sched, pick_steal, false);
-}
+WEFT_SCHED_LOOP_DEFINE(weft_sched_randws_run, pick_steal, false)
