@@ -252,9 +252,12 @@ int weft_thread_get_prio(ABT_thread thread, int *prio) ABT_API_PUBLIC;
  *   Started by a joiner or by a user-defined scheduler, it runs as ROC
  *   (ABT_info_print_thread says so).
  * - WEFT_FORK_SS_L: SS with the lazy stack.
- * - WEFT_FORK_SC: scheduler creation.  Not available in this version:
- *   weft_thread_attr_set_fork and WEFT_FORK refuse it (ABT_ERR_FEATURE_NA, an
- *   error at ABT_init).
+ * - WEFT_FORK_SC: scheduler creation.  A predefined scheduler calls it on the
+ *   scheduler's own stack, like a tasklet; the first time the ULT leaves that
+ *   stack (yields, blocks, ...), the stack becomes the ULT's and the scheduler
+ *   goes on with a new one.  Such a ULT may use the scheduler's stack size
+ *   (ABT_SCHED_STACKSIZE) whatever its own.  Started by a joiner or a
+ *   user-defined scheduler, it runs as ROC.
  *
  * Child-first (ABT_thread_create runs the new ULT at once; the creator is
  * queued in its own pool, where another stream may take it):
@@ -289,12 +292,12 @@ typedef enum {
  *
  * Units of different techniques may share pools and streams.  The runtime
  * default comes from the environment variable WEFT_FORK (full, full-l, roc,
- * roc-l, ss, ss-l, c-full, c-full-e, c-roc, c-roc-e), read at ABT_init.
+ * roc-l, ss, ss-l, sc, c-full, c-full-e, c-roc, c-roc-e), read at ABT_init;
+ * any other value makes ABT_init fail with ABT_ERR_INV_ARG.
  * @contexts any.
  * @retval ABT_SUCCESS
  * @retval ABT_ERR_INV_THREAD_ATTR attr is ABT_THREAD_ATTR_NULL
  * @retval ABT_ERR_INV_ARG fork is not a weft_fork_t value
- * @retval ABT_ERR_FEATURE_NA fork is WEFT_FORK_SC
  * @undefined attr already freed.
  */
 int weft_thread_attr_set_fork(ABT_thread_attr attr, weft_fork_t fork) ABT_API_PUBLIC;

@@ -5,7 +5,7 @@
  * work-unit-local value, and one of them suspends itself until the creator resumes it.
  * Half are joined with ABT_thread_join_many, the rest with ABT_thread_free.  On one stream
  * a child-first ULT has run when ABT_thread_create returns and a parent-first one has not.
- * Also: the attribute calls and their errors (SC is not available: ABT_ERR_FEATURE_NA), the
+ * Also: the attribute calls and their errors, the
  * technique in ABT_info_print_thread and ABT_info_print_thread_attr, and a tasklet's answer
  * (WEFT_FORK_DEFAULT).  weft only. */
 #include "test.h"
@@ -30,11 +30,17 @@ static const struct {
     const char *name;
     int child_first;
 } techs[] = {
-    { WEFT_FORK_FULL, "Full", 0 },     { WEFT_FORK_FULL_L, "Full-L", 0 },
-    { WEFT_FORK_ROC, "RoC", 0 },       { WEFT_FORK_ROC_L, "RoC-L", 0 },
-    { WEFT_FORK_SS, "SS", 0 },         { WEFT_FORK_SS_L, "SS-L", 0 },
-    { WEFT_FORK_C_FULL, "C-Full", 1 }, { WEFT_FORK_C_FULL_E, "C-Full-E", 1 },
-    { WEFT_FORK_C_ROC, "C-RoC", 1 },   { WEFT_FORK_C_ROC_E, "C-RoC-E", 1 },
+    { WEFT_FORK_FULL, "Full", 0 },
+    { WEFT_FORK_FULL_L, "Full-L", 0 },
+    { WEFT_FORK_ROC, "RoC", 0 },
+    { WEFT_FORK_ROC_L, "RoC-L", 0 },
+    { WEFT_FORK_SS, "SS", 0 },
+    { WEFT_FORK_SS_L, "SS-L", 0 },
+    { WEFT_FORK_SC, "SC", 0 },
+    { WEFT_FORK_C_FULL, "C-Full", 1 },
+    { WEFT_FORK_C_FULL_E, "C-Full-E", 1 },
+    { WEFT_FORK_C_ROC, "C-RoC", 1 },
+    { WEFT_FORK_C_ROC_E, "C-RoC-E", 1 },
 };
 
 static ABT_pool pool;
@@ -134,7 +140,6 @@ static void check_api(void)
     CHECK_ABT(ABT_thread_attr_create(&attr));
     CHECK_ABT(weft_thread_attr_get_fork(attr, &f));
     CHECK_EQ_INT(f, WEFT_FORK_DEFAULT);
-    CHECK_ERR(weft_thread_attr_set_fork(attr, WEFT_FORK_SC), ABT_ERR_FEATURE_NA);
     CHECK_ERR(weft_thread_attr_set_fork(attr, (weft_fork_t)99), ABT_ERR_INV_ARG);
     CHECK_ERR(weft_thread_attr_set_fork(attr, (weft_fork_t)-1), ABT_ERR_INV_ARG);
     CHECK_ERR(weft_thread_attr_set_fork(ABT_THREAD_ATTR_NULL, WEFT_FORK_ROC),

@@ -11,19 +11,18 @@
 static const struct {
     const char *name, *env;
     uint16_t bits;
-    bool available;
 } techniques[] = {
-    [WEFT_FORK_FULL] = { "Full", "full", WEFT_U_F_KEEP, true },
-    [WEFT_FORK_FULL_L] = { "Full-L", "full-l", 0, true },
-    [WEFT_FORK_ROC] = { "RoC", "roc", WEFT_U_F_KEEP | WEFT_U_F_ROC, true },
-    [WEFT_FORK_ROC_L] = { "RoC-L", "roc-l", WEFT_U_F_ROC, true },
-    [WEFT_FORK_SS] = { "SS", "ss", WEFT_U_F_KEEP | WEFT_U_F_ROC | WEFT_U_F_SS, true },
-    [WEFT_FORK_SS_L] = { "SS-L", "ss-l", WEFT_U_F_ROC | WEFT_U_F_SS, true },
-    [WEFT_FORK_SC] = { "SC", "sc", 0, false },
-    [WEFT_FORK_C_FULL] = { "C-Full", "c-full", WEFT_U_F_CF | WEFT_U_F_KEEP, true },
-    [WEFT_FORK_C_FULL_E] = { "C-Full-E", "c-full-e", WEFT_U_F_CF, true },
-    [WEFT_FORK_C_ROC] = { "C-RoC", "c-roc", WEFT_U_F_CF | WEFT_U_F_KEEP | WEFT_U_F_ROC, true },
-    [WEFT_FORK_C_ROC_E] = { "C-RoC-E", "c-roc-e", WEFT_U_F_CF | WEFT_U_F_ROC, true },
+    [WEFT_FORK_FULL] = { "Full", "full", WEFT_U_F_KEEP },
+    [WEFT_FORK_FULL_L] = { "Full-L", "full-l", 0 },
+    [WEFT_FORK_ROC] = { "RoC", "roc", WEFT_U_F_KEEP | WEFT_U_F_ROC },
+    [WEFT_FORK_ROC_L] = { "RoC-L", "roc-l", WEFT_U_F_ROC },
+    [WEFT_FORK_SS] = { "SS", "ss", WEFT_U_F_KEEP | WEFT_U_F_ROC | WEFT_U_F_SS },
+    [WEFT_FORK_SS_L] = { "SS-L", "ss-l", WEFT_U_F_ROC | WEFT_U_F_SS },
+    [WEFT_FORK_SC] = { "SC", "sc", WEFT_U_F_ROC | WEFT_U_F_SS | WEFT_U_F_SC },
+    [WEFT_FORK_C_FULL] = { "C-Full", "c-full", WEFT_U_F_CF | WEFT_U_F_KEEP },
+    [WEFT_FORK_C_FULL_E] = { "C-Full-E", "c-full-e", WEFT_U_F_CF },
+    [WEFT_FORK_C_ROC] = { "C-RoC", "c-roc", WEFT_U_F_CF | WEFT_U_F_KEEP | WEFT_U_F_ROC },
+    [WEFT_FORK_C_ROC_E] = { "C-RoC-E", "c-roc-e", WEFT_U_F_CF | WEFT_U_F_ROC },
 };
 #define NUM_TECHNIQUES ((int)(sizeof(techniques) / sizeof(*techniques)))
 
@@ -42,26 +41,18 @@ const char *weft_fork_name(weft_fork_t f)
 int weft_fork_config(const char *env, uint16_t *flags)
 {
     *flags = weft_fork_flags(WEFT_FORK_ROC_L);
-    if (!env || !*env)
+    if (!env)
         return ABT_SUCCESS;
     for (int f = WEFT_FORK_DEFAULT + 1; f < NUM_TECHNIQUES; f++) {
-        if (strcasecmp(env, techniques[f].env))
-            continue;
-        if (!techniques[f].available) {
-            fprintf(stderr,
-                    "weft: WEFT_FORK=%s: the %s technique is not available in this version "
-                    "of weft; use full, full-l, roc, roc-l, ss, ss-l, c-full, c-full-e, c-roc "
-                    "or c-roc-e (ABT_init fails with ABT_ERR_FEATURE_NA).\n",
-                    env, techniques[f].name);
-            return ABT_ERR_FEATURE_NA;
+        if (!strcasecmp(env, techniques[f].env)) {
+            *flags = weft_fork_flags((weft_fork_t)f);
+            return ABT_SUCCESS;
         }
-        *flags = weft_fork_flags((weft_fork_t)f);
-        return ABT_SUCCESS;
     }
     fprintf(stderr,
-            "weft: WEFT_FORK=%s is not a fork-join technique; use full, full-l, roc, roc-l "
-            "(the default), ss, ss-l, c-full, c-full-e, c-roc or c-roc-e (ABT_init fails "
-            "with ABT_ERR_INV_ARG).\n",
+            "weft: WEFT_FORK=\"%s\" is not a fork-join technique; use full, full-l, roc, "
+            "roc-l (the default), ss, ss-l, sc, c-full, c-full-e, c-roc or c-roc-e "
+            "(ABT_init fails with ABT_ERR_INV_ARG).\n",
             env);
     return ABT_ERR_INV_ARG;
 }
@@ -73,8 +64,6 @@ WEFT_API int weft_thread_attr_set_fork(ABT_thread_attr attr, weft_fork_t fork)
         return ABT_ERR_INV_THREAD_ATTR;
     if (fork != WEFT_FORK_DEFAULT && !valid((int)fork))
         return ABT_ERR_INV_ARG;
-    if (fork != WEFT_FORK_DEFAULT && !techniques[fork].available)
-        return ABT_ERR_FEATURE_NA;
     a->fork = fork;
     return ABT_SUCCESS;
 }

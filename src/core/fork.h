@@ -29,7 +29,7 @@ static inline weft_fork_t weft_fork_of(uint16_t flags)
 /* "ROC-L", ... for ABT_info_print_* */
 WEFT_INTERNAL const char *weft_fork_name(weft_fork_t f);
 /* WEFT_FORK: the default technique's flags into *flags (ABT_SUCCESS), or a message on
- * stderr and ABT_ERR_INV_ARG / ABT_ERR_FEATURE_NA for a value weft does not take. */
+ * stderr and ABT_ERR_INV_ARG for a value that names no technique. */
 WEFT_INTERNAL int weft_fork_config(const char *env, uint16_t *flags);
 
 #endif

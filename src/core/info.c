@@ -199,9 +199,10 @@ static void print_unit(FILE *fp, weft_unit *u)
             (u->flags & WEFT_U_ULT) ? u->stack_size : (size_t)0, (void *)(uintptr_t)u->fn, u->arg);
     if ((u->flags & (WEFT_U_ULT | WEFT_U_SPECIAL)) == WEFT_U_ULT)
         fprintf(fp, " fork-join technique: %s%s\n", weft_fork_name(weft_fork_of(u->flags)),
-                (u->flags & WEFT_U_F_SS) ? " (run as RoC when a joiner or a user-defined "
-                                           "scheduler starts it)"
-                                         : "");
+                (u->flags & (WEFT_U_F_SS | WEFT_U_F_SC))
+                    ? " (run as RoC when a joiner or a user-defined "
+                      "scheduler starts it)"
+                    : "");
 }
 
 WEFT_API int ABT_info_print_thread(FILE *fp, ABT_thread thread)

@@ -77,11 +77,13 @@ enum weft_unit_flags {
     WEFT_U_F_ROC = 1u << 9,  /* return on completion to whoever started it */
     /* bits 10-13: the weft_fork_t value (WEFT_U_FORK_SHIFT) */
     WEFT_U_F_SS = 1u << 14, /* stack separation: a predefined loop starts it unsaved */
+    WEFT_U_F_SC = 1u << 15, /* scheduler creation: a predefined loop calls it on its own
+                             * stack, and gives it that stack at its first deviation */
 };
 #define WEFT_U_FORK_SHIFT 10
 #define WEFT_U_FORK_MASK  (0xfu << WEFT_U_FORK_SHIFT)
 #define WEFT_U_FORK_BITS \
-    (WEFT_U_F_CF | WEFT_U_F_KEEP | WEFT_U_F_ROC | WEFT_U_F_SS | WEFT_U_FORK_MASK)
+    (WEFT_U_F_CF | WEFT_U_F_KEEP | WEFT_U_F_ROC | WEFT_U_F_SS | WEFT_U_F_SC | WEFT_U_FORK_MASK)
 
 enum weft_stack_kind {
     WEFT_STACK_NONE = 0, /* no stack yet (lazy) or a tasklet */
@@ -89,6 +91,7 @@ enum weft_stack_kind {
     WEFT_STACK_OWNED,    /* non-default size: mapped for this unit, unmapped at release */
     WEFT_STACK_USER,     /* supplied through ABT_thread_attr_set_stack: never released */
     WEFT_STACK_OS,       /* the OS thread's stack (primary ULT) */
+    WEFT_STACK_SC,       /* an SC unit on its scheduler's loop stack, not promoted yet */
 };
 
 /* unit->request bits */
@@ -241,8 +244,15 @@ struct weft_sched {
     void *restart_top;
     void (*restart_fn)(void *);
     weft_ctx loop_exit;
-    void *loop_fake; /* ASan: the fake stack of the frame that entered the loop */
+    void *loop_fake;     /* ASan: the fake stack of the frame that entered the loop */
+    const void *loop_lo; /* ASan: the stack of the frame that entered the loop */
+    size_t loop_size;
     uint32_t loop_n; /* units run since the last event check (kept across restarts) */
+    /* the stack the loop runs on (weft_sched_loop_enter), NULL when it runs on the stack
+     * that entered it; an SC unit borrows it and keeps it at its first deviation */
+    weft_stack *body_stack;
+    weft_unit *sc_unit;   /* the SC unit running on body_stack, not promoted yet */
+    weft_stack *sc_spare; /* the loop's next stack, taken before an SC unit starts */
     weft_pool **pools;
     int num_pools;
     /* the first num_join_pools pools may hand a fresh target to its joiner (join bypass,

@@ -29,13 +29,18 @@ static inline const void *unit_stack_lo(weft_unit *u, size_t *size)
     case WEFT_STACK_OS:
         *size = u->xs ? u->xs->os_stack_size : 0;
         return u->xs ? u->xs->os_stack_lo : NULL;
-    case WEFT_STACK_NONE: *size = 0; return NULL;
+    case WEFT_STACK_NONE:
+    case WEFT_STACK_SC: *size = 0; return NULL;
     default: *size = u->stack->usable; return weft_stack_lo(u->stack);
     }
 }
 
 static inline const void *sched_stack_lo(weft_xstream *xs, weft_sched *s, size_t *size)
 {
+    if (s->body_stack) { /* its loop runs on a stack of its own (weft_sched_loop_enter) */
+        *size = s->body_stack->usable;
+        return weft_stack_lo(s->body_stack);
+    }
     if (s->unit)
         return unit_stack_lo(s->unit, size);
     if (s->stack) {
@@ -109,7 +114,8 @@ static inline bool ensure_stack(weft_xstream *xs, weft_unit *u)
 static inline void release_stack(weft_xstream *xs, weft_unit *u)
 {
     WEFT_ASSERT(xs != NULL);
-    if (WEFT_ASAN && u->stack_kind != WEFT_STACK_NONE && u->stack_kind != WEFT_STACK_OS) {
+    if (WEFT_ASAN && u->stack_kind != WEFT_STACK_NONE && u->stack_kind != WEFT_STACK_OS &&
+        u->stack_kind != WEFT_STACK_SC) {
         size_t sz;
         const void *lo = unit_stack_lo(u, &sz);
         weft_asan_unpoison_stack(lo, sz);
@@ -118,6 +124,8 @@ static inline void release_stack(weft_xstream *xs, weft_unit *u)
         !(u->flags & WEFT_U_F_KEEP)) { /* a kept stack goes when the unit is freed */
         weft_stack_free(&xs->cache, u->stack);
         u->stack = NULL;
+        u->stack_kind = WEFT_STACK_NONE;
+    } else if (u->stack_kind == WEFT_STACK_SC) { /* it finished on its scheduler's stack */
         u->stack_kind = WEFT_STACK_NONE;
     }
     u->ctx = NULL;
@@ -195,11 +203,55 @@ static inline __attribute__((always_inline)) void prep_run(weft_xstream *xs, wef
     prep_run_quiet(xs, u);
 }
 
+/* ---------------------------------------------------------------- scheduler creation
+ * (SC, core/fork.h).  A predefined loop whose body runs on a stack of its own
+ * (body_stack, weft_sched_loop_enter) calls a fresh SC unit on that stack like a tasklet
+ * (sc_run).  The first time the unit is about to leave its stack (yield, park, yield_to,
+ * *_to, a child-first creation), it is promoted: the loop's stack becomes the unit's
+ * (stack_kind OWNED), the scheduler gets a new one and its loop will start afresh there
+ * (its context was not saved: s->ctx is NULL).  A unit that instead starts a child of its
+ * own (join bypass, ABT_self_schedule) stays on the loop stack while the child runs; if
+ * that child goes to the scheduler, the restart promotes the waiting unit first
+ * (sc_promote_waiting).  Promotion cannot fail: the loop's next stack (sc_spare) is taken
+ * before an SC unit starts, and without one the unit runs as SS. */
+
+static WEFT_COLD void sc_promote_of(weft_xstream *xs, weft_sched *s, weft_unit *u)
+{
+    WEFT_ASSERT(s->sc_unit == u && u->stack_kind == WEFT_STACK_SC && s->body_stack && s->sc_spare);
+    weft_stack *nw = s->sc_spare;
+    s->sc_spare = NULL;
+    u->stack = s->body_stack;
+    u->stack_size = s->body_stack->usable;
+    u->stack_kind = WEFT_STACK_OWNED;
+    s->body_stack = nw;
+    s->restart_top = weft_stack_top(nw);
+    s->sc_unit = NULL;
+    WEFT_ASSERT(s->ctx == NULL);
+}
+
+/* `self` leaves its stack: promote it first if it runs on its scheduler's loop stack. */
+static inline void sc_leave(weft_xstream *xs, weft_unit *self)
+{
+    if (WEFT_UNLIKELY(self->stack_kind == WEFT_STACK_SC))
+        sc_promote_of(xs, xs->sched, self);
+}
+
+/* Going back to scheduler `s`, whose loop restarts: an SC unit waiting on the loop stack
+ * for a child (join bypass) gets that stack first. */
+static inline void sc_promote_waiting(weft_xstream *xs, weft_sched *s)
+{
+    if (WEFT_UNLIKELY(s->sc_unit != NULL))
+        sc_promote_of(xs, s, s->sc_unit);
+}
+
 /* The calling ULT `self` switches to its stream's current scheduler (post already set).
  * Returns when self is resumed, on whatever stream resumes it. */
 static weft_xstream *switch_to_sched(weft_xstream *xs, weft_unit *self)
 {
+    sc_leave(xs, self);
     weft_sched *s = xs->sched;
+    if (!s->ctx)
+        sc_promote_waiting(xs, s);
     size_t sz = 0;
     const void *lo = WEFT_ASAN ? sched_stack_lo(xs, s, &sz) : NULL;
     xs->epoch++;
@@ -219,6 +271,8 @@ static weft_xstream *switch_to_sched(weft_xstream *xs, weft_unit *self)
 static __attribute__((noreturn)) void jump_to_sched(weft_xstream *xs)
 {
     weft_sched *s = xs->sched;
+    if (!s->ctx)
+        sc_promote_waiting(xs, s);
     size_t sz = 0;
     const void *lo = WEFT_ASAN ? sched_stack_lo(xs, s, &sz) : NULL;
     xs->cur = s->unit;
@@ -339,6 +393,8 @@ void weft_ult_exit(weft_xstream *xs, weft_unit *self)
 {
     weft_canary_check(self); /* (helper) core/overflow.h: ABT_STACK_OVERFLOW_CHECK */
     xs->epoch++;             /* no return on completion below this */
+    if (WEFT_UNLIKELY(self->stack_kind == WEFT_STACK_SC))
+        xs->sched->sc_unit = NULL; /* it ends on the loop stack, which the loop takes back */
     weft_waiter *w = weft_atomic_load_acquire(&self->joiner);
     if (w && w != WEFT_JOIN_DONE && w->ult && w->ult->xs == xs && (self->flags & WEFT_U_NAMED)) {
         if (WEFT_UNLIKELY(w->join_chain))
@@ -524,18 +580,28 @@ static void sched_entry(void *arg)
 }
 
 /* ---------------------------------------------------------------- restartable loops
- * (sched/loop.h).  The loop body runs on the scheduler's own stack, just below the frame
- * of weft_sched_loop_enter, started with weft_ctx_start: restarting it is starting it
- * there again, and its end jumps back to the saved enter. */
+ * (sched/loop.h).  The loop body runs on a stack of its own (body_stack, the scheduler's
+ * stack size), started with weft_ctx_start: restarting it is starting it there again
+ * (on another stack once an SC unit took that one), and its end jumps back to the saved
+ * enter.  Without memory for that stack it runs just below the frame of the enter, on
+ * the stack that entered it (SC units then run as SS). */
 
 void weft_sched_loop_enter(weft_sched *s, void (*body)(void *))
 {
     weft_xstream *xs = weft_xs_self();
-    /* below this frame (the real one: under ASan a local may live on a fake stack), with
-     * room for the context weft_ctx_start saves there */
-    uintptr_t top = ((uintptr_t)__builtin_frame_address(0) - 256) & ~(uintptr_t)15;
     void *old_top = s->restart_top;
     void (*old_fn)(void *) = s->restart_fn;
+    /* ASan: the stack the enter runs on, for the switches to and from the body */
+    s->loop_size = 0;
+    s->loop_lo = WEFT_ASAN ? sched_stack_lo(xs, s, &s->loop_size) : NULL;
+    s->sc_unit = NULL;
+    s->body_stack = weft_stack_alloc(&xs->cache, weft_g.cfg.sched_stacksize);
+    uintptr_t top;
+    if (s->body_stack)
+        top = (uintptr_t)weft_stack_top(s->body_stack);
+    else /* below this frame (the real one: under ASan a local may be on a fake stack),
+          * with room for the context weft_ctx_start saves there */
+        top = ((uintptr_t)__builtin_frame_address(0) - 256) & ~(uintptr_t)15;
     s->restart_top = (void *)top;
     s->restart_fn = body;
     size_t sz = 0;
@@ -543,6 +609,19 @@ void weft_sched_loop_enter(weft_sched *s, void (*body)(void *))
     weft_san_switch(&s->loop_fake, lo, sz, s->tsan_fiber);
     weft_ctx_start(&s->loop_exit, (void *)top, body, s);
     weft_san_landed(s->loop_fake);
+    /* the loop ended: its stack (maybe another than the first: SC units took some) */
+    xs = weft_xs_reload();
+    WEFT_ASSERT(s->sc_unit == NULL);
+    if (s->sc_spare) {
+        weft_stack_free(&xs->cache, s->sc_spare);
+        s->sc_spare = NULL;
+    }
+    if (s->body_stack) {
+        if (WEFT_ASAN)
+            weft_asan_unpoison_stack(weft_stack_lo(s->body_stack), s->body_stack->usable);
+        weft_stack_free(&xs->cache, s->body_stack);
+        s->body_stack = NULL;
+    }
     s->restart_top = old_top;
     s->restart_fn = old_fn;
 }
@@ -557,9 +636,7 @@ void weft_sched_loop_begin(weft_sched *s)
 void weft_sched_loop_end(weft_sched *s)
 {
     weft_xstream *xs = weft_xs_reload();
-    size_t sz = 0;
-    const void *lo = WEFT_ASAN ? sched_stack_lo(xs, s, &sz) : NULL;
-    weft_san_switch(NULL, lo, sz, s->tsan_fiber);
+    weft_san_switch(NULL, s->loop_lo, s->loop_size, s->tsan_fiber);
     weft_ctx_jump(s->loop_exit, xs);
 }
 
@@ -580,6 +657,26 @@ void weft_unit_cancel_now(weft_xstream *xs, weft_unit *u)
     unit_finish(xs, u);
 }
 
+/* Scheduler creation's call: u runs on the loop's own stack.  If it comes back here
+ * promoted (it left the stack once and now owns it), this frame is u's and the code after
+ * the call runs as u, maybe on another stream: it leaves as any unit.  Not inlined, so
+ * that the frame u may keep is this one. */
+static __attribute__((noinline)) void sc_run(weft_xstream *xs, weft_sched *s, weft_unit *u)
+{
+    s->ctx = NULL; /* nothing saved: going back to s restarts its loop */
+    s->sc_unit = u;
+    u->stack_kind = WEFT_STACK_SC;
+    u->fn(u->arg);
+    if (WEFT_UNLIKELY(u->stack_kind != WEFT_STACK_SC))
+        weft_ult_exit(u->xs, u);
+    /* never left: the loop goes on, as after a tasklet */
+    s->sc_unit = NULL;
+    weft_canary_check(u); /* (helper) core/overflow.h: no stack of its own, nothing to do */
+    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_FINISH);
+    xs->cur = s->unit;
+    unit_finish(xs, u);
+}
+
 void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u)
 {
     if (WEFT_UNLIKELY(weft_atomic_load_acquire(&u->request) & WEFT_REQ_CANCEL)) {
@@ -595,6 +692,16 @@ void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u)
         return;
     }
     if (WEFT_LIKELY(u->flags & WEFT_U_ULT)) {
+        /* scheduler creation: a fresh SC unit with no stack of its own yet is called on
+         * the loop's stack, if the loop has one and its next one is at hand */
+        if (WEFT_UNLIKELY(u->flags & WEFT_U_F_SC) && !u->ctx && u->stack_kind == WEFT_STACK_NONE &&
+            s->body_stack && s->restart_top && !s->sc_unit &&
+            (s->sc_spare ||
+             (s->sc_spare = weft_stack_alloc(&xs->cache, weft_g.cfg.sched_stacksize)))) {
+            prep_run(xs, u);
+            sc_run(xs, s, u);
+            return;
+        }
         if (WEFT_UNLIKELY(!u->ctx && !ensure_stack(xs, u))) {
             weft_pool_push(u->pool, u); /* out of memory: retry later */
             sched_yield();              /* and let whoever may free memory run */
@@ -757,6 +864,7 @@ static int cf_spawn(weft_xstream *xs, weft_unit *c, ABT_thread *handle)
         weft_tool_dispatch_next(c, ABT_TOOL_EVENT_THREAD_RUN);
     }
     weft_canary_check(self); /* (helper) core/overflow.h */
+    sc_leave(xs, self);      /* it is queued: it must own its stack */
     self->cf_child = c;
     weft_atomic_store_relaxed(&self->state, WEFT_READY);
     weft_set_post(xs, post_push, self);
@@ -887,6 +995,7 @@ static inline __attribute__((always_inline)) int bypass_run_next(weft_xstream *x
         xs->cur = next;
         weft_atomic_store_relaxed(&next->state, WEFT_RUNNING);
         xs->epoch++;
+        sc_leave(xs, self);
         ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, next));
         return BYPASS_DONE;
     }
@@ -903,6 +1012,7 @@ static inline __attribute__((always_inline)) int bypass_run_next(weft_xstream *x
     xs->cur = next;
     weft_atomic_store_relaxed(&next->state, WEFT_RUNNING);
     xs->epoch++;
+    sc_leave(xs, self);
     ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, next));
     return BYPASS_DONE;
 }
@@ -988,6 +1098,7 @@ static inline __attribute__((always_inline)) int ult_yield_to(weft_xstream *xs, 
         /* to->ctx read again: it is only stable now that we own `to` (a unit that has
          * run keeps a context until it terminates) */
         xs->epoch++;
+        sc_leave(xs, self);
         ult_landed(self, resume_unit(xs, &self->ctx, &self->asan_fake_stack, to, to->ctx));
         return ABT_SUCCESS;
     }
@@ -1005,6 +1116,7 @@ static inline __attribute__((always_inline)) int ult_yield_to(weft_xstream *xs, 
     weft_set_post(xs, post_push, self);
     prep_run_quiet(xs, to);
     xs->epoch++;
+    sc_leave(xs, self);
     ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, to));
     return ABT_SUCCESS;
 }
@@ -1148,6 +1260,7 @@ int weft_ult_switch_to(weft_xstream *xs, weft_unit *self, weft_unit *to, int sel
     }
     prep_run_quiet(xs, to);
     xs->epoch++;
+    sc_leave(xs, self);
     ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, to));
     return ABT_SUCCESS;
 }
