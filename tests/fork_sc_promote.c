@@ -24,7 +24,7 @@ int main(void) { TEST_SKIP("weft extension (weft.h) not available"); }
 #include <stdatomic.h>
 
 #define SCHED_STACK (256 * 1024)
-#define NU 24
+#define NU          24
 
 static ABT_pool pool2;
 static ABT_mutex mtx;
@@ -53,9 +53,7 @@ static void sc_body(void *arg)
 {
     int i = (int)(intptr_t)arg;
     switch (i % 4) {
-    case 0: /* yield */
-        CHECK_ABT(ABT_thread_yield());
-        break;
+    case 0: /* yield */ CHECK_ABT(ABT_thread_yield()); break;
     case 1: /* a mutex others hold across a yield */
         CHECK_ABT(ABT_mutex_lock(mtx));
         CHECK_ABT(ABT_thread_yield());

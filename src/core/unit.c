@@ -207,13 +207,13 @@ static inline __attribute__((always_inline)) void prep_run(weft_xstream *xs, wef
  * (SC, core/fork.h).  A predefined loop whose body runs on a stack of its own
  * (body_stack, weft_sched_loop_enter) calls a fresh SC unit on that stack like a tasklet
  * (sc_run).  The first time the unit is about to leave its stack (yield, park, yield_to,
- * *_to, a child-first creation), it is promoted: the loop's stack becomes the unit's
- * (stack_kind OWNED), the scheduler gets a new one and its loop will start afresh there
- * (its context was not saved: s->ctx is NULL).  A unit that instead starts a child of its
- * own (join bypass, ABT_self_schedule) stays on the loop stack while the child runs; if
- * that child goes to the scheduler, the restart promotes the waiting unit first
- * (sc_promote_waiting).  Promotion cannot fail: the loop's next stack (sc_spare) is taken
- * before an SC unit starts, and without one the unit runs as SS. */
+ * *_to, a child-first creation, the join bypass: leave_check), it is promoted: the
+ * loop's stack becomes the unit's (stack_kind OWNED), the scheduler gets a new one and
+ * its loop will start afresh there (its context was not saved: s->ctx is NULL).  A unit
+ * that runs another as its parent scheduler (ABT_self_schedule) stays on the loop stack:
+ * that child comes back to it, never to the loop.  Promotion cannot fail: the loop's next
+ * stack (sc_spare) is taken before an SC unit starts, and without one the unit runs as
+ * SS. */
 
 static WEFT_COLD void sc_promote_of(weft_xstream *xs, weft_sched *s, weft_unit *u)
 {
@@ -229,29 +229,26 @@ static WEFT_COLD void sc_promote_of(weft_xstream *xs, weft_sched *s, weft_unit *
     WEFT_ASSERT(s->ctx == NULL);
 }
 
-/* `self` leaves its stack: promote it first if it runs on its scheduler's loop stack. */
-static inline void sc_leave(weft_xstream *xs, weft_unit *self)
+/* Every path on which a running ULT may leave its stack (yield, park, yield_to, *_to,
+ * the join bypass, child-first creation, exit) starts with the canary check of its stack
+ * (core/overflow.h).  A unit with no stack of its own (the primary ULT, a user stack, an
+ * SC unit on the loop's stack) fails its first test; there, an SC unit is promoted: it
+ * costs the hot paths nothing. */
+static inline void leave_check(weft_unit *self)
 {
-    if (WEFT_UNLIKELY(self->stack_kind == WEFT_STACK_SC))
-        sc_promote_of(xs, xs->sched, self);
-}
-
-/* Going back to scheduler `s`, whose loop restarts: an SC unit waiting on the loop stack
- * for a child (join bypass) gets that stack first. */
-static inline void sc_promote_waiting(weft_xstream *xs, weft_sched *s)
-{
-    if (WEFT_UNLIKELY(s->sc_unit != NULL))
-        sc_promote_of(xs, s, s->sc_unit);
+    if (WEFT_UNLIKELY(!self->stack)) {
+        if (self->stack_kind == WEFT_STACK_SC)
+            sc_promote_of(self->xs, self->xs->sched, self);
+        return;
+    }
+    weft_canary_check(self); /* (helper) core/overflow.h: ABT_STACK_OVERFLOW_CHECK */
 }
 
 /* The calling ULT `self` switches to its stream's current scheduler (post already set).
  * Returns when self is resumed, on whatever stream resumes it. */
 static weft_xstream *switch_to_sched(weft_xstream *xs, weft_unit *self)
 {
-    sc_leave(xs, self);
     weft_sched *s = xs->sched;
-    if (!s->ctx)
-        sc_promote_waiting(xs, s);
     size_t sz = 0;
     const void *lo = WEFT_ASAN ? sched_stack_lo(xs, s, &sz) : NULL;
     xs->epoch++;
@@ -271,8 +268,6 @@ static weft_xstream *switch_to_sched(weft_xstream *xs, weft_unit *self)
 static __attribute__((noreturn)) void jump_to_sched(weft_xstream *xs)
 {
     weft_sched *s = xs->sched;
-    if (!s->ctx)
-        sc_promote_waiting(xs, s);
     size_t sz = 0;
     const void *lo = WEFT_ASAN ? sched_stack_lo(xs, s, &sz) : NULL;
     xs->cur = s->unit;
@@ -671,7 +666,6 @@ static __attribute__((noinline)) void sc_run(weft_xstream *xs, weft_sched *s, we
         weft_ult_exit(u->xs, u);
     /* never left: the loop goes on, as after a tasklet */
     s->sc_unit = NULL;
-    weft_canary_check(u); /* (helper) core/overflow.h: no stack of its own, nothing to do */
     weft_tool_event(u, ABT_TOOL_EVENT_THREAD_FINISH);
     xs->cur = s->unit;
     unit_finish(xs, u);
@@ -863,8 +857,7 @@ static int cf_spawn(weft_xstream *xs, weft_unit *c, ABT_thread *handle)
         weft_tool_dispatch(self, ABT_TOOL_EVENT_THREAD_YIELD);
         weft_tool_dispatch_next(c, ABT_TOOL_EVENT_THREAD_RUN);
     }
-    weft_canary_check(self); /* (helper) core/overflow.h */
-    sc_leave(xs, self);      /* it is queued: it must own its stack */
+    leave_check(self); /* the canary; SC promotion */
     self->cf_child = c;
     weft_atomic_store_relaxed(&self->state, WEFT_READY);
     weft_set_post(xs, post_push, self);
@@ -994,8 +987,6 @@ static inline __attribute__((always_inline)) int bypass_run_next(weft_xstream *x
         next->xs = xs; /* prep_run without its tool hook (no tool here) */
         xs->cur = next;
         weft_atomic_store_relaxed(&next->state, WEFT_RUNNING);
-        xs->epoch++;
-        sc_leave(xs, self);
         ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, next));
         return BYPASS_DONE;
     }
@@ -1011,8 +1002,6 @@ static inline __attribute__((always_inline)) int bypass_run_next(weft_xstream *x
     next->xs = xs; /* prep_run without its tool hook (no tool here) */
     xs->cur = next;
     weft_atomic_store_relaxed(&next->state, WEFT_RUNNING);
-    xs->epoch++;
-    sc_leave(xs, self);
     ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, next));
     return BYPASS_DONE;
 }
@@ -1055,7 +1044,7 @@ static inline __attribute__((always_inline)) bool park_bypass(weft_xstream *xs, 
 
 static inline __attribute__((always_inline)) void ult_yield(weft_xstream *xs, weft_unit *self)
 {
-    weft_canary_check(self); /* (helper) core/overflow.h */
+    leave_check(self); /* the canary; SC promotion */
     if (yield_bypass(xs, self))
         return;
     weft_tool_event(self, ABT_TOOL_EVENT_THREAD_YIELD);
@@ -1083,7 +1072,7 @@ static inline __attribute__((always_inline)) int ult_yield_to(weft_xstream *xs, 
                                                               weft_unit *to)
 {
     WEFT_ASSERT(to->flags & WEFT_U_ULT); /* the callers check it */
-    weft_canary_check(self);             /* (helper) core/overflow.h */
+    leave_check(self);                   /* the canary; SC promotion */
     weft_pool *p = to->pool;
     if (WEFT_LIKELY(p == self->pool && (p->caps & WEFT_POOL_CAP_INLINE_FIFO) && to->ctx) &&
         !weft_atomic_load_relaxed(&self->migr_to) &&
@@ -1097,8 +1086,6 @@ static inline __attribute__((always_inline)) int ult_yield_to(weft_xstream *xs, 
         prep_run_quiet(xs, to);
         /* to->ctx read again: it is only stable now that we own `to` (a unit that has
          * run keeps a context until it terminates) */
-        xs->epoch++;
-        sc_leave(xs, self);
         ult_landed(self, resume_unit(xs, &self->ctx, &self->asan_fake_stack, to, to->ctx));
         return ABT_SUCCESS;
     }
@@ -1115,8 +1102,6 @@ static inline __attribute__((always_inline)) int ult_yield_to(weft_xstream *xs, 
     weft_atomic_store_relaxed(&self->state, WEFT_READY);
     weft_set_post(xs, post_push, self);
     prep_run_quiet(xs, to);
-    xs->epoch++;
-    sc_leave(xs, self);
     ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, to));
     return ABT_SUCCESS;
 }
@@ -1210,7 +1195,7 @@ int weft_unit_resume(weft_unit *u, bool claim)
 
 int weft_ult_switch_to(weft_xstream *xs, weft_unit *self, weft_unit *to, int self_mode, bool resume)
 {
-    weft_canary_check(self); /* (helper) core/overflow.h */
+    leave_check(self); /* the canary; SC promotion */
     if (resume) {
         if (weft_unit_resume(to, true) != ABT_SUCCESS)
             return ABT_ERR_THREAD;
@@ -1235,7 +1220,6 @@ int weft_ult_switch_to(weft_xstream *xs, weft_unit *self, weft_unit *to, int sel
         weft_tool_dispatch_next(to, ABT_TOOL_EVENT_THREAD_RUN);
     }
     if (self_mode == WEFT_TO_EXIT) {
-        xs->epoch++;
         prep_run_quiet(xs, to);
         weft_set_post(xs, post_finish, self);
         if (to->ctx) {
@@ -1259,8 +1243,6 @@ int weft_ult_switch_to(weft_xstream *xs, weft_unit *self, weft_unit *to, int sel
         weft_set_post(xs, post_push, self);
     }
     prep_run_quiet(xs, to);
-    xs->epoch++;
-    sc_leave(xs, self);
     ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, to));
     return ABT_SUCCESS;
 }
@@ -1291,7 +1273,7 @@ void weft_ult_run_as_parent(weft_xstream *xs, weft_unit *self, weft_unit *u)
 void weft_ult_park(weft_xstream *xs, weft_unit *self, void (*post)(weft_xstream *, void *),
                    void *arg)
 {
-    weft_canary_check(self); /* (helper) core/overflow.h */
+    leave_check(self); /* the canary; SC promotion */
     /* one load of the mask for the event and the bypass (which a tool turns off) */
     uint64_t tool = WEFT_TOOL ? weft_atomic_load_relaxed(&weft_tool_g.mask) : 0;
     if (WEFT_UNLIKELY(tool & ABT_TOOL_EVENT_THREAD_SUSPEND))
@@ -1383,8 +1365,8 @@ static inline __attribute__((always_inline)) void join_wait(weft_xstream *xs, we
         if (bypass_take(xs, t)) {
             if (t->flags & WEFT_U_ULT) {
                 if (ensure_stack(xs, t)) {
-                    weft_canary_check(self); /* (helper) core/overflow.h */
-                    if (chain) {             /* join_many: t may start the next one itself */
+                    leave_check(self); /* the canary; SC promotion */
+                    if (chain) {       /* join_many: t may start the next one itself */
                         w.join_chain = 1;
                         w.data = chain;
                     }
