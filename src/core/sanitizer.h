@@ -33,6 +33,16 @@ static inline void weft_san_switch(void **fake_save, const void *to_lo, size_t t
 #endif
 }
 
+/* TSan: from here on the running code is fiber `f`'s (no stack change). */
+static inline void weft_tsan_fiber_switch(void *f)
+{
+#if WEFT_TSAN
+    __tsan_switch_to_fiber(f, 0);
+#else
+    (void)f;
+#endif
+}
+
 static inline void weft_san_landed(void *fake)
 {
 #if WEFT_ASAN

@@ -246,6 +246,7 @@ struct weft_sched {
     weft_ctx loop_exit;
     void *loop_fake;     /* ASan: the fake stack of the frame that entered the loop */
     const void *loop_lo; /* ASan: the stack of the frame that entered the loop */
+    void *loop_fiber;    /* TSan: the fiber that entered the loop */
     size_t loop_size;
     uint32_t loop_n; /* units run since the last event check (kept across restarts) */
     /* the stack the loop runs on (weft_sched_loop_enter), NULL when it runs on the stack

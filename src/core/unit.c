@@ -223,6 +223,10 @@ static WEFT_COLD void sc_promote_of(weft_xstream *xs, weft_sched *s, weft_unit *
     u->stack = s->body_stack;
     u->stack_size = s->body_stack->usable;
     u->stack_kind = WEFT_STACK_OWNED;
+    if (WEFT_TSAN) { /* it ran as the loop's fiber and keeps it (with its call stack) */
+        u->tsan_fiber = s->tsan_fiber;
+        s->tsan_fiber = weft_tsan_fiber_create();
+    }
     s->body_stack = nw;
     s->restart_top = weft_stack_top(nw);
     s->sc_unit = NULL;
@@ -244,11 +248,23 @@ static inline void leave_check(weft_unit *self)
     weft_canary_check(self); /* (helper) core/overflow.h: ABT_STACK_OVERFLOW_CHECK */
 }
 
+/* TSan: a loop that restarts gets a fiber of its own whose call stack is empty (the old
+ * one's holds the abandoned loop frames; no code runs on it any more). */
+static inline void sched_fresh_fiber(weft_sched *s)
+{
+    if (WEFT_TSAN && !s->ctx && s->restart_top) {
+        void *old = s->tsan_fiber;
+        s->tsan_fiber = weft_tsan_fiber_create();
+        weft_tsan_fiber_destroy(old);
+    }
+}
+
 /* The calling ULT `self` switches to its stream's current scheduler (post already set).
  * Returns when self is resumed, on whatever stream resumes it. */
 static weft_xstream *switch_to_sched(weft_xstream *xs, weft_unit *self)
 {
     weft_sched *s = xs->sched;
+    sched_fresh_fiber(s);
     size_t sz = 0;
     const void *lo = WEFT_ASAN ? sched_stack_lo(xs, s, &sz) : NULL;
     xs->epoch++;
@@ -268,6 +284,7 @@ static weft_xstream *switch_to_sched(weft_xstream *xs, weft_unit *self)
 static __attribute__((noreturn)) void jump_to_sched(weft_xstream *xs)
 {
     weft_sched *s = xs->sched;
+    sched_fresh_fiber(s);
     size_t sz = 0;
     const void *lo = WEFT_ASAN ? sched_stack_lo(xs, s, &sz) : NULL;
     xs->cur = s->unit;
@@ -388,8 +405,15 @@ void weft_ult_exit(weft_xstream *xs, weft_unit *self)
 {
     weft_canary_check(self); /* (helper) core/overflow.h: ABT_STACK_OVERFLOW_CHECK */
     xs->epoch++;             /* no return on completion below this */
-    if (WEFT_UNLIKELY(self->stack_kind == WEFT_STACK_SC))
-        xs->sched->sc_unit = NULL; /* it ends on the loop stack, which the loop takes back */
+    if (WEFT_UNLIKELY(self->stack_kind == WEFT_STACK_SC)) {
+        /* it ends on the loop stack, which the loop takes back (restarting) */
+        weft_sched *s = xs->sched;
+        s->sc_unit = NULL;
+        if (WEFT_TSAN) { /* it runs as the loop's fiber: that one goes with it */
+            self->tsan_fiber = s->tsan_fiber;
+            s->tsan_fiber = weft_tsan_fiber_create();
+        }
+    }
     weft_waiter *w = weft_atomic_load_acquire(&self->joiner);
     if (w && w != WEFT_JOIN_DONE && w->ult && w->ult->xs == xs && (self->flags & WEFT_U_NAMED)) {
         if (WEFT_UNLIKELY(w->join_chain))
@@ -491,6 +515,8 @@ static void *ult_entry_ss(void *arg)
     weft_tool_event(u, ABT_TOOL_EVENT_THREAD_FINISH);
     weft_set_post(xs, post_finish, u);
     weft_sched *s = xs->sched;
+    if (WEFT_ASAN || WEFT_TSAN)
+        sched_fresh_fiber(s); /* s->ctx is NULL: it restarts below */
     size_t sz = 0;
     const void *lo = WEFT_ASAN ? sched_stack_lo(xs, s, &sz) : NULL;
     xs->cur = s->unit;
@@ -599,11 +625,20 @@ void weft_sched_loop_enter(weft_sched *s, void (*body)(void *))
         top = ((uintptr_t)__builtin_frame_address(0) - 256) & ~(uintptr_t)15;
     s->restart_top = (void *)top;
     s->restart_fn = body;
+    /* TSan: the body is a call chain of its own, on a fiber of its own */
+    void *enter_fiber = s->tsan_fiber;
+    s->loop_fiber = enter_fiber;
+    if (WEFT_TSAN)
+        s->tsan_fiber = weft_tsan_fiber_create();
     size_t sz = 0;
     const void *lo = WEFT_ASAN ? sched_stack_lo(xs, s, &sz) : NULL;
     weft_san_switch(&s->loop_fake, lo, sz, s->tsan_fiber);
     weft_ctx_start(&s->loop_exit, (void *)top, body, s);
     weft_san_landed(s->loop_fake);
+    if (WEFT_TSAN) {
+        weft_tsan_fiber_destroy(s->tsan_fiber);
+        s->tsan_fiber = enter_fiber;
+    }
     /* the loop ended: its stack (maybe another than the first: SC units took some) */
     xs = weft_xs_reload();
     WEFT_ASSERT(s->sc_unit == NULL);
@@ -631,7 +666,7 @@ void weft_sched_loop_begin(weft_sched *s)
 void weft_sched_loop_end(weft_sched *s)
 {
     weft_xstream *xs = weft_xs_reload();
-    weft_san_switch(NULL, s->loop_lo, s->loop_size, s->tsan_fiber);
+    weft_san_switch(NULL, s->loop_lo, s->loop_size, s->loop_fiber);
     weft_ctx_jump(s->loop_exit, xs);
 }
 
@@ -1260,7 +1295,7 @@ void weft_ult_run_as_parent(weft_xstream *xs, weft_unit *self, weft_unit *u)
     parent.unit = self;
     parent.parent = xs->sched;
     parent.xs = xs;
-    parent.tsan_fiber = self->tsan_fiber;
+    parent.tsan_fiber = weft_tsan_fiber_current(); /* self's (an SC unit runs on its loop's) */
     xs->sched = &parent;
     weft_sched_run_unit(xs, &parent, u);
     /* back on the caller's stack, on the same stream (the record never migrates); the
