@@ -310,6 +310,7 @@ int weft_thread_attr_set_fork(ABT_thread_attr attr, weft_fork_t fork) ABT_API_PU
  * @retval ABT_SUCCESS
  * @retval ABT_ERR_INV_THREAD_ATTR attr is ABT_THREAD_ATTR_NULL
  * @retval ABT_ERR_INV_ARG fork is NULL
+ * @undefined attr already freed.
  */
 int weft_thread_attr_get_fork(ABT_thread_attr attr, weft_fork_t *fork) ABT_API_PUBLIC;
 
@@ -321,6 +322,7 @@ int weft_thread_attr_get_fork(ABT_thread_attr attr, weft_fork_t *fork) ABT_API_P
  * @retval ABT_SUCCESS
  * @retval ABT_ERR_INV_THREAD thread is invalid
  * @retval ABT_ERR_INV_ARG fork is NULL
+ * @undefined nothing.
  */
 int weft_thread_get_fork(ABT_thread thread, weft_fork_t *fork) ABT_API_PUBLIC;
 

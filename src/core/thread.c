@@ -513,6 +513,13 @@ WEFT_API int ABT_thread_get_stack(ABT_thread thread, void **stackaddr, size_t *s
         *stackaddr = (char *)weft_stack_top(st) - u->stack_size;
         *stacksize = u->stack_size;
         break;
+    case WEFT_STACK_SC: { /* an SC unit running on its scheduler's loop stack (fork.h) */
+        weft_xstream *xs = u->xs;
+        weft_stack *ls = xs && xs->sched ? xs->sched->body_stack : NULL;
+        *stackaddr = ls ? weft_stack_lo(ls) : NULL;
+        *stacksize = ls ? ls->usable : u->stack_size;
+        break;
+    }
     default: /* a tasklet, or a ULT whose stack is not allocated yet (lazy) */
         *stackaddr = NULL;
         *stacksize = weft_unit_is_ult(u) ? u->stack_size : 0;

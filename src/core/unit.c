@@ -696,6 +696,7 @@ static __attribute__((noinline)) void sc_run(weft_xstream *xs, weft_sched *s, we
     s->ctx = NULL; /* nothing saved: going back to s restarts its loop */
     s->sc_unit = u;
     u->stack_kind = WEFT_STACK_SC;
+    u->stack_size = s->body_stack->usable; /* it runs on, and may keep, the loop's stack */
     u->fn(u->arg);
     if (WEFT_UNLIKELY(u->stack_kind != WEFT_STACK_SC))
         weft_ult_exit(u->xs, u);
@@ -992,6 +993,20 @@ static void post_push(weft_xstream *xs, void *arg)
  * returns here.  A yielding `self` is made ready and pushed back by the post action; a
  * parking one has set its post action already (it releases the lock of its waitlist). */
 enum { BYPASS_EMPTY, BYPASS_DECLINED, BYPASS_DONE };
+
+/* The next unit needs the scheduler: a tasklet, the primary ULT, a cancelled unit, or an
+ * SS or SC unit that never ran (a stateless loop starts those, core/fork.h).  The
+ * caller owns `next` or holds its pool's lock. */
+static inline bool bypass_declines(weft_unit *next)
+{
+    uint16_t fl = next->flags;
+    if (WEFT_UNLIKELY((fl & (WEFT_U_ULT | WEFT_U_MAIN | WEFT_U_F_SS | WEFT_U_F_SC)) !=
+                      WEFT_U_ULT)) {
+        if ((fl & (WEFT_U_ULT | WEFT_U_MAIN)) != WEFT_U_ULT || !next->ctx)
+            return true;
+    }
+    return weft_atomic_load_relaxed(&next->request) & WEFT_REQ_CANCEL;
+}
 static inline __attribute__((always_inline)) int bypass_run_next(weft_xstream *xs, weft_unit *self,
                                                                  weft_pool *p, bool yielding)
 {
@@ -1004,8 +1019,7 @@ static inline __attribute__((always_inline)) int bypass_run_next(weft_xstream *x
         if (!next)
             return BYPASS_EMPTY;
         void (*post)(weft_xstream *, void *) = post_push_release;
-        if ((next->flags & (WEFT_U_ULT | WEFT_U_MAIN)) != WEFT_U_ULT ||
-            (weft_atomic_load_relaxed(&next->request) & WEFT_REQ_CANCEL)) {
+        if (bypass_declines(next)) {
             weft_pool_fifo_unpop_release(p, next);
             return BYPASS_DECLINED;
         }
@@ -1028,9 +1042,7 @@ static inline __attribute__((always_inline)) int bypass_run_next(weft_xstream *x
     weft_unit *next = weft_pool_fifo_pop(p); /* a bypass pool is always an inline FIFO */
     if (!next)
         return BYPASS_EMPTY;
-    if ((next->flags & (WEFT_U_ULT | WEFT_U_MAIN)) != WEFT_U_ULT ||
-        (weft_atomic_load_relaxed(&next->request) & WEFT_REQ_CANCEL) ||
-        (!next->ctx && !ensure_stack(xs, next))) {
+    if (bypass_declines(next) || (!next->ctx && !ensure_stack(xs, next))) {
         weft_pool_push_head(p, next);
         return BYPASS_DECLINED;
     }
@@ -1397,7 +1409,9 @@ static inline __attribute__((always_inline)) void join_wait(weft_xstream *xs, we
     if (w.ult) {
         /* Join bypass: a target that never ran and waits in one of our pools is run
          * here and now, by the joiner itself. */
-        if (bypass_take(xs, t)) {
+        /* a fresh SS or SC target is left to the stream's predefined (stateless) loop,
+         * which starts it without saving itself (core/fork.h): the joiner waits */
+        if (!(t->flags & (WEFT_U_F_SS | WEFT_U_F_SC)) && bypass_take(xs, t)) {
             if (t->flags & WEFT_U_ULT) {
                 if (ensure_stack(xs, t)) {
                     leave_check(self); /* the canary; SC promotion */
