@@ -287,6 +287,7 @@ static int runtime_init(void)
         .desc_size = sizeof(weft_unit),
         .desc_init = weft_unit_handle_init,
         .thread_stacksize = weft_g.cfg.thread_stacksize,
+        .big_stacksize = weft_g.cfg.sched_stacksize,
         .max_descs = weft_g.cfg.mem_max_descs,
         .max_stacks = weft_g.cfg.mem_max_stacks,
         .lp_alloc = weft_g.cfg.lp_alloc,

@@ -54,11 +54,17 @@ struct weft_mem_cache {
     struct weft_mem_node *descs; /* free descriptors */
     weft_stack *stacks;          /* free default-size stacks */
     uint32_t num_descs, num_stacks;
+    /* free stacks of the second cached size (big_stacksize: schedulers' loops and the
+     * ULTs that take one over, core/fork.h), at most WEFT_MEM_MAX_BIG; slow paths only */
+    weft_stack *big;
+    uint32_t num_big;
     /* trimming (trim.c; slow paths only) */
     uint32_t events;                /* event checks since the clock was last read */
     uint32_t desc_mark, stack_mark; /* decaying high-water marks of what the cache needed */
     uint64_t next_trim;             /* CLOCK_MONOTONIC ns of this cache's next trim */
 };
+
+#define WEFT_MEM_MAX_BIG 4
 
 /* What mem needs to know, set by weft_mem_init (ABT_init, before any stream runs) and
  * read-only afterwards. */
@@ -66,6 +72,7 @@ struct weft_mem_config {
     size_t desc_size;              /* bytes per descriptor (a multiple of WEFT_CACHE_LINE) */
     void (*desc_init)(void *desc); /* on each zeroed descriptor of a slab carved (again) */
     size_t thread_stacksize;       /* the default, cached stack size */
+    size_t big_stacksize;          /* the second size a stream caches a few of (0: none) */
     uint32_t max_descs;            /* per-stream descriptor cache bound */
     uint32_t max_stacks;           /* per-stream stack cache bound */
     int lp_alloc;                  /* enum weft_lp_alloc */

@@ -419,6 +419,12 @@ void weft_stack_cache_shrink(struct weft_mem_cache *c, uint32_t keep)
 
 weft_stack *weft_stack_alloc_slow(struct weft_mem_cache *c, size_t usable)
 {
+    if (c && c->big && usable == weft_mem_cfg.big_stacksize) {
+        weft_stack *s = c->big;
+        c->big = s->next;
+        c->num_big--;
+        return s;
+    }
     bool dflt = usable == weft_mem_cfg.thread_stacksize;
     if (dflt) {
         weft_stack *s = NULL;
@@ -465,6 +471,13 @@ weft_stack *weft_stack_alloc_slow(struct weft_mem_cache *c, size_t usable)
 
 void weft_stack_free_slow(struct weft_mem_cache *c, weft_stack *s)
 {
+    if (c && s->usable == weft_mem_cfg.big_stacksize && !s->from_arena &&
+        c->num_big < WEFT_MEM_MAX_BIG) {
+        s->next = c->big;
+        c->big = s;
+        c->num_big++;
+        return;
+    }
     if (s->usable != weft_mem_cfg.thread_stacksize && !s->from_arena) {
         stack_unmap(s);
         return;
@@ -501,6 +514,12 @@ void weft_stack_free_slow(struct weft_mem_cache *c, weft_stack *s)
 void weft_mem_flush(struct weft_mem_cache *c)
 {
     weft_desc_flush(c);
+    while (c->big) {
+        weft_stack *v = c->big;
+        c->big = v->next;
+        stack_unmap(v);
+    }
+    c->num_big = 0;
     pthread_mutex_lock(&depot_lock);
     while (c->stacks) {
         weft_stack *v = c->stacks;
