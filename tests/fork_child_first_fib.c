@@ -5,18 +5,8 @@
  * holds its stream (it spins without yielding) until the root has been taken by the
  * other stream, which can only happen if a creator queued by child-first creation can
  * be stolen; the root then runs fib there.  Checks the results.  weft only. */
-#include "test.h"
-
-#if defined(__has_include)
-#if __has_include(<weft.h>)
-#include <weft.h>
-#define TEST_WEFT 1
-#endif
-#endif
-
-#ifndef TEST_WEFT
-int main(void) { TEST_SKIP("weft extension (weft.h) not available"); }
-#else
+#include "weft_only.h"
+#ifndef WEFT_ONLY_SKIPPED
 
 #include <stdatomic.h>
 

@@ -3,18 +3,8 @@
  * message; the runtime stays uninitialized and a good value then initializes it.  The value is
  * case-insensitive, shown by ABT_info_print_config, and given to ULTs created without an attribute
  * (not to those whose attribute names another).  weft only. */
-#include "test.h"
-
-#if defined(__has_include)
-#if __has_include(<weft.h>)
-#include <weft.h>
-#define TEST_WEFT 1
-#endif
-#endif
-
-#ifndef TEST_WEFT
-int main(void) { TEST_SKIP("weft extension (weft.h) not available"); }
-#else
+#include "weft_only.h"
+#ifndef WEFT_ONLY_SKIPPED
 
 static int ran;
 static void f(void *arg) { ran++; }

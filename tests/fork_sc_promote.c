@@ -9,18 +9,8 @@
  * scheduler's stack, which ABT_thread_get_stack reports), and
  * one that exits with ABT_self_exit before any deviation.  An SC ULT that another ULT
  * starts (the yield bypass, here) runs as RoC on a stack of its own.  weft only. */
-#include "test.h"
-
-#if defined(__has_include)
-#if __has_include(<weft.h>)
-#include <weft.h>
-#define TEST_WEFT 1
-#endif
-#endif
-
-#ifndef TEST_WEFT
-int main(void) { TEST_SKIP("weft extension (weft.h) not available"); }
-#else
+#include "weft_only.h"
+#ifndef WEFT_ONLY_SKIPPED
 
 #include <stdatomic.h>
 

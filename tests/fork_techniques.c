@@ -8,18 +8,8 @@
  * Also: the attribute calls and their errors, the
  * technique in ABT_info_print_thread and ABT_info_print_thread_attr, and a tasklet's answer
  * (WEFT_FORK_DEFAULT).  weft only. */
-#include "test.h"
-
-#if defined(__has_include)
-#if __has_include(<weft.h>)
-#include <weft.h>
-#define TEST_WEFT 1
-#endif
-#endif
-
-#ifndef TEST_WEFT
-int main(void) { TEST_SKIP("weft extension (weft.h) not available"); }
-#else
+#include "weft_only.h"
+#ifndef WEFT_ONLY_SKIPPED
 
 #include <stdatomic.h>
 

@@ -476,10 +476,11 @@ static inline bool roc_intact(weft_xstream *xs0, uint64_t epoch, weft_unit *u)
     return xs == xs0 && xs->epoch == epoch;
 }
 
-/* Started by a scheduler (weft_sched_run_unit): return to it. */
-static void *ult_entry_roc_sched(void *arg)
+/* The entry of a unit started by a scheduler that it returns to: `unsaved` for an SS
+ * start (the loop saved nothing: sanitizer builds, which cannot return (roc_leave), have
+ * nothing to jump to and restart the loop, which a stateless scheduler allows). */
+static inline __attribute__((always_inline)) void *roc_sched_entry(weft_unit *u, bool unsaved)
 {
-    weft_unit *u = arg;
     weft_san_landed(NULL);
     weft_xstream *xs = u->xs;
     uint64_t epoch = xs->epoch;
@@ -491,42 +492,26 @@ static void *ult_entry_roc_sched(void *arg)
     weft_tool_event(u, ABT_TOOL_EVENT_THREAD_FINISH);
     weft_set_post(xs, post_finish, u);
     weft_sched *s = xs->sched;
-    size_t sz = 0;
-    const void *lo = WEFT_ASAN ? sched_stack_lo(xs, s, &sz) : NULL;
-    xs->cur = s->unit;
-    weft_san_switch(NULL, lo, sz, s->tsan_fiber);
-    return roc_leave(xs, s->ctx);
-}
-
-/* Started unsaved by a predefined loop (stack separation): return to it.  Sanitizer
- * builds cannot return (roc_leave) and have nothing saved to jump to: they restart the
- * loop, which a stateless scheduler allows. */
-static void *ult_entry_ss(void *arg)
-{
-    weft_unit *u = arg;
-    weft_san_landed(NULL);
-    weft_xstream *xs = u->xs;
-    uint64_t epoch = xs->epoch;
-    weft_land(xs);
-    u->fn(u->arg);
-    if (WEFT_UNLIKELY(!roc_intact(xs, epoch, u)))
-        weft_ult_exit(u->xs, u);
-    weft_canary_check(u); /* (helper) core/overflow.h */
-    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_FINISH);
-    weft_set_post(xs, post_finish, u);
-    weft_sched *s = xs->sched;
-    if (WEFT_ASAN || WEFT_TSAN)
+    if (unsaved && (WEFT_ASAN || WEFT_TSAN))
         sched_fresh_fiber(s); /* s->ctx is NULL: it restarts below */
     size_t sz = 0;
     const void *lo = WEFT_ASAN ? sched_stack_lo(xs, s, &sz) : NULL;
     xs->cur = s->unit;
     weft_san_switch(NULL, lo, sz, s->tsan_fiber);
+    if (!unsaved)
+        return roc_leave(xs, s->ctx);
     if (WEFT_ASAN || WEFT_TSAN) {
         weft_ctx dead;
         weft_ctx_start(&dead, s->restart_top, s->restart_fn, s);
     }
     return xs;
 }
+
+/* Started by a scheduler (weft_sched_run_unit) that saved itself: return to it. */
+static void *ult_entry_roc_sched(void *arg) { return roc_sched_entry(arg, false); }
+
+/* Started unsaved by a predefined loop (stack separation): return to it. */
+static void *ult_entry_ss(void *arg) { return roc_sched_entry(arg, true); }
 
 /* Started by its joiner (the join bypass): return to the joiner, as a hand-off would. */
 static void *ult_entry_roc_join(void *arg)
@@ -925,6 +910,7 @@ int weft_unit_spawn_fork(weft_pool *p, weft_unit *u, ABT_thread *handle)
     }
     if (cf)
         return cf_spawn(xs, u, handle);
+    /* parent-first: queued as weft_unit_spawn queues any unit */
     if (WEFT_UNLIKELY(!(p->caps & WEFT_POOL_CAP_INLINE_FIFO)))
         return weft_unit_spawn_other(p, u, handle);
     if (handle)
