@@ -368,7 +368,7 @@ WEFT_API int ABT_thread_set_associated_pool(ABT_thread thread, ABT_pool pool)
         int r = weft_pool_bind(p, u);
         if (r != ABT_SUCCESS)
             return r;
-        u->pool = p;
+        weft_atomic_store_relaxed_plain(&u->pool, p); /* joiners read it */
         return ABT_SUCCESS;
     }
     if (old != p && old && weft_pool_remove(old, u) == ABT_SUCCESS) {
@@ -377,13 +377,13 @@ WEFT_API int ABT_thread_set_associated_pool(ABT_thread thread, ABT_pool pool)
             weft_pool_push(old, u); /* back where it was, unchanged */
             return r;
         }
-        u->pool = p;
+        weft_atomic_store_relaxed_plain(&u->pool, p); /* joiners read it */
         weft_pool_push(p, u);
         return ABT_SUCCESS;
     }
     /* running, blocked, or in a pool it cannot be taken out of: the unit of a user pool is
      * made at its next push (pool/user.c, "Failure") */
-    u->pool = p;
+    weft_atomic_store_relaxed_plain(&u->pool, p); /* joiners read it */
     return ABT_SUCCESS;
 }
 
