@@ -141,6 +141,7 @@ static const tech_t techs[] = {
     { "c-roc", T_ULT, WEFT_FORK_C_ROC },
     { "c-roc-e", T_ULT, WEFT_FORK_C_ROC_E },
 #endif
+    { "default", T_ULT, -1 }, /* the library's default technique (no attribute) */
     { "tasklet", T_TASKLET, 0 },
 };
 #define N_TECHS ((int)(sizeof techs / sizeof techs[0]))
@@ -151,13 +152,13 @@ static const tech_t techs[] = {
 static int make_attr(const tech_t *t, long stacksize, ABT_thread_attr *attr)
 {
     *attr = ABT_THREAD_ATTR_NULL;
-    if (stacksize <= 0 && (t == NULL || t->kind == T_TASKLET))
+    if (stacksize <= 0 && (t == NULL || t->kind == T_TASKLET || t->fork < 0))
         return ABT_SUCCESS;
     CHECK(ABT_thread_attr_create(attr));
     if (stacksize > 0)
         CHECK(ABT_thread_attr_set_stacksize(*attr, (size_t)stacksize));
 #ifdef DEV_HAVE_FORK
-    if (t != NULL && t->kind == T_ULT) {
+    if (t != NULL && t->kind == T_ULT && t->fork >= 0) {
         int rc = weft_thread_attr_set_fork(*attr, (weft_fork_t)t->fork);
         if (rc != ABT_SUCCESS) {
             ABT_thread_attr_free(attr);
@@ -182,14 +183,20 @@ static int parse_techs(const char *list, int *sel)
 {
     int n = 0;
 #ifndef DEV_HAVE_FORK
-    fprintf(stderr,
-            "deviation (%s): --fork needs weft (weft_thread_attr_set_fork); this "
-            "build has no weft.h\n",
-            BENCH_IMPL_NAME);
-    exit(2);
+    /* without weft.h only "default" and "tasklet" exist */
+    if (strcmp(list, "all") == 0 || !find_tech(list)) {
+        fprintf(stderr,
+                "deviation (%s): --fork needs weft (weft_thread_attr_set_fork); this "
+                "build has no weft.h (only default and tasklet)\n",
+                BENCH_IMPL_NAME);
+        exit(2);
+    }
 #endif
+    int all = strcmp(list, "all") == 0;
     for (int i = 0; i < N_TECHS; i++) {
-        if (bench_in_list(list, techs[i].name))
+        /* "all": the techniques, not "default" again */
+        if (all ? techs[i].fork >= 0 || techs[i].kind == T_TASKLET
+                : bench_in_list(list, techs[i].name))
             sel[n++] = i;
     }
     /* every name of the list must be known */
@@ -203,8 +210,8 @@ static int parse_techs(const char *list, int *sel)
             if (!find_tech(w)) {
                 fprintf(stderr,
                         "deviation: unknown --fork technique '%s' (full, full-l, roc, "
-                        "roc-l, ss, ss-l, sc, c-full, c-full-e, c-roc, c-roc-e, tasklet, "
-                        "all)\n",
+                        "roc-l, ss, ss-l, sc, c-full, c-full-e, c-roc, c-roc-e, default, "
+                        "tasklet, all)\n",
                         w);
                 exit(2);
             }

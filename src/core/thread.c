@@ -510,7 +510,7 @@ WEFT_API int ABT_thread_get_stack(ABT_thread thread, void **stackaddr, size_t *s
         break;
     case WEFT_STACK_CACHED:
     case WEFT_STACK_OWNED:
-        *stackaddr = (char *)weft_stack_top(st) - u->stack_size;
+        *stackaddr = weft_stack_lo(st);
         *stacksize = u->stack_size;
         break;
     case WEFT_STACK_SC: { /* an SC unit running on its scheduler's loop stack (fork.h) */

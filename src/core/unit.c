@@ -941,7 +941,7 @@ static void apply_migration(weft_unit *u)
             return;
         }
         weft_atomic_store_relaxed_plain(&u->pool, to); /* a joiner may read it */
-        weft_tool_event(u, WEFT_TOOL_EVENT_MIGRATE); /* the tracer's, never a tool's */
+        weft_tool_event(u, WEFT_TOOL_EVENT_MIGRATE);   /* the tracer's, never a tool's */
         if (u->migr_cb)
             u->migr_cb(weft_unit_handle(u), u->migr_cb_arg);
     }

@@ -9,11 +9,11 @@
  * style) - they need the owner to outlive its units, and streams can be freed while their
  * units live on.
  *
- * A stack is one mapping: a guard page (weft_mem_cfg.guard), the canary words, the usable
- * stack, which grows down from its weft_stack header, and the header (stack.c has the
- * picture).  The guard and the canary are set when the stack is mapped (arena stacks: when
- * carved) and stay while the stack is cached: taking a stack from a cache costs nothing
- * more.  Valgrind is told about every stack (client requests).
+ * A stack is one mapping: a guard page (weft_mem_cfg.guard), the canary words where the
+ * guard is not right below the stack, and the stack, which grows down from its weft_stack
+ * header at its top (stack.c has the picture).  The guard and the canary are set when the stack is
+ * mapped (arena stacks: when carved) and stay while the stack is cached: taking a stack from a
+ * cache costs nothing more.  Valgrind is told about every stack (client requests).
  *
  * Trimming (trim.c): memory taken for a burst is given back once the burst is over.  Each
  * cache and each depot has a high-water mark of what it recently needed, which decays by
@@ -98,7 +98,7 @@ struct weft_stack {
     weft_stack *next; /* cache / depot link */
     void *map_base;   /* start of the mapping (guard page included) */
     size_t map_size;
-    size_t usable;            /* bytes usable below the header */
+    size_t usable;            /* the stack's size, the header included (its size class) */
     uintptr_t *canary;        /* the canary word right below the usable stack */
     unsigned vg_id;           /* valgrind stack id */
     uint8_t guarded;          /* lowest page is a guard (no access) */
@@ -106,9 +106,15 @@ struct weft_stack {
     struct weft_arena *arena; /* that arena (stack.c), or NULL */
 };
 
-/* usable range of a stack: [lo, top) */
+/* The header takes the top of the stack's `usable` bytes (stack.c has the picture). */
+#define WEFT_STACK_HEADER_SIZE ((sizeof(weft_stack) + 63) & ~(size_t)63)
+
+/* the stack's memory is [lo, lo + usable); frames grow down from top, the header */
 static inline void *weft_stack_top(weft_stack *s) { return (void *)s; }
-static inline void *weft_stack_lo(weft_stack *s) { return (char *)s - s->usable; }
+static inline void *weft_stack_lo(weft_stack *s)
+{
+    return (char *)s + WEFT_STACK_HEADER_SIZE - s->usable;
+}
 
 WEFT_INTERNAL void weft_mem_init(const struct weft_mem_config *cfg);
 WEFT_INTERNAL void *weft_desc_alloc_slow(struct weft_mem_cache *c);

@@ -1,14 +1,22 @@
 /* src/mem/stack.c - ULT stacks: mapping, guard pages, huge-page arenas, the stack depot.
  *
- * Layout of one stack mapping (addresses grow up):
+ * Layout of one stack mapping (addresses grow up), for a stack of `usable` bytes:
  *   map_base: [guard page: no access; when weft_mem_cfg.guard is set and possible]
- *             [canary: WEFT_CANARY_BYTES, mem/canary.h; reserved in every mode]
- *   lo:       [usable stack: `usable` bytes ................................]
- *   top:      [struct weft_stack header, 64 bytes] [slack up to the page end]
- * The stack pointer of a fresh ULT starts at the header (16-byte aligned).  The canary
- * sits right below lo and the guard right below the canary, so an overrun of the stack's
- * size by 1 byte reaches the canary, and one longer than the canary faults on the guard:
- * no slack between them where an overrun goes unnoticed.
+ *             [slack of the rounding to pages, if any]
+ *             [canary: WEFT_CANARY_BYTES, mem/canary.h; only where no guard is right below]
+ *   lo:       [the stack: `usable` bytes ...........................................
+ *   top:       ... whose last 64 bytes are the struct weft_stack header]  = end of mapping
+ * The stack pointer of a fresh ULT starts at the header (16-byte aligned), so the header
+ * and the first frames share one page: a switch touches one page of the stack, not two.
+ * With guards (the default) and a size that is a multiple of the page, the stack starts
+ * right above its guard page: an overrun by 1 byte faults, and there is no canary to read
+ * at each switch (the stack's canary pointer points at weft_canary_off_word, always
+ * hot).  Otherwise the canary sits right below lo (and the guard, if any, below it), so an
+ * overrun of the stack by 1 byte reaches the canary, checked when the ULT leaves its
+ * stack, and one longer than the canary (and any slack) faults on the guard.  A 16 KiB
+ * stack maps 20 KiB.  The header is part of the `usable` bytes (as Argobots keeps a ULT's
+ * descriptor in its stack), so what ABT_thread_get_stack reports, [lo, lo + usable),
+ * is the whole mapping above the guard and what the slack leaves.
  *
  * Guards are set when a stack is mapped (arena stacks: when the arena is carved) and stay
  * while the stack circulates through caches and depot, so taking a stack costs nothing
@@ -57,7 +65,7 @@ const uintptr_t weft_canary_off_word = WEFT_CANARY_VALUE;
 #endif
 
 #define DEPOT_BATCH 16
-#define HEADER_SIZE ((sizeof(weft_stack) + 63) & ~(size_t)63)
+#define HEADER_SIZE WEFT_STACK_HEADER_SIZE
 
 #ifndef MADV_GUARD_INSTALL
 #define MADV_GUARD_INSTALL 102 /* Linux 6.13 */
@@ -156,11 +164,21 @@ static uint8_t set_guard(void *p, size_t pg)
     return 1;
 }
 
-/* The header's offset in a mapping: guard, canary, usable stack rounded up to 16. */
-static size_t header_offset(size_t usable)
+/* The size of the mapping of a stack of `usable` bytes (see the layout above): the guard
+ * page, or room for the canary, below the stack, rounded up to pages; with a guard, the
+ * slack left by the rounding is either none (the stack starts at the guard) or room for
+ * the canary too. */
+static size_t map_size_for(size_t usable)
 {
-    return (want_guard() ? page_size() : 0) + WEFT_CANARY_BYTES + round_up(usable, 16);
+    size_t pg = page_size(), u = round_up(usable, 16);
+    if (!want_guard())
+        return round_up(u + WEFT_CANARY_BYTES, pg);
+    size_t m = round_up(pg + u, pg), gap = m - pg - u;
+    return gap != 0 && gap < WEFT_CANARY_BYTES ? m + pg : m;
 }
+
+/* The header ends the mapping. */
+static size_t header_offset(size_t usable) { return map_size_for(usable) - HEADER_SIZE; }
 
 /* Write the header of a stack whose mapping is [base, base + size).  `usable` is the
  * size the caller asked for: it names the size class (cache lookups compare it).
@@ -182,9 +200,11 @@ static weft_stack *stack_init(void *base, size_t size, size_t usable, int guard,
         if (!s->guarded && weft_mem_cfg.guard == 2)
             return NULL;
     }
-    /* the canary ends at the low end of the stack, rounded down to a word */
+    /* the canary ends at the low end of the stack, rounded down to a word; a stack that
+     * starts right at its guard page needs none (the guard catches the first byte) */
     uintptr_t *below = (uintptr_t *)((uintptr_t)weft_stack_lo(s) & ~(uintptr_t)7);
-    if (weft_mem_cfg.canary) {
+    bool guard_below = s->guarded && (char *)below == (char *)base + page_size();
+    if (weft_mem_cfg.canary && !guard_below) {
         s->canary = below - 1;
         weft_canary_write(below);
     } else {
@@ -192,11 +212,6 @@ static weft_stack *stack_init(void *base, size_t size, size_t usable, int guard,
     }
     s->vg_id = VG_REGISTER((char *)s - s->usable, (char *)s);
     return s;
-}
-
-static size_t map_size_for(size_t usable)
-{
-    return round_up(header_offset(usable) + HEADER_SIZE, page_size());
 }
 
 /* Carve one default-size stack out of a new huge-page arena; the rest go to the depot.
