@@ -53,6 +53,7 @@ WEFT_INTERNAL bool weft_sched_stacked_has_to_stop(weft_sched *s);
 enum weft_sched_idle_phase {
     WEFT_IDLE_NONE = 0, /* not idle (it ran something since) */
     WEFT_IDLE_SPINNING, /* holds one of weft_g.idle_spinners */
+    WEFT_IDLE_SHORT,    /* found no spinner's place: spins WEFT_IDLE_SHORT_SPIN_NS at most */
     WEFT_IDLE_SLEEPY,   /* goes to sleep at every idle round */
 };
 typedef struct {
@@ -61,8 +62,13 @@ typedef struct {
     uint64_t nap_ns;   /* current bounded sleep (schedulers that cannot sleep
                         * without a bound) */
 } weft_sched_idle_state;
-#define WEFT_IDLE_NAP_MIN_NS 50000u
-#define WEFT_IDLE_NAP_MAX_NS 1000000u
+#define WEFT_IDLE_NAP_MIN_NS    50000u
+/* A stream that finds every spinner's place taken still spins this long (at most
+ * ABT_SCHED_SPIN_NSEC) before it sleeps: work handed to it right back (a partner on
+ * another stream answering, a barrier's last arrival) then costs no wake-up of a
+ * sleeping stream (5-16 us median on the development VM, docs/architecture.md). */
+#define WEFT_IDLE_SHORT_SPIN_NS 10000u
+#define WEFT_IDLE_NAP_MAX_NS    1000000u
 /* no_spin: sleep at once (BASIC_WAIT). */
 WEFT_INTERNAL void weft_sched_idle(weft_xstream *xs, weft_sched *s, weft_sched_idle_state *st,
                                    bool no_spin);
