@@ -784,8 +784,7 @@ int weft_unit_spawn_other(weft_pool *p, weft_unit *u, ABT_thread *handle)
         uint16_t flags = u->flags;
         /* nothing was published: no event, the descriptor goes back as it came */
         weft_unit_recycle_quiet(weft_xs_self(), u);
-        if (handle)
-            *handle = (flags & WEFT_U_ULT) ? ABT_THREAD_NULL : (ABT_thread)ABT_TASK_NULL;
+        weft_unit_spawn_failed(handle, flags);
         return r;
     }
     if (handle)
@@ -903,8 +902,7 @@ int weft_unit_spawn_fork(weft_pool *p, weft_unit *u, ABT_thread *handle)
         } else {
             uint16_t flags = u->flags;
             weft_unit_recycle_quiet(xs, u); /* nothing was published */
-            if (handle)
-                *handle = (flags & WEFT_U_ULT) ? ABT_THREAD_NULL : (ABT_thread)ABT_TASK_NULL;
+            weft_unit_spawn_failed(handle, flags);
             return ABT_ERR_MEM;
         }
     }
@@ -913,11 +911,7 @@ int weft_unit_spawn_fork(weft_pool *p, weft_unit *u, ABT_thread *handle)
     /* parent-first: queued as weft_unit_spawn queues any unit */
     if (WEFT_UNLIKELY(!(p->caps & WEFT_POOL_CAP_INLINE_FIFO)))
         return weft_unit_spawn_other(p, u, handle);
-    if (handle)
-        *handle = weft_unit_handle(u);
-    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_CREATE);
-    weft_pool_fifo_push(p, u);
-    return ABT_SUCCESS;
+    return weft_unit_publish_fifo(p, u, handle);
 }
 
 /* ---------------------------------------------------------------- yield, park, wake */

@@ -146,6 +146,25 @@ static inline void weft_unit_recycle(weft_xstream *xs, weft_unit *u)
 
 #define WEFT_U_DEFAULT_FLAGS WEFT_U_MIGRATABLE
 
+/* The handle a failed creation leaves: ABT_THREAD_NULL, or ABT_TASK_NULL for a tasklet,
+ * as Argobots 1.x does. */
+static inline void weft_unit_spawn_failed(ABT_thread *handle, uint16_t flags)
+{
+    if (handle)
+        *handle = (flags & WEFT_U_ULT) ? ABT_THREAD_NULL : (ABT_thread)ABT_TASK_NULL;
+}
+
+/* The end of a parent-first creation into a built-in FIFO pool: the handle, the CREATE
+ * event, then the push that publishes the unit. */
+static inline int weft_unit_publish_fifo(weft_pool *p, weft_unit *u, ABT_thread *handle)
+{
+    if (handle)
+        *handle = weft_unit_handle(u);
+    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_CREATE);
+    weft_pool_fifo_push(p, u);
+    return ABT_SUCCESS;
+}
+
 /* What a thread attribute changes in a new unit (unit.c; only with an attribute). */
 WEFT_INTERNAL void weft_unit_apply_attr(weft_unit *u, const struct weft_thread_attr *attr);
 
@@ -169,8 +188,7 @@ static inline WEFT_WUR int weft_unit_spawn(weft_pool *p, void (*fn)(void *), voi
         flags |= weft_g.cfg.fork_flags;
     weft_unit *u = weft_unit_new(weft_xs_self(), p, fn, arg, flags);
     if (WEFT_UNLIKELY(!u)) {
-        if (handle)
-            *handle = (flags & WEFT_U_ULT) ? ABT_THREAD_NULL : (ABT_thread)ABT_TASK_NULL;
+        weft_unit_spawn_failed(handle, flags);
         return ABT_ERR_MEM;
     }
     if (WEFT_UNLIKELY(attr != NULL))
@@ -179,11 +197,7 @@ static inline WEFT_WUR int weft_unit_spawn(weft_pool *p, void (*fn)(void *), voi
         return weft_unit_spawn_fork(p, u, handle);
     if (WEFT_UNLIKELY(!(p->caps & WEFT_POOL_CAP_INLINE_FIFO)))
         return weft_unit_spawn_other(p, u, handle);
-    if (handle)
-        *handle = weft_unit_handle(u);
-    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_CREATE);
-    weft_pool_fifo_push(p, u);
-    return ABT_SUCCESS;
+    return weft_unit_publish_fifo(p, u, handle);
 }
 /* Scheduler side: run a popped unit to its next switch-back. */
 WEFT_INTERNAL void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u);
