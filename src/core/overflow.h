@@ -29,15 +29,16 @@ WEFT_INTERNAL bool weft_overflow_canary_wanted(void);
 WEFT_INTERNAL WEFT_COLD __attribute__((noreturn)) void weft_canary_fail(weft_unit *u);
 
 /* A ULT leaves its stack (yield, block, exit, a direct switch): is the canary intact?
- * Three loads (stack, canary address, the word compared with an immediate), on or off:
- * without a canary the stack's canary pointer points at weft_canary_off_word, which is
- * always intact, so the path has no "is it on?" test (it would cost 2 instructions when
- * on).  A ULT on a stack the runtime did not make (the primary ULT, user stacks) has no
- * weft_stack. */
+ * Whether the stack has one is a bit of its header's address (mem.h,
+ * WEFT_STACK_CANARY_TAG): a stack whose guard page lies right below it (every default
+ * one with ABT_STACK_OVERFLOW_CHECK=mprotect) costs one load of u->stack and a test, and
+ * touches no line of the stack; one with a canary also loads the canary's address from
+ * the header and compares the word with an immediate.  A ULT on a stack the runtime did
+ * not make (the primary ULT, user stacks) has no weft_stack (NULL: no tag). */
 static inline void weft_canary_check(weft_unit *u)
 {
     weft_stack *s = u->stack;
-    if (s && WEFT_UNLIKELY(!weft_canary_word_intact(s->canary)))
+    if (WEFT_UNLIKELY(weft_stack_has_canary(s)) && !weft_canary_word_intact(s->canary))
         weft_canary_fail(u);
 }
 

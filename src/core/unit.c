@@ -122,7 +122,10 @@ static inline void release_stack(weft_xstream *xs, weft_unit *u)
     }
     if ((u->stack_kind == WEFT_STACK_CACHED || u->stack_kind == WEFT_STACK_OWNED) &&
         !(u->flags & WEFT_U_F_KEEP)) { /* a kept stack goes when the unit is freed */
-        weft_stack_free(&xs->cache, u->stack);
+        if (u->stack_kind == WEFT_STACK_CACHED)
+            weft_stack_free_default(&xs->cache, u->stack);
+        else
+            weft_stack_free(&xs->cache, u->stack);
         u->stack = NULL;
         u->stack_kind = WEFT_STACK_NONE;
     } else if (u->stack_kind == WEFT_STACK_SC) { /* it finished on its scheduler's stack */

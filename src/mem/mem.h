@@ -109,6 +109,16 @@ struct weft_stack {
 /* The header takes the top of the stack's `usable` bytes (stack.c has the picture). */
 #define WEFT_STACK_HEADER_SIZE ((sizeof(weft_stack) + 63) & ~(size_t)63)
 
+/* A stack that has a canary to check (no guard page right below it) has its header this
+ * many bytes below the end of its mapping instead of at it: the header's address alone
+ * says whether the canary is to be read (core/overflow.h), so the check of a stack whose
+ * guard catches overruns reads no memory but the unit's stack pointer. */
+#define WEFT_STACK_CANARY_TAG ((uintptr_t)16)
+static inline bool weft_stack_has_canary(const weft_stack *s)
+{
+    return ((uintptr_t)s & WEFT_STACK_CANARY_TAG) != 0; /* false for NULL */
+}
+
 /* the stack's memory is [lo, lo + usable); frames grow down from top, the header */
 static inline void *weft_stack_top(weft_stack *s) { return (void *)s; }
 static inline void *weft_stack_lo(weft_stack *s)
@@ -230,6 +240,20 @@ static inline weft_stack *weft_stack_alloc(struct weft_mem_cache *c, size_t usab
         return s;
     }
     return weft_stack_alloc_slow(c, usable);
+}
+
+/* weft_stack_free of a stack the caller knows is of the default size (a unit's
+ * WEFT_STACK_CACHED stack): the header's size is not read, so a stack whose header line
+ * went cold while its ULT waited costs a store here, not a load. */
+static inline void weft_stack_free_default(struct weft_mem_cache *c, weft_stack *s)
+{
+    if (WEFT_LIKELY(c != NULL && c->num_stacks < weft_mem_cfg.max_stacks)) {
+        s->next = c->stacks;
+        c->stacks = s;
+        c->num_stacks++;
+        return;
+    }
+    weft_stack_free_slow(c, s);
 }
 
 static inline void weft_stack_free(struct weft_mem_cache *c, weft_stack *s)

@@ -10,8 +10,9 @@
  * and the first frames share one page: a switch touches one page of the stack, not two.
  * With guards (the default) and a size that is a multiple of the page, the stack starts
  * right above its guard page: an overrun by 1 byte faults, and there is no canary to read
- * at each switch (the stack's canary pointer points at weft_canary_off_word, always
- * hot).  Otherwise the canary sits right below lo (and the guard, if any, below it), so an
+ * at each switch (whether there is one is a bit of the header's address, so the check
+ * reads nothing).  Otherwise the canary sits right below lo (and the guard, if any, below
+ * it), and the header 16 bytes below the end of the mapping (WEFT_STACK_CANARY_TAG), so an
  * overrun of the stack by 1 byte reaches the canary, checked when the ULT leaves its
  * stack, and one longer than the canary (and any slack) faults on the guard.  A 16 KiB
  * stack maps 20 KiB.  The header is part of the `usable` bytes (as Argobots keeps a ULT's
@@ -167,18 +168,17 @@ static uint8_t set_guard(void *p, size_t pg)
 /* The size of the mapping of a stack of `usable` bytes (see the layout above): the guard
  * page, or room for the canary, below the stack, rounded up to pages; with a guard, the
  * slack left by the rounding is either none (the stack starts at the guard) or room for
- * the canary too. */
+ * the canary too.  A stack with a canary ends WEFT_STACK_CANARY_TAG bytes below the end
+ * of its mapping (mem.h), which the room includes. */
 static size_t map_size_for(size_t usable)
 {
-    size_t pg = page_size(), u = round_up(usable, 16);
+    size_t pg = page_size(), u = round_up(usable, 16),
+           room = WEFT_CANARY_BYTES + WEFT_STACK_CANARY_TAG;
     if (!want_guard())
-        return round_up(u + WEFT_CANARY_BYTES, pg);
+        return round_up(u + room, pg);
     size_t m = round_up(pg + u, pg), gap = m - pg - u;
-    return gap != 0 && gap < WEFT_CANARY_BYTES ? m + pg : m;
+    return gap != 0 && gap < room ? m + pg : m;
 }
-
-/* The header ends the mapping. */
-static size_t header_offset(size_t usable) { return map_size_for(usable) - HEADER_SIZE; }
 
 /* Write the header of a stack whose mapping is [base, base + size).  `usable` is the
  * size the caller asked for: it names the size class (cache lookups compare it).
@@ -186,31 +186,34 @@ static size_t header_offset(size_t usable) { return map_size_for(usable) - HEADE
 static weft_stack *stack_init(void *base, size_t size, size_t usable, int guard,
                               struct weft_arena *arena)
 {
-    weft_stack *s = (weft_stack *)((char *)base + header_offset(usable));
+    /* GUARD_ALREADY: a dormant arena slot revived; its guard survived MADV_DONTNEED */
+    uint8_t guarded = guard == GUARD_ALREADY;
+    if (guard == GUARD_SET) {
+        guarded = set_guard(base, page_size());
+        if (!guarded && weft_mem_cfg.guard == 2)
+            return NULL;
+    }
+    /* a stack that starts right at its guard page needs no canary (the guard catches the
+     * first byte); any other gets one, and its header the tag (mem.h) */
+    bool canary = weft_mem_cfg.canary && !(guarded && size - usable == page_size());
+    weft_stack *s =
+        (weft_stack *)((char *)base + size - HEADER_SIZE - (canary ? WEFT_STACK_CANARY_TAG : 0));
     s->next = NULL;
     s->map_base = base;
     s->map_size = size;
-    s->guarded = guard == GUARD_ALREADY;
+    s->guarded = guarded;
     s->from_arena = arena != NULL;
     s->arena = arena;
     s->usable = usable;
-    /* GUARD_ALREADY: a dormant arena slot revived; its guard survived MADV_DONTNEED */
-    if (guard == GUARD_SET) {
-        s->guarded = set_guard(base, page_size());
-        if (!s->guarded && weft_mem_cfg.guard == 2)
-            return NULL;
-    }
-    /* the canary ends at the low end of the stack, rounded down to a word; a stack that
-     * starts right at its guard page needs none (the guard catches the first byte) */
+    /* the canary ends at the low end of the stack, rounded down to a word */
     uintptr_t *below = (uintptr_t *)((uintptr_t)weft_stack_lo(s) & ~(uintptr_t)7);
-    bool guard_below = s->guarded && (char *)below == (char *)base + page_size();
-    if (weft_mem_cfg.canary && !guard_below) {
+    if (canary) {
         s->canary = below - 1;
         weft_canary_write(below);
     } else {
-        s->canary = (uintptr_t *)&weft_canary_off_word; /* only ever read */
+        s->canary = (uintptr_t *)&weft_canary_off_word; /* never checked: no tag */
     }
-    s->vg_id = VG_REGISTER((char *)s - s->usable, (char *)s);
+    s->vg_id = VG_REGISTER((char *)weft_stack_lo(s), (char *)s);
     return s;
 }
 
