@@ -611,34 +611,41 @@ static void format_chunk(struct chunk *c)
     }
 }
 
-/* Format every queued chunk, in queue order (a stream's chunks are queued in the order it
- * filled them), and write the result. */
+/* Format the oldest queued chunk (a stream's chunks are queued in the order it filled
+ * them) and keep it as a spare or unmap it; false when the queue is empty.  fmt_lock
+ * held. */
+static bool format_next(void)
+{
+    pthread_mutex_lock(&T.qlock);
+    struct chunk *c = T.qhead;
+    if (c) {
+        T.qhead = c->next;
+        if (!T.qhead)
+            T.qtail = NULL;
+        T.qlen--;
+    }
+    pthread_mutex_unlock(&T.qlock);
+    if (!c)
+        return false;
+    format_chunk(c);
+    pthread_mutex_lock(&T.qlock);
+    if (T.nspare < MAX_SPARE) {
+        c->next = T.spare;
+        T.spare = c;
+        T.nspare++;
+        c = NULL;
+    }
+    pthread_mutex_unlock(&T.qlock);
+    chunk_free(c);
+    return true;
+}
+
+/* Format every queued chunk, in queue order, and write the result. */
 static void drain(void)
 {
     pthread_mutex_lock(&T.fmt_lock);
-    for (;;) {
-        pthread_mutex_lock(&T.qlock);
-        struct chunk *c = T.qhead;
-        if (c) {
-            T.qhead = c->next;
-            if (!T.qhead)
-                T.qtail = NULL;
-            T.qlen--;
-        }
-        pthread_mutex_unlock(&T.qlock);
-        if (!c)
-            break;
-        format_chunk(c);
-        pthread_mutex_lock(&T.qlock);
-        if (T.nspare < MAX_SPARE) {
-            c->next = T.spare;
-            T.spare = c;
-            T.nspare++;
-            c = NULL;
-        }
-        pthread_mutex_unlock(&T.qlock);
-        chunk_free(c);
-    }
+    while (format_next())
+        ;
     out_flush();
     pthread_mutex_unlock(&T.fmt_lock);
 }
@@ -653,13 +660,16 @@ static void *writer_main(void *arg)
     pthread_setschedparam(pthread_self(), SCHED_IDLE, &sp);
     pthread_mutex_lock(&T.qlock);
     while (!T.stop) {
-        if (!T.qhead && T.nspare < SPARE_AHEAD) {
+        /* chunks mapped ahead come first, between any two chunks formatted: a stream
+         * that maps one itself stalls for its page faults (~0.5 ms a chunk), while
+         * the formatting only has to be done by ABT_finalize */
+        if (T.nspare < SPARE_AHEAD) {
             pthread_mutex_unlock(&T.qlock);
             struct chunk *c = chunk_new();
             pthread_mutex_lock(&T.qlock);
-            if (!c)
+            if (!c) {
                 pthread_cond_wait(&T.qcond, &T.qlock); /* no memory now: try after work */
-            else {
+            } else {
                 c->next = T.spare;
                 T.spare = c;
                 T.nspare++;
@@ -671,10 +681,15 @@ static void *writer_main(void *arg)
             continue;
         }
         pthread_mutex_unlock(&T.qlock);
-        drain();
+        pthread_mutex_lock(&T.fmt_lock);
+        format_next(); /* the output goes to the file as it fills (out_begin) */
+        pthread_mutex_unlock(&T.fmt_lock);
         pthread_mutex_lock(&T.qlock);
     }
     pthread_mutex_unlock(&T.qlock);
+    pthread_mutex_lock(&T.fmt_lock);
+    out_flush();
+    pthread_mutex_unlock(&T.fmt_lock);
     return NULL;
 }
 
