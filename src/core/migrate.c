@@ -22,7 +22,7 @@ static int migrate_to_pool(weft_unit *u, weft_pool *p)
             return r;
         }
         weft_atomic_store_relaxed_plain(&u->pool, p); /* a joiner may read it (unit.c) */
-        weft_tool_event(u, WEFT_TOOL_EVENT_MIGRATE); /* the tracer's, never a tool's */
+        weft_tool_event(u, WEFT_TOOL_EVENT_MIGRATE);  /* the tracer's, never a tool's */
         if (u->migr_cb)
             u->migr_cb(weft_unit_handle(u), u->migr_cb_arg);
         weft_pool_push_ctx(p, u, ABT_POOL_CONTEXT_OP_THREAD_MIGRATE);

@@ -47,13 +47,32 @@ static inline __attribute__((always_inline)) void dispatch(weft_unit *u, uint64_
         dispatch_callback(xs, u, ev, trace, next);
         return;
     }
-    if (trace) /* the tracer alone: its record is the whole dispatch (a tail call) */
+    if (!trace)
+        return;
+    /* the tracer alone: its record is the whole dispatch (a tail call) */
+    if (ev == ABT_TOOL_EVENT_THREAD_CREATE)
+        weft_trace_create(xs, u); /* the commonest event alone, its fast path */
+    else
         weft_trace_record(xs, u, ev, next);
 }
 
 void weft_tool_dispatch(weft_unit *u, uint64_t ev) { dispatch(u, ev, false); }
 
-void weft_tool_dispatch_next(weft_unit *u, uint64_t ev) { dispatch(u, ev, true); }
+void weft_tool_dispatch_switch(weft_unit *from, weft_unit *to, uint64_t evs)
+{
+    uint64_t leave = evs & ~(ABT_TOOL_EVENT_THREAD_RESUME | ABT_TOOL_EVENT_THREAD_RUN);
+    bool resume = evs & ABT_TOOL_EVENT_THREAD_RESUME;
+    if (WEFT_UNLIKELY(weft_atomic_load_acquire(&weft_tool_g.user_mask) & evs) ||
+        !weft_atomic_load_relaxed(&weft_tool_g.trace)) {
+        /* a registered callback hears each event as if dispatched one by one */
+        dispatch(from, leave, false);
+        if (resume)
+            dispatch(to, ABT_TOOL_EVENT_THREAD_RESUME, true);
+        dispatch(to, ABT_TOOL_EVENT_THREAD_RUN, true);
+        return;
+    }
+    weft_trace_switch(weft_xs_self(), from, leave, to, resume); /* the tracer alone */
+}
 
 void weft_tool_set_trace(bool on, uint64_t events)
 {

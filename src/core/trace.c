@@ -1002,6 +1002,64 @@ slow:
     put(b, xs, u, ev, same_time);
 }
 
+/* A switch in one go (weft_tool_dispatch_switch): the END of `from` and the RUN of `to`,
+ * with one time stamp, the same records as weft_trace_record makes for the events one
+ * by one (a RESUME folded into the RUN).  Units with ids, room for three slots and no
+ * pool sample due; else one event at a time. */
+void weft_trace_switch(weft_xstream *xs, weft_unit *from, uint64_t leave, weft_unit *to,
+                       bool resume)
+{
+    struct weft_trace_buf *b;
+    struct rec *r;
+    uint64_t idf, idt;
+    if (WEFT_UNLIKELY(!xs) || WEFT_UNLIKELY(!(b = xs->trace)) ||
+        WEFT_UNLIKELY(b->end - (r = b->pos) < 3) || WEFT_UNLIKELY(b->until_sample == 1) ||
+        WEFT_UNLIKELY(!(idf = weft_atomic_load_relaxed(&from->id))) ||
+        WEFT_UNLIKELY(!(idt = weft_atomic_load_relaxed(&to->id)))) {
+        weft_trace_record(xs, from, leave, false);
+        if (resume)
+            weft_trace_record(xs, to, ABT_TOOL_EVENT_THREAD_RESUME, true);
+        weft_trace_record(xs, to, ABT_TOOL_EVENT_THREAD_RUN, true);
+        return;
+    }
+    uint32_t why = ev_rec[__builtin_ctzll(leave) & 63] >> 4 & 0xff;
+    uint32_t aux = run_flags(b, xs, to) | (resume ? RUN_RESUMED : 0);
+    uint64_t ts = weft_ticks();
+    b->last_ts = ts;
+    r[0].ts = ts;
+    r[0].w = REC_W(idf - 1, why, R_END);
+    r[1].ts = ts;
+    r[1].w = REC_W(idt - 1, aux, R_RUN);
+    if (run_named(aux)) {
+        r[2].ts = (uint64_t)(uintptr_t)to->fn;
+        r[2].w = 0;
+        b->pos = r + 3;
+    } else {
+        b->pos = r + 2;
+    }
+    b->until_sample--; /* not to 0: the pools are sampled between the END and the RUN */
+}
+
+/* A creation with ids in hand and room in the chunk; else weft_trace_record. */
+void weft_trace_create(weft_xstream *xs, weft_unit *u)
+{
+    struct weft_trace_buf *b;
+    struct rec *r;
+    if (WEFT_UNLIKELY(!xs) || WEFT_UNLIKELY(!(b = xs->trace)) ||
+        WEFT_UNLIKELY((r = b->pos) == b->end) || WEFT_UNLIKELY(b->id_next == b->id_end) ||
+        WEFT_UNLIKELY(weft_atomic_load_relaxed(&u->id) != 0)) {
+        weft_trace_record(xs, u, ABT_TOOL_EVENT_THREAD_CREATE, false);
+        return;
+    }
+    uint64_t id = b->id_next++; /* the unit is not published yet: a plain store */
+    weft_atomic_store_relaxed(&u->id, id);
+    uint64_t ts = weft_ticks();
+    b->last_ts = ts;
+    b->pos = r + 1;
+    r->ts = ts;
+    r->w = REC_W(id - 1, 0, R_CREATE);
+}
+
 /* ---------------------------------------------------------------- start and end */
 
 void weft_trace_init(void)

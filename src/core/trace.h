@@ -22,9 +22,15 @@ WEFT_INTERNAL void weft_trace_init(void);
 WEFT_INTERNAL void weft_trace_finalize(void);
 /* One event `ev` (ABT_TOOL_EVENT_THREAD_* or WEFT_TOOL_EVENT_MIGRATE) of unit u, reported
  * on stream xs (NULL: an external thread).  same_time: it belongs to the step of the
- * stream's previous event (weft_tool_dispatch_next), whose time stamp it takes.  Called
- * by the tool dispatch only. */
+ * stream's previous event (a switch's RESUME and RUN), whose time stamp it takes.  Called
+ * by the tool dispatch, and by the two fast paths below for what they do not cover. */
 WEFT_INTERNAL void weft_trace_record(weft_xstream *xs, weft_unit *u, uint64_t ev, bool same_time);
+/* The fast paths of the two commonest cases, with the same records as weft_trace_record
+ * would make: a switch (weft_tool_dispatch_switch: `from` leaves with `leave`, `to`
+ * RESUMEs if `resume` and RUNs, one time stamp) and a creation. */
+WEFT_INTERNAL void weft_trace_switch(weft_xstream *xs, weft_unit *from, uint64_t leave,
+                                     weft_unit *to, bool resume);
+WEFT_INTERNAL void weft_trace_create(weft_xstream *xs, weft_unit *u);
 /* One line for ABT_info_print_config. */
 WEFT_INTERNAL void weft_trace_print_config(FILE *fp);
 
