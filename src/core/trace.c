@@ -1006,8 +1006,7 @@ slow:
  * with one time stamp, the same records as weft_trace_record makes for the events one
  * by one (a RESUME folded into the RUN).  Units with ids, room for three slots and no
  * pool sample due; else one event at a time. */
-void weft_trace_switch(weft_xstream *xs, weft_unit *from, uint64_t leave, weft_unit *to,
-                       bool resume)
+void weft_trace_switch(weft_xstream *xs, weft_unit *from, weft_unit *to, uint64_t evs)
 {
     struct weft_trace_buf *b;
     struct rec *r;
@@ -1016,14 +1015,17 @@ void weft_trace_switch(weft_xstream *xs, weft_unit *from, uint64_t leave, weft_u
         WEFT_UNLIKELY(b->end - (r = b->pos) < 3) || WEFT_UNLIKELY(b->until_sample == 1) ||
         WEFT_UNLIKELY(!(idf = weft_atomic_load_relaxed(&from->id))) ||
         WEFT_UNLIKELY(!(idt = weft_atomic_load_relaxed(&to->id)))) {
-        weft_trace_record(xs, from, leave, false);
-        if (resume)
+        weft_trace_record(xs, from,
+                          evs & ~(ABT_TOOL_EVENT_THREAD_RESUME | ABT_TOOL_EVENT_THREAD_RUN), false);
+        if (evs & ABT_TOOL_EVENT_THREAD_RESUME)
             weft_trace_record(xs, to, ABT_TOOL_EVENT_THREAD_RESUME, true);
         weft_trace_record(xs, to, ABT_TOOL_EVENT_THREAD_RUN, true);
         return;
     }
-    uint32_t why = ev_rec[__builtin_ctzll(leave) & 63] >> 4 & 0xff;
-    uint32_t aux = run_flags(b, xs, to) | (resume ? RUN_RESUMED : 0);
+    uint32_t why = evs & ABT_TOOL_EVENT_THREAD_YIELD     ? END_YIELD
+                   : evs & ABT_TOOL_EVENT_THREAD_SUSPEND ? END_BLOCK
+                                                         : END_FINISH;
+    uint32_t aux = run_flags(b, xs, to) | (evs & ABT_TOOL_EVENT_THREAD_RESUME ? RUN_RESUMED : 0);
     uint64_t ts = weft_ticks();
     b->last_ts = ts;
     r[0].ts = ts;

@@ -26,10 +26,11 @@ WEFT_INTERNAL void weft_trace_finalize(void);
  * by the tool dispatch, and by the two fast paths below for what they do not cover. */
 WEFT_INTERNAL void weft_trace_record(weft_xstream *xs, weft_unit *u, uint64_t ev, bool same_time);
 /* The fast paths of the two commonest cases, with the same records as weft_trace_record
- * would make: a switch (weft_tool_dispatch_switch: `from` leaves with `leave`, `to`
- * RESUMEs if `resume` and RUNs, one time stamp) and a creation. */
-WEFT_INTERNAL void weft_trace_switch(weft_xstream *xs, weft_unit *from, uint64_t leave,
-                                     weft_unit *to, bool resume);
+ * would make: a switch (weft_tool_dispatch_switch: `from` leaves with the YIELD, SUSPEND
+ * or FINISH of `evs`, `to` RESUMEs if evs has RESUME, and RUNs; one time stamp) and a
+ * creation. */
+WEFT_INTERNAL void weft_trace_switch(weft_xstream *xs, weft_unit *from, weft_unit *to,
+                                     uint64_t evs);
 WEFT_INTERNAL void weft_trace_create(weft_xstream *xs, weft_unit *u);
 /* One line for ABT_info_print_config. */
 WEFT_INTERNAL void weft_trace_print_config(FILE *fp);
