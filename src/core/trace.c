@@ -48,7 +48,7 @@
 #include "core/tool.h"
 #include "core/trace.h"
 
-enum rec_kind { R_CREATE, R_RUN, R_END, R_RESUME, R_MIGRATE, R_CANCEL, R_COUNTER };
+enum rec_kind { R_CREATE, R_RUN, R_END, R_RESUME, R_MIGRATE, R_CANCEL, R_COUNTER, R_RUN_AT };
 enum end_why { END_FINISH, END_YIELD, END_BLOCK };
 enum run_flag {
     RUN_FIRST = 1,
@@ -63,8 +63,10 @@ enum run_flag {
  * (a pool's id for R_COUNTER), an 8-bit argument (run flags, end reason) and the kind.
  * R_RUN (except the primary ULT's and a scheduler's, whose names are fixed), R_MIGRATE
  * and R_COUNTER take a second slot whose `ts` holds their value: the unit's function,
- * the target pool's id, the pool's size.  Ids use 52 bits (4.5e15 units: an id counter
- * does not get there). */
+ * the target pool's id, the pool's size.  R_RUN_AT is a run at the time of the record
+ * before it, one slot whose `ts` holds the function (0 if unnamed): the second half of a
+ * switch (weft_trace_switch), 32 bytes for an END and a RUN instead of 48.  Ids use 52
+ * bits (4.5e15 units: an id counter does not get there). */
 struct rec {
     uint64_t ts;
     uint64_t w;
@@ -554,8 +556,8 @@ static void format_chunk(struct chunk *c)
     b->used |= c->n > 0;
     for (uint32_t i = 0; i < c->n; i += rec_slots(REC_KIND(c->r[i].w), REC_AUX(c->r[i].w))) {
         const struct rec *r = &c->r[i];
-        uint64_t ns = to_ns(r->ts), id = REC_ID(r->w);
-        uint32_t aux = REC_AUX(r->w);
+        uint32_t kind = REC_KIND(r->w), aux = REC_AUX(r->w);
+        uint64_t ns = kind == R_RUN_AT ? b->last_ns : to_ns(r->ts), id = REC_ID(r->w);
         if (ns < b->last_ns) /* one track, one clock: never backwards */
             ns = b->last_ns;
         b->last_ns = ns;
@@ -564,7 +566,7 @@ static void format_chunk(struct chunk *c)
             ts_of = ns;
         }
         num_u64(&idn, id);
-        switch (REC_KIND(r->w)) {
+        switch (kind) {
         case R_CREATE:
             INSTANT(b, &ts, "create", &idn);
             p = ev_head(b, PH_S, &ts, 0);
@@ -573,12 +575,15 @@ static void format_chunk(struct chunk *c)
             out_end(PUT_LIT(p, "}"));
             break;
         case R_RUN:
+        case R_RUN_AT:
             if (aux & RUN_RESUMED)
                 INSTANT(b, &ts, "resume", &idn);
             if (aux & RUN_STEAL)
                 INSTANT(b, &ts, "steal", &idn);
             span_begin(b, &ts, &idn, id, aux,
-                       run_named(aux) ? (const void *)(uintptr_t)r[1].ts : NULL);
+                       !run_named(aux)    ? NULL
+                       : kind == R_RUN_AT ? (const void *)(uintptr_t)r[0].ts
+                                          : (const void *)(uintptr_t)r[1].ts);
             break;
         case R_END:
             if (aux == END_YIELD)
@@ -1002,17 +1007,17 @@ slow:
     put(b, xs, u, ev, same_time);
 }
 
-/* A switch in one go (weft_tool_dispatch_switch): the END of `from` and the RUN of `to`,
- * with one time stamp, the same records as weft_trace_record makes for the events one
- * by one (a RESUME folded into the RUN).  Units with ids, room for three slots and no
- * pool sample due; else one event at a time. */
+/* A switch in one go (weft_tool_dispatch_switch): the END of `from` and the RUN of `to`
+ * (a RESUME folded in) with one time stamp, as an R_END and an R_RUN_AT: the events that
+ * weft_trace_record makes of them one by one, in 32 bytes.  Units with ids, room for two
+ * slots and no pool sample due; else one event at a time. */
 void weft_trace_switch(weft_xstream *xs, weft_unit *from, weft_unit *to, uint64_t evs)
 {
     struct weft_trace_buf *b;
     struct rec *r;
     uint64_t idf, idt;
     if (WEFT_UNLIKELY(!xs) || WEFT_UNLIKELY(!(b = xs->trace)) ||
-        WEFT_UNLIKELY(b->end - (r = b->pos) < 3) || WEFT_UNLIKELY(b->until_sample == 1) ||
+        WEFT_UNLIKELY(b->end - (r = b->pos) < 2) || WEFT_UNLIKELY(b->until_sample == 1) ||
         WEFT_UNLIKELY(!(idf = weft_atomic_load_relaxed(&from->id))) ||
         WEFT_UNLIKELY(!(idt = weft_atomic_load_relaxed(&to->id)))) {
         weft_trace_record(xs, from,
@@ -1028,17 +1033,11 @@ void weft_trace_switch(weft_xstream *xs, weft_unit *from, weft_unit *to, uint64_
     uint32_t aux = run_flags(b, xs, to) | (evs & ABT_TOOL_EVENT_THREAD_RESUME ? RUN_RESUMED : 0);
     uint64_t ts = weft_ticks();
     b->last_ts = ts;
+    b->pos = r + 2;
     r[0].ts = ts;
     r[0].w = REC_W(idf - 1, why, R_END);
-    r[1].ts = ts;
-    r[1].w = REC_W(idt - 1, aux, R_RUN);
-    if (run_named(aux)) {
-        r[2].ts = (uint64_t)(uintptr_t)to->fn;
-        r[2].w = 0;
-        b->pos = r + 3;
-    } else {
-        b->pos = r + 2;
-    }
+    r[1].ts = run_named(aux) ? (uint64_t)(uintptr_t)to->fn : 0;
+    r[1].w = REC_W(idt - 1, aux, R_RUN_AT);
     b->until_sample--; /* not to 0: the pools are sampled between the END and the RUN */
 }
 
