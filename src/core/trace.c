@@ -88,10 +88,11 @@ static inline uint32_t rec_slots(uint32_t kind, uint32_t aux)
 
 #define CHUNK_BYTES  ((size_t)2 << 20)
 #define CHUNK_RECS   ((CHUNK_BYTES - 64) / sizeof(struct rec))
-#define MAX_QUEUED   128 /* 256 MiB waiting for the writer: the filler writes itself */
-#define MAX_SPARE    8   /* chunks kept for reuse */
-#define SPARE_AHEAD  4   /* chunks the writer maps ahead of need */
-#define SAMPLE_EVERY 64  /* pool sizes every this many run ends on a stream */
+#define MAX_QUEUED   128  /* 256 MiB waiting for the writer: the filler writes itself */
+#define MAX_SPARE    8    /* chunks kept for reuse */
+#define SPARE_AHEAD  4    /* chunks the writer maps ahead of need */
+#define SAMPLE_EVERY 64   /* pool sizes every this many run ends on a stream */
+#define FMT_SLICE    4096 /* slots the writer formats between two looks at its spares */
 #define EXT_TID      999999
 #define OUT_CAP      (1u << 20)
 #define TRACE_EVENTS                                                                             \
@@ -159,6 +160,8 @@ static struct {
     _Atomic uint64_t dropped; /* events lost for want of memory */
     /* the output: under fmt_lock */
     pthread_mutex_t fmt_lock;
+    struct chunk *fcur; /* the chunk being formatted (dequeued), from slot fpos */
+    uint32_t fpos;
     char *out;
     size_t outlen;
     int write_err; /* errno of the first failed write */
@@ -547,14 +550,19 @@ static void span_begin(struct weft_trace_buf *b, const struct num *ts, const str
         b->open[b->nopen++] = id;
 }
 
-static void format_chunk(struct chunk *c)
+/* The records of c from slot `from` up to slot `to` (or the first record boundary past
+ * it); returns where it stopped. */
+static uint32_t format_chunk(struct chunk *c, uint32_t from, uint32_t to)
 {
     struct weft_trace_buf *b = c->buf;
     struct num ts, idn, v;
     char *p;
     uint64_t ts_of = UINT64_MAX; /* the ns that `ts` holds */
+    uint32_t i;
     b->used |= c->n > 0;
-    for (uint32_t i = 0; i < c->n; i += rec_slots(REC_KIND(c->r[i].w), REC_AUX(c->r[i].w))) {
+    if (to > c->n)
+        to = c->n;
+    for (i = from; i < to; i += rec_slots(REC_KIND(c->r[i].w), REC_AUX(c->r[i].w))) {
         const struct rec *r = &c->r[i];
         uint32_t kind = REC_KIND(r->w), aux = REC_AUX(r->w);
         uint64_t ns = kind == R_RUN_AT ? b->last_ns : to_ns(r->ts), id = REC_ID(r->w);
@@ -614,25 +622,37 @@ static void format_chunk(struct chunk *c)
             break;
         }
     }
+    return i;
 }
 
-/* Format the oldest queued chunk (a stream's chunks are queued in the order it filled
- * them) and keep it as a spare or unmap it; false when the queue is empty.  fmt_lock
- * held. */
+/* Format the next FMT_SLICE slots or so of the oldest queued chunk (a stream's chunks
+ * are queued in the order it filled them; the chunk begun is finished first, by
+ * whoever formats next), and when it is done keep it as a spare or unmap it; false when
+ * there is nothing to format.  In slices, so that the writer maps chunks ahead between
+ * them: a whole chunk takes ~10 ms to format, in which a stream fills several.
+ * fmt_lock held. */
 static bool format_next(void)
 {
-    pthread_mutex_lock(&T.qlock);
-    struct chunk *c = T.qhead;
-    if (c) {
-        T.qhead = c->next;
-        if (!T.qhead)
-            T.qtail = NULL;
-        T.qlen--;
+    struct chunk *c = T.fcur;
+    if (!c) {
+        pthread_mutex_lock(&T.qlock);
+        c = T.qhead;
+        if (c) {
+            T.qhead = c->next;
+            if (!T.qhead)
+                T.qtail = NULL;
+            T.qlen--;
+        }
+        pthread_mutex_unlock(&T.qlock);
+        if (!c)
+            return false;
+        T.fcur = c;
+        T.fpos = 0;
     }
-    pthread_mutex_unlock(&T.qlock);
-    if (!c)
-        return false;
-    format_chunk(c);
+    T.fpos = format_chunk(c, T.fpos, T.fpos + FMT_SLICE);
+    if (T.fpos < c->n)
+        return true;
+    T.fcur = NULL;
     pthread_mutex_lock(&T.qlock);
     if (T.nspare < MAX_SPARE) {
         c->next = T.spare;
