@@ -8,7 +8,8 @@
  * The tracer (core/trace.h, WEFT_TRACE) listens at the same sites: `mask` is the union of
  * the events the registered tool wants (`user_mask`) and those the tracer records, so
  * tracing adds no test to any path.  weft_tool_dispatch hands each event to the tracer
- * first, then to the tool if the tool asked for it. */
+ * first, then to the tool if the tool asked for it; a switch (a unit leaves, another
+ * runs: weft_tool_switch) is one call for its two or three events. */
 #ifndef WEFT_CORE_TOOL_H
 #define WEFT_CORE_TOOL_H
 

@@ -4,12 +4,17 @@
  * 16-byte binary records; JSON is made later, away from the hot paths.
  *   recording   each stream appends to its own buffer (xs->trace, one per rank), a chain
  *               of 2 MiB chunks: a record is a tick read (weft_ticks; events of one step
- *               share the first one's), five stores and a bounds test, with no lock and
- *               no atomic.  External threads share one buffer under a mutex.  A full
- *               chunk goes to the writer's queue (one mutex per 65,000 records).
- *   writing     a writer thread (SCHED_IDLE: only CPU time the streams leave) turns
- *               queued chunks into JSON and appends them to the file, and maps chunks
- *               ahead; function names are resolved there (dladdr, then the module's ELF
+ *               share the first one's), a few stores and a bounds test, with no lock and
+ *               no atomic.  The two commonest cases have their own entries: a switch (one
+ *               unit leaves, another runs: weft_trace_switch, 32 bytes) and a creation
+ *               (weft_trace_create, 16 bytes); weft_trace_record takes any event.
+ *               External threads share one buffer under a mutex.  A full chunk goes to
+ *               the writer's queue (one mutex per 65,000 records).
+ *   writing     a writer thread (SCHED_IDLE: only CPU time the streams leave) maps
+ *               chunks ahead first (a stream that finds none maps one itself, a stall of
+ *               ~0.5-1 ms), then turns queued chunks into JSON, in slices between which it
+ *               maps again, and appends it to the file; function names are resolved
+ *               there (dladdr, then the module's ELF
  *               symbol table for static functions), once per function.  When more than
  *               MAX_QUEUED chunks wait, the stream that fills one formats the queue
  *               itself (back-pressure rather than unbounded memory).  ABT_finalize stops

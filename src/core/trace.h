@@ -2,11 +2,12 @@
  * (the JSON trace-event format) of what every execution stream ran.
  *
  * The tracer listens at the tool interface's event sites (core/tool.h): while it records,
- * its events are part of weft_tool_g.mask and weft_tool_dispatch calls
- * weft_trace_record.  With WEFT_TRACE unset nothing is added to any path: the sites
- * test the same mask as before.  docs/architecture.md ("Tracing") has the model: per-stream
- * chunked buffers without locks, a locked buffer for external threads, a writer thread
- * that turns full chunks into JSON, and the last chunks written by ABT_finalize. */
+ * its events are part of weft_tool_g.mask, and the tool dispatch calls weft_trace_record
+ * (weft_trace_create for a creation, weft_trace_switch for the events of a switch).
+ * With WEFT_TRACE unset nothing is added to any path: the sites test the same mask as
+ * before.  docs/architecture.md ("Tracing") has the model: per-stream chunked buffers
+ * without locks, a locked buffer for external threads, a writer thread that turns full
+ * chunks into JSON, and the last chunks written by ABT_finalize. */
 #ifndef WEFT_CORE_TRACE_H
 #define WEFT_CORE_TRACE_H
 
