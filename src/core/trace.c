@@ -10,12 +10,13 @@
  *               (weft_trace_create, 16 bytes); weft_trace_record takes any event.
  *               External threads share one buffer under a mutex.  A full chunk goes to
  *               the writer's queue (one mutex per 65,000 records).
- *   writing     a writer thread (SCHED_IDLE: only CPU time the streams leave) maps
- *               chunks ahead first (a stream that finds none maps one itself, a stall of
- *               ~0.5-1 ms), then turns queued chunks into JSON, in slices between which it
- *               maps again, and appends it to the file; function names are resolved
- *               there (dladdr, then the module's ELF
- *               symbol table for static functions), once per function.  When more than
+ *   mapping     a mapper thread, at the program's priority, keeps SPARE_AHEAD chunks
+ *               mapped ahead (a stream that finds none maps one itself, a stall of
+ *               ~0.5-1 ms).
+ *   writing     a writer thread (SCHED_IDLE: only CPU time the streams leave) turns
+ *               queued chunks into JSON, in slices, and appends it to the file;
+ *               function names are resolved there (dladdr, then the module's ELF symbol
+ *               table for static functions), once per function.  When more than
  *               MAX_QUEUED chunks wait, the stream that fills one formats the queue
  *               itself (back-pressure rather than unbounded memory).  ABT_finalize stops
  *               the writer and writes the partial chunks and the closing events.
@@ -157,11 +158,12 @@ static struct {
     struct weft_trace_buf *ext;
     /* the writer's queue */
     pthread_mutex_t qlock;
-    pthread_cond_t qcond;
+    pthread_cond_t qcond; /* the writer waits for a queued chunk */
+    pthread_cond_t mcond; /* the mapper waits for a spare taken */
     struct chunk *qhead, *qtail, *spare;
     size_t qlen, nspare;
     bool stop, writer_started;
-    pthread_t writer;
+    pthread_t writer, mapper;
     _Atomic uint64_t dropped; /* events lost for want of memory */
     /* the output: under fmt_lock */
     pthread_mutex_t fmt_lock;
@@ -179,6 +181,7 @@ static struct {
         .ext_lock = PTHREAD_MUTEX_INITIALIZER,
         .qlock = PTHREAD_MUTEX_INITIALIZER,
         .qcond = PTHREAD_COND_INITIALIZER,
+        .mcond = PTHREAD_COND_INITIALIZER,
         .fmt_lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* ---------------------------------------------------------------- the writer's side */
@@ -186,8 +189,8 @@ static struct {
 /* A chunk mapped with its pages faulted in at once (MAP_POPULATE: one call instead of
  * 512 page faults while a stream records).  Not a transparent huge page: with the usual
  * defrag=madvise policy a fault may compact memory synchronously, a stall of
- * milliseconds inside whatever unit runs.  The writer keeps SPARE_AHEAD chunks ready
- * (writer_main), so a stream seldom maps one itself. */
+ * milliseconds inside whatever unit runs.  The mapper keeps SPARE_AHEAD chunks ready
+ * (mapper_main), so a stream seldom maps one itself. */
 static struct chunk *chunk_new(void)
 {
     _Static_assert(sizeof(struct chunk) <= CHUNK_BYTES, "a chunk fits its mapping");
@@ -633,9 +636,9 @@ static uint32_t format_chunk(struct chunk *c, uint32_t from, uint32_t to)
 /* Format the next FMT_SLICE slots or so of the oldest queued chunk (a stream's chunks
  * are queued in the order it filled them; the chunk begun is finished first, by
  * whoever formats next), and when it is done keep it as a spare or unmap it; false when
- * there is nothing to format.  In slices, so that the writer maps chunks ahead between
- * them: a whole chunk takes ~10 ms to format, in which a stream fills several.
- * fmt_lock held. */
+ * there is nothing to format.  In slices (a whole chunk takes ~10 ms), so that the
+ * writer, at SCHED_IDLE, lets go of fmt_lock often and stops soon when ABT_finalize
+ * asks.  fmt_lock held. */
 static bool format_next(void)
 {
     struct chunk *c = T.fcur;
@@ -690,22 +693,6 @@ static void *writer_main(void *arg)
     pthread_setschedparam(pthread_self(), SCHED_IDLE, &sp);
     pthread_mutex_lock(&T.qlock);
     while (!T.stop) {
-        /* chunks mapped ahead come first, between any two chunks formatted: a stream
-         * that maps one itself stalls for its page faults (~0.5 ms a chunk), while
-         * the formatting only has to be done by ABT_finalize */
-        if (T.nspare < SPARE_AHEAD) {
-            pthread_mutex_unlock(&T.qlock);
-            struct chunk *c = chunk_new();
-            pthread_mutex_lock(&T.qlock);
-            if (!c) {
-                pthread_cond_wait(&T.qcond, &T.qlock); /* no memory now: try after work */
-            } else {
-                c->next = T.spare;
-                T.spare = c;
-                T.nspare++;
-            }
-            continue;
-        }
         if (!T.qhead) {
             pthread_cond_wait(&T.qcond, &T.qlock);
             continue;
@@ -720,6 +707,37 @@ static void *writer_main(void *arg)
     pthread_mutex_lock(&T.fmt_lock);
     out_flush();
     pthread_mutex_unlock(&T.fmt_lock);
+    return NULL;
+}
+
+/* The mapper keeps SPARE_AHEAD chunks mapped ahead of the streams' need, at the
+ * program's own priority (the one it inherited), not the writer's SCHED_IDLE: a stream
+ * that needs a chunk and finds none maps it itself, a stall of 512 page faults (0.5-1 ms
+ * on a VM, more than recording the ~26,000 ULTs that fill it), so mapping is the
+ * program's work, done early; formatting is not (ABT_finalize does what is left).  A
+ * thread of its own because a thread cannot raise its priority back from SCHED_IDLE
+ * without privilege. */
+static void *mapper_main(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&T.qlock);
+    while (!T.stop) {
+        if (T.nspare >= SPARE_AHEAD) {
+            pthread_cond_wait(&T.mcond, &T.qlock);
+            continue;
+        }
+        pthread_mutex_unlock(&T.qlock);
+        struct chunk *c = chunk_new();
+        pthread_mutex_lock(&T.qlock);
+        if (!c) {
+            pthread_cond_wait(&T.mcond, &T.qlock); /* no memory now: try at the next need */
+            continue;
+        }
+        c->next = T.spare;
+        T.spare = c;
+        T.nspare++;
+    }
+    pthread_mutex_unlock(&T.qlock);
     return NULL;
 }
 
@@ -755,6 +773,7 @@ static WEFT_COLD struct rec *refill(struct weft_trace_buf *b)
         T.spare = n->next;
         T.nspare--;
     }
+    pthread_cond_signal(&T.mcond); /* map the next one ahead */
     pthread_mutex_unlock(&T.qlock);
     if (help)
         drain(); /* the writer is behind: this stream formats the backlog itself */
@@ -1141,6 +1160,16 @@ void weft_trace_init(void)
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
     int r = pthread_create(&T.writer, NULL, writer_main, NULL);
+    if (r == 0) {
+        r = pthread_create(&T.mapper, NULL, mapper_main, NULL);
+        if (r != 0) {
+            pthread_mutex_lock(&T.qlock);
+            T.stop = true;
+            pthread_cond_signal(&T.qcond);
+            pthread_mutex_unlock(&T.qlock);
+            pthread_join(T.writer, NULL);
+        }
+    }
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (r != 0) {
         weft_warn("WEFT_TRACE=%s: cannot start the trace writer (%s); the program runs "
@@ -1209,8 +1238,10 @@ void weft_trace_finalize(void)
     pthread_mutex_lock(&T.qlock);
     T.stop = true;
     pthread_cond_signal(&T.qcond);
+    pthread_cond_signal(&T.mcond);
     pthread_mutex_unlock(&T.qlock);
     pthread_join(T.writer, NULL);
+    pthread_join(T.mapper, NULL);
     T.writer_started = false;
     /* no stream records any more: queue the partial chunks, oldest buffers first */
     pthread_mutex_lock(&T.qlock);
