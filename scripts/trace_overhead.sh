@@ -5,13 +5,17 @@
 # REPEATS times each (default 5).  Prints the median time of the rounds (the program's
 # work: recording, with the writer thread formatting beside it), of ABT_finalize (which
 # writes what the writer has not), of the whole process, and the traced/untraced ratios.
+# RUN_PREFIX (e.g. "chrt -f 50") goes before each run: on a machine that other programs
+# keep busy, a real-time stream is not preempted by them (the ratio then measures the
+# tracer, not the neighbours; the SCHED_IDLE writer still gets only what is left).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 b=${1:-build/release/bench}
 streams=${2:-1}
 reps=${3:-5}
 dir=${TRACE_DIR:-/tmp}
-cmd=("$b/fork_join" --callgrind ult --n 1000 --iters 1000 --streams "$streams" --time)
+read -r -a pre <<<"${RUN_PREFIX:-}"
+cmd=(${pre[@]+"${pre[@]}"} "$b/fork_join" --callgrind ult --n 1000 --iters 1000 --streams "$streams" --time)
 one() { # prints: rounds_ms finalize_ms wall_ms
   local t0 t1 out
   t0=$(date +%s%N)

@@ -47,13 +47,35 @@ static inline __attribute__((always_inline)) void dispatch(weft_unit *u, uint64_
         dispatch_callback(xs, u, ev, trace, next);
         return;
     }
-    if (trace) /* the tracer alone: its record is the whole dispatch (a tail call) */
+    if (!trace)
+        return;
+    /* the tracer alone: its record is the whole dispatch (a tail call) */
+    if (ev == ABT_TOOL_EVENT_THREAD_CREATE)
+        weft_trace_create(xs, u); /* the commonest event alone, its fast path */
+    else
         weft_trace_record(xs, u, ev, next);
 }
 
 void weft_tool_dispatch(weft_unit *u, uint64_t ev) { dispatch(u, ev, false); }
 
-void weft_tool_dispatch_next(weft_unit *u, uint64_t ev) { dispatch(u, ev, true); }
+/* The events of a switch one by one, for a registered callback (or a tool without the
+ * tracer). */
+static WEFT_COLD void switch_each(weft_unit *from, weft_unit *to, uint64_t evs)
+{
+    dispatch(from, evs & ~(ABT_TOOL_EVENT_THREAD_RESUME | ABT_TOOL_EVENT_THREAD_RUN), false);
+    if (evs & ABT_TOOL_EVENT_THREAD_RESUME)
+        dispatch(to, ABT_TOOL_EVENT_THREAD_RESUME, true);
+    dispatch(to, ABT_TOOL_EVENT_THREAD_RUN, true);
+}
+
+void weft_tool_dispatch_switch(weft_unit *from, weft_unit *to, uint64_t evs)
+{
+    if (WEFT_LIKELY(!(weft_atomic_load_acquire(&weft_tool_g.user_mask) & evs)) &&
+        WEFT_LIKELY(weft_atomic_load_relaxed(&weft_tool_g.trace)))
+        weft_trace_switch(weft_xs_self(), from, to, evs); /* the tracer alone (a tail call) */
+    else
+        switch_each(from, to, evs);
+}
 
 void weft_tool_set_trace(bool on, uint64_t events)
 {

@@ -8,7 +8,8 @@
  * The tracer (core/trace.h, WEFT_TRACE) listens at the same sites: `mask` is the union of
  * the events the registered tool wants (`user_mask`) and those the tracer records, so
  * tracing adds no test to any path.  weft_tool_dispatch hands each event to the tracer
- * first, then to the tool if the tool asked for it. */
+ * first, then to the tool if the tool asked for it; a switch (a unit leaves, another
+ * runs: weft_tool_switch) is one call for its two or three events. */
 #ifndef WEFT_CORE_TOOL_H
 #define WEFT_CORE_TOOL_H
 
@@ -37,10 +38,13 @@ WEFT_INTERNAL void weft_tool_set_trace(bool on, uint64_t events);
 /* Out of line: finds the stream and the calling unit itself, so that a hook costs its
  * caller nothing but the mask test. */
 WEFT_INTERNAL WEFT_COLD void weft_tool_dispatch(weft_unit *u, uint64_t ev);
-/* The next event of the same step, right after a weft_tool_dispatch on the same stream
- * (a hand-off: FINISH then RESUME and RUN of the joiner): the tracer gives it the time
- * stamp of the one before instead of reading the clock again. */
-WEFT_INTERNAL WEFT_COLD void weft_tool_dispatch_next(weft_unit *u, uint64_t ev);
+/* The events `evs` of one switch, one step of the stream: `from` leaves (evs has one of
+ * YIELD, SUSPEND, FINISH), then `to` RESUMEs (if evs has RESUME) and RUNs (evs has RUN).
+ * A registered callback hears them one by one, as from weft_tool_dispatch; the tracer
+ * records the switch in one go, with one time stamp (weft_trace_switch).  Called by
+ * weft_tool_switch, which tests the mask once for them all. */
+WEFT_INTERNAL WEFT_COLD void weft_tool_dispatch_switch(weft_unit *from, weft_unit *to,
+                                                       uint64_t evs);
 
 #ifndef WEFT_TOOL
 #define WEFT_TOOL 1
@@ -59,6 +63,13 @@ static inline void weft_tool_event(weft_unit *u, uint64_t ev)
 {
     if (WEFT_TOOL && WEFT_UNLIKELY(weft_atomic_load_relaxed(&weft_tool_g.mask) & ev))
         weft_tool_dispatch(u, ev);
+}
+
+/* A switch (weft_tool_dispatch_switch) behind one test of the mask for all its events. */
+static inline void weft_tool_switch(weft_unit *from, weft_unit *to, uint64_t evs)
+{
+    if (weft_tool_wants(evs))
+        weft_tool_dispatch_switch(from, to, evs);
 }
 
 #endif

@@ -4,13 +4,19 @@
  * 16-byte binary records; JSON is made later, away from the hot paths.
  *   recording   each stream appends to its own buffer (xs->trace, one per rank), a chain
  *               of 2 MiB chunks: a record is a tick read (weft_ticks; events of one step
- *               share the first one's), five stores and a bounds test, with no lock and
- *               no atomic.  External threads share one buffer under a mutex.  A full
- *               chunk goes to the writer's queue (one mutex per 65,000 records).
+ *               share the first one's), a few stores and a bounds test, with no lock and
+ *               no atomic.  The two commonest cases have their own entries: a switch (one
+ *               unit leaves, another runs: weft_trace_switch, 32 bytes) and a creation
+ *               (weft_trace_create, 16 bytes); weft_trace_record takes any event.
+ *               External threads share one buffer under a mutex.  A full chunk goes to
+ *               the writer's queue (one mutex per 65,000 records).
+ *   mapping     a mapper thread, at the program's priority, keeps SPARE_AHEAD chunks
+ *               mapped ahead (a stream that finds none maps one itself, a stall of
+ *               ~0.5-1 ms).
  *   writing     a writer thread (SCHED_IDLE: only CPU time the streams leave) turns
- *               queued chunks into JSON and appends them to the file, and maps chunks
- *               ahead; function names are resolved there (dladdr, then the module's ELF
- *               symbol table for static functions), once per function.  When more than
+ *               queued chunks into JSON, in slices, and appends it to the file;
+ *               function names are resolved there (dladdr, then the module's ELF symbol
+ *               table for static functions), once per function.  When more than
  *               MAX_QUEUED chunks wait, the stream that fills one formats the queue
  *               itself (back-pressure rather than unbounded memory).  ABT_finalize stops
  *               the writer and writes the partial chunks and the closing events.
@@ -48,7 +54,7 @@
 #include "core/tool.h"
 #include "core/trace.h"
 
-enum rec_kind { R_CREATE, R_RUN, R_END, R_RESUME, R_MIGRATE, R_CANCEL, R_COUNTER };
+enum rec_kind { R_CREATE, R_RUN, R_END, R_RESUME, R_MIGRATE, R_CANCEL, R_COUNTER, R_RUN_AT };
 enum end_why { END_FINISH, END_YIELD, END_BLOCK };
 enum run_flag {
     RUN_FIRST = 1,
@@ -63,8 +69,10 @@ enum run_flag {
  * (a pool's id for R_COUNTER), an 8-bit argument (run flags, end reason) and the kind.
  * R_RUN (except the primary ULT's and a scheduler's, whose names are fixed), R_MIGRATE
  * and R_COUNTER take a second slot whose `ts` holds their value: the unit's function,
- * the target pool's id, the pool's size.  Ids use 52 bits (4.5e15 units: an id counter
- * does not get there). */
+ * the target pool's id, the pool's size.  R_RUN_AT is a run at the time of the record
+ * before it, one slot whose `ts` holds the function (0 if unnamed): the second half of a
+ * switch (weft_trace_switch), 32 bytes for an END and a RUN instead of 48.  Ids use 52
+ * bits (4.5e15 units: an id counter does not get there). */
 struct rec {
     uint64_t ts;
     uint64_t w;
@@ -86,10 +94,11 @@ static inline uint32_t rec_slots(uint32_t kind, uint32_t aux)
 
 #define CHUNK_BYTES  ((size_t)2 << 20)
 #define CHUNK_RECS   ((CHUNK_BYTES - 64) / sizeof(struct rec))
-#define MAX_QUEUED   128 /* 256 MiB waiting for the writer: the filler writes itself */
-#define MAX_SPARE    8   /* chunks kept for reuse */
-#define SPARE_AHEAD  4   /* chunks the writer maps ahead of need */
-#define SAMPLE_EVERY 64  /* pool sizes every this many run ends on a stream */
+#define MAX_QUEUED   128  /* 256 MiB waiting for the writer: the filler writes itself */
+#define MAX_SPARE    8    /* chunks kept for reuse */
+#define SPARE_AHEAD  4    /* chunks the writer maps ahead of need */
+#define SAMPLE_EVERY 64   /* pool sizes every this many run ends on a stream */
+#define FMT_SLICE    4096 /* slots the writer formats between two looks at its spares */
 #define EXT_TID      999999
 #define OUT_CAP      (1u << 20)
 #define TRACE_EVENTS                                                                             \
@@ -149,14 +158,17 @@ static struct {
     struct weft_trace_buf *ext;
     /* the writer's queue */
     pthread_mutex_t qlock;
-    pthread_cond_t qcond;
+    pthread_cond_t qcond; /* the writer waits for a queued chunk */
+    pthread_cond_t mcond; /* the mapper waits for a spare taken */
     struct chunk *qhead, *qtail, *spare;
     size_t qlen, nspare;
     bool stop, writer_started;
-    pthread_t writer;
+    pthread_t writer, mapper;
     _Atomic uint64_t dropped; /* events lost for want of memory */
     /* the output: under fmt_lock */
     pthread_mutex_t fmt_lock;
+    struct chunk *fcur; /* the chunk being formatted (dequeued), from slot fpos */
+    uint32_t fpos;
     char *out;
     size_t outlen;
     int write_err; /* errno of the first failed write */
@@ -169,6 +181,7 @@ static struct {
         .ext_lock = PTHREAD_MUTEX_INITIALIZER,
         .qlock = PTHREAD_MUTEX_INITIALIZER,
         .qcond = PTHREAD_COND_INITIALIZER,
+        .mcond = PTHREAD_COND_INITIALIZER,
         .fmt_lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* ---------------------------------------------------------------- the writer's side */
@@ -176,8 +189,8 @@ static struct {
 /* A chunk mapped with its pages faulted in at once (MAP_POPULATE: one call instead of
  * 512 page faults while a stream records).  Not a transparent huge page: with the usual
  * defrag=madvise policy a fault may compact memory synchronously, a stall of
- * milliseconds inside whatever unit runs.  The writer keeps SPARE_AHEAD chunks ready
- * (writer_main), so a stream seldom maps one itself. */
+ * milliseconds inside whatever unit runs.  The mapper keeps SPARE_AHEAD chunks ready
+ * (mapper_main), so a stream seldom maps one itself. */
 static struct chunk *chunk_new(void)
 {
     _Static_assert(sizeof(struct chunk) <= CHUNK_BYTES, "a chunk fits its mapping");
@@ -545,17 +558,22 @@ static void span_begin(struct weft_trace_buf *b, const struct num *ts, const str
         b->open[b->nopen++] = id;
 }
 
-static void format_chunk(struct chunk *c)
+/* The records of c from slot `from` up to slot `to` (or the first record boundary past
+ * it); returns where it stopped. */
+static uint32_t format_chunk(struct chunk *c, uint32_t from, uint32_t to)
 {
     struct weft_trace_buf *b = c->buf;
     struct num ts, idn, v;
     char *p;
     uint64_t ts_of = UINT64_MAX; /* the ns that `ts` holds */
+    uint32_t i;
     b->used |= c->n > 0;
-    for (uint32_t i = 0; i < c->n; i += rec_slots(REC_KIND(c->r[i].w), REC_AUX(c->r[i].w))) {
+    if (to > c->n)
+        to = c->n;
+    for (i = from; i < to; i += rec_slots(REC_KIND(c->r[i].w), REC_AUX(c->r[i].w))) {
         const struct rec *r = &c->r[i];
-        uint64_t ns = to_ns(r->ts), id = REC_ID(r->w);
-        uint32_t aux = REC_AUX(r->w);
+        uint32_t kind = REC_KIND(r->w), aux = REC_AUX(r->w);
+        uint64_t ns = kind == R_RUN_AT ? b->last_ns : to_ns(r->ts), id = REC_ID(r->w);
         if (ns < b->last_ns) /* one track, one clock: never backwards */
             ns = b->last_ns;
         b->last_ns = ns;
@@ -564,7 +582,7 @@ static void format_chunk(struct chunk *c)
             ts_of = ns;
         }
         num_u64(&idn, id);
-        switch (REC_KIND(r->w)) {
+        switch (kind) {
         case R_CREATE:
             INSTANT(b, &ts, "create", &idn);
             p = ev_head(b, PH_S, &ts, 0);
@@ -573,12 +591,15 @@ static void format_chunk(struct chunk *c)
             out_end(PUT_LIT(p, "}"));
             break;
         case R_RUN:
+        case R_RUN_AT:
             if (aux & RUN_RESUMED)
                 INSTANT(b, &ts, "resume", &idn);
             if (aux & RUN_STEAL)
                 INSTANT(b, &ts, "steal", &idn);
             span_begin(b, &ts, &idn, id, aux,
-                       run_named(aux) ? (const void *)(uintptr_t)r[1].ts : NULL);
+                       !run_named(aux)    ? NULL
+                       : kind == R_RUN_AT ? (const void *)(uintptr_t)r[0].ts
+                                          : (const void *)(uintptr_t)r[1].ts);
             break;
         case R_END:
             if (aux == END_YIELD)
@@ -609,16 +630,21 @@ static void format_chunk(struct chunk *c)
             break;
         }
     }
+    return i;
 }
 
-/* Format every queued chunk, in queue order (a stream's chunks are queued in the order it
- * filled them), and write the result. */
-static void drain(void)
+/* Format the next FMT_SLICE slots or so of the oldest queued chunk (a stream's chunks
+ * are queued in the order it filled them; the chunk begun is finished first, by
+ * whoever formats next), and when it is done keep it as a spare or unmap it; false when
+ * there is nothing to format.  In slices (a whole chunk takes ~10 ms), so that the
+ * writer, at SCHED_IDLE, lets go of fmt_lock often and stops soon when ABT_finalize
+ * asks.  fmt_lock held. */
+static bool format_next(void)
 {
-    pthread_mutex_lock(&T.fmt_lock);
-    for (;;) {
+    struct chunk *c = T.fcur;
+    if (!c) {
         pthread_mutex_lock(&T.qlock);
-        struct chunk *c = T.qhead;
+        c = T.qhead;
         if (c) {
             T.qhead = c->next;
             if (!T.qhead)
@@ -627,18 +653,32 @@ static void drain(void)
         }
         pthread_mutex_unlock(&T.qlock);
         if (!c)
-            break;
-        format_chunk(c);
-        pthread_mutex_lock(&T.qlock);
-        if (T.nspare < MAX_SPARE) {
-            c->next = T.spare;
-            T.spare = c;
-            T.nspare++;
-            c = NULL;
-        }
-        pthread_mutex_unlock(&T.qlock);
-        chunk_free(c);
+            return false;
+        T.fcur = c;
+        T.fpos = 0;
     }
+    T.fpos = format_chunk(c, T.fpos, T.fpos + FMT_SLICE);
+    if (T.fpos < c->n)
+        return true;
+    T.fcur = NULL;
+    pthread_mutex_lock(&T.qlock);
+    if (T.nspare < MAX_SPARE) {
+        c->next = T.spare;
+        T.spare = c;
+        T.nspare++;
+        c = NULL;
+    }
+    pthread_mutex_unlock(&T.qlock);
+    chunk_free(c);
+    return true;
+}
+
+/* Format every queued chunk, in queue order, and write the result. */
+static void drain(void)
+{
+    pthread_mutex_lock(&T.fmt_lock);
+    while (format_next())
+        ;
     out_flush();
     pthread_mutex_unlock(&T.fmt_lock);
 }
@@ -653,26 +693,49 @@ static void *writer_main(void *arg)
     pthread_setschedparam(pthread_self(), SCHED_IDLE, &sp);
     pthread_mutex_lock(&T.qlock);
     while (!T.stop) {
-        if (!T.qhead && T.nspare < SPARE_AHEAD) {
-            pthread_mutex_unlock(&T.qlock);
-            struct chunk *c = chunk_new();
-            pthread_mutex_lock(&T.qlock);
-            if (!c)
-                pthread_cond_wait(&T.qcond, &T.qlock); /* no memory now: try after work */
-            else {
-                c->next = T.spare;
-                T.spare = c;
-                T.nspare++;
-            }
-            continue;
-        }
         if (!T.qhead) {
             pthread_cond_wait(&T.qcond, &T.qlock);
             continue;
         }
         pthread_mutex_unlock(&T.qlock);
-        drain();
+        pthread_mutex_lock(&T.fmt_lock);
+        format_next(); /* the output goes to the file as it fills (out_begin) */
+        pthread_mutex_unlock(&T.fmt_lock);
         pthread_mutex_lock(&T.qlock);
+    }
+    pthread_mutex_unlock(&T.qlock);
+    pthread_mutex_lock(&T.fmt_lock);
+    out_flush();
+    pthread_mutex_unlock(&T.fmt_lock);
+    return NULL;
+}
+
+/* The mapper keeps SPARE_AHEAD chunks mapped ahead of the streams' need, at the
+ * program's own priority (the one it inherited), not the writer's SCHED_IDLE: a stream
+ * that needs a chunk and finds none maps it itself, a stall of 512 page faults (0.5-1 ms
+ * on a VM, more than recording the ~26,000 ULTs that fill it), so mapping is the
+ * program's work, done early; formatting is not (ABT_finalize does what is left).  A
+ * thread of its own because a thread cannot raise its priority back from SCHED_IDLE
+ * without privilege. */
+static void *mapper_main(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&T.qlock);
+    while (!T.stop) {
+        if (T.nspare >= SPARE_AHEAD) {
+            pthread_cond_wait(&T.mcond, &T.qlock);
+            continue;
+        }
+        pthread_mutex_unlock(&T.qlock);
+        struct chunk *c = chunk_new();
+        pthread_mutex_lock(&T.qlock);
+        if (!c) {
+            pthread_cond_wait(&T.mcond, &T.qlock); /* no memory now: try at the next need */
+            continue;
+        }
+        c->next = T.spare;
+        T.spare = c;
+        T.nspare++;
     }
     pthread_mutex_unlock(&T.qlock);
     return NULL;
@@ -710,6 +773,7 @@ static WEFT_COLD struct rec *refill(struct weft_trace_buf *b)
         T.spare = n->next;
         T.nspare--;
     }
+    pthread_cond_signal(&T.mcond); /* map the next one ahead */
     pthread_mutex_unlock(&T.qlock);
     if (help)
         drain(); /* the writer is behind: this stream formats the backlog itself */
@@ -987,6 +1051,60 @@ slow:
     put(b, xs, u, ev, same_time);
 }
 
+/* A switch in one go (weft_tool_dispatch_switch): the END of `from` and the RUN of `to`
+ * (a RESUME folded in) with one time stamp, as an R_END and an R_RUN_AT: the events that
+ * weft_trace_record makes of them one by one, in 32 bytes.  Units with ids, room for two
+ * slots and no pool sample due; else one event at a time. */
+void weft_trace_switch(weft_xstream *xs, weft_unit *from, weft_unit *to, uint64_t evs)
+{
+    struct weft_trace_buf *b;
+    struct rec *r;
+    uint64_t idf, idt;
+    if (WEFT_UNLIKELY(!xs) || WEFT_UNLIKELY(!(b = xs->trace)) ||
+        WEFT_UNLIKELY(b->end - (r = b->pos) < 2) || WEFT_UNLIKELY(b->until_sample == 1) ||
+        WEFT_UNLIKELY(!(idf = weft_atomic_load_relaxed(&from->id))) ||
+        WEFT_UNLIKELY(!(idt = weft_atomic_load_relaxed(&to->id)))) {
+        weft_trace_record(xs, from,
+                          evs & ~(ABT_TOOL_EVENT_THREAD_RESUME | ABT_TOOL_EVENT_THREAD_RUN), false);
+        if (evs & ABT_TOOL_EVENT_THREAD_RESUME)
+            weft_trace_record(xs, to, ABT_TOOL_EVENT_THREAD_RESUME, true);
+        weft_trace_record(xs, to, ABT_TOOL_EVENT_THREAD_RUN, true);
+        return;
+    }
+    uint32_t why = evs & ABT_TOOL_EVENT_THREAD_YIELD     ? END_YIELD
+                   : evs & ABT_TOOL_EVENT_THREAD_SUSPEND ? END_BLOCK
+                                                         : END_FINISH;
+    uint32_t aux = run_flags(b, xs, to) | (evs & ABT_TOOL_EVENT_THREAD_RESUME ? RUN_RESUMED : 0);
+    uint64_t ts = weft_ticks();
+    b->last_ts = ts;
+    b->pos = r + 2;
+    r[0].ts = ts;
+    r[0].w = REC_W(idf - 1, why, R_END);
+    r[1].ts = run_named(aux) ? (uint64_t)(uintptr_t)to->fn : 0;
+    r[1].w = REC_W(idt - 1, aux, R_RUN_AT);
+    b->until_sample--; /* not to 0: the pools are sampled between the END and the RUN */
+}
+
+/* A creation with ids in hand and room in the chunk; else weft_trace_record. */
+void weft_trace_create(weft_xstream *xs, weft_unit *u)
+{
+    struct weft_trace_buf *b;
+    struct rec *r;
+    if (WEFT_UNLIKELY(!xs) || WEFT_UNLIKELY(!(b = xs->trace)) ||
+        WEFT_UNLIKELY((r = b->pos) == b->end) || WEFT_UNLIKELY(b->id_next == b->id_end) ||
+        WEFT_UNLIKELY(weft_atomic_load_relaxed(&u->id) != 0)) {
+        weft_trace_record(xs, u, ABT_TOOL_EVENT_THREAD_CREATE, false);
+        return;
+    }
+    uint64_t id = b->id_next++; /* the unit is not published yet: a plain store */
+    weft_atomic_store_relaxed(&u->id, id);
+    uint64_t ts = weft_ticks();
+    b->last_ts = ts;
+    b->pos = r + 1;
+    r->ts = ts;
+    r->w = REC_W(id - 1, 0, R_CREATE);
+}
+
 /* ---------------------------------------------------------------- start and end */
 
 void weft_trace_init(void)
@@ -1042,6 +1160,16 @@ void weft_trace_init(void)
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
     int r = pthread_create(&T.writer, NULL, writer_main, NULL);
+    if (r == 0) {
+        r = pthread_create(&T.mapper, NULL, mapper_main, NULL);
+        if (r != 0) {
+            pthread_mutex_lock(&T.qlock);
+            T.stop = true;
+            pthread_cond_signal(&T.qcond);
+            pthread_mutex_unlock(&T.qlock);
+            pthread_join(T.writer, NULL);
+        }
+    }
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (r != 0) {
         weft_warn("WEFT_TRACE=%s: cannot start the trace writer (%s); the program runs "
@@ -1110,8 +1238,10 @@ void weft_trace_finalize(void)
     pthread_mutex_lock(&T.qlock);
     T.stop = true;
     pthread_cond_signal(&T.qcond);
+    pthread_cond_signal(&T.mcond);
     pthread_mutex_unlock(&T.qlock);
     pthread_join(T.writer, NULL);
+    pthread_join(T.mapper, NULL);
     T.writer_started = false;
     /* no stream records any more: queue the partial chunks, oldest buffers first */
     pthread_mutex_lock(&T.qlock);

@@ -425,12 +425,9 @@ void weft_ult_exit(weft_xstream *xs, weft_unit *self)
          * suspended (it reported SUSPEND when it parked or started us): FINISH, then its
          * RESUME and RUN, as if it went through its pool. */
         weft_unit *j = w->ult;
-        if (weft_tool_wants(ABT_TOOL_EVENT_THREAD_FINISH | ABT_TOOL_EVENT_THREAD_RESUME |
-                            ABT_TOOL_EVENT_THREAD_RUN)) {
-            weft_tool_dispatch(self, ABT_TOOL_EVENT_THREAD_FINISH);
-            weft_tool_dispatch_next(j, ABT_TOOL_EVENT_THREAD_RESUME);
-            weft_tool_dispatch_next(j, ABT_TOOL_EVENT_THREAD_RUN);
-        }
+        weft_tool_switch(self, j,
+                         ABT_TOOL_EVENT_THREAD_FINISH | ABT_TOOL_EVENT_THREAD_RESUME |
+                             ABT_TOOL_EVENT_THREAD_RUN);
         prep_run_quiet(xs, j);
         weft_set_post(xs, post_finish_handoff, self);
         san_switch_to(NULL, j);
@@ -531,12 +528,9 @@ static void *ult_entry_roc_join(void *arg)
         weft_ult_exit(u->xs, u);
     weft_canary_check(u); /* (helper) core/overflow.h */
     weft_unit *j = w->ult;
-    if (weft_tool_wants(ABT_TOOL_EVENT_THREAD_FINISH | ABT_TOOL_EVENT_THREAD_RESUME |
-                        ABT_TOOL_EVENT_THREAD_RUN)) {
-        weft_tool_dispatch(u, ABT_TOOL_EVENT_THREAD_FINISH);
-        weft_tool_dispatch_next(j, ABT_TOOL_EVENT_THREAD_RESUME);
-        weft_tool_dispatch_next(j, ABT_TOOL_EVENT_THREAD_RUN);
-    }
+    weft_tool_switch(u, j,
+                     ABT_TOOL_EVENT_THREAD_FINISH | ABT_TOOL_EVENT_THREAD_RESUME |
+                         ABT_TOOL_EVENT_THREAD_RUN);
     prep_run_quiet(xs, j);
     weft_set_post(xs, post_finish_handoff, u);
     san_switch_to(NULL, j);
@@ -856,10 +850,7 @@ static void *cf_entry(void *arg)
     if (WEFT_UNLIKELY(!roc_intact(xs, epoch, c) || !cf_take_parent(par, c)))
         weft_ult_exit(c->xs, c);
     weft_canary_check(c); /* (helper) core/overflow.h */
-    if (weft_tool_wants(ABT_TOOL_EVENT_THREAD_FINISH | ABT_TOOL_EVENT_THREAD_RUN)) {
-        weft_tool_dispatch(c, ABT_TOOL_EVENT_THREAD_FINISH);
-        weft_tool_dispatch_next(par, ABT_TOOL_EVENT_THREAD_RUN);
-    }
+    weft_tool_switch(c, par, ABT_TOOL_EVENT_THREAD_FINISH | ABT_TOOL_EVENT_THREAD_RUN);
     prep_run_quiet(xs, par);
     weft_set_post(xs, post_finish, c); /* its joiner, if one came meanwhile, is woken */
     san_switch_to(NULL, par);
@@ -876,10 +867,7 @@ static int cf_spawn(weft_xstream *xs, weft_unit *c, ABT_thread *handle)
     if (handle)
         *handle = weft_unit_handle(c);
     weft_tool_event(c, ABT_TOOL_EVENT_THREAD_CREATE);
-    if (weft_tool_wants(ABT_TOOL_EVENT_THREAD_YIELD | ABT_TOOL_EVENT_THREAD_RUN)) {
-        weft_tool_dispatch(self, ABT_TOOL_EVENT_THREAD_YIELD);
-        weft_tool_dispatch_next(c, ABT_TOOL_EVENT_THREAD_RUN);
-    }
+    weft_tool_switch(self, c, ABT_TOOL_EVENT_THREAD_YIELD | ABT_TOOL_EVENT_THREAD_RUN);
     leave_check(self); /* the canary; SC promotion */
     self->cf_child = c;
     weft_atomic_store_relaxed(&self->state, WEFT_READY);
@@ -1125,10 +1113,7 @@ static inline __attribute__((always_inline)) int ult_yield_to(weft_xstream *xs, 
         weft_pool_push(to->pool, to);
         return ABT_ERR_MEM;
     }
-    if (weft_tool_wants(ABT_TOOL_EVENT_THREAD_YIELD | ABT_TOOL_EVENT_THREAD_RUN)) {
-        weft_tool_dispatch(self, ABT_TOOL_EVENT_THREAD_YIELD);
-        weft_tool_dispatch_next(to, ABT_TOOL_EVENT_THREAD_RUN);
-    }
+    weft_tool_switch(self, to, ABT_TOOL_EVENT_THREAD_YIELD | ABT_TOOL_EVENT_THREAD_RUN);
     weft_atomic_store_relaxed(&self->state, WEFT_READY);
     weft_set_post(xs, post_push, self);
     prep_run_quiet(xs, to);
@@ -1245,10 +1230,7 @@ int weft_ult_switch_to(weft_xstream *xs, weft_unit *self, weft_unit *to, int sel
     static const uint64_t leave_ev[] = { [WEFT_TO_YIELD] = ABT_TOOL_EVENT_THREAD_YIELD,
                                          [WEFT_TO_SUSPEND] = ABT_TOOL_EVENT_THREAD_SUSPEND,
                                          [WEFT_TO_EXIT] = ABT_TOOL_EVENT_THREAD_FINISH };
-    if (weft_tool_wants(leave_ev[self_mode] | ABT_TOOL_EVENT_THREAD_RUN)) {
-        weft_tool_dispatch(self, leave_ev[self_mode]);
-        weft_tool_dispatch_next(to, ABT_TOOL_EVENT_THREAD_RUN);
-    }
+    weft_tool_switch(self, to, leave_ev[self_mode] | ABT_TOOL_EVENT_THREAD_RUN);
     if (self_mode == WEFT_TO_EXIT) {
         prep_run_quiet(xs, to);
         weft_set_post(xs, post_finish, self);
@@ -1405,11 +1387,8 @@ static inline __attribute__((always_inline)) void join_wait(weft_xstream *xs, we
                     weft_atomic_store_relaxed(&t->joiner, &w);
                     /* we wait for t as a parked joiner would: SUSPEND, and RESUME when
                      * t's hand-off or wake-up brings us back */
-                    if (weft_tool_wants(ABT_TOOL_EVENT_THREAD_SUSPEND |
-                                        ABT_TOOL_EVENT_THREAD_RUN)) {
-                        weft_tool_dispatch(self, ABT_TOOL_EVENT_THREAD_SUSPEND);
-                        weft_tool_dispatch_next(t, ABT_TOOL_EVENT_THREAD_RUN);
-                    }
+                    weft_tool_switch(self, t,
+                                     ABT_TOOL_EVENT_THREAD_SUSPEND | ABT_TOOL_EVENT_THREAD_RUN);
                     weft_atomic_store_relaxed(&self->state, WEFT_BLOCKED);
                     prep_run_quiet(xs, t);
                     /* resumed by t's hand-off, or woken after t deviated */
