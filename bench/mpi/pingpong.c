@@ -3,7 +3,7 @@
  * one process per core).  Run on 2 ranks:
  *
  *   mpirun -np 2 mpi_pingpong       latency|rate ULTS [ITERS] [multiple|funneled]
- *   mpirun -np 2 mpi_pingpong_plain latency|rate 1    [ITERS] [single|funneled|multiple]
+ *   mpirun -np 2 mpi_pingpong_plain latency|rate 1    [ITERS] [single|funneled|serialized|multiple]
  *
  * plain MPI runs at MPI_THREAD_SINGLE unless a level is named: a one-process-per-core
  * program needs no more, and that is the baseline of the issue's criterion.  A named level
@@ -110,7 +110,9 @@ int main(int argc, char **argv)
     iters = argc > 3 ? atoi(argv[3]) : 20000;
     const char *level = argc > 4 ? argv[4] : "multiple";
     rate_mode = strcmp(mode, "rate") == 0;
-    int want = strcmp(level, "funneled") == 0 ? MPI_THREAD_FUNNELED : MPI_THREAD_MULTIPLE;
+    int want = strcmp(level, "funneled") == 0     ? MPI_THREAD_FUNNELED
+               : strcmp(level, "serialized") == 0 ? MPI_THREAD_SERIALIZED
+                                                  : MPI_THREAD_MULTIPLE;
 #ifdef PLAIN
     if (argc <= 4 || strcmp(level, "single") == 0) {
         want = MPI_THREAD_SINGLE;
