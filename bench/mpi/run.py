@@ -16,7 +16,10 @@ Configurations (2 ranks: one process per core on the 2-core reference machine):
            pairs per rank (each pair bounces its own message; all at once on one stream)
   rate     osu_mbw_mr with ULT pairs: 8-byte messages with blocking MPI_Send / MPI_Recv,
            a window of 64 then an ack, per pair: plain MPI (one pair of processes, one
-           per core) vs 1, 8, 64 ULT pairs per rank pair, MPI_THREAD_MULTIPLE and FUNNELED
+           per core) vs 1, 8, 64 ULT pairs per rank pair, MPI_THREAD_MULTIPLE and FUNNELED;
+           plus, as a reference only, plain MPI initialised with MPI_THREAD_MULTIPLE (Open
+           MPI's own thread-safety cost: it locks at every level above SINGLE, and the layer
+           needs at least SERIALIZED).  The criterion's baseline stays plain MPI at SINGLE.
   stencil  examples/mpi/stencil.c, with the layer vs WEFT_MPI_BYPASS=1 (the same binary,
            every call straight to PMPI), on 2 and 4 ranks: thin slabs (65536 columns, 32
            rows per rank), so that the halo rows (512 KiB) are a visible part of an
@@ -72,6 +75,8 @@ def main():
         configs.append((("latency", "weft", k, "multiple"), 2, pp,
                         ["latency", k, max(200, it_lat // k)], {}, "json"))
     configs.append((("rate", "plain", 1, "single"), 2, plain, ["rate", 1, it_rate], {}, "json"))
+    configs.append((("rate", "plain", 1, "multiple"), 2, plain, ["rate", 1, it_rate, "multiple"], {},
+                    "json"))
     for k in (1, 8, 64):
         for lvl in ("multiple", "funneled"):
             configs.append((("rate", "weft", k, lvl), 2, pp,
@@ -137,13 +142,18 @@ def main():
                          f"({paired(key, ('latency', 'plain', 1, 'single')):.2f}x) |")
     if "rate" in only:
         pr = med[("rate", "plain", 1, "single")]
+        pkey, pmkey = ("rate", "plain", 1, "single"), ("rate", "plain", 1, "multiple")
+        prm = med[pmkey]
         lines.append(f"| message rate | plain MPI | {pr / 1e6:.3f} M/s | 1.00 |")
+        lines.append(f"| message rate | plain MPI at MPI_THREAD_MULTIPLE (reference) | "
+                     f"{prm / 1e6:.3f} M/s | {prm / pr:.2f}x ({paired(pmkey, pkey):.2f}x) |")
         for k in (1, 8, 64):
             for lvl in ("multiple", "funneled"):
                 key = ("rate", "weft", k, lvl)
                 v = med[key]
                 lines.append(f"| message rate | weft-mpi, {k} ULTs, {lvl} | {v / 1e6:.3f} M/s | "
-                             f"{v / pr:.2f}x ({paired(key, ('rate', 'plain', 1, 'single')):.2f}x) |")
+                             f"{v / pr:.2f}x ({paired(key, pkey):.2f}x); vs plain at MULTIPLE "
+                             f"{v / prm:.2f}x ({paired(key, pmkey):.2f}x) |")
     if "stencil" in only:
         for np_ in (2, 4):
             lk, bk = ("stencil", "layer", np_, "multiple"), ("stencil", "bypass", np_, "multiple")
@@ -182,6 +192,8 @@ def main():
         ax.plot(xs, [med[("rate", "weft", k, lvl)] / 1e6 for k in xs], "o-", color=c,
                 label=f"weft-mpi, MPI_THREAD_{lvl.upper()}")
     ax.axhline(pr / 1e6, color="grey", ls="--", label="plain MPI (1 process per core)")
+    prm = med[("rate", "plain", 1, "multiple")]
+    ax.axhline(prm / 1e6, color="tab:red", ls="-.", label="plain MPI at MPI_THREAD_MULTIPLE")
     ax.axhline(0.8 * pr / 1e6, color="grey", ls=":", label="0.8x plain")
     ax.set_xscale("log", base=2)
     ax.set_xlabel("ULTs per rank")

@@ -128,6 +128,17 @@ enum wm_route wm_route_slow(void)
     return ph == WM_ACTIVE ? wm_route() : WM_DIRECT;
 }
 
+enum wm_route wm_route_other(void)
+{
+    ABT_unit_type t;
+    int e = ABT_self_get_type(&t);
+    if (e == ABT_SUCCESS && t == ABT_UNIT_TYPE_THREAD)
+        return WM_ULT;
+    if (!wm_g.serialize)
+        return WM_DIRECT;
+    return e == ABT_ERR_UNINITIALIZED ? WM_LOCKED : WM_SPIN;
+}
+
 int MPI_Init(int *argc, char ***argv)
 {
     int provided = MPI_THREAD_SINGLE;

@@ -7,10 +7,13 @@
  * loop, through the core/poll_hook.h hook, tests every request of its table with one
  * PMPI_Testsome and resumes (ABT_thread_resume) the ULTs whose wait is over.
  *
- * Why the public suspend/resume and not core/wait.h: this layer is its own shared library
- * (it must be preloadable), and libweft.so exports only public symbols plus WEFT_FACE_API
- * ones; ABT_self_suspend / ABT_thread_resume are the public form of the same park and
- * wake.  The one core symbol used is weft_poll_hook_add.
+ * Why the public suspend/resume and not core/wait.h's park: this layer is its own shared
+ * library (it must be preloadable), and libweft.so exports only public symbols plus
+ * WEFT_FACE_API ones; ABT_self_suspend / ABT_thread_resume are the public form of the
+ * same park and wake.  The core symbols used are weft_poll_hook_add / _eager and the
+ * stream's thread-local pointer (weft_tls_xs, read by core/wait.h's weft_self_ult): every
+ * interposed call asks "am I a ULT?", and that is one TLS load and two loads inline, where
+ * ABT_self_get_type is a call into libweft (~25 instructions per message, docs/scaling.md).
  *
  * Why per stream and lock-free: the table of a stream is touched only by code running on
  * that stream's OS thread - a ULT registering itself before it parks, and the stream's
@@ -31,6 +34,7 @@
 
 #include <abt.h>
 
+#include "core/wait.h"
 #include "weft_mpi.h"
 
 #define WM_HIDDEN __attribute__((visibility("hidden")))
@@ -72,6 +76,9 @@ enum wm_route {
 
 /* Set the layer up from what MPI says (MPI initialised behind our back); the route. */
 WM_HIDDEN enum wm_route wm_route_slow(void);
+/* The route of a caller that is not a running ULT by weft_self_ult (init.c): what
+ * ABT_self_get_type says (a tasklet, a scheduler, an external thread, weft not running). */
+WM_HIDDEN enum wm_route wm_route_other(void);
 
 static inline enum wm_route wm_route(void)
 {
@@ -79,13 +86,9 @@ static inline enum wm_route wm_route(void)
         return wm_route_slow();
     if (wm_g.bypass)
         return WM_DIRECT;
-    ABT_unit_type t;
-    int e = ABT_self_get_type(&t);
-    if (e == ABT_SUCCESS && t == ABT_UNIT_TYPE_THREAD)
-        return WM_ULT;
-    if (!wm_g.serialize)
-        return WM_DIRECT;
-    return e == ABT_ERR_UNINITIALIZED ? WM_LOCKED : WM_SPIN;
+    if (__builtin_expect(weft_self_ult() != NULL, 1))
+        return WM_ULT; /* the unit its stream runs, a ULT: what ABT_self_get_type says too */
+    return wm_route_other();
 }
 
 /* Start the layer after PMPI_Init_thread gave `provided` (init.c). */

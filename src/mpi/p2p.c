@@ -45,15 +45,14 @@ int MPI_Send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI
         wm_enter(r);
         return wm_leave(r, PMPI_Send(buf, count, dt, dest, tag, comm));
     }
+    wm_lock(); /* PMPI_Type_size is an MPI call too: one hold for it and the send */
     if (direct_send(count, dt)) {
-        wm_count_direct();
-        wm_lock();
         int rc = PMPI_Send(buf, count, dt, dest, tag, comm);
         wm_unlock();
+        wm_count_direct();
         return rc;
     }
     MPI_Request q;
-    wm_lock();
     int rc = PMPI_Isend(buf, count, dt, dest, tag, comm, &q);
     wm_unlock();
     return wm_finish(r, rc, &q);

@@ -62,6 +62,7 @@ enum {
     C_NAPS,
     C_FALLBACK,
     C_DIRECT,
+    C_QUICK, /* calls done at their first test: counted here only (a call and immediate) */
     C_N
 };
 
@@ -179,6 +180,19 @@ static __attribute__((noinline)) struct table *table_self(void)
     pthread_mutex_unlock(&reg_lock);
     tls_tbl = t;
     return t;
+}
+
+/* Count a blocking call done at its first test, with no park (direct: a small send made
+ * by PMPI_Send): one counter, and the table's pointer read here, not through table_self's
+ * call, once the table exists.  noinline for the reason of table_self. */
+static __attribute__((noinline)) void count_quick(bool direct)
+{
+    struct table *t = tls_tbl;
+    if (__builtin_expect(t == NULL, 0) && (t = table_self()) == NULL)
+        return;
+    count(t, C_QUICK);
+    if (direct)
+        count(t, C_DIRECT);
 }
 
 /* Room for `more` requests; false when out of memory (the table is unchanged). */
@@ -482,11 +496,7 @@ static int wait_reqs(enum wm_route route, int n, MPI_Request *reqs, MPI_Status *
         int rc = PMPI_Test(reqs, &flag, statuses);
         wm_unlock();
         if (rc != MPI_SUCCESS || flag) {
-            struct table *t0 = table_self();
-            if (t0) {
-                count(t0, C_CALLS);
-                count(t0, C_IMMEDIATE);
-            }
+            count_quick(false);
             return rc;
         }
     }
@@ -565,15 +575,7 @@ static int wait_reqs(enum wm_route route, int n, MPI_Request *reqs, MPI_Status *
     return reqs_result(&w);
 }
 
-void wm_count_direct(void)
-{
-    struct table *t = table_self();
-    if (t) {
-        count(t, C_CALLS);
-        count(t, C_IMMEDIATE);
-        count(t, C_DIRECT);
-    }
-}
+void wm_count_direct(void) { count_quick(true); }
 
 int wm_wait_one(enum wm_route route, MPI_Request *req, MPI_Status *status)
 {
@@ -591,11 +593,7 @@ int wm_start_wait_one(enum wm_route route, int rc, MPI_Request *req, MPI_Status 
     rc = PMPI_Test(req, &flag, st);
     wm_unlock();
     if (rc != MPI_SUCCESS || flag) {
-        struct table *t = table_self();
-        if (t) {
-            count(t, C_CALLS);
-            count(t, C_IMMEDIATE);
-        }
+        count_quick(false);
         return rc;
     }
     return wait_reqs(route, 1, req, st, true, true);
@@ -654,8 +652,8 @@ int weft_mpi_get_stats(struct weft_mpi_stats *out)
         for (int i = 0; i < C_N; i++)
             c[i] += atomic_load_explicit(&t->c[i], memory_order_relaxed);
     pthread_mutex_unlock(&reg_lock);
-    out->calls = c[C_CALLS];
-    out->immediate = c[C_IMMEDIATE];
+    out->calls = c[C_CALLS] + c[C_QUICK];
+    out->immediate = c[C_IMMEDIATE] + c[C_QUICK];
     out->parked = c[C_PARKED];
     out->polls = c[C_POLLS];
     out->testsome = c[C_TESTSOME];
