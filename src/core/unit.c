@@ -1349,6 +1349,54 @@ void weft_waiter_wake(weft_waiter *w)
     wake_os(w);
 }
 
+/* The pools a wake_list batches at once; ULTs of further pools are woken one by one. */
+#define WAKE_LIST_POOLS 4
+
+void weft_waiter_wake_list(weft_waiter *w)
+{
+    struct {
+        weft_pool *p;
+        weft_unit *first, *last;
+        uint32_t n, blocked;
+    } run[WAKE_LIST_POOLS];
+    int nrun = 0;
+    bool tool = WEFT_TOOL && weft_atomic_load_relaxed(&weft_tool_g.mask);
+    /* everything is read from the waiters before the first push: a pushed ULT may run
+     * and its waiter (on its stack) be gone */
+    while (w) {
+        weft_waiter *next = w->next;
+        weft_unit *u = w->ult;
+        int i = 0;
+        if (u && !tool && !weft_atomic_load_relaxed(&u->migr_to) &&
+            (u->pool->caps & WEFT_POOL_CAP_INLINE_FIFO)) {
+            while (i < nrun && run[i].p != u->pool)
+                i++;
+            if (i == nrun && nrun < WAKE_LIST_POOLS)
+                run[nrun++] = (typeof(run[0])){ u->pool, NULL, NULL, 0, 0 };
+        } else {
+            i = nrun; /* no batch for it */
+        }
+        if (i == nrun) {
+            weft_waiter_wake(w);
+        } else {
+            run[i].blocked += w->counted_blocked;
+            weft_atomic_store_relaxed(&u->state, WEFT_READY);
+            if (run[i].last)
+                run[i].last->next = u;
+            else
+                run[i].first = u;
+            run[i].last = u;
+            run[i].n++;
+        }
+        w = next;
+    }
+    for (int i = 0; i < nrun; i++) {
+        if (run[i].blocked)
+            weft_atomic_fetch_sub_relaxed(&run[i].p->num_blocked, run[i].blocked);
+        weft_pool_fifo_push_chain(run[i].p, run[i].first, run[i].last, run[i].n);
+    }
+}
+
 /* ---------------------------------------------------------------- join */
 
 /* Runs in the scheduler after the joiner left its stack: register it as the joiner, or

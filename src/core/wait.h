@@ -100,6 +100,12 @@ WEFT_INTERNAL void weft_wait_block_uncounted(weft_waiter *w, weft_spinlock *lock
  * module: weft_wl_wait in sync/waitlist.h, timers in sync/timeout.h.  Returns false on
  * time-out there, and the caller unlinks itself under the lock if still linked. */
 WEFT_FACE_API void weft_waiter_wake(weft_waiter *w);
+/* Wake every waiter of a list linked through `next`, in list order, each as
+ * weft_waiter_wake would; ULTs bound for the same built-in FIFO pool go in together, one
+ * lock round per pool (a barrier's round wakes them all at once: the pushes of one by
+ * one bounced each pool's lock between the streams).  Every waiter must be woken by
+ * nobody else, and be off its stack (parked) already. */
+WEFT_INTERNAL void weft_waiter_wake_list(weft_waiter *head);
 WEFT_FACE_API void weft_waiter_wait_os(weft_waiter *w);
 
 /* The body of weft_wait_block(_uncounted), inline for callers on a hot path that know

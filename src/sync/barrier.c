@@ -7,7 +7,12 @@
  * A barrier waiter has exactly one possible waker (the last arrival) and no deadline, so
  * it needs none of the waitlist's claim protocol (sync/waitlist.h): the list is a FIFO
  * of core waiters (core/wait.h) linked through weft_waiter.next, which saves a third of
- * the instructions of a wait (scripts/insn_counts.sh, "barrier wait"). */
+ * the instructions of a wait (scripts/insn_counts.sh, "barrier wait").
+ *
+ * A parking ULT releases the lock once it is off its stack (weft_post_unlock), so when the
+ * last arrival holds the lock every waiter of the round has left its stack and may be
+ * made ready; they are woken together (weft_waiter_wake_list: one lock round per pool,
+ * where pushing them one by one bounced each pool's lock between the streams). */
 #include "core/wait.h"
 #include "sync/objmem.h"
 
@@ -90,11 +95,10 @@ WEFT_API int ABT_barrier_wait(ABT_barrier barrier)
         weft_waiter *w = b->head;
         b->head = b->tail = NULL;
         weft_spin_unlock(&b->lock);
-        while (w) {
-            weft_waiter *next = w->next; /* w may be gone once woken */
-            weft_waiter_wake(w);
-            w = next;
-        }
+        if (w && !w->next)
+            weft_waiter_wake(w); /* one waiter (a barrier of 2): nothing to batch */
+        else
+            weft_waiter_wake_list(w);
         return ABT_SUCCESS;
     }
     weft_waiter w;

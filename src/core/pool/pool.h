@@ -176,6 +176,40 @@ static inline void weft_pool_fifo_push(weft_pool *p, weft_unit *u)
     }
 }
 
+/* Push n ready units at once, chained through their `next` links from `first` to `last`
+ * (an INLINE_FIFO pool): one lock round for all, in chain order, and one sleeper woken
+ * per unit while any sleeps. */
+static inline void weft_pool_fifo_push_chain(weft_pool *p, weft_unit *first, weft_unit *last,
+                                             uint32_t n)
+{
+    WEFT_ASSERT(p->caps & WEFT_POOL_CAP_INLINE_FIFO);
+    weft_pool_lock(p);
+    weft_unit *prev = p->tail;
+    for (weft_unit *u = first;; u = u->next) {
+        u->prev = prev;
+        u->in_pool = 1;
+        prev = u;
+        if (u == last)
+            break;
+    }
+    last->next = NULL;
+    if (p->tail)
+        p->tail->next = first;
+    else
+        p->head = first;
+    p->tail = last;
+    weft_atomic_store_relaxed(&p->size, weft_atomic_load_relaxed(&p->size) + n);
+    uint8_t f = p->notify;
+    if (WEFT_UNLIKELY(f))
+        weft_pool_hold();
+    weft_pool_unlock(p);
+    if (WEFT_UNLIKELY(f)) {
+        for (uint32_t i = 0; i < n; i++)
+            weft_pool_notify(p);
+        weft_pool_unhold();
+    }
+}
+
 /* Push a ready unit.  The caller has set u->pool = p (or keeps it for a re-push).  A push
  * cannot fail: a pool with WEFT_POOL_CAP_BIND makes what it lacks here (user.c documents
  * the policy); callers that can report an error bind first (weft_pool_bind). */
