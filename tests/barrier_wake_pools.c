@@ -8,9 +8,9 @@
 #include "sync_test.h"
 
 #define STREAMS 6
-#define PER 5
-#define N (STREAMS * PER)
-#define ROUNDS 200
+#define PER     5
+#define N       (STREAMS * PER)
+#define ROUNDS  200
 
 static ABT_barrier bar;
 static ABT_pool pools[STREAMS];
@@ -50,16 +50,16 @@ int main(int argc, char **argv)
     CHECK_ABT(ABT_xstream_get_main_pools(xs[0], 1, &pools[0]));
     for (int i = 1; i < STREAMS; i++) {
         CHECK_ABT(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_TRUE, &pools[i]));
-        CHECK_ABT(ABT_xstream_create_basic(ABT_SCHED_BASIC, 1, &pools[i], ABT_SCHED_CONFIG_NULL,
-                                           &xs[i]));
+        CHECK_ABT(
+            ABT_xstream_create_basic(ABT_SCHED_BASIC, 1, &pools[i], ABT_SCHED_CONFIG_NULL, &xs[i]));
     }
     CHECK_ABT(ABT_barrier_create(N, &bar));
     static struct arg args[N];
     ABT_thread ts[N];
     for (int i = 0; i < N; i++) {
         args[i].home = i % STREAMS;
-        CHECK_ABT(ABT_thread_create(pools[args[i].home], party, &args[i], ABT_THREAD_ATTR_NULL,
-                                    &ts[i]));
+        CHECK_ABT(
+            ABT_thread_create(pools[args[i].home], party, &args[i], ABT_THREAD_ATTR_NULL, &ts[i]));
     }
     for (int i = 0; i < N; i++)
         CHECK_ABT(ABT_thread_free(&ts[i]));

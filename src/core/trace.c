@@ -125,6 +125,7 @@ struct weft_trace_buf {
     uint32_t until_sample;
     uint64_t last_ts;          /* time stamp of its last record (same-time events) */
     _Atomic(weft_pool *) home; /* first pool of the stream's main scheduler (steals) */
+    weft_sched *home_of;       /* the main scheduler `home` was read from */
     int tid;
     bool external;
     /* writing: under fmt_lock */
@@ -836,19 +837,38 @@ static bool home_elsewhere(weft_pool *p)
     return false;
 }
 
-static inline uint32_t run_flags(struct weft_trace_buf *b, weft_xstream *xs, weft_unit *u)
+/* The stream's main scheduler changed (or this is its first run): read its home pool. */
+static WEFT_COLD __attribute__((noinline)) weft_pool *home_refresh(struct weft_trace_buf *b,
+                                                                   weft_xstream *xs)
 {
-    uint32_t f = u->ctx ? 0 : RUN_FIRST; /* a tasklet, or a ULT that never ran */
-    if (WEFT_UNLIKELY(u->flags & (WEFT_U_MAIN | WEFT_U_SCHED)))
-        f |= (u->flags & WEFT_U_MAIN) ? RUN_MAIN : RUN_SCHED;
-    if (!(u->flags & WEFT_U_ULT))
-        f |= RUN_TASKLET;
     weft_sched *ms = xs ? xs->main_sched : NULL;
     weft_pool *home = ms && ms->num_pools > 0 ? ms->pools[0] : NULL;
-    if (WEFT_UNLIKELY(home != weft_atomic_load_relaxed(&b->home)))
-        weft_atomic_store_relaxed(&b->home, home);
-    if (WEFT_UNLIKELY(u->pool != home) && u->pool && home_elsewhere(u->pool))
-        f |= RUN_STEAL;
+    b->home_of = ms;
+    weft_atomic_store_relaxed(&b->home, home);
+    return home;
+}
+
+/* A unit from a pool that is not the stream's home: a steal if it is another's home. */
+static WEFT_COLD __attribute__((noinline)) uint32_t steal_flag(weft_pool *p)
+{
+    return home_elsewhere(p) ? RUN_STEAL : 0;
+}
+
+static inline uint32_t run_flags(struct weft_trace_buf *b, weft_xstream *xs, weft_unit *u)
+{
+    uint16_t fl = u->flags;
+    uint32_t f = u->ctx ? 0 : RUN_FIRST; /* a tasklet, or a ULT that never ran */
+    if (WEFT_UNLIKELY(fl & (WEFT_U_MAIN | WEFT_U_SCHED)))
+        f |= (fl & WEFT_U_MAIN) ? RUN_MAIN : RUN_SCHED;
+    if (!(fl & WEFT_U_ULT))
+        f |= RUN_TASKLET;
+    /* the home pool, read again only when the main scheduler changed */
+    weft_pool *home = weft_atomic_load_relaxed(&b->home);
+    if (WEFT_UNLIKELY((xs ? xs->main_sched : NULL) != b->home_of))
+        home = home_refresh(b, xs);
+    weft_pool *p = u->pool;
+    if (WEFT_UNLIKELY(p != home) && p)
+        f |= steal_flag(p);
     return f;
 }
 
@@ -1055,6 +1075,17 @@ slow:
  * (a RESUME folded in) with one time stamp, as an R_END and an R_RUN_AT: the events that
  * weft_trace_record makes of them one by one, in 32 bytes.  Units with ids, room for two
  * slots and no pool sample due; else one event at a time. */
+/* weft_trace_switch's general road, out of line so that the common one is a leaf */
+static WEFT_COLD __attribute__((noinline)) void switch_slow(weft_xstream *xs, weft_unit *from,
+                                                            weft_unit *to, uint64_t evs)
+{
+    weft_trace_record(xs, from, evs & ~(ABT_TOOL_EVENT_THREAD_RESUME | ABT_TOOL_EVENT_THREAD_RUN),
+                      false);
+    if (evs & ABT_TOOL_EVENT_THREAD_RESUME)
+        weft_trace_record(xs, to, ABT_TOOL_EVENT_THREAD_RESUME, true);
+    weft_trace_record(xs, to, ABT_TOOL_EVENT_THREAD_RUN, true);
+}
+
 void weft_trace_switch(weft_xstream *xs, weft_unit *from, weft_unit *to, uint64_t evs)
 {
     struct weft_trace_buf *b;
@@ -1064,11 +1095,7 @@ void weft_trace_switch(weft_xstream *xs, weft_unit *from, weft_unit *to, uint64_
         WEFT_UNLIKELY(b->end - (r = b->pos) < 2) || WEFT_UNLIKELY(b->until_sample == 1) ||
         WEFT_UNLIKELY(!(idf = weft_atomic_load_relaxed(&from->id))) ||
         WEFT_UNLIKELY(!(idt = weft_atomic_load_relaxed(&to->id)))) {
-        weft_trace_record(xs, from,
-                          evs & ~(ABT_TOOL_EVENT_THREAD_RESUME | ABT_TOOL_EVENT_THREAD_RUN), false);
-        if (evs & ABT_TOOL_EVENT_THREAD_RESUME)
-            weft_trace_record(xs, to, ABT_TOOL_EVENT_THREAD_RESUME, true);
-        weft_trace_record(xs, to, ABT_TOOL_EVENT_THREAD_RUN, true);
+        switch_slow(xs, from, to, evs);
         return;
     }
     uint32_t why = evs & ABT_TOOL_EVENT_THREAD_YIELD     ? END_YIELD
