@@ -183,10 +183,15 @@ void weft_desc_free_slow(struct weft_mem_cache *c, void *desc)
 {
     pthread_mutex_lock(&depot_lock);
     depot_push(desc);
-    /* a full stream cache also spills half of itself */
+    /* a full stream cache also spills one batch (what a refill takes): enough that the
+     * next frees find room.  Half of it, as before, made a stream that cycles through a
+     * little more than its bound (N = ABT_MEM_MAX_NUM_DESCS units created, then freed)
+     * refill half of its next creations from the shared depot, a lock round each 64:
+     * bench/fork_join, tasklets, N = 4096, 2 streams each forking, 33 ns per unit against
+     * 22 with a larger cache */
     if (c) {
         c->desc_mark = weft_mem_cfg.max_descs;
-        uint32_t n = c->num_descs / 2;
+        uint32_t n = c->num_descs < DEPOT_BATCH ? c->num_descs : DEPOT_BATCH;
         while (n--) {
             struct weft_mem_node *v = c->descs;
             c->descs = v->next;
