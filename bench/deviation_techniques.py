@@ -18,7 +18,9 @@ LABEL = {"full": "Full", "full-l": "Full-L", "roc": "RoC", "roc-l": "RoC-L (defa
 STYLE = {"full": ("tab:blue", "-", "o"), "full-l": ("tab:cyan", "-", "s"),
          "roc": ("tab:red", "-", "o"), "roc-l": ("tab:orange", "-", "s"),
          "c-full": ("tab:green", "--", "^"), "c-full-e": ("tab:olive", "--", "v"),
-         "c-roc": ("tab:purple", "--", "^"), "c-roc-e": ("tab:pink", "--", "v")}
+         "c-roc": ("tab:purple", "--", "^"), "c-roc-e": ("tab:pink", "--", "v"),
+         "ss": ("tab:brown", "-.", "D"), "ss-l": ("tab:gray", "-.", "d"),
+         "sc": ("black", ":", "x")}
 DS = [0, 1, 5, 10, 25, 50, 100]
 
 
@@ -118,8 +120,8 @@ def main():
         ax.set_title("N = 4096, %d stream%s%s" % (s, "s" if s > 1 else "",
                                                   " (shared pool)" if s > 1 else ""))
         ax.grid(which="both", alpha=0.3)
-        ax.set_ylim(bottom=0)
-    axes[0][0].set_ylabel("ns per fork-join (median, min-max)")
+        ax.set_yscale("log")  # SC's promotions at D > 0 are 100x the rest
+    axes[0][0].set_ylabel("ns per fork-join (median, min-max; log scale)")
     handles, labels = axes[0][0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=5, fontsize=8)
     if na:
