@@ -258,14 +258,10 @@ static inline void weft_stack_free_default(struct weft_mem_cache *c, weft_stack 
 
 static inline void weft_stack_free(struct weft_mem_cache *c, weft_stack *s)
 {
-    if (WEFT_LIKELY(c != NULL && s->usable == weft_mem_cfg.thread_stacksize &&
-                    c->num_stacks < weft_mem_cfg.max_stacks)) {
-        s->next = c->stacks;
-        c->stacks = s;
-        c->num_stacks++;
-        return;
-    }
-    weft_stack_free_slow(c, s);
+    if (WEFT_LIKELY(s->usable == weft_mem_cfg.thread_stacksize))
+        weft_stack_free_default(c, s);
+    else
+        weft_stack_free_slow(c, s);
 }
 
 #endif
