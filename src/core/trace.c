@@ -25,7 +25,7 @@
  *               after its function with its id (ABT_thread_get_id's) in args; instants
  *               create, yield, block (suspend), resume, migrate, steal, cancel; a flow
  *               arrow ("s" at create, "f" at the first run); counters "pool <id> size"
- *               sampled at the first end of a run on a stream, then every SAMPLE_EVERY.
+ *               sampled at a stream's first event, then every SAMPLE_SLOTS record slots.
  * Rejected: formatting JSON on the streams (hundreds of bytes per unit run on the hot
  * path); one shared buffer with an atomic cursor (a contended cache line per event);
  * resolving names at record time (dladdr takes a lock and walks the link maps).
@@ -55,24 +55,36 @@
 #include "core/trace.h"
 
 enum rec_kind { R_CREATE, R_RUN, R_END, R_RESUME, R_MIGRATE, R_CANCEL, R_COUNTER, R_RUN_AT };
+/* Why a run ended: bits 7-8 of the switch's events as they are (weft_trace_switch). */
 enum end_why { END_FINISH, END_YIELD, END_BLOCK };
+_Static_assert(ABT_TOOL_EVENT_THREAD_YIELD >> 7 == END_YIELD &&
+                   ABT_TOOL_EVENT_THREAD_SUSPEND >> 7 == END_BLOCK,
+               "a switch's end reason is (evs >> 7) & 3");
+/* A run's flags; MAIN and SCHED are the unit's own flag bits, RESUMED the RESUME event's
+ * bit shifted by 4, so that run_flags and weft_trace_switch copy them without tests. */
 enum run_flag {
     RUN_FIRST = 1,
     RUN_STEAL = 2,
     RUN_MAIN = 4,
-    RUN_SCHED = 8,
-    RUN_TASKLET = 16,
+    RUN_TASKLET = 8,
+    RUN_SCHED = 16,
     RUN_RESUMED = 32 /* a RESUME of the same step folded in: "resume" then the run */
 };
+_Static_assert((unsigned)RUN_MAIN == (unsigned)WEFT_U_MAIN &&
+                   (unsigned)RUN_SCHED == (unsigned)WEFT_U_SCHED &&
+                   (unsigned)RUN_TASKLET == (unsigned)WEFT_U_ULT << 3 &&
+                   RUN_RESUMED == ABT_TOOL_EVENT_THREAD_RESUME >> 4,
+               "run flags are copied from unit flags and events");
 
-/* One event, 16 bytes: the time stamp (weft_ticks()) and one word with the unit's id
- * (a pool's id for R_COUNTER), an 8-bit argument (run flags, end reason) and the kind.
- * R_RUN (except the primary ULT's and a scheduler's, whose names are fixed), R_MIGRATE
- * and R_COUNTER take a second slot whose `ts` holds their value: the unit's function,
- * the target pool's id, the pool's size.  R_RUN_AT is a run at the time of the record
- * before it, one slot whose `ts` holds the function (0 if unnamed): the second half of a
- * switch (weft_trace_switch), 32 bytes for an END and a RUN instead of 48.  Ids use 52
- * bits (4.5e15 units: an id counter does not get there). */
+/* One event, 16 bytes: the time stamp (weft_ticks()) and one word with the unit's id + 1
+ * (its id field as it is; a pool's id + 1 for R_COUNTER), an 8-bit argument (run flags,
+ * end reason) and the kind.  R_RUN (except the primary ULT's and a scheduler's, whose
+ * names are fixed), R_MIGRATE and R_COUNTER take a second slot whose `ts` holds their
+ * value: the unit's function, the target pool's id, the pool's size.  R_RUN_AT is a run
+ * at the time of the record before it, one slot whose `ts` holds the function (the
+ * writer ignores it for a fixed name): the second half of a switch (weft_trace_switch),
+ * 32 bytes for an END and a RUN instead of 48.  Ids use 52 bits (4.5e15 units: an id
+ * counter does not get there). */
 struct rec {
     uint64_t ts;
     uint64_t w;
@@ -80,7 +92,7 @@ struct rec {
 #define REC_W(id, aux, kind) ((uint64_t)(id) << 12 | (uint64_t)(aux) << 4 | (uint64_t)(kind))
 #define REC_KIND(w)          ((uint32_t)((w)&0xf))
 #define REC_AUX(w)           ((uint32_t)((w) >> 4 & 0xff))
-#define REC_ID(w)            ((w) >> 12)
+#define REC_ID(w)            (((w) >> 12) - 1)
 
 /* Does a run record carry the unit's function (a second slot)? */
 static inline bool run_named(uint32_t aux) { return !(aux & (RUN_MAIN | RUN_SCHED)); }
@@ -97,7 +109,7 @@ static inline uint32_t rec_slots(uint32_t kind, uint32_t aux)
 #define MAX_QUEUED   128  /* 256 MiB waiting for the writer: the filler writes itself */
 #define MAX_SPARE    8    /* chunks kept for reuse */
 #define SPARE_AHEAD  4    /* chunks the writer maps ahead of need */
-#define SAMPLE_EVERY 64   /* pool sizes every this many run ends on a stream */
+#define SAMPLE_SLOTS 256  /* pool sizes every this many record slots on a stream */
 #define FMT_SLICE    4096 /* slots the writer formats between two looks at its spares */
 #define EXT_TID      999999
 #define OUT_CAP      (1u << 20)
@@ -120,9 +132,10 @@ static const char ph_char[PH_N] = { 'i', 'B', 'E', 's', 'f', 'C' };
 struct weft_trace_buf {
     /* recording: the stream of this rank (external buffer: under ext_lock) */
     struct rec *pos, *end; /* free part of `cur` (both NULL: no chunk) */
+    struct rec *lim;       /* pos <= lim <= end: the fast paths stop here; below end, the
+                            * pools' sizes are due (sample_pools) */
     struct chunk *cur;
-    uint64_t id_next, id_end; /* unit ids taken from weft_g.next_unit_id in blocks */
-    uint32_t until_sample;
+    uint64_t id_next, id_end;  /* unit ids taken from weft_g.next_unit_id in blocks */
     uint64_t last_ts;          /* time stamp of its last record (same-time events) */
     _Atomic(weft_pool *) home; /* first pool of the stream's main scheduler (steals) */
     weft_sched *home_of;       /* the main scheduler `home` was read from */
@@ -165,6 +178,7 @@ static struct {
     size_t qlen, nspare;
     bool stop, writer_started;
     pthread_t writer, mapper;
+    int want_cpu;             /* the CPU of the stream that took the last spare (-1: none) */
     _Atomic uint64_t dropped; /* events lost for want of memory */
     /* the output: under fmt_lock */
     pthread_mutex_t fmt_lock;
@@ -183,7 +197,8 @@ static struct {
         .qlock = PTHREAD_MUTEX_INITIALIZER,
         .qcond = PTHREAD_COND_INITIALIZER,
         .mcond = PTHREAD_COND_INITIALIZER,
-        .fmt_lock = PTHREAD_MUTEX_INITIALIZER };
+        .fmt_lock = PTHREAD_MUTEX_INITIALIZER,
+        .want_cpu = -1 };
 
 /* ---------------------------------------------------------------- the writer's side */
 
@@ -711,23 +726,45 @@ static void *writer_main(void *arg)
     return NULL;
 }
 
+/* Keep the mapper off `cpu`, the CPU of the stream that asked for the next chunk: a
+ * thread woken by another is commonly placed on its waker's CPU, and mapping a chunk
+ * (zeroing 2 MiB, 0.1-0.3 ms) there preempts the stream that asked.  Within the CPUs
+ * the mapper inherited (`base`, the process's set: it starts before any binding); a
+ * set of one CPU, or a failed call, leaves it where it is. */
+static void mapper_avoid(const cpu_set_t *base, int cpu, int *avoided)
+{
+    if (cpu == *avoided || cpu < 0 || cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, base) ||
+        CPU_COUNT(base) < 2)
+        return;
+    cpu_set_t s = *base;
+    CPU_CLR(cpu, &s);
+    if (sched_setaffinity(0, sizeof s, &s) == 0)
+        *avoided = cpu;
+}
+
 /* The mapper keeps SPARE_AHEAD chunks mapped ahead of the streams' need, at the
  * program's own priority (the one it inherited), not the writer's SCHED_IDLE: a stream
  * that needs a chunk and finds none maps it itself, a stall of 512 page faults (0.5-1 ms
  * on a VM, more than recording the ~26,000 ULTs that fill it), so mapping is the
- * program's work, done early; formatting is not (ABT_finalize does what is left).  A
- * thread of its own because a thread cannot raise its priority back from SCHED_IDLE
- * without privilege. */
+ * program's work, done early, on another CPU than the stream's (mapper_avoid);
+ * formatting is not (ABT_finalize does what is left).  A thread of its own because a
+ * thread cannot raise its priority back from SCHED_IDLE without privilege. */
 static void *mapper_main(void *arg)
 {
     (void)arg;
+    cpu_set_t base;
+    bool can_avoid = sched_getaffinity(0, sizeof base, &base) == 0;
+    int avoided = -1;
     pthread_mutex_lock(&T.qlock);
     while (!T.stop) {
         if (T.nspare >= SPARE_AHEAD) {
             pthread_cond_wait(&T.mcond, &T.qlock);
             continue;
         }
+        int want = T.want_cpu;
         pthread_mutex_unlock(&T.qlock);
+        if (can_avoid)
+            mapper_avoid(&base, want, &avoided);
         struct chunk *c = chunk_new();
         pthread_mutex_lock(&T.qlock);
         if (!c) {
@@ -774,6 +811,7 @@ static WEFT_COLD struct rec *refill(struct weft_trace_buf *b)
         T.spare = n->next;
         T.nspare--;
     }
+    T.want_cpu = sched_getcpu();   /* the mapper keeps off this CPU */
     pthread_cond_signal(&T.mcond); /* map the next one ahead */
     pthread_mutex_unlock(&T.qlock);
     if (help)
@@ -782,13 +820,16 @@ static WEFT_COLD struct rec *refill(struct weft_trace_buf *b)
         n = chunk_new();
     b->cur = n;
     if (!n) {
-        b->pos = b->end = NULL;
+        b->pos = b->lim = b->end = NULL;
         weft_atomic_fetch_add_relaxed(&T.dropped, 1);
         return NULL;
     }
     n->buf = b;
     b->pos = n->r;
     b->end = n->r + CHUNK_RECS;
+    /* the buffer's first chunk samples the pools at its next event: a short run still
+     * shows them */
+    b->lim = c ? n->r + SAMPLE_SLOTS : n->r;
     return b->pos;
 }
 
@@ -802,9 +843,10 @@ static inline struct rec *slots(struct weft_trace_buf *b, size_t n)
     return r;
 }
 
-/* The unit's id as ABT_thread_get_id reports it, given here if nobody asked yet: from a
- * block of ids this buffer took, so that streams do not contend on the counter.  fresh:
- * the unit is not published yet (creation), a plain store does. */
+/* The unit's id field (ABT_thread_get_id's id + 1, as records hold it: REC_W), given here
+ * if nobody asked yet: from a block of ids this buffer took, so that streams do not
+ * contend on the counter.  fresh: the unit is not published yet (creation), a plain
+ * store does. */
 static WEFT_COLD uint64_t new_id(struct weft_trace_buf *b, weft_unit *u, bool fresh)
 {
     if (b->id_next == b->id_end) {
@@ -814,17 +856,17 @@ static WEFT_COLD uint64_t new_id(struct weft_trace_buf *b, weft_unit *u, bool fr
     uint64_t v = b->id_next++, old = 0;
     if (fresh) {
         weft_atomic_store_relaxed(&u->id, v);
-        return v - 1;
+        return v;
     }
     if (weft_atomic_cas_strong_seq_cst(&u->id, &old, v))
-        return v - 1;
-    return old - 1;
+        return v;
+    return old;
 }
 
 static inline uint64_t unit_id(struct weft_trace_buf *b, weft_unit *u, bool fresh)
 {
     uint64_t id = weft_atomic_load_relaxed(&u->id);
-    return WEFT_LIKELY(id != 0) ? id - 1 : new_id(b, u, fresh);
+    return WEFT_LIKELY(id != 0) ? id : new_id(b, u, fresh);
 }
 
 /* Is p the home pool of some stream other than the caller's? */
@@ -856,12 +898,9 @@ static WEFT_COLD __attribute__((noinline)) uint32_t steal_flag(weft_pool *p)
 
 static inline uint32_t run_flags(struct weft_trace_buf *b, weft_xstream *xs, weft_unit *u)
 {
-    uint16_t fl = u->flags;
-    uint32_t f = u->ctx ? 0 : RUN_FIRST; /* a tasklet, or a ULT that never ran */
-    if (WEFT_UNLIKELY(fl & (WEFT_U_MAIN | WEFT_U_SCHED)))
-        f |= (fl & WEFT_U_MAIN) ? RUN_MAIN : RUN_SCHED;
-    if (!(fl & WEFT_U_ULT))
-        f |= RUN_TASKLET;
+    uint32_t fl = u->flags;
+    uint32_t f = (u->ctx ? 0 : RUN_FIRST) | /* a tasklet, or a ULT that never ran */
+                 (fl & (WEFT_U_MAIN | WEFT_U_SCHED)) | (~fl & WEFT_U_ULT) << 3;
     /* the home pool, read again only when the main scheduler changed */
     weft_pool *home = weft_atomic_load_relaxed(&b->home);
     if (WEFT_UNLIKELY((xs ? xs->main_sched : NULL) != b->home_of))
@@ -876,7 +915,6 @@ static inline uint32_t run_flags(struct weft_trace_buf *b, weft_xstream *xs, wef
  * records. */
 static WEFT_COLD void sample_pools(struct weft_trace_buf *b, weft_xstream *xs)
 {
-    b->until_sample = SAMPLE_EVERY;
     weft_sched *s = xs ? xs->sched : NULL;
     if (!s)
         return;
@@ -894,7 +932,7 @@ static WEFT_COLD void sample_pools(struct weft_trace_buf *b, weft_xstream *xs)
         if (!r)
             return;
         r[0].ts = weft_ticks();
-        r[0].w = REC_W((uint64_t)p->id, 0, R_COUNTER);
+        r[0].w = REC_W((uint64_t)p->id + 1, 0, R_COUNTER);
         r[1].ts = n;
         r[1].w = 0;
     }
@@ -943,6 +981,14 @@ static WEFT_COLD void put(struct weft_trace_buf *b, weft_xstream *xs, weft_unit 
     uint64_t id = unit_id(b, u, fresh);
     uint32_t n = rec_slots(kind, aux);
     struct rec *r;
+    if (b->lim != b->end && b->lim - b->pos < (ptrdiff_t)n) {
+        /* the pools' sizes are due (before this event: a RESUME's fold is kept) */
+        if (kind != R_RUN || !same_time) {
+            b->lim = b->end;
+            sample_pools(b, xs);
+            b->lim = b->end - b->pos > SAMPLE_SLOTS ? b->pos + SAMPLE_SLOTS : b->end;
+        }
+    }
     if (kind == R_RUN && same_time && b->cur && b->pos != b->cur->r &&
         (size_t)(b->end - b->pos) >= n - 1 && b->pos[-1].w == REC_W(id, 0, R_RESUME)) {
         /* the RESUME of this step (a hand-off's joiner): one record for both */
@@ -961,8 +1007,6 @@ static WEFT_COLD void put(struct weft_trace_buf *b, weft_xstream *xs, weft_unit 
         r[1].ts = val;
         r[1].w = 0;
     }
-    if (kind == R_END && --b->until_sample == 0)
-        sample_pools(b, xs);
 }
 
 static struct weft_trace_buf *buf_new(int tid, bool external)
@@ -972,7 +1016,6 @@ static struct weft_trace_buf *buf_new(int tid, bool external)
         return NULL;
     b->tid = tid;
     b->external = external;
-    b->until_sample = 1; /* the first run end samples: a short run still shows its pools */
     for (int ph = 0; ph < PH_N; ph++)
         b->hdlen[ph] =
             (uint8_t)snprintf(b->hd[ph], sizeof b->hd[ph],
@@ -1027,7 +1070,7 @@ void weft_trace_record(weft_xstream *xs, weft_unit *u, uint64_t ev, bool same_ti
     uint32_t e = ev_rec[__builtin_ctzll(ev) & 63], kind = e & 0xf;
     struct rec *r = b->pos;
     uint64_t id = weft_atomic_load_relaxed(&u->id);
-    if (WEFT_UNLIKELY(b->end - r < 2) || WEFT_UNLIKELY(kind >= R_MIGRATE) ||
+    if (WEFT_UNLIKELY(b->lim - r < 2) || WEFT_UNLIKELY(kind >= R_MIGRATE) ||
         WEFT_UNLIKELY(!(e & ER_VALID)))
         goto slow;
     if (id == 0) {
@@ -1036,7 +1079,6 @@ void weft_trace_record(weft_xstream *xs, weft_unit *u, uint64_t ev, bool same_ti
         id = b->id_next++; /* a creation: the unit is not published yet */
         weft_atomic_store_relaxed(&u->id, id);
     }
-    id--;
     uint32_t aux = e >> 4 & 0xff;
     if (kind == R_RUN) {
         aux = run_flags(b, xs, u);
@@ -1064,8 +1106,6 @@ void weft_trace_record(weft_xstream *xs, weft_unit *u, uint64_t ev, bool same_ti
     r->ts = same_time && b->last_ts ? b->last_ts : weft_ticks();
     b->last_ts = r->ts;
     r->w = REC_W(id, aux, kind);
-    if (kind == R_END && WEFT_UNLIKELY(--b->until_sample == 0))
-        sample_pools(b, xs);
     return;
 slow:
     put(b, xs, u, ev, same_time);
@@ -1092,24 +1132,23 @@ void weft_trace_switch(weft_xstream *xs, weft_unit *from, weft_unit *to, uint64_
     struct rec *r;
     uint64_t idf, idt;
     if (WEFT_UNLIKELY(!xs) || WEFT_UNLIKELY(!(b = xs->trace)) ||
-        WEFT_UNLIKELY(b->end - (r = b->pos) < 2) || WEFT_UNLIKELY(b->until_sample == 1) ||
+        WEFT_UNLIKELY(b->lim - (r = b->pos) < 2) ||
         WEFT_UNLIKELY(!(idf = weft_atomic_load_relaxed(&from->id))) ||
         WEFT_UNLIKELY(!(idt = weft_atomic_load_relaxed(&to->id)))) {
         switch_slow(xs, from, to, evs);
         return;
     }
-    uint32_t why = evs & ABT_TOOL_EVENT_THREAD_YIELD     ? END_YIELD
-                   : evs & ABT_TOOL_EVENT_THREAD_SUSPEND ? END_BLOCK
-                                                         : END_FINISH;
-    uint32_t aux = run_flags(b, xs, to) | (evs & ABT_TOOL_EVENT_THREAD_RESUME ? RUN_RESUMED : 0);
+    /* the end reason and RESUMED are bits of evs where the records want them (the
+     * static assertions at enum end_why and enum run_flag); the function is stored even
+     * for the primary ULT and schedulers, whose names the writer knows (no test) */
+    uint32_t aux = run_flags(b, xs, to) | ((uint32_t)(evs >> 4) & RUN_RESUMED);
     uint64_t ts = weft_ticks();
     b->last_ts = ts;
     b->pos = r + 2;
     r[0].ts = ts;
-    r[0].w = REC_W(idf - 1, why, R_END);
-    r[1].ts = run_named(aux) ? (uint64_t)(uintptr_t)to->fn : 0;
-    r[1].w = REC_W(idt - 1, aux, R_RUN_AT);
-    b->until_sample--; /* not to 0: the pools are sampled between the END and the RUN */
+    r[0].w = REC_W(idf, (uint32_t)(evs >> 7) & 3, R_END);
+    r[1].ts = (uint64_t)(uintptr_t)to->fn;
+    r[1].w = REC_W(idt, aux, R_RUN_AT);
 }
 
 /* A creation with ids in hand and room in the chunk; else weft_trace_record. */
@@ -1118,7 +1157,7 @@ void weft_trace_create(weft_xstream *xs, weft_unit *u)
     struct weft_trace_buf *b;
     struct rec *r;
     if (WEFT_UNLIKELY(!xs) || WEFT_UNLIKELY(!(b = xs->trace)) ||
-        WEFT_UNLIKELY((r = b->pos) == b->end) || WEFT_UNLIKELY(b->id_next == b->id_end) ||
+        WEFT_UNLIKELY(b->lim - (r = b->pos) < 1) || WEFT_UNLIKELY(b->id_next == b->id_end) ||
         WEFT_UNLIKELY(weft_atomic_load_relaxed(&u->id) != 0)) {
         weft_trace_record(xs, u, ABT_TOOL_EVENT_THREAD_CREATE, false);
         return;
@@ -1129,7 +1168,7 @@ void weft_trace_create(weft_xstream *xs, weft_unit *u)
     b->last_ts = ts;
     b->pos = r + 1;
     r->ts = ts;
-    r->w = REC_W(id - 1, 0, R_CREATE);
+    r->w = REC_W(id, 0, R_CREATE);
 }
 
 /* ---------------------------------------------------------------- start and end */
