@@ -707,6 +707,7 @@ static void *writer_main(void *arg)
      * written there, and a backlog past MAX_QUEUED chunks by the streams that fill them */
     struct sched_param sp = { 0 };
     pthread_setschedparam(pthread_self(), SCHED_IDLE, &sp);
+    pthread_setname_np(pthread_self(), "weft-trace-out"); /* as top -H and gdb show it */
     pthread_mutex_lock(&T.qlock);
     while (!T.stop) {
         if (!T.qhead) {
@@ -752,6 +753,7 @@ static void mapper_avoid(const cpu_set_t *base, int cpu, int *avoided)
 static void *mapper_main(void *arg)
 {
     (void)arg;
+    pthread_setname_np(pthread_self(), "weft-trace-map");
     cpu_set_t base;
     bool can_avoid = sched_getaffinity(0, sizeof base, &base) == 0;
     int avoided = -1;
