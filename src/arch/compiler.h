@@ -21,6 +21,12 @@
 #define WEFT_WUR         __attribute__((warn_unused_result))
 #define WEFT_LIKELY(x)   __builtin_expect(!!(x), 1)
 #define WEFT_UNLIKELY(x) __builtin_expect(!!(x), 0)
+/* WEFT_ASSUME(x): x holds; the compiler may drop tests that it makes redundant */
+#define WEFT_ASSUME(x)               \
+    do {                             \
+        if (!(x))                    \
+            __builtin_unreachable(); \
+    } while (0)
 
 #ifndef WEFT_TSAN
 #define WEFT_TSAN 0

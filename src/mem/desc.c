@@ -83,16 +83,15 @@ static void depot_push(struct weft_mem_node *v)
     depot_num++;
 }
 
-/* Take up to `n` descriptors from the depot into the stream cache.  Lock held. */
+/* Take up to `n` descriptors from the depot into the stream cache (as many as its array
+ * has room for).  Lock held. */
 static void refill_cache(struct weft_mem_cache *c, int n)
 {
-    for (int i = 0; c && i < n && depot_descs; i++) {
+    for (int i = 0; c && i < n && depot_descs && c->num_descs < c->cap_descs; i++) {
         struct weft_mem_node *v = depot_descs;
         depot_descs = v->next;
         depot_num--;
-        v->next = c->descs;
-        c->descs = v;
-        c->num_descs++;
+        c->descs[c->num_descs++] = v;
         c->desc_mark++;
         depot_taken++;
     }
@@ -163,6 +162,8 @@ void weft_mem_init(const struct weft_mem_config *cfg)
 
 void *weft_desc_alloc_slow(struct weft_mem_cache *c)
 {
+    if (c) /* room for the refill (before the lock: it may allocate) */
+        weft_mem_cache_grow(&c->descs, &c->cap_descs, DEPOT_BATCH - 1, weft_mem_cfg.max_descs);
     pthread_mutex_lock(&depot_lock);
     struct weft_mem_node *u = depot_descs;
     if (u) {
@@ -181,6 +182,10 @@ void *weft_desc_alloc_slow(struct weft_mem_cache *c)
 
 void weft_desc_free_slow(struct weft_mem_cache *c, void *desc)
 {
+    if (c && weft_mem_cache_grow(&c->descs, &c->cap_descs, c->num_descs, weft_mem_cfg.max_descs)) {
+        c->descs[c->num_descs++] = desc; /* the array had not grown to its bound yet */
+        return;
+    }
     pthread_mutex_lock(&depot_lock);
     depot_push(desc);
     /* a full stream cache also spills one batch (what a refill takes): enough that the
@@ -192,12 +197,8 @@ void weft_desc_free_slow(struct weft_mem_cache *c, void *desc)
     if (c) {
         c->desc_mark = weft_mem_cfg.max_descs;
         uint32_t n = c->num_descs < DEPOT_BATCH ? c->num_descs : DEPOT_BATCH;
-        while (n--) {
-            struct weft_mem_node *v = c->descs;
-            c->descs = v->next;
-            c->num_descs--;
-            depot_push(v);
-        }
+        while (n--)
+            depot_push(c->descs[--c->num_descs]);
     }
     /* a spill, or every 64th lone free (external threads): time to check */
     bool due = weft_mem_cfg.trim_ns && depot_num > DEPOT_FLOOR + SLAB_UNITS &&
@@ -210,12 +211,8 @@ void weft_desc_free_slow(struct weft_mem_cache *c, void *desc)
 void weft_desc_flush(struct weft_mem_cache *c)
 {
     pthread_mutex_lock(&depot_lock);
-    while (c->descs) {
-        struct weft_mem_node *v = c->descs;
-        c->descs = v->next;
-        depot_push(v);
-    }
-    c->num_descs = 0;
+    while (c->num_descs)
+        depot_push(c->descs[--c->num_descs]);
     pthread_mutex_unlock(&depot_lock);
 }
 
@@ -223,19 +220,14 @@ void weft_desc_cache_shrink(struct weft_mem_cache *c, uint32_t keep)
 {
     if (c->num_descs <= keep)
         return;
-    struct weft_mem_node **pp = &c->descs;
-    for (uint32_t i = 0; i < keep; i++)
-        pp = &(*pp)->next;
-    struct weft_mem_node *rest = *pp;
-    *pp = NULL;
-    c->num_descs = keep;
+    /* the oldest go (the bottom of the array), the `keep` most recent stay */
+    uint32_t n = c->num_descs - keep;
     pthread_mutex_lock(&depot_lock);
-    while (rest) {
-        struct weft_mem_node *v = rest;
-        rest = v->next;
-        depot_push(v);
-    }
+    for (uint32_t i = 0; i < n; i++)
+        depot_push(c->descs[i]);
     pthread_mutex_unlock(&depot_lock);
+    memmove(c->descs, c->descs + n, (size_t)keep * sizeof *c->descs);
+    c->num_descs = keep;
 }
 
 /* Drop up to `want` slabs whose descriptors are all in the depot.  Lock held. */

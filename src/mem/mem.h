@@ -51,9 +51,17 @@ struct __attribute__((may_alias)) weft_mem_node {
  * core's stream (weft_xstream.cache); NULL where a function takes one means "no stream"
  * (an external thread): everything goes through the depot. */
 struct weft_mem_cache {
-    struct weft_mem_node *descs; /* free descriptors */
-    weft_stack *stacks;          /* free default-size stacks */
+    /* Free descriptors and free default-size stacks, each an array used as a stack (the
+     * most recently freed last).  Taking one or giving one back touches the array, not
+     * the object: a free list linked through the objects loads a line of the object
+     * taken (its link) and stores into the one given back, lines that are cold when a
+     * stream cycles through more units than its caches hold (bench/deviation, N = 4096:
+     * a load miss per creation and per stack).  The arrays grow on the slow paths, up to
+     * max_descs and max_stacks entries (cache.c), and go at weft_mem_flush. */
+    void **descs;
+    void **stacks; /* weft_stack * each */
     uint32_t num_descs, num_stacks;
+    uint32_t cap_descs, cap_stacks; /* entries the arrays have room for */
     /* free stacks of the second cached size (big_stacksize: schedulers' loops and the
      * ULTs that take one over, core/fork.h), at most WEFT_MEM_MAX_BIG; slow paths only */
     weft_stack *big;
@@ -205,13 +213,19 @@ WEFT_INTERNAL bool weft_stack_depot_trim(uint64_t now);
 WEFT_INTERNAL void weft_desc_cache_shrink(struct weft_mem_cache *c, uint32_t keep);
 WEFT_INTERNAL void weft_stack_cache_shrink(struct weft_mem_cache *c, uint32_t keep);
 
+/* (cache.c) Room for one more entry in a cache array of *cap entries holding `num`, up
+ * to `max`: the array grows (doubling, from 64).  False when it holds `max` already or
+ * memory is short (the caller then goes to the depot). */
+WEFT_INTERNAL bool weft_mem_cache_grow(void ***arr, uint32_t *cap, uint32_t num, uint32_t max);
+/* (cache.c) Free the arrays of an emptied cache. */
+WEFT_INTERNAL void weft_mem_cache_release(struct weft_mem_cache *c);
+
 /* Descriptor allocation: NULL on failure (ABT_ERR_MEM).  `c` may be NULL. */
 static inline void *weft_desc_alloc(struct weft_mem_cache *c)
 {
-    struct weft_mem_node *d;
-    if (WEFT_LIKELY(c != NULL && (d = c->descs) != NULL)) {
-        c->descs = d->next;
-        c->num_descs--;
+    if (WEFT_LIKELY(c != NULL && c->num_descs != 0)) {
+        void *d = c->descs[--c->num_descs];
+        WEFT_ASSUME(d != NULL); /* no entry is NULL: the caller's failure test goes */
         return d;
     }
     return weft_desc_alloc_slow(c);
@@ -219,11 +233,8 @@ static inline void *weft_desc_alloc(struct weft_mem_cache *c)
 
 static inline void weft_desc_free(struct weft_mem_cache *c, void *desc)
 {
-    if (WEFT_LIKELY(c != NULL && c->num_descs < weft_mem_cfg.max_descs)) {
-        struct weft_mem_node *d = desc;
-        d->next = c->descs;
-        c->descs = d;
-        c->num_descs++;
+    if (WEFT_LIKELY(c != NULL && c->num_descs < c->cap_descs)) {
+        c->descs[c->num_descs++] = desc;
         return;
     }
     weft_desc_free_slow(c, desc);
@@ -232,25 +243,21 @@ static inline void weft_desc_free(struct weft_mem_cache *c, void *desc)
 /* A stack of `usable` bytes; the default size comes from the stream cache. */
 static inline weft_stack *weft_stack_alloc(struct weft_mem_cache *c, size_t usable)
 {
-    weft_stack *s;
-    if (WEFT_LIKELY(c != NULL && usable == weft_mem_cfg.thread_stacksize &&
-                    (s = c->stacks) != NULL)) {
-        c->stacks = s->next;
-        c->num_stacks--;
+    if (WEFT_LIKELY(c != NULL && usable == weft_mem_cfg.thread_stacksize && c->num_stacks != 0)) {
+        weft_stack *s = c->stacks[--c->num_stacks];
+        WEFT_ASSUME(s != NULL); /* no entry is NULL: the caller's failure test goes */
         return s;
     }
     return weft_stack_alloc_slow(c, usable);
 }
 
 /* weft_stack_free of a stack the caller knows is of the default size (a unit's
- * WEFT_STACK_CACHED stack): the header's size is not read, so a stack whose header line
- * went cold while its ULT waited costs a store here, not a load. */
+ * WEFT_STACK_CACHED stack): the stack itself is not touched (its header line may have
+ * gone cold while its ULT waited). */
 static inline void weft_stack_free_default(struct weft_mem_cache *c, weft_stack *s)
 {
-    if (WEFT_LIKELY(c != NULL && c->num_stacks < weft_mem_cfg.max_stacks)) {
-        s->next = c->stacks;
-        c->stacks = s;
-        c->num_stacks++;
+    if (WEFT_LIKELY(c != NULL && c->num_stacks < c->cap_stacks)) {
+        c->stacks[c->num_stacks++] = s;
         return;
     }
     weft_stack_free_slow(c, s);

@@ -419,20 +419,18 @@ void weft_stack_cache_shrink(struct weft_mem_cache *c, uint32_t keep)
 {
     if (c->num_stacks <= keep)
         return;
-    weft_stack **pp = &c->stacks;
-    for (uint32_t i = 0; i < keep; i++)
-        pp = &(*pp)->next;
-    weft_stack *rest = *pp, *last = rest;
-    *pp = NULL;
+    /* the oldest go (the bottom of the array), the `keep` most recent stay */
     uint32_t n = c->num_stacks - keep;
-    c->num_stacks = keep;
-    while (last->next)
-        last = last->next;
     pthread_mutex_lock(&depot_lock);
-    last->next = depot;
-    depot = rest;
+    for (uint32_t i = 0; i < n; i++) {
+        weft_stack *v = c->stacks[i];
+        v->next = depot;
+        depot = v;
+    }
     depot_num += n;
     pthread_mutex_unlock(&depot_lock);
+    memmove(c->stacks, c->stacks + n, (size_t)keep * sizeof *c->stacks);
+    c->num_stacks = keep;
 }
 
 weft_stack *weft_stack_alloc_slow(struct weft_mem_cache *c, size_t usable)
@@ -446,6 +444,9 @@ weft_stack *weft_stack_alloc_slow(struct weft_mem_cache *c, size_t usable)
     bool dflt = usable == weft_mem_cfg.thread_stacksize;
     if (dflt) {
         weft_stack *s = NULL;
+        if (c) /* room for the refill (before the lock: it may allocate) */
+            weft_mem_cache_grow(&c->stacks, &c->cap_stacks, DEPOT_BATCH - 1,
+                                weft_mem_cfg.max_stacks);
         pthread_mutex_lock(&depot_lock);
         if (!depot && arenas_dormant)
             revive_dormant(usable);
@@ -454,13 +455,11 @@ weft_stack *weft_stack_alloc_slow(struct weft_mem_cache *c, size_t usable)
             depot = s->next;
             depot_num--;
             int i = 1;
-            for (; c && i < DEPOT_BATCH && depot; i++) {
+            for (; c && i < DEPOT_BATCH && depot && c->num_stacks < c->cap_stacks; i++) {
                 weft_stack *v = depot;
                 depot = v->next;
                 depot_num--;
-                v->next = c->stacks;
-                c->stacks = v;
-                c->num_stacks++;
+                c->stacks[c->num_stacks++] = v;
             }
             depot_taken += (uint32_t)i;
             if (c)
@@ -500,6 +499,11 @@ void weft_stack_free_slow(struct weft_mem_cache *c, weft_stack *s)
         stack_unmap(s);
         return;
     }
+    if (c && s->usable == weft_mem_cfg.thread_stacksize &&
+        weft_mem_cache_grow(&c->stacks, &c->cap_stacks, c->num_stacks, weft_mem_cfg.max_stacks)) {
+        c->stacks[c->num_stacks++] = s; /* the array had not grown to its bound yet */
+        return;
+    }
     size_t limit = (size_t)weft_mem_cfg.max_stacks * 2 + DEPOT_BATCH;
     pthread_mutex_lock(&depot_lock);
     if (depot_num < limit || s->from_arena) {
@@ -516,10 +520,9 @@ void weft_stack_free_slow(struct weft_mem_cache *c, weft_stack *s)
              * stream with more live ULTs than its cache holds came here (a lock and a
              * trim check per free: bench/deviation at D = 100 %). */
             uint32_t n = c->num_stacks / 2;
-            while (n-- && (depot_num < limit || c->stacks->from_arena)) {
-                weft_stack *v = c->stacks;
-                c->stacks = v->next;
-                c->num_stacks--;
+            while (n-- && (depot_num < limit ||
+                           ((weft_stack *)c->stacks[c->num_stacks - 1])->from_arena)) {
+                weft_stack *v = (weft_stack *)c->stacks[--c->num_stacks];
                 v->next = depot;
                 depot = v;
                 depot_num++;
@@ -545,15 +548,14 @@ void weft_mem_flush(struct weft_mem_cache *c)
     }
     c->num_big = 0;
     pthread_mutex_lock(&depot_lock);
-    while (c->stacks) {
-        weft_stack *v = c->stacks;
-        c->stacks = v->next;
+    while (c->num_stacks) {
+        weft_stack *v = (weft_stack *)c->stacks[--c->num_stacks];
         v->next = depot;
         depot = v;
         depot_num++;
     }
-    c->num_stacks = 0;
     pthread_mutex_unlock(&depot_lock);
+    weft_mem_cache_release(c);
 }
 
 void weft_mem_finalize(void)
