@@ -260,6 +260,12 @@ static inline weft_unit *weft_pool_fifo_pop_hold(weft_pool *p)
     weft_unit *u = p->head;
     if (WEFT_LIKELY(u != NULL)) {
         fifo_unlink(p, u);
+        /* the unit that runs after u: the top of its saved frame, the first line a
+         * switch to it reads, has a whole run of u to arrive (its descriptor line is
+         * here already: the unlink wrote its prev) */
+        weft_unit *h = p->head;
+        if (h)
+            __builtin_prefetch(h->ctx);
         return u;
     }
     weft_pool_unlock(p);
