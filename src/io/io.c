@@ -17,6 +17,7 @@
 
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -364,6 +365,8 @@ submit:
         if (fl >= 0 && !(fl & O_NONBLOCK))
             goto submit;
     }
+    if (WEFT_UNLIKELY(op->sigpipe))
+        pthread_kill(pthread_self(), SIGPIPE); /* as send(2) does, to the calling thread */
     if (op->kind == IO_POLL && op->res == -EBADF)
         return POLLNVAL; /* as poll(2) reports a bad fd */
     return op->res;

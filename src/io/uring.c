@@ -318,6 +318,8 @@ static void reaped(struct ring *rg, struct io_uring_cqe *cqe)
     rg->inflight--;
     if (op->kind == IO_STAT && res == 0)
         stat_from_statx(op->st, &op->stx);
+    else if (op->kind == IO_SENDMSG && res == -EPIPE && !(op->flags & MSG_NOSIGNAL))
+        op->sigpipe = 1; /* the ring sends with MSG_NOSIGNAL always */
     weft_io_unregister(op);
     bool cancelled = weft_atomic_load_acquire(&op->cancel);
     if (cancelled) {
