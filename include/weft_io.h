@@ -21,10 +21,14 @@
  * wait parks.  recv and recvmsg are tried that way on the threads backend and on an
  * O_NONBLOCK socket; on the uring backend a ULT's receive goes to the ring at once (the
  * ULT parks, and the kernel tries it when the stream sends its batch: no failed syscall
- * per message).  read/write/readv/writev on an O_DIRECT file hold the stream for the
- * device (RWF_NOWAIT still waits there): use the p-variants (pread...) on O_DIRECT files,
- * which always go through the backend (WEFT_IO_NOWAIT_READ=1: a p-read of a file that is
- * not O_DIRECT is first tried with RWF_NOWAIT, and the ULT yields after a hit).
+ * per message), and so does its send or sendmsg without MSG_DONTWAIT or MSG_WAITALL,
+ * tried by the kernel without waiting when the batch is sent (one io_uring_enter for the
+ * sends of every ULT of the stream); one that finds no room returns EAGAIN on an
+ * O_NONBLOCK socket and waits in the ring on a blocking one.  read/write/readv/writev on an
+ * O_DIRECT file hold the stream for the device (RWF_NOWAIT still waits there): use the p-variants
+ * (pread...) on O_DIRECT files, which always go through the backend (WEFT_IO_NOWAIT_READ=1: a
+ * p-read of a file that is not O_DIRECT is first tried with RWF_NOWAIT, and the ULT yields after a
+ * hit).
  *
  * Backends, chosen once per process at the first call (WEFT_IO_BACKEND=uring|threads):
  *   - uring (default when the kernel allows it): one io_uring per execution stream,

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # bench/io/ab.sh - servers side by side at one load point, interleaved rounds: each round
-# starts every server in turn, drives it with kv_load and prints its req/s and its CPU per
+# starts every server in turn, drives it with kv_load and prints its req/s, its CPU per
 # request (kv_load -P: /proc/PID/stat, user + system of every thread, over the measured
-# window only).  For before/after comparisons
+# window only) and kv_load's own (client and server share the machine's cores: req/s
+# follows the sum of the two).  For before/after comparisons
 # of a change on a loaded machine (the rounds share the load's ups and downs).
 #   bench/io/ab.sh BUILD_DIR NAME=COMMAND... (COMMAND: a server printing 127.0.0.1:PORT)
 # Environment: C (connections, default 1000), D (seconds per point, 2), R (rounds, 3),
@@ -40,6 +41,7 @@ for r in $(seq "$R"); do
     wait "$sp" 2>/dev/null
     rps=$(sed -n 's/.*rps=\([0-9]*\).*/\1/p' <<<"$out")
     cpu=$(sed -n 's/.*server_cpu_us_per_req=\([0-9.]*\).*/\1/p' <<<"$out")
-    echo "round $r $name conns=$C req/s=${rps:-fail} server_cpu_us_per_req=${cpu:-}"
+    ccpu=$(sed -n 's/.*client_cpu_us_per_req=\([0-9.]*\).*/\1/p' <<<"$out")
+    echo "round $r $name conns=$C req/s=${rps:-fail} server_cpu_us_per_req=${cpu:-} client_cpu_us_per_req=${ccpu:-}"
   done
 done

@@ -9,7 +9,8 @@
  * -P PID: the server's process; its CPU time (user + system of all its threads,
  * /proc/PID/stat) is read when the measurement starts and when it ends, and the line
  * ends with server_cpu_us_per_req=X: the server's CPU over exactly the measured window
- * (not its accepting of the connections, which the warm-up covers), per answer.
+ * (not its accepting of the connections, which the warm-up covers), per answer; and
+ * client_cpu_us_per_req=Y: kv_load's own CPU over the same window, per answer.
  * Bounded: at most 60 s of measurement, connections only to 127.0.0.1.
  *
  *   kv_load -p PORT [-c CONNS] [-d SECONDS] [-n REQUESTS] [-w WARMUP] [-t THREADS] [-P PID] */
@@ -235,7 +236,7 @@ int main(int argc, char **argv)
     for (uint64_t t = now_ns(); atomic_load(&connected) < nthreads && now_ns() - t < 30000000000u;)
         usleep(1000);
     usleep((useconds_t)(warm * 1e6));
-    double cpu0 = server_pid ? proc_cpu_ns(server_pid) : -1;
+    double cpu0 = server_pid ? proc_cpu_ns(server_pid) : -1, me0 = proc_cpu_ns(getpid());
     uint64_t t0 = now_ns();
     atomic_store(&phase, 1);
     uint64_t end = t0 + (uint64_t)(dur * 1e9);
@@ -243,7 +244,7 @@ int main(int argc, char **argv)
         usleep(2000);
     atomic_store(&phase, 2);
     double secs = (double)(now_ns() - t0) / 1e9;
-    double cpu1 = server_pid ? proc_cpu_ns(server_pid) : -1;
+    double cpu1 = server_pid ? proc_cpu_ns(server_pid) : -1, me1 = proc_cpu_ns(getpid());
     size_t total = 0;
     long errors = 0;
     for (int i = 0; i < nthreads; i++) {
@@ -265,6 +266,8 @@ int main(int argc, char **argv)
            secs, (double)total / secs, p50, p99, errors);
     if (cpu0 >= 0 && cpu1 >= 0 && total)
         printf(" server_cpu_us_per_req=%.2f", (cpu1 - cpu0) / 1e3 / (double)total);
+    if (me0 >= 0 && me1 >= 0 && total) /* on one machine req/s follows the sum of the two */
+        printf(" client_cpu_us_per_req=%.2f", (me1 - me0) / 1e3 / (double)total);
     printf("\n");
     free(all);
     free(ws);

@@ -17,6 +17,7 @@
 
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -229,7 +230,7 @@ void weft_io_complete(weft_io_op *op)
 /* ---- running an op ---- */
 
 /* How a ULT's op starts (before any hand-off to the backend). */
-enum { TO_BACKEND, TRY_FIRST, RUN_HERE, NOWAIT_READ };
+enum { TO_BACKEND, TRY_FIRST, RUN_HERE, NOWAIT_READ, RING_TRY };
 
 /* -1 until read: WEFT_IO_NOWAIT_READ=1 turns the page-cache fast path of p-reads on
  * (bench/io/README.md measured it against the ring's batch; the ring won, so it is off). */
@@ -276,12 +277,21 @@ static int prefer(weft_io_op *op, const struct weft_io_backend *b)
         }
         return TRY_FIRST;
     case IO_SENDMSG:
+        /* On the ring a send joins the stream's batch with MSG_DONTWAIT: one
+         * io_uring_enter sends the replies of every ULT that ran since the last poll
+         * (instead of a send(2) each, each of which may also switch to the woken peer
+         * before it returns), and a send mostly succeeds at once (socket buffer room).
+         * An EAGAIN (no room) comes back to run(), which checks O_NONBLOCK then and sends
+         * again without MSG_DONTWAIT (the ring waits for room) on a blocking socket.
+         * MSG_WAITALL and the caller's own MSG_DONTWAIT keep the direct try. */
+        if (b == &weft_io_uring_backend && !(op->flags & (MSG_DONTWAIT | MSG_WAITALL)))
+            return RING_TRY;
+        return TRY_FIRST;
     case IO_ACCEPT:
     case IO_POLL:
         /* Fast path: a call that waits for readiness is first tried without waiting;
-         * only one that would wait is handed over (and one on an O_NONBLOCK fd, or with
-         * MSG_DONTWAIT, returns EAGAIN here, as POSIX says).  A send mostly succeeds at
-         * once (socket buffer room). */
+         * only one that would wait is handed over (and one on an O_NONBLOCK fd returns
+         * EAGAIN here, as POSIX says). */
         return TRY_FIRST;
     case IO_CONNECT: {
         int fl = fcntl(op->fd, F_GETFL);
@@ -323,9 +333,11 @@ static long run(weft_io_op *op)
             }
             break;
         }
+        case RING_TRY: op->ring_try = 1; break;
         default: break;
         }
     }
+submit:
     weft_waiter_init(&op->w);
     weft_atomic_store_relaxed(&op->lock.v, 0);
     weft_spin_lock(&op->lock);
@@ -345,6 +357,16 @@ static long run(weft_io_op *op)
     if (u)
         reg_add(op, u);
     weft_wait_block(&op->w, &op->lock);
+    if (WEFT_UNLIKELY(op->ring_try) && op->res == -EAGAIN) {
+        /* the ring's MSG_DONTWAIT send found no room: POSIX's answer on an O_NONBLOCK
+         * socket; on a blocking one, send again and let the ring wait for room */
+        op->ring_try = 0;
+        int fl = fcntl(op->fd, F_GETFL);
+        if (fl >= 0 && !(fl & O_NONBLOCK))
+            goto submit;
+    }
+    if (WEFT_UNLIKELY(op->sigpipe))
+        pthread_kill(pthread_self(), SIGPIPE); /* as send(2) does, to the calling thread */
     if (op->kind == IO_POLL && op->res == -EBADF)
         return POLLNVAL; /* as poll(2) reports a bad fd */
     return op->res;

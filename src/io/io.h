@@ -95,6 +95,10 @@ struct weft_io_op {
     void *fdw;                 /* threads: its fd's waiter entry (armed lock) */
     weft_io_op *fnext, *fprev; /* threads: ops waiting on the same fd (armed lock) */
     uint8_t again;             /* exec_try: a connect in progress */
+    uint8_t ring_try;          /* uring: a send sent with MSG_DONTWAIT (io.c retries an
+                                * EAGAIN without it when the socket is not O_NONBLOCK) */
+    uint8_t sigpipe;           /* uring: a send's EPIPE without MSG_NOSIGNAL (the ring never
+                                * signals): io.c raises the SIGPIPE send(2) would have */
     uint32_t events;           /* threads: epoll events it waits for */
     struct statx stx;          /* uring: IO_STAT */
     struct {

@@ -216,12 +216,14 @@ static void prep(struct io_uring_sqe *s, weft_io_op *op)
         else
             io_uring_prep_recvmsg(s, op->fd, op->msg, (unsigned)op->flags);
         break;
-    case IO_SENDMSG:
+    case IO_SENDMSG: {
+        int fl = op->flags | (op->ring_try ? MSG_DONTWAIT : 0); /* io.c: the first try */
         if (op->msg == &op->msg1)
-            io_uring_prep_send(s, op->fd, op->iov1.iov_base, op->iov1.iov_len, op->flags);
+            io_uring_prep_send(s, op->fd, op->iov1.iov_base, op->iov1.iov_len, fl);
         else
-            io_uring_prep_sendmsg(s, op->fd, op->msg, (unsigned)op->flags);
+            io_uring_prep_sendmsg(s, op->fd, op->msg, (unsigned)fl);
         break;
+    }
     case IO_SHUTDOWN: io_uring_prep_shutdown(s, op->fd, op->mode); break;
     case IO_POLL: io_uring_prep_poll_add(s, op->fd, (unsigned)(uint16_t)op->flags); break;
     }
@@ -231,8 +233,10 @@ static void prep(struct io_uring_sqe *s, weft_io_op *op)
 static int uring_submit(weft_io_op *op)
 {
     struct ring *rg = ring_get();
-    if (!rg || !kind_ok[op->kind] || !sq_room(rg, op->deadline ? 2 : 1))
+    if (!rg || !kind_ok[op->kind] || !sq_room(rg, op->deadline ? 2 : 1)) {
+        op->ring_try = 0; /* the threads backend makes its own no-wait try */
         return weft_io_threads_submit(op);
+    }
     op->owner = rg;
     struct io_uring_sqe *s = sqe_get(rg);
     prep(s, op);
@@ -314,6 +318,8 @@ static void reaped(struct ring *rg, struct io_uring_cqe *cqe)
     rg->inflight--;
     if (op->kind == IO_STAT && res == 0)
         stat_from_statx(op->st, &op->stx);
+    else if (op->kind == IO_SENDMSG && res == -EPIPE && !(op->flags & MSG_NOSIGNAL))
+        op->sigpipe = 1; /* the ring sends with MSG_NOSIGNAL always */
     weft_io_unregister(op);
     bool cancelled = weft_atomic_load_acquire(&op->cancel);
     if (cancelled) {
