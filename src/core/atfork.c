@@ -35,6 +35,7 @@
 
 #include "core/atfork.h"
 #include "core/runtime.h"
+#include "core/sched/sched.h"
 #include "core/stack_dump.h"
 #include "core/unit.h"
 #include "mem/mem.h"
@@ -124,7 +125,7 @@ static void child(void)
         p->idlers = NULL;
         p->notify &= (uint8_t)~WEFT_POOL_IDLERS;
     }
-    weft_atomic_store_relaxed(&weft_g.idle_spinners, 0); /* a spinner may be gone too */
+    weft_sched_idle_reset(); /* a spinner, or a stream being woken, may be gone too */
     weft_dump_atfork_child();
     weft_xstream *me = weft_tls_xs;
     if (me && me->primary && me->cur == me->main_unit) {

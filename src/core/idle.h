@@ -25,7 +25,14 @@
  * either comes before the sleeper's registration (the sleeper's re-check after registering sees the
  * unit) or after it (the pusher sees the bit).  Only locked built-in pools (FIFO, FIFO_WAIT,
  * RANDWS, priority; access other than PRIV) have WEFT_POOL_CAP_IDLE_WAKE; a scheduler
- * with any other pool never sleeps longer than WEFT_IDLE_NAP_MAX_NS. */
+ * with any other pool never sleeps longer than WEFT_IDLE_NAP_MAX_NS.
+ *
+ * Waking counts (no part of the protocol above: they only decide where a spinner spins).
+ * A sleeper notes its CPU in xs->idle_cpu before it exchanges SLEEPING in; a waker that
+ * turns the word SLEEPING -> NOTIFIED counts the stream in weft_g.idle_waking[that CPU]
+ * (weft_idle_woken), and the stream uncounts itself when it runs again.  A spinner on a
+ * CPU whose count is not 0 moves to another CPU or sleeps (sched/idle.c): the woken
+ * stream may be queued behind it. */
 #ifndef WEFT_CORE_IDLE_H
 #define WEFT_CORE_IDLE_H
 
@@ -44,12 +51,20 @@ typedef struct weft_idle_node {
     uint8_t linked;
 } weft_idle_node;
 
+/* The owner of `word` (an xs->idle) was asleep and is being woken (its word went
+ * SLEEPING -> NOTIFIED): count it as waking on the CPU it slept on until it runs again
+ * (sched/idle.c: a spinner on that CPU stops spinning, the woken stream may be queued
+ * behind it). */
+WEFT_FACE_API void weft_idle_woken(_Atomic uint32_t *word); /* libweft-io wakes too */
+
 /* Wake the owner of `word` for an event published before this call (stop request,
  * hand-off, dump...): it will not sleep through it. */
 static inline void weft_idle_notify(_Atomic uint32_t *word)
 {
-    if (weft_atomic_exchange_seq_cst(word, WEFT_IDLE_NOTIFIED) == WEFT_IDLE_SLEEPING)
+    if (weft_atomic_exchange_seq_cst(word, WEFT_IDLE_NOTIFIED) == WEFT_IDLE_SLEEPING) {
+        weft_idle_woken(word);
         weft_futex_wake(word, 1);
+    }
 }
 
 /* Wake the owner of `word` only if it sleeps; false if it was awake or already woken
@@ -59,6 +74,7 @@ static inline bool weft_idle_wake_sleeper(_Atomic uint32_t *word)
     uint32_t e = WEFT_IDLE_SLEEPING;
     if (!weft_atomic_cas_strong_seq_cst(word, &e, WEFT_IDLE_NOTIFIED))
         return false;
+    weft_idle_woken(word);
     weft_futex_wake(word, 1);
     return true;
 }

@@ -276,7 +276,7 @@ static int runtime_init(void)
     r = ABT_ERR_MEM;
     /* a spinner's place is left taken if the primary ULT finalized while the primary
      * scheduler, which handed it over, was spinning (core/sched/idle.c) */
-    weft_atomic_store_relaxed(&weft_g.idle_spinners, 0);
+    weft_sched_idle_reset();
     weft_g.rank_cap = weft_g.cfg.max_xstreams;
     weft_g.by_rank = calloc((size_t)weft_g.rank_cap, sizeof(weft_xstream *));
     weft_xstream *xs = calloc(1, sizeof(*xs));

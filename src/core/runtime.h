@@ -39,6 +39,8 @@ struct weft_config {
     uint16_t fork_flags;          /* WEFT_FORK: the default technique's unit flags (fork.h) */
 };
 
+#define WEFT_IDLE_CPU_SLOTS 64
+
 struct weft_global {
     _Atomic int init_count; /* ABT_init nesting depth; 0 = not initialized */
     pthread_mutex_t lock;
@@ -53,6 +55,9 @@ struct weft_global {
     _Atomic int next_pool_id;
     _Atomic uint32_t next_key_id;
     _Atomic int idle_spinners; /* idle schedulers spinning now (core/sched/idle.c) */
+    /* streams woken out of their idle sleep that have not run yet, by the CPU they slept
+     * on (modulo WEFT_IDLE_CPU_SLOTS; core/sched/idle.c) */
+    _Atomic int idle_waking[WEFT_IDLE_CPU_SLOTS];
 };
 
 extern WEFT_INTERNAL struct weft_global weft_g;

@@ -205,6 +205,9 @@ void weft_xstream_destroy(weft_xstream *xs)
         weft_sched_destroy(s);
     weft_mem_flush(&xs->cache);
     free(xs->affinity);
+    /* a push that woke this stream's scheduler may still be reading its idle word and
+     * idle_cpu (weft_idle_woken, core/idle.h): such a push holds (pool.h) */
+    weft_pool_await_holds();
     free(xs);
 }
 

@@ -1,9 +1,16 @@
 /* src/core/sched/idle.c - what a predefined scheduler does when it finds nothing to run:
  * spin a little (at most ABT_SCHED_MAX_SPINNERS streams at a time, the Go runtime's
  * spinning threads), then sleep on its stream's idle word until a push to one of its
- * pools, a stop request, a timer deadline or another event wakes it.  The protocol and
- * why no wake-up is lost: core/idle.h and docs/architecture.md ("Idle streams"). */
+ * pools, a stop request, a timer deadline or another event wakes it.  A spinner whose CPU
+ * a stream woken from its sleep there may be queued on moves to another CPU, or sleeps
+ * (cpu_has_waking, move_off_cpu).  The protocol and why no wake-up is lost: core/idle.h
+ * and docs/architecture.md ("Idle streams"). */
+#define _GNU_SOURCE /* sched_getcpu */
+#include <sched.h>
+#include <stddef.h>
+
 #include "core/sched/sched.h"
+#include "core/idle.h"
 #include "core/poll_hook.h"
 #include "core/timer_hook.h"
 
@@ -13,6 +20,9 @@
  * the spin is bounded in time, not in looks, so its CPU cost is the same). */
 #define IDLE_RELAX 2
 
+/* A stream leaves a CPU for another (move_off_cpu) at most once per this many ns. */
+#define IDLE_MOVE_GAP_NS 1000000u
+
 static bool spinner_enter(void)
 {
     int n = weft_atomic_load_relaxed(&weft_g.idle_spinners);
@@ -21,6 +31,59 @@ static bool spinner_enter(void)
         if (weft_atomic_cas_weak_acq_rel(&weft_g.idle_spinners, &n, n + 1))
             return true;
     return false;
+}
+
+void weft_sched_idle_reset(void)
+{
+    weft_atomic_store_relaxed(&weft_g.idle_spinners, 0);
+    for (int i = 0; i < WEFT_IDLE_CPU_SLOTS; i++)
+        weft_atomic_store_relaxed(&weft_g.idle_waking[i], 0);
+}
+
+static _Atomic int *waking_slot(int cpu) { return &weft_g.idle_waking[cpu % WEFT_IDLE_CPU_SLOTS]; }
+
+void weft_idle_woken(_Atomic uint32_t *word)
+{
+    weft_xstream *xs = (weft_xstream *)((char *)word - offsetof(weft_xstream, idle));
+    int cpu = weft_atomic_load_relaxed(&xs->idle_cpu); /* written before SLEEPING was */
+    if (cpu >= 0)
+        weft_atomic_fetch_add_relaxed(waking_slot(cpu), 1);
+}
+
+/* A spinner on `cpu` whose CPU a stream woken from its sleep there may be waiting for. */
+static bool cpu_has_waking(int cpu)
+{
+    return cpu >= 0 && weft_atomic_load_relaxed(waking_slot(cpu)) > 0;
+}
+
+/* The stream spins on st->cpu, where a stream woken from its sleep there may wait to
+ * run: move to another CPU of the thread's set (narrow the set, then restore it: the
+ * kernel leaves the thread where it went).  Not for a bound stream (ABT_SET_AFFINITY,
+ * ABT_xstream_set_cpubind/_affinity: weft_g.lock orders us against those), not more than
+ * once per IDLE_MOVE_GAP_NS.  True if it now spins on another CPU. */
+static bool move_off_cpu(weft_xstream *xs, weft_sched_idle_state *st)
+{
+    uint64_t now = weft_clock_ns();
+    if (xs->idle_moved_ns && now - xs->idle_moved_ns < IDLE_MOVE_GAP_NS)
+        return false;
+    xs->idle_moved_ns = now;
+    if (pthread_mutex_trylock(&weft_g.lock) != 0)
+        return false;
+    bool moved = false;
+    cpu_set_t all, other;
+    if (!weft_g.cfg.set_affinity && xs->cpubind < 0 && xs->num_affinity == 0 &&
+        sched_getaffinity(0, sizeof(all), &all) == 0 && CPU_ISSET(st->cpu, &all)) {
+        CPU_AND(&other, &all, &all);
+        CPU_CLR(st->cpu, &other);
+        if (CPU_COUNT(&other) > 0 && sched_setaffinity(0, sizeof(other), &other) == 0) {
+            (void)sched_setaffinity(0, sizeof(all), &all);
+            int cpu = sched_getcpu();
+            moved = cpu != st->cpu;
+            st->cpu = cpu;
+        }
+    }
+    pthread_mutex_unlock(&weft_g.lock);
+    return moved;
 }
 
 void weft_sched_idle_end(weft_sched_idle_state *st)
@@ -36,6 +99,8 @@ void weft_sched_idle_end(weft_sched_idle_state *st)
  * false after a time-out (or a spurious return) with nothing found. */
 static bool idle_sleep(weft_xstream *xs, weft_sched *s, uint64_t timeout_ns)
 {
+    int cpu = sched_getcpu(); /* published by the exchange below (weft_idle_woken) */
+    weft_atomic_store_relaxed(&xs->idle_cpu, cpu);
     if (weft_atomic_exchange_seq_cst(&xs->idle, WEFT_IDLE_SLEEPING) == WEFT_IDLE_NOTIFIED) {
         weft_atomic_store_seq_cst(&xs->idle, WEFT_IDLE_AWAKE);
         return true; /* an event came since the loop last looked */
@@ -53,6 +118,8 @@ static bool idle_sleep(weft_xstream *xs, weft_sched *s, uint64_t timeout_ns)
     if (!work && !weft_poll_hooks_sleep(&xs->idle, timeout_ns)) /* io_uring sleeps in its ring */
         weft_futex_wait(&xs->idle, WEFT_IDLE_SLEEPING, timeout_ns);
     bool notified = weft_atomic_exchange_seq_cst(&xs->idle, WEFT_IDLE_AWAKE) == WEFT_IDLE_NOTIFIED;
+    if (notified && cpu >= 0) /* it went SLEEPING -> NOTIFIED: weft_idle_woken counted it */
+        weft_atomic_fetch_sub_relaxed(waking_slot(cpu), 1);
     for (int i = 0; i < s->num_pools; i++)
         if (s->pools[i]->caps & WEFT_POOL_CAP_IDLE_WAKE)
             weft_pool_idle_del(s->pools[i], &s->idle_nodes[i]);
@@ -74,11 +141,12 @@ void weft_sched_idle(weft_xstream *xs, weft_sched *s, weft_sched_idle_state *st,
                     spin = WEFT_IDLE_SHORT_SPIN_NS;
             }
             st->spin_end = weft_clock_ns() + spin;
+            st->cpu = sched_getcpu();
             return;
         }
     }
     if (st->phase == WEFT_IDLE_SPINNING || st->phase == WEFT_IDLE_SHORT) {
-        if (weft_clock_ns() < st->spin_end) {
+        if (weft_clock_ns() < st->spin_end && (!cpu_has_waking(st->cpu) || move_off_cpu(xs, st))) {
             for (int i = 0; i < IDLE_RELAX; i++)
                 weft_cpu_relax();
             return;

@@ -58,6 +58,7 @@ enum weft_sched_idle_phase {
 };
 typedef struct {
     uint8_t phase;     /* enum weft_sched_idle_phase */
+    int cpu;           /* spinning: the CPU it spins on (sched_getcpu), -1: unknown */
     uint64_t spin_end; /* CLOCK_MONOTONIC ns */
     uint64_t nap_ns;   /* current bounded sleep (schedulers that cannot sleep
                         * without a bound) */
@@ -73,6 +74,8 @@ typedef struct {
 WEFT_INTERNAL void weft_sched_idle(weft_xstream *xs, weft_sched *s, weft_sched_idle_state *st,
                                    bool no_spin);
 WEFT_INTERNAL void weft_sched_idle_end(weft_sched_idle_state *st);
+/* No stream spins or is being woken (ABT_init, a fork() child). */
+WEFT_INTERNAL void weft_sched_idle_reset(void);
 
 /* keyval.c: read the predefined keys out of a config */
 WEFT_INTERNAL void weft_sched_config_predef(ABT_sched_config cfg, int *freq, int *automatic);
