@@ -1143,14 +1143,24 @@ void weft_trace_switch(weft_xstream *xs, weft_unit *from, weft_unit *to, uint64_
     /* the end reason and RESUMED are bits of evs where the records want them (the
      * static assertions at enum end_why and enum run_flag); the function is stored even
      * for the primary ULT and schedulers, whose names the writer knows (no test) */
-    uint32_t aux = run_flags(b, xs, to) | ((uint32_t)(evs >> 4) & RUN_RESUMED);
-    uint64_t ts = weft_ticks();
-    b->last_ts = ts;
-    b->pos = r + 2;
-    r[0].ts = ts;
+    /* a unit from a pool other than the stream's home (a steal, perhaps), or a main
+     * scheduler that changed: the general road, so that this one calls nothing */
+    weft_pool *tp = to->pool;
+    if (WEFT_UNLIKELY(xs->main_sched != b->home_of) ||
+        WEFT_UNLIKELY(tp != weft_atomic_load_relaxed(&b->home) && tp)) {
+        switch_slow(xs, from, to, evs);
+        return;
+    }
+    uint32_t fl = to->flags;
+    uint32_t aux = (to->ctx ? 0 : RUN_FIRST) | (fl & (WEFT_U_MAIN | WEFT_U_SCHED)) |
+                   (~fl & WEFT_U_ULT) << 3 | ((uint32_t)(evs >> 4) & RUN_RESUMED);
     r[0].w = REC_W(idf, (uint32_t)(evs >> 7) & 3, R_END);
     r[1].ts = (uint64_t)(uintptr_t)to->fn;
     r[1].w = REC_W(idt, aux, R_RUN_AT);
+    b->pos = r + 2;
+    uint64_t ts = weft_ticks();
+    b->last_ts = ts;
+    r[0].ts = ts;
 }
 
 /* A creation with ids in hand and room in the chunk; else weft_trace_record. */
