@@ -898,11 +898,18 @@ static WEFT_COLD __attribute__((noinline)) uint32_t steal_flag(weft_pool *p)
     return home_elsewhere(p) ? RUN_STEAL : 0;
 }
 
-static inline uint32_t run_flags(struct weft_trace_buf *b, weft_xstream *xs, weft_unit *u)
+/* The flags a run takes from the unit alone (copied bits: enum run_flag) */
+static inline uint32_t unit_run_flags(const weft_unit *u)
 {
     uint32_t fl = u->flags;
-    uint32_t f = (u->ctx ? 0 : RUN_FIRST) | /* a tasklet, or a ULT that never ran */
-                 (fl & (WEFT_U_MAIN | WEFT_U_SCHED)) | (~fl & WEFT_U_ULT) << 3;
+    return (u->ctx ? 0 : RUN_FIRST) | /* a tasklet, or a ULT that never ran */
+           (fl & (WEFT_U_MAIN | WEFT_U_SCHED)) | (~fl & WEFT_U_ULT) << 3;
+}
+
+/* ... and the steal flag, from the unit's pool and the stream's home */
+static inline uint32_t run_flags(struct weft_trace_buf *b, weft_xstream *xs, weft_unit *u)
+{
+    uint32_t f = unit_run_flags(u);
     /* the home pool, read again only when the main scheduler changed */
     weft_pool *home = weft_atomic_load_relaxed(&b->home);
     if (WEFT_UNLIKELY((xs ? xs->main_sched : NULL) != b->home_of))
@@ -1151,9 +1158,7 @@ void weft_trace_switch(weft_xstream *xs, weft_unit *from, weft_unit *to, uint64_
         switch_slow(xs, from, to, evs);
         return;
     }
-    uint32_t fl = to->flags;
-    uint32_t aux = (to->ctx ? 0 : RUN_FIRST) | (fl & (WEFT_U_MAIN | WEFT_U_SCHED)) |
-                   (~fl & WEFT_U_ULT) << 3 | ((uint32_t)(evs >> 4) & RUN_RESUMED);
+    uint32_t aux = unit_run_flags(to) | ((uint32_t)(evs >> 4) & RUN_RESUMED);
     r[0].w = REC_W(idf, (uint32_t)(evs >> 7) & 3, R_END);
     r[1].ts = (uint64_t)(uintptr_t)to->fn;
     r[1].w = REC_W(idt, aux, R_RUN_AT);

@@ -112,8 +112,31 @@ uint64_t weft_mem_stack_trim_at = UINT64_MAX; /* relaxed atomic: the next step, 
  * dozen ULTs costs no page fault). */
 #define DEPOT_FLOOR 64
 
-/* The magazines' stacks onto the depot's list (they stay counted in depot_num); the
- * emptied magazines kept as spares or freed.  Lock held. */
+/* An emptied magazine: kept for the next spill, or freed.  Lock held. */
+static void mag_put_spare(struct mag *m)
+{
+    if (mag_nspare < MAG_SPARE) {
+        m->next = mag_spare;
+        mag_spare = m;
+        mag_nspare++;
+    } else {
+        free(m);
+    }
+}
+
+/* An empty magazine for a spill: a spare, else a new one (NULL: no memory).  Lock held. */
+static struct mag *mag_get_spare(void)
+{
+    struct mag *m = mag_spare;
+    if (!m)
+        return malloc(sizeof *m);
+    mag_spare = m->next;
+    mag_nspare--;
+    return m;
+}
+
+/* The magazines' stacks onto the depot's list (they stay counted in depot_num).  Lock
+ * held. */
 static void mags_unpack(void)
 {
     while (mags) {
@@ -123,13 +146,7 @@ static void mags_unpack(void)
             m->s[i]->next = depot;
             depot = m->s[i];
         }
-        if (mag_nspare < MAG_SPARE) {
-            m->next = mag_spare;
-            mag_spare = m;
-            mag_nspare++;
-        } else {
-            free(m);
-        }
+        mag_put_spare(m);
     }
 }
 
@@ -508,13 +525,7 @@ weft_stack *weft_stack_alloc_slow(struct weft_mem_cache *c, size_t usable)
             depot_num -= MAG_N;
             depot_taken += MAG_N;
             c->stack_mark += MAG_N;
-            if (mag_nspare < MAG_SPARE) {
-                m->next = mag_spare;
-                mag_spare = m;
-                mag_nspare++;
-            } else {
-                free(m);
-            }
+            mag_put_spare(m);
             pthread_mutex_unlock(&depot_lock);
             return s;
         }
@@ -596,14 +607,8 @@ void weft_stack_free_slow(struct weft_mem_cache *c, weft_stack *s)
              * one below, they ignore the limit, which only bounds how many stacks mapped
              * alone (not from an arena: rare) wait in the depot between trims, and
              * cannot be told apart here without reading their headers */
-            while (n >= MAG_N) {
-                struct mag *m = mag_spare;
-                if (m) {
-                    mag_spare = m->next;
-                    mag_nspare--;
-                } else if (!(m = malloc(sizeof *m))) {
-                    break;
-                }
+            struct mag *m;
+            while (n >= MAG_N && (m = mag_get_spare())) {
                 c->num_stacks -= MAG_N;
                 memcpy(m->s, c->stacks + c->num_stacks, sizeof m->s);
                 m->next = mags;

@@ -73,7 +73,7 @@ static bool move_off_cpu(weft_xstream *xs, weft_sched_idle_state *st)
     cpu_set_t all, other;
     if (!weft_g.cfg.set_affinity && xs->cpubind < 0 && xs->num_affinity == 0 &&
         sched_getaffinity(0, sizeof(all), &all) == 0 && CPU_ISSET(st->cpu, &all)) {
-        CPU_AND(&other, &all, &all);
+        other = all;
         CPU_CLR(st->cpu, &other);
         if (CPU_COUNT(&other) > 0 && sched_setaffinity(0, sizeof(other), &other) == 0) {
             (void)sched_setaffinity(0, sizeof(all), &all);
