@@ -137,7 +137,7 @@ junit_report() {
         if (reason == "") reason = "(the test printed no SKIP: line)"
         printf "   skipped %s: %s\n", name, reason
       } else if (status == "fail") {
-        printf "   FAILED %s, last lines of its output:\n", name
+        printf "   FAILED %s after %.1f s (a timeout if near its TIMEOUT), last lines of its output:\n", name, secs
         s = nout > 25 ? nout - 25 : 0
         for (i = s + 1; i <= nout; i++) printf "      %s\n", out[i]
       }
@@ -147,6 +147,7 @@ junit_report() {
       flush()
       name = $0; sub(/.*<testcase name="/, "", name); sub(/".*/, "", name)
       status = $0; sub(/.* status="/, "", status); sub(/".*/, "", status)
+      secs = $0; sub(/.* time="/, "", secs); sub(/".*/, "", secs); secs += 0
       reason = ""; nout = 0; inout = 0
     }
     /<system-out>/ { inout = 1; sub(/.*<system-out>/, "") }

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "core/atfork.h"
+#include "core/pool/pool.h"
 #include "core/runtime.h"
 #include "core/sched/sched.h"
 #include "core/stack_dump.h"
@@ -126,6 +127,9 @@ static void child(void)
         p->notify &= (uint8_t)~WEFT_POOL_IDLERS;
     }
     weft_sched_idle_reset(); /* a spinner, or a stream being woken, may be gone too */
+    /* a pusher of another thread between its unlock and its notify's end (pool.h) is
+     * gone with its thread: its hold would make ABT_finalize wait forever */
+    weft_atomic_store_relaxed(&weft_pool_holds, 0);
     weft_dump_atfork_child();
     weft_xstream *me = weft_tls_xs;
     if (me && me->primary && me->cur == me->main_unit) {
