@@ -433,6 +433,7 @@ WEFT_API int ABT_thread_set_callback(ABT_thread thread, void (*cb_func)(ABT_thre
         return ABT_ERR_INV_THREAD;
     u->migr_cb = cb_func;
     u->migr_cb_arg = cb_arg;
+    weft_atomic_store_relaxed(&u->cold, 1); /* the retire resets them (types.h) */
     return ABT_SUCCESS;
 }
 

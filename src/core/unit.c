@@ -753,8 +753,11 @@ void weft_unit_apply_attr(weft_unit *u, const struct weft_thread_attr *attr)
     u->stack_size = attr->stacksize;
     if (!attr->migratable)
         u->flags &= (uint16_t)~WEFT_U_MIGRATABLE;
-    u->migr_cb = attr->cb;
-    u->migr_cb_arg = attr->cb_arg;
+    if (attr->cb) { /* a fresh descriptor's are NULL */
+        u->migr_cb = attr->cb;
+        u->migr_cb_arg = attr->cb_arg;
+        weft_atomic_store_relaxed(&u->cold, 1);
+    }
     if (attr->fork && (u->flags & WEFT_U_ULT))
         u->flags = (uint16_t)((u->flags & ~WEFT_U_FORK_BITS) | weft_fork_flags(attr->fork));
 }
@@ -763,8 +766,13 @@ void weft_unit_release_extras(weft_xstream *xs, weft_unit *u)
 {
     if (weft_atomic_load_relaxed(&u->keys) != NULL)
         weft_unit_run_key_dtors(u);
-    if (weft_atomic_load_relaxed(&u->uunit) != NULL)
-        weft_user_unit_drop(u);
+    if (weft_atomic_load_relaxed(&u->cold)) { /* the third line */
+        if (weft_atomic_load_relaxed(&u->uunit) != NULL)
+            weft_user_unit_drop(u);
+        u->migr_cb = NULL;
+        u->sched = NULL;
+        weft_atomic_store_relaxed(&u->cold, 0);
+    }
     if (u->stack) { /* kept since its creation (WEFT_U_F_KEEP) */
         if (WEFT_ASAN)
             weft_asan_unpoison_stack(weft_stack_lo(u->stack), u->stack->usable);

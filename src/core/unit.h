@@ -87,7 +87,7 @@ WEFT_INTERNAL int weft_key_get(weft_unit *u, ABT_key key, void **value);
 
 /* A descriptor in a cache is "recycled": ctx, stack, keys, migration fields, request,
  * sched, sanitizer cookies and the user-pool unit (uunit, upool, unext) are NULL/0,
- * stack_kind is NONE and in_pool is 0.  Fresh
+ * `cold` is 0, stack_kind is NONE and in_pool is 0.  Fresh
  * descriptors are zeroed (desc.c); weft_unit_recycle restores the state before a
  * descriptor goes back.  So creating a unit only writes what differs per unit. */
 static inline weft_unit *weft_unit_new(weft_xstream *xs, weft_pool *p, void (*fn)(void *),
@@ -113,18 +113,17 @@ static inline weft_unit *weft_unit_new(weft_xstream *xs, weft_pool *p, void (*fn
  * are stale from here on (core/handle.h). */
 static inline void weft_unit_retire(weft_xstream *xs, weft_unit *u, uintptr_t handle)
 {
-    /* keys, the unit of a user-defined pool (pool/user.c), or a stack kept until now
-     * (WEFT_U_F_KEEP, core/fork.h): one test for the three */
+    /* keys, a third line in use (a migration callback, a scheduler, the unit of a
+     * user-defined pool: pool/user.c), or a stack kept until now (WEFT_U_F_KEEP,
+     * core/fork.h): one test for the three, on the first two lines only */
     if (WEFT_UNLIKELY(((uintptr_t)weft_atomic_load_relaxed(&u->keys) |
-                       (uintptr_t)weft_atomic_load_relaxed(&u->uunit) | (uintptr_t)u->stack) != 0))
+                       weft_atomic_load_relaxed(&u->cold) | (uintptr_t)u->stack) != 0))
         weft_unit_release_extras(xs, u);
     u->flags = 0; /* marks a free descriptor (stack dumps skip it) */
     u->prio = 0;
     u->stack_kind = WEFT_STACK_NONE;
-    u->migr_cb = NULL;
     weft_atomic_store_relaxed(&u->migr_to, NULL);
     weft_atomic_store_relaxed(&u->request, 0);
-    u->sched = NULL;
 #if WEFT_ASAN
     u->asan_fake_stack = NULL; /* only ASan builds ever write it (core/sanitizer.h) */
 #endif

@@ -218,6 +218,7 @@ static void map_link(weft_unit *t, ABT_unit k, weft_pool *p)
     weft_unit **bk = bucket(s, h);
     weft_atomic_store_relaxed(&t->uunit, k);
     weft_atomic_store_relaxed(&t->upool, p);
+    weft_atomic_store_relaxed(&t->cold, 1); /* the retire looks at uunit (types.h) */
     t->unext = *bk;
     *bk = t;
     uint32_t n = ++s->n;
