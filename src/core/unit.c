@@ -109,6 +109,20 @@ static inline bool ensure_stack(weft_xstream *xs, weft_unit *u)
     return true;
 }
 
+/* ensure_stack's fast case only: u has a stack, or gets one of the default size from
+ * the stream's cache (no call, no lock).  False: ensure_stack must do the rest. */
+static inline bool stack_from_cache(weft_xstream *xs, weft_unit *u)
+{
+    if (u->stack || u->stack_kind == WEFT_STACK_USER)
+        return true;
+    struct weft_mem_cache *c = weft_xs_cache(xs);
+    if (u->stack_size != weft_mem_cfg.thread_stacksize || !weft_stack_cache_nonempty(c))
+        return false;
+    u->stack = weft_stack_alloc(c, u->stack_size);
+    u->stack_kind = WEFT_STACK_CACHED;
+    return true;
+}
+
 /* The unit has left its stack for good (a post action, or a unit that never ran): only
  * the stream `xs` running this touches its caches. */
 static inline void release_stack(weft_xstream *xs, weft_unit *u)
@@ -1002,7 +1016,9 @@ static inline __attribute__((always_inline)) int bypass_run_next(weft_xstream *x
             weft_pool_fifo_unpop_release(p, next);
             return BYPASS_DECLINED;
         }
-        if (WEFT_UNLIKELY(!next->ctx)) { /* its first run: no stack allocation under the lock */
+        /* its first run: a stack from the stream's cache is a pop, taken under the lock;
+         * anything slower (mapping, the depot's lock) is not, and costs a second round */
+        if (WEFT_UNLIKELY(!next->ctx) && !stack_from_cache(xs, next)) {
             weft_pool_unlock(p);
             post = post_push_fifo;
             if (!ensure_stack(xs, next)) {

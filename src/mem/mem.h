@@ -241,6 +241,12 @@ static inline void weft_desc_free(struct weft_mem_cache *c, void *desc)
 }
 
 /* A stack of `usable` bytes; the default size comes from the stream cache. */
+/* weft_stack_alloc of a default-size stack will take it from c without a call */
+static inline bool weft_stack_cache_nonempty(const struct weft_mem_cache *c)
+{
+    return c != NULL && c->num_stacks != 0;
+}
+
 static inline weft_stack *weft_stack_alloc(struct weft_mem_cache *c, size_t usable)
 {
     if (WEFT_LIKELY(c != NULL && usable == weft_mem_cfg.thread_stacksize && c->num_stacks != 0)) {
