@@ -247,7 +247,8 @@ static inline bool weft_stack_cache_nonempty(const struct weft_mem_cache *c)
     return c != NULL && c->num_stacks != 0;
 }
 
-static inline weft_stack *weft_stack_alloc(struct weft_mem_cache *c, size_t usable)
+static inline __attribute__((always_inline)) weft_stack *weft_stack_alloc(struct weft_mem_cache *c,
+                                                                          size_t usable)
 {
     if (WEFT_LIKELY(c != NULL && usable == weft_mem_cfg.thread_stacksize && c->num_stacks != 0)) {
         uint32_t n = --c->num_stacks;
