@@ -84,6 +84,14 @@ if [ ! -f /usr/include/liburing.h ]; then
   apt_install liburing-dev || echo "== liburing-dev not installable: weft-io builds its threads backend only" >&2
 fi
 
+# Optional: Debian's matplotlib, for the PNG of tools/weft-trace-summary, which the trace
+# tests check when some Python 3 on the machine can import it (tests/trace/CMakeLists.txt).
+if [ -x /usr/bin/python3 ] && ! /usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1; then
+  echo "== installing: python3-matplotlib"
+  apt_install python3-matplotlib ||
+    echo "== python3-matplotlib not installable: the trace summary's PNG is not checked" >&2
+fi
+
 cross_skip=""
 if want aarch64; then
   cross_cc=${CROSS_CC:-aarch64-linux-gnu-gcc}

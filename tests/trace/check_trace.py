@@ -21,6 +21,7 @@ Exit 0: pass, 1: fail (every problem is printed), 77: skip.
 """
 import argparse
 import collections
+import importlib.util
 import json
 import os
 import subprocess
@@ -158,6 +159,9 @@ def main():
                 if f.read(8) != b"\x89PNG\r\n\x1a\n":
                     problems.append("weft-trace-summary: %s is not a PNG" % png)
             print(out)
+        elif importlib.util.find_spec("matplotlib") is not None:
+            problems.append("weft-trace-summary drew no PNG although matplotlib imports "
+                            "here:\n%s" % out)
         elif "no PNG: matplotlib is not installed" not in out:
             problems.append("weft-trace-summary drew no PNG and said nothing:\n%s" % out)
         else:
