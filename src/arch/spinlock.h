@@ -25,9 +25,15 @@ static WEFT_COLD __attribute__((unused)) void weft_spin_lock_wait(weft_spinlock 
     } while (weft_atomic_exchange_acquire(&l->v, 1));
 }
 
+/* One exchange: the lock when it was free (weft_spin_lock's first step), else nothing. */
+static inline bool weft_spin_take(weft_spinlock *l)
+{
+    return !weft_atomic_exchange_acquire(&l->v, 1);
+}
+
 static inline void weft_spin_lock(weft_spinlock *l)
 {
-    if (WEFT_LIKELY(!weft_atomic_exchange_acquire(&l->v, 1)))
+    if (WEFT_LIKELY(weft_spin_take(l)))
         return;
     weft_spin_lock_wait(l);
 }

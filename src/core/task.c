@@ -8,7 +8,8 @@
  * handle with the tasklet code, as Argobots 1.2 does. */
 static inline int as_task_err(int r) { return r == ABT_ERR_INV_THREAD ? ABT_ERR_INV_TASK : r; }
 
-WEFT_API int ABT_task_create(ABT_pool pool, void (*task_func)(void *), void *arg, ABT_task *newtask)
+static __attribute__((noinline)) int task_create(ABT_pool pool, void (*task_func)(void *),
+                                                 void *arg, ABT_task *newtask)
 {
     if (WEFT_UNLIKELY(!weft_initialized()))
         return ABT_ERR_UNINITIALIZED;
@@ -20,6 +21,19 @@ WEFT_API int ABT_task_create(ABT_pool pool, void (*task_func)(void *), void *arg
     }
     uint16_t flags = (uint16_t)((newtask ? WEFT_U_NAMED : 0) | WEFT_U_DEFAULT_FLAGS);
     return weft_unit_spawn(p, task_func, arg, NULL, flags, newtask);
+}
+
+/* The common case without a call (weft_unit_create_fast, unit.h), else task_create. */
+WEFT_API int ABT_task_create(ABT_pool pool, void (*task_func)(void *), void *arg, ABT_task *newtask)
+{
+    weft_xstream *xs = weft_xs_self();
+    weft_pool *p = (weft_pool *)pool;
+    if (weft_unit_create_fits(xs, p, task_func, ABT_THREAD_ATTR_NULL, 0))
+        return weft_unit_create_fast(xs, p, task_func, arg,
+                                     (uint16_t)((newtask ? WEFT_U_NAMED : 0) |
+                                                WEFT_U_DEFAULT_FLAGS),
+                                     newtask);
+    return task_create(pool, task_func, arg, newtask);
 }
 
 WEFT_API int ABT_task_create_on_xstream(ABT_xstream xstream, void (*task_func)(void *), void *arg,

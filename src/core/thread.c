@@ -17,8 +17,9 @@ static inline int need_init(void)
 /* The pool a unit created "on a stream" goes to: the first pool of its main scheduler. */
 static weft_pool *xstream_first_pool(weft_xstream *xs) { return xs->main_sched->pools[0]; }
 
-WEFT_API int ABT_thread_create(ABT_pool pool, void (*thread_func)(void *), void *arg,
-                               ABT_thread_attr attr, ABT_thread *newthread)
+static __attribute__((noinline)) int thread_create(ABT_pool pool, void (*thread_func)(void *),
+                                                   void *arg, ABT_thread_attr attr,
+                                                   ABT_thread *newthread)
 {
     if (WEFT_UNLIKELY(need_init() != ABT_SUCCESS))
         return ABT_ERR_UNINITIALIZED;
@@ -33,6 +34,21 @@ WEFT_API int ABT_thread_create(ABT_pool pool, void (*thread_func)(void *), void 
     if (WEFT_LIKELY(!a)) /* the common case: a spawn specialised for no attribute */
         return weft_unit_spawn(p, thread_func, arg, NULL, flags, newthread);
     return weft_unit_spawn(p, thread_func, arg, a, flags, newthread);
+}
+
+/* The common case without a call (weft_unit_create_fast, unit.h), else thread_create. */
+WEFT_API int ABT_thread_create(ABT_pool pool, void (*thread_func)(void *), void *arg,
+                               ABT_thread_attr attr, ABT_thread *newthread)
+{
+    weft_xstream *xs = weft_xs_self();
+    weft_pool *p = (weft_pool *)pool;
+    uint16_t fork = weft_g.cfg.fork_flags; /* the runtime's technique (no attribute) */
+    if (weft_unit_create_fits(xs, p, thread_func, attr, fork))
+        return weft_unit_create_fast(xs, p, thread_func, arg,
+                                     (uint16_t)(WEFT_U_ULT | (newthread ? WEFT_U_NAMED : 0) |
+                                                WEFT_U_DEFAULT_FLAGS | fork),
+                                     newthread);
+    return thread_create(pool, thread_func, arg, attr, newthread);
 }
 
 WEFT_API int ABT_thread_create_on_xstream(ABT_xstream xstream, void (*thread_func)(void *),

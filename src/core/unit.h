@@ -90,12 +90,9 @@ WEFT_INTERNAL int weft_key_get(weft_unit *u, ABT_key key, void **value);
  * `cold` is 0, stack_kind is NONE and in_pool is 0.  Fresh
  * descriptors are zeroed (desc.c); weft_unit_recycle restores the state before a
  * descriptor goes back.  So creating a unit only writes what differs per unit. */
-static inline weft_unit *weft_unit_new(weft_xstream *xs, weft_pool *p, void (*fn)(void *),
-                                       void *arg, uint16_t flags)
+static inline void weft_unit_init(weft_unit *u, weft_pool *p, void (*fn)(void *), void *arg,
+                                  uint16_t flags)
 {
-    weft_unit *u = weft_desc_alloc(weft_xs_cache(xs));
-    if (WEFT_UNLIKELY(!u))
-        return NULL;
     u->pool = p;
     u->fn = fn;
     u->arg = arg;
@@ -105,6 +102,15 @@ static inline weft_unit *weft_unit_new(weft_xstream *xs, weft_pool *p, void (*fn
     weft_atomic_store_relaxed(&u->joiner, NULL);
     u->stack_size = weft_g.cfg.thread_stacksize;
     weft_atomic_store_relaxed(&u->id, 0);
+}
+
+static inline weft_unit *weft_unit_new(weft_xstream *xs, weft_pool *p, void (*fn)(void *),
+                                       void *arg, uint16_t flags)
+{
+    weft_unit *u = weft_desc_alloc(weft_xs_cache(xs));
+    if (WEFT_UNLIKELY(!u))
+        return NULL;
+    weft_unit_init(u, p, fn, arg, flags);
     return u;
 }
 
@@ -198,6 +204,36 @@ static inline WEFT_WUR int weft_unit_spawn(weft_pool *p, void (*fn)(void *), voi
         return weft_unit_spawn_other(p, u, handle);
     return weft_unit_publish_fifo(p, u, handle);
 }
+/* The creation fast path of ABT_thread_create and ABT_task_create: the common case (no
+ * attribute, a stream whose descriptor cache is not empty, a built-in FIFO pool, a
+ * technique that does nothing at creation, no tool listening) with no call on it, so that
+ * the compiler gives the entry point no frame (the general path, weft_unit_spawn, saves
+ * five registers for its calls).  The rare ends of the push are tail calls: a contended
+ * lock (weft_pool_fifo_push_contended) and a sleeper to wake (weft_pool_notify_done).
+ * weft_unit_create_fits says whether it applies; weft_unit_create_fast does it. */
+static inline bool weft_unit_create_fits(weft_xstream *xs, weft_pool *p, void (*fn)(void *),
+                                         ABT_thread_attr attr, uint16_t fork_flags)
+{
+    /* "p is neither NULL nor ABT_POOL_NULL (5)" and "attr is NULL or ABT_THREAD_ATTR_NULL
+     * (9)" as one mask test each: the other values they let through or keep out (1, 4;
+     * 1, 8) are no object's address, and the general path answers for them as before */
+    return WEFT_LIKELY(weft_initialized()) && ((uintptr_t)p & ~(uintptr_t)ABT_POOL_NULL) != 0 &&
+           fn != NULL && ((uintptr_t)attr & ~(uintptr_t)ABT_THREAD_ATTR_NULL) == 0 && xs != NULL &&
+           weft_desc_cache_nonempty(&xs->cache) && (p->caps & WEFT_POOL_CAP_INLINE_FIFO) &&
+           !(fork_flags & (WEFT_U_F_CF | WEFT_U_F_KEEP)) &&
+           !weft_tool_wants(ABT_TOOL_EVENT_THREAD_CREATE);
+}
+static inline __attribute__((always_inline)) int
+weft_unit_create_fast(weft_xstream *xs, weft_pool *p, void (*fn)(void *), void *arg, uint16_t flags,
+                      ABT_thread *handle)
+{
+    weft_unit *u = weft_desc_cache_take(&xs->cache);
+    weft_unit_init(u, p, fn, arg, flags);
+    if (handle)
+        *handle = weft_unit_handle(u);
+    return weft_pool_fifo_push_ret(p, u);
+}
+
 /* Scheduler side: run a popped unit to its next switch-back. */
 WEFT_INTERNAL void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u);
 

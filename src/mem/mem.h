@@ -221,6 +221,19 @@ WEFT_INTERNAL bool weft_mem_cache_grow(void ***arr, uint32_t *cap, uint32_t num,
 WEFT_INTERNAL void weft_mem_cache_release(struct weft_mem_cache *c);
 
 /* Descriptor allocation: NULL on failure (ABT_ERR_MEM).  `c` may be NULL. */
+/* weft_desc_alloc will take a descriptor from c without a call; then it is
+ * weft_desc_cache_take. */
+static inline bool weft_desc_cache_nonempty(const struct weft_mem_cache *c)
+{
+    return c->num_descs != 0;
+}
+static inline void *weft_desc_cache_take(struct weft_mem_cache *c)
+{
+    void *d = c->descs[--c->num_descs];
+    WEFT_ASSUME(d != NULL);
+    return d;
+}
+
 static inline void *weft_desc_alloc(struct weft_mem_cache *c)
 {
     if (WEFT_LIKELY(c != NULL && c->num_descs != 0)) {

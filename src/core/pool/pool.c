@@ -46,6 +46,20 @@ void weft_pool_await_holds(void)
         weft_cpu_relax();
 }
 
+/* weft_pool_fifo_push_ret's rare ends (pool.h), out of line so that its callers make no
+ * call of their own. */
+int weft_pool_fifo_push_contended(weft_pool *p, weft_unit *u)
+{
+    weft_pool_fifo_push(p, u);
+    return ABT_SUCCESS;
+}
+
+int weft_pool_notify_done(weft_pool *p)
+{
+    weft_pool_notify_held(p);
+    return ABT_SUCCESS;
+}
+
 /* The IDLERS bit the push saw may be gone (the sleeper woke for something else and left
  * the list): wake_one then finds no node, and that sleeper looks at the pool anyway. */
 void weft_pool_notify(weft_pool *p)

@@ -176,6 +176,33 @@ static inline void weft_pool_fifo_push(weft_pool *p, weft_unit *u)
     }
 }
 
+/* weft_pool_fifo_push for the paths that must call nothing on the way (unit.h,
+ * weft_unit_create_fast): the rare ends are tail calls, and it returns ABT_SUCCESS. */
+WEFT_INTERNAL int weft_pool_fifo_push_contended(weft_pool *p, weft_unit *u);
+WEFT_INTERNAL int weft_pool_notify_done(weft_pool *p);
+static inline __attribute__((always_inline)) int weft_pool_fifo_push_ret(weft_pool *p, weft_unit *u)
+{
+    if (p->locked) {
+        if (WEFT_UNLIKELY(!weft_spin_take(&p->lock)))
+            return weft_pool_fifo_push_contended(p, u);
+        fifo_link_tail(p, u);
+        uint8_t f = p->notify;
+        if (WEFT_UNLIKELY(f)) {
+            weft_pool_hold();
+            weft_spin_unlock(&p->lock);
+            return weft_pool_notify_done(p);
+        }
+        weft_spin_unlock(&p->lock);
+        return ABT_SUCCESS;
+    }
+    fifo_link_tail(p, u);
+    if (WEFT_UNLIKELY(p->notify)) { /* PRIV: SIGNAL or nothing, constant */
+        weft_pool_hold();
+        return weft_pool_notify_done(p);
+    }
+    return ABT_SUCCESS;
+}
+
 /* Push n ready units at once, chained through their `next` links from `first` to `last`
  * (an INLINE_FIFO pool): one lock round for all, in chain order, and one sleeper woken
  * per unit while any sleeps. */
