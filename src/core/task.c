@@ -50,6 +50,25 @@ WEFT_API int ABT_task_create_on_xstream(ABT_xstream xstream, void (*task_func)(v
     return ABT_task_create(WEFT_POOL_HANDLE(xs->main_sched->pools[0]), task_func, arg, newtask);
 }
 
+/* ABT_task_free of a valid handle that needs more than the fast path (thread.c's twin). */
+static __attribute__((noinline)) int task_free_unit(weft_unit *u, ABT_task *task)
+{
+    int r = weft_unit_free(u, *task);
+    if (r == ABT_SUCCESS)
+        *task = ABT_TASK_NULL;
+    return r == ABT_ERR_INV_THREAD ? ABT_ERR_INV_TASK : r;
+}
+
+/* ... of a unit not terminated when the entry point looked (no second look) */
+static __attribute__((noinline)) int task_free_pending(weft_unit *u, ABT_task *task)
+{
+    int r = weft_unit_free_pending(u, *task);
+    if (r == ABT_SUCCESS)
+        *task = ABT_TASK_NULL;
+    return r == ABT_ERR_INV_THREAD ? ABT_ERR_INV_TASK : r;
+}
+
+/* A terminated unit without a call (weft_unit_free_fast, unit.h), else task_free_unit. */
 WEFT_API int ABT_task_free(ABT_task *task)
 {
     if (!task)
@@ -57,10 +76,14 @@ WEFT_API int ABT_task_free(ABT_task *task)
     weft_unit *u = weft_unit_from(*task);
     if (!u)
         return ABT_ERR_INV_TASK;
-    int r = weft_unit_free(u, *task);
-    if (r == ABT_SUCCESS)
-        *task = ABT_TASK_NULL;
-    return r == ABT_ERR_INV_THREAD ? ABT_ERR_INV_TASK : r;
+    if (!weft_unit_done(u)) /* the join comes first: the general path, at once */
+        return task_free_pending(u, task);
+    weft_xstream *xs = weft_xs_self();
+    if (!weft_unit_free_fits(xs, u))
+        return task_free_unit(u, task);
+    weft_unit_free_fast(xs, u, *task);
+    *task = ABT_TASK_NULL;
+    return ABT_SUCCESS;
 }
 
 WEFT_API int ABT_task_join(ABT_task task)

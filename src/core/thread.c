@@ -191,6 +191,26 @@ WEFT_API int ABT_thread_join(ABT_thread thread)
     return weft_unit_join(u);
 }
 
+/* ABT_thread_free of a valid handle that needs more than the fast path: a join, a tool,
+ * extras to release, a full cache, an error (the unit itself, a special unit). */
+static __attribute__((noinline)) int thread_free_unit(weft_unit *u, ABT_thread *thread)
+{
+    int r = weft_unit_free(u, *thread);
+    if (r == ABT_SUCCESS)
+        *thread = ABT_THREAD_NULL;
+    return r;
+}
+
+/* ... of a unit not terminated when the entry point looked (no second look) */
+static __attribute__((noinline)) int thread_free_pending(weft_unit *u, ABT_thread *thread)
+{
+    int r = weft_unit_free_pending(u, *thread);
+    if (r == ABT_SUCCESS)
+        *thread = ABT_THREAD_NULL;
+    return r;
+}
+
+/* A terminated unit without a call (weft_unit_free_fast, unit.h), else thread_free_unit. */
 WEFT_API int ABT_thread_free(ABT_thread *thread)
 {
     if (WEFT_UNLIKELY(!thread))
@@ -198,10 +218,14 @@ WEFT_API int ABT_thread_free(ABT_thread *thread)
     weft_unit *u = weft_unit_from(*thread);
     if (WEFT_UNLIKELY(!u))
         return ABT_ERR_INV_THREAD;
-    int r = weft_unit_free(u, *thread);
-    if (r == ABT_SUCCESS)
-        *thread = ABT_THREAD_NULL;
-    return r;
+    if (!weft_unit_done(u)) /* the join comes first: the general path, at once */
+        return thread_free_pending(u, thread);
+    weft_xstream *xs = weft_xs_self();
+    if (!weft_unit_free_fits(xs, u))
+        return thread_free_unit(u, thread);
+    weft_unit_free_fast(xs, u, *thread);
+    *thread = ABT_THREAD_NULL;
+    return ABT_SUCCESS;
 }
 
 WEFT_API int ABT_thread_free_many(int num_threads, ABT_thread *thread_list)

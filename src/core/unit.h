@@ -117,14 +117,19 @@ static inline weft_unit *weft_unit_new(weft_xstream *xs, weft_pool *p, void (*fn
 /* The descriptor back to the cache, after the FREE event if any.  `handle` is the unit's
  * handle (u->handle; a caller that just checked one passes it, saving a load): its copies
  * are stale from here on (core/handle.h). */
-static inline void weft_unit_retire(weft_xstream *xs, weft_unit *u, uintptr_t handle)
+/* keys, a third line in use (a migration callback, a scheduler, the unit of a
+ * user-defined pool: pool/user.c), or a stack kept until now (WEFT_U_F_KEEP,
+ * core/fork.h): one test for the three, on the first two lines only */
+static inline bool weft_unit_has_extras(weft_unit *u)
 {
-    /* keys, a third line in use (a migration callback, a scheduler, the unit of a
-     * user-defined pool: pool/user.c), or a stack kept until now (WEFT_U_F_KEEP,
-     * core/fork.h): one test for the three, on the first two lines only */
-    if (WEFT_UNLIKELY(((uintptr_t)weft_atomic_load_relaxed(&u->keys) |
-                       weft_atomic_load_relaxed(&u->cold) | (uintptr_t)u->stack) != 0))
-        weft_unit_release_extras(xs, u);
+    return ((uintptr_t)weft_atomic_load_relaxed(&u->keys) | weft_atomic_load_relaxed(&u->cold) |
+            (uintptr_t)u->stack) != 0;
+}
+
+/* What a recycled descriptor must have at zero and its handle's new generation (the
+ * extras already released). */
+static inline void weft_unit_retire_fields(weft_unit *u, uintptr_t handle)
+{
     u->flags = 0; /* marks a free descriptor (stack dumps skip it) */
     u->prio = 0;
     u->stack_kind = WEFT_STACK_NONE;
@@ -134,6 +139,13 @@ static inline void weft_unit_retire(weft_xstream *xs, weft_unit *u, uintptr_t ha
     u->asan_fake_stack = NULL; /* only ASan builds ever write it (core/sanitizer.h) */
 #endif
     weft_atomic_store_relaxed(&u->handle, handle + WEFT_HANDLE_GEN_STEP);
+}
+
+static inline void weft_unit_retire(weft_xstream *xs, weft_unit *u, uintptr_t handle)
+{
+    if (WEFT_UNLIKELY(weft_unit_has_extras(u)))
+        weft_unit_release_extras(xs, u);
+    weft_unit_retire_fields(u, handle);
     weft_desc_free(weft_xs_cache(xs), u);
 }
 
@@ -312,15 +324,33 @@ static inline int weft_unit_join(weft_unit *t)
     return r;
 }
 
+/* The free fast path of ABT_thread_free and ABT_task_free, the twin of the creation's
+ * (weft_unit_create_fast): for `u`, whose handle the caller checked and which it saw
+ * terminated (weft_unit_done: joined, or needing no join), that the calling stream may free, with
+ * no tool listening, nothing extra to release and room in the stream's descriptor cache.  Then
+ * weft_unit_free_fast recycles it without a call, and the entry point has no frame. */
+static inline bool weft_unit_free_fits(weft_xstream *xs, weft_unit *u)
+{
+    return xs != NULL && u != xs->cur && !(u->flags & WEFT_U_SPECIAL) && !weft_unit_has_extras(u) &&
+           weft_desc_cache_has_room(&xs->cache) &&
+           !weft_tool_wants(ABT_TOOL_EVENT_THREAD_JOIN | ABT_TOOL_EVENT_THREAD_FREE);
+}
+static inline void weft_unit_free_fast(weft_xstream *xs, weft_unit *u, ABT_thread h)
+{
+    weft_unit_retire_fields(u, (uintptr_t)h);
+    weft_desc_cache_put(&xs->cache, u);
+}
+
 /* Join and free a named unit; `h` is its handle, which the caller checked
  * (t == weft_unit_from(h)). */
-static inline int weft_unit_free(weft_unit *t, ABT_thread h)
+static inline __attribute__((always_inline)) int weft_unit_free_ex(weft_unit *t, ABT_thread h,
+                                                                   bool pending)
 {
     weft_xstream *xs = weft_xs_self();
     weft_unit *self = xs ? xs->cur : NULL;
     if (WEFT_UNLIKELY(t == self || (t->flags & WEFT_U_SPECIAL)))
         return ABT_ERR_INV_THREAD;
-    if (!weft_unit_done(t)) {
+    if (pending || !weft_unit_done(t)) {
         weft_unit_join_wait(xs, self, t);
         /* a ULT may come back on another stream; its unit says which */
         xs = self ? self->xs : xs;
@@ -331,6 +361,16 @@ static inline int weft_unit_free(weft_unit *t, ABT_thread h)
     }
     weft_unit_retire(xs, t, (uintptr_t)h);
     return ABT_SUCCESS;
+}
+static inline int weft_unit_free(weft_unit *t, ABT_thread h)
+{
+    return weft_unit_free_ex(t, h, false);
+}
+/* ... of a unit the caller saw not terminated yet (weft_unit_done false): no second look
+ * before the join (a unit that terminates meanwhile makes the join return at once) */
+static inline int weft_unit_free_pending(weft_unit *t, ABT_thread h)
+{
+    return weft_unit_free_ex(t, h, true);
 }
 
 #endif

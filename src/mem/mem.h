@@ -244,10 +244,21 @@ static inline void *weft_desc_alloc(struct weft_mem_cache *c)
     return weft_desc_alloc_slow(c);
 }
 
+/* weft_desc_free will keep a descriptor in c without a call; then it is
+ * weft_desc_cache_put. */
+static inline bool weft_desc_cache_has_room(const struct weft_mem_cache *c)
+{
+    return c->num_descs < c->cap_descs;
+}
+static inline void weft_desc_cache_put(struct weft_mem_cache *c, void *desc)
+{
+    c->descs[c->num_descs++] = desc;
+}
+
 static inline void weft_desc_free(struct weft_mem_cache *c, void *desc)
 {
-    if (WEFT_LIKELY(c != NULL && c->num_descs < c->cap_descs)) {
-        c->descs[c->num_descs++] = desc;
+    if (WEFT_LIKELY(c != NULL && weft_desc_cache_has_room(c))) {
+        weft_desc_cache_put(c, desc);
         return;
     }
     weft_desc_free_slow(c, desc);
