@@ -68,6 +68,17 @@ static __attribute__((noinline)) int task_free_pending(weft_unit *u, ABT_task *t
     return r == ABT_ERR_INV_THREAD ? ABT_ERR_INV_TASK : r;
 }
 
+/* ... with extras: a kept stack and nothing else goes without a call too (eager
+ * techniques, weft_unit_free_kept_fast), anything else takes the general path. */
+static __attribute__((noinline)) int task_free_kept(weft_xstream *xs, weft_unit *u, ABT_task *task)
+{
+    if (!weft_unit_free_kept_fits(xs, u))
+        return task_free_unit(u, task);
+    weft_unit_free_kept_fast(xs, u, *task);
+    *task = ABT_TASK_NULL;
+    return ABT_SUCCESS;
+}
+
 /* A terminated unit without a call (weft_unit_free_fast, unit.h), else task_free_unit. */
 WEFT_API int ABT_task_free(ABT_task *task)
 {
@@ -79,6 +90,8 @@ WEFT_API int ABT_task_free(ABT_task *task)
     if (!weft_unit_done(u)) /* the join comes first: the general path, at once */
         return task_free_pending(u, task);
     weft_xstream *xs = weft_xs_self();
+    if (WEFT_UNLIKELY(weft_unit_has_extras(u)))
+        return task_free_kept(xs, u, task);
     if (!weft_unit_free_fits(xs, u))
         return task_free_unit(u, task);
     weft_unit_free_fast(xs, u, *task);

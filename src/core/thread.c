@@ -210,6 +210,18 @@ static __attribute__((noinline)) int thread_free_pending(weft_unit *u, ABT_threa
     return r;
 }
 
+/* ... with extras: a kept stack and nothing else goes without a call too (eager
+ * techniques, weft_unit_free_kept_fast), anything else takes the general path. */
+static __attribute__((noinline)) int thread_free_kept(weft_xstream *xs, weft_unit *u,
+                                                      ABT_thread *thread)
+{
+    if (!weft_unit_free_kept_fits(xs, u))
+        return thread_free_unit(u, thread);
+    weft_unit_free_kept_fast(xs, u, *thread);
+    *thread = ABT_THREAD_NULL;
+    return ABT_SUCCESS;
+}
+
 /* A terminated unit without a call (weft_unit_free_fast, unit.h), else thread_free_unit. */
 WEFT_API int ABT_thread_free(ABT_thread *thread)
 {
@@ -221,6 +233,8 @@ WEFT_API int ABT_thread_free(ABT_thread *thread)
     if (!weft_unit_done(u)) /* the join comes first: the general path, at once */
         return thread_free_pending(u, thread);
     weft_xstream *xs = weft_xs_self();
+    if (WEFT_UNLIKELY(weft_unit_has_extras(u)))
+        return thread_free_kept(xs, u, thread);
     if (!weft_unit_free_fits(xs, u))
         return thread_free_unit(u, thread);
     weft_unit_free_fast(xs, u, *thread);

@@ -229,10 +229,11 @@ static inline bool weft_unit_create_fits(weft_xstream *xs, weft_pool *p, void (*
     /* "p is neither NULL nor ABT_POOL_NULL (5)" and "attr is NULL or ABT_THREAD_ATTR_NULL
      * (9)" as one mask test each: the other values they let through or keep out (1, 4;
      * 1, 8) are no object's address, and the general path answers for them as before */
-    return WEFT_LIKELY(weft_initialized()) && ((uintptr_t)p & ~(uintptr_t)ABT_POOL_NULL) != 0 &&
-           fn != NULL && ((uintptr_t)attr & ~(uintptr_t)ABT_THREAD_ATTR_NULL) == 0 && xs != NULL &&
+    /* a technique that acts at creation first: its units leave after one test */
+    return !(fork_flags & (WEFT_U_F_CF | WEFT_U_F_KEEP)) && WEFT_LIKELY(weft_initialized()) &&
+           ((uintptr_t)p & ~(uintptr_t)ABT_POOL_NULL) != 0 && fn != NULL &&
+           ((uintptr_t)attr & ~(uintptr_t)ABT_THREAD_ATTR_NULL) == 0 && xs != NULL &&
            weft_desc_cache_nonempty(&xs->cache) && (p->caps & WEFT_POOL_CAP_INLINE_FIFO) &&
-           !(fork_flags & (WEFT_U_F_CF | WEFT_U_F_KEEP)) &&
            !weft_tool_wants(ABT_TOOL_EVENT_THREAD_CREATE);
 }
 static inline __attribute__((always_inline)) int
@@ -326,12 +327,13 @@ static inline int weft_unit_join(weft_unit *t)
 
 /* The free fast path of ABT_thread_free and ABT_task_free, the twin of the creation's
  * (weft_unit_create_fast): for `u`, whose handle the caller checked and which it saw
- * terminated (weft_unit_done: joined, or needing no join), that the calling stream may free, with
- * no tool listening, nothing extra to release and room in the stream's descriptor cache.  Then
- * weft_unit_free_fast recycles it without a call, and the entry point has no frame. */
+ * terminated (weft_unit_done: joined, or needing no join) and without extras
+ * (weft_unit_has_extras), that the calling stream may free, with no tool listening and
+ * room in the stream's descriptor cache.  Then weft_unit_free_fast recycles it without a
+ * call, and the entry point has no frame. */
 static inline bool weft_unit_free_fits(weft_xstream *xs, weft_unit *u)
 {
-    return xs != NULL && u != xs->cur && !(u->flags & WEFT_U_SPECIAL) && !weft_unit_has_extras(u) &&
+    return xs != NULL && u != xs->cur && !(u->flags & WEFT_U_SPECIAL) &&
            weft_desc_cache_has_room(&xs->cache) &&
            !weft_tool_wants(ABT_TOOL_EVENT_THREAD_JOIN | ABT_TOOL_EVENT_THREAD_FREE);
 }
@@ -339,6 +341,20 @@ static inline void weft_unit_free_fast(weft_xstream *xs, weft_unit *u, ABT_threa
 {
     weft_unit_retire_fields(u, (uintptr_t)h);
     weft_desc_cache_put(&xs->cache, u);
+}
+/* The same for a unit whose only extra is the default-size stack it kept since its
+ * creation (eager techniques, WEFT_U_F_KEEP): the stack goes back to the cache too. */
+static inline bool weft_unit_free_kept_fits(weft_xstream *xs, weft_unit *u)
+{
+    return !WEFT_ASAN && weft_atomic_load_relaxed(&u->keys) == NULL &&
+           !weft_atomic_load_relaxed(&u->cold) && u->stack_kind == WEFT_STACK_CACHED &&
+           weft_unit_free_fits(xs, u) && weft_stack_cache_has_room(&xs->cache);
+}
+static inline void weft_unit_free_kept_fast(weft_xstream *xs, weft_unit *u, ABT_thread h)
+{
+    weft_stack_cache_put(&xs->cache, u->stack);
+    u->stack = NULL;
+    weft_unit_free_fast(xs, u, h);
 }
 
 /* Join and free a named unit; `h` is its handle, which the caller checked

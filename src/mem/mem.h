@@ -289,10 +289,18 @@ static inline __attribute__((always_inline)) weft_stack *weft_stack_alloc(struct
 /* weft_stack_free of a stack the caller knows is of the default size (a unit's
  * WEFT_STACK_CACHED stack): the stack itself is not touched (its header line may have
  * gone cold while its ULT waited). */
+static inline bool weft_stack_cache_has_room(const struct weft_mem_cache *c)
+{
+    return c->num_stacks < c->cap_stacks;
+}
+static inline void weft_stack_cache_put(struct weft_mem_cache *c, weft_stack *s)
+{
+    c->stacks[c->num_stacks++] = s;
+}
 static inline void weft_stack_free_default(struct weft_mem_cache *c, weft_stack *s)
 {
-    if (WEFT_LIKELY(c != NULL && c->num_stacks < c->cap_stacks)) {
-        c->stacks[c->num_stacks++] = s;
+    if (WEFT_LIKELY(c != NULL && weft_stack_cache_has_room(c))) {
+        weft_stack_cache_put(c, s);
         return;
     }
     weft_stack_free_slow(c, s);
