@@ -795,6 +795,13 @@ void weft_unit_release_extras(weft_xstream *xs, weft_unit *u)
     }
 }
 
+int weft_unit_push_told(weft_pool *p, weft_unit *u)
+{
+    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_CREATE);
+    weft_pool_fifo_push(p, u);
+    return ABT_SUCCESS;
+}
+
 /* weft_unit_spawn into a pool without the inline FIFO (unit.h). */
 int weft_unit_spawn_other(weft_pool *p, weft_unit *u, ABT_thread *handle)
 {

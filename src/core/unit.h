@@ -218,10 +218,11 @@ static inline WEFT_WUR int weft_unit_spawn(weft_pool *p, void (*fn)(void *), voi
 }
 /* The creation fast path of ABT_thread_create and ABT_task_create: the common case (no
  * attribute, a stream whose descriptor cache is not empty, a built-in FIFO pool, a
- * technique that does nothing at creation, no tool listening) with no call on it, so that
+ * technique that does nothing at creation) with no call on it, so that
  * the compiler gives the entry point no frame (the general path, weft_unit_spawn, saves
- * five registers for its calls).  The rare ends of the push are tail calls: a contended
- * lock (weft_pool_fifo_push_contended) and a sleeper to wake (weft_pool_notify_done).
+ * five registers for its calls).  The rare ends are tail calls: a tool that wants the
+ * CREATE event (weft_unit_push_told), a contended lock (weft_pool_fifo_push_contended) and
+ * a sleeper to wake (weft_pool_notify_done).
  * weft_unit_create_fits says whether it applies; weft_unit_create_fast does it. */
 static inline bool weft_unit_create_fits(weft_xstream *xs, weft_pool *p, void (*fn)(void *),
                                          ABT_thread_attr attr, uint16_t fork_flags)
@@ -233,9 +234,11 @@ static inline bool weft_unit_create_fits(weft_xstream *xs, weft_pool *p, void (*
     return !(fork_flags & (WEFT_U_F_CF | WEFT_U_F_KEEP)) && WEFT_LIKELY(weft_initialized()) &&
            ((uintptr_t)p & ~(uintptr_t)ABT_POOL_NULL) != 0 && fn != NULL &&
            ((uintptr_t)attr & ~(uintptr_t)ABT_THREAD_ATTR_NULL) == 0 && xs != NULL &&
-           weft_desc_cache_nonempty(&xs->cache) && (p->caps & WEFT_POOL_CAP_INLINE_FIFO) &&
-           !weft_tool_wants(ABT_TOOL_EVENT_THREAD_CREATE);
+           weft_desc_cache_nonempty(&xs->cache) && (p->caps & WEFT_POOL_CAP_INLINE_FIFO);
 }
+/* weft_unit_create_fast's end when a tool wants CREATE (the tracer): the event, then the
+ * push (unit.c); a tail call */
+WEFT_INTERNAL int weft_unit_push_told(weft_pool *p, weft_unit *u);
 static inline __attribute__((always_inline)) int
 weft_unit_create_fast(weft_xstream *xs, weft_pool *p, void (*fn)(void *), void *arg, uint16_t flags,
                       ABT_thread *handle)
@@ -244,6 +247,8 @@ weft_unit_create_fast(weft_xstream *xs, weft_pool *p, void (*fn)(void *), void *
     weft_unit_init(u, p, fn, arg, flags);
     if (handle)
         *handle = weft_unit_handle(u);
+    if (WEFT_UNLIKELY(weft_tool_wants(ABT_TOOL_EVENT_THREAD_CREATE)))
+        return weft_unit_push_told(p, u);
     return weft_pool_fifo_push_ret(p, u);
 }
 
