@@ -65,6 +65,7 @@ WEFT_API int weft_thread_attr_set_fork(ABT_thread_attr attr, weft_fork_t fork)
     if (fork != WEFT_FORK_DEFAULT && !valid((int)fork))
         return ABT_ERR_INV_ARG;
     a->fork = fork;
+    a->fork_flags = fork != WEFT_FORK_DEFAULT ? weft_fork_flags(fork) : 0;
     return ABT_SUCCESS;
 }
 

@@ -28,7 +28,7 @@ WEFT_API int ABT_task_create(ABT_pool pool, void (*task_func)(void *), void *arg
 {
     weft_xstream *xs = weft_xs_self();
     weft_pool *p = (weft_pool *)pool;
-    if (weft_unit_create_fits(xs, p, task_func, ABT_THREAD_ATTR_NULL, 0))
+    if (weft_unit_create_fits(xs, p, task_func, 0))
         return weft_unit_create_fast(xs, p, task_func, arg,
                                      (uint16_t)((newtask ? WEFT_U_NAMED : 0) |
                                                 WEFT_U_DEFAULT_FLAGS),

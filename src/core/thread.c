@@ -42,8 +42,18 @@ WEFT_API int ABT_thread_create(ABT_pool pool, void (*thread_func)(void *), void 
 {
     weft_xstream *xs = weft_xs_self();
     weft_pool *p = (weft_pool *)pool;
-    uint16_t fork = weft_g.cfg.fork_flags; /* the runtime's technique (no attribute) */
-    if (weft_unit_create_fits(xs, p, thread_func, attr, fork))
+    uint16_t fork = weft_g.cfg.fork_flags; /* the runtime's technique */
+    /* "attr is NULL or ABT_THREAD_ATTR_NULL (9)" as one mask test: the other values it
+     * lets through (1, 8) are no object's address */
+    if (WEFT_UNLIKELY(((uintptr_t)attr & ~(uintptr_t)ABT_THREAD_ATTR_NULL) != 0)) {
+        const struct weft_thread_attr *a = (const struct weft_thread_attr *)attr;
+        if (a->fork_flags) /* the technique it names */
+            fork = a->fork_flags;
+        /* one that acts at creation, or a stack, a callback, not migratable */
+        if ((fork & (WEFT_U_F_CF | WEFT_U_F_KEEP)) || !weft_thread_attr_plain(a))
+            return thread_create(pool, thread_func, arg, attr, newthread);
+    }
+    if (weft_unit_create_fits(xs, p, thread_func, fork))
         return weft_unit_create_fast(xs, p, thread_func, arg,
                                      (uint16_t)(WEFT_U_ULT | (newthread ? WEFT_U_NAMED : 0) |
                                                 WEFT_U_DEFAULT_FLAGS | fork),

@@ -15,6 +15,7 @@ int weft_thread_attr_new(struct weft_thread_attr **out)
     a->cb = NULL;
     a->cb_arg = NULL;
     a->fork = 0;
+    a->fork_flags = 0;
     *out = a;
     return ABT_SUCCESS;
 }

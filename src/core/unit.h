@@ -73,8 +73,15 @@ struct weft_thread_attr {
     bool migratable;
     void (*cb)(ABT_thread, void *);
     void *cb_arg;
-    int fork; /* weft_fork_t (weft.h); 0: the runtime default */
+    int fork;            /* weft_fork_t (weft.h); 0: the runtime default */
+    uint16_t fork_flags; /* weft_fork_flags(fork), 0 with fork (set with it: fork.c) */
 };
+
+/* An attribute that changes nothing but the technique (ABT_thread_create's fast path). */
+static inline bool weft_thread_attr_plain(const struct weft_thread_attr *a)
+{
+    return !a->stackaddr && !a->cb && a->migratable && a->stacksize == weft_g.cfg.thread_stacksize;
+}
 
 WEFT_INTERNAL void weft_unit_run_key_dtors(weft_unit *u);
 /* Recycling: run the key destructors and give a user pool's unit back, if any (unit.c). */
@@ -217,23 +224,22 @@ static inline WEFT_WUR int weft_unit_spawn(weft_pool *p, void (*fn)(void *), voi
     return weft_unit_publish_fifo(p, u, handle);
 }
 /* The creation fast path of ABT_thread_create and ABT_task_create: the common case (no
- * attribute, a stream whose descriptor cache is not empty, a built-in FIFO pool, a
- * technique that does nothing at creation) with no call on it, so that
+ * attribute, or one that only names the technique: weft_thread_attr_plain; a stream whose
+ * descriptor cache is not empty, a built-in FIFO pool, a technique that does nothing at
+ * creation) with no call on it, so that
  * the compiler gives the entry point no frame (the general path, weft_unit_spawn, saves
  * five registers for its calls).  The rare ends are tail calls: a tool that wants the
  * CREATE event (weft_unit_push_told), a contended lock (weft_pool_fifo_push_contended) and
  * a sleeper to wake (weft_pool_notify_done).
  * weft_unit_create_fits says whether it applies; weft_unit_create_fast does it. */
 static inline bool weft_unit_create_fits(weft_xstream *xs, weft_pool *p, void (*fn)(void *),
-                                         ABT_thread_attr attr, uint16_t fork_flags)
+                                         uint16_t fork_flags)
 {
-    /* "p is neither NULL nor ABT_POOL_NULL (5)" and "attr is NULL or ABT_THREAD_ATTR_NULL
-     * (9)" as one mask test each: the other values they let through or keep out (1, 4;
-     * 1, 8) are no object's address, and the general path answers for them as before */
-    /* a technique that acts at creation first: its units leave after one test */
+    /* "p is neither NULL nor ABT_POOL_NULL (5)" as one mask test: the other values it
+     * keeps out (1, 4) are no object's address, and the general path answers for them as
+     * before.  A technique that acts at creation first: those units leave after one test */
     return !(fork_flags & (WEFT_U_F_CF | WEFT_U_F_KEEP)) && WEFT_LIKELY(weft_initialized()) &&
-           ((uintptr_t)p & ~(uintptr_t)ABT_POOL_NULL) != 0 && fn != NULL &&
-           ((uintptr_t)attr & ~(uintptr_t)ABT_THREAD_ATTR_NULL) == 0 && xs != NULL &&
+           ((uintptr_t)p & ~(uintptr_t)ABT_POOL_NULL) != 0 && fn != NULL && xs != NULL &&
            weft_desc_cache_nonempty(&xs->cache) && (p->caps & WEFT_POOL_CAP_INLINE_FIFO);
 }
 /* weft_unit_create_fast's end when a tool wants CREATE (the tracer): the event, then the
