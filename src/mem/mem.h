@@ -220,7 +220,6 @@ WEFT_INTERNAL bool weft_mem_cache_grow(void ***arr, uint32_t *cap, uint32_t num,
 /* (cache.c) Free the arrays of an emptied cache. */
 WEFT_INTERNAL void weft_mem_cache_release(struct weft_mem_cache *c);
 
-/* Descriptor allocation: NULL on failure (ABT_ERR_MEM).  `c` may be NULL. */
 /* weft_desc_alloc will take a descriptor from c without a call; then it is
  * weft_desc_cache_take. */
 static inline bool weft_desc_cache_nonempty(const struct weft_mem_cache *c)
@@ -230,17 +229,15 @@ static inline bool weft_desc_cache_nonempty(const struct weft_mem_cache *c)
 static inline void *weft_desc_cache_take(struct weft_mem_cache *c)
 {
     void *d = c->descs[--c->num_descs];
-    WEFT_ASSUME(d != NULL);
+    WEFT_ASSUME(d != NULL); /* no entry is NULL: the caller's failure test goes */
     return d;
 }
 
+/* Descriptor allocation: NULL on failure (ABT_ERR_MEM).  `c` may be NULL. */
 static inline void *weft_desc_alloc(struct weft_mem_cache *c)
 {
-    if (WEFT_LIKELY(c != NULL && c->num_descs != 0)) {
-        void *d = c->descs[--c->num_descs];
-        WEFT_ASSUME(d != NULL); /* no entry is NULL: the caller's failure test goes */
-        return d;
-    }
+    if (WEFT_LIKELY(c != NULL && weft_desc_cache_nonempty(c)))
+        return weft_desc_cache_take(c);
     return weft_desc_alloc_slow(c);
 }
 
@@ -264,13 +261,13 @@ static inline void weft_desc_free(struct weft_mem_cache *c, void *desc)
     weft_desc_free_slow(c, desc);
 }
 
-/* A stack of `usable` bytes; the default size comes from the stream cache. */
 /* weft_stack_alloc of a default-size stack will take it from c without a call */
 static inline bool weft_stack_cache_nonempty(const struct weft_mem_cache *c)
 {
     return c != NULL && c->num_stacks != 0;
 }
 
+/* A stack of `usable` bytes; the default size comes from the stream cache. */
 static inline __attribute__((always_inline)) weft_stack *weft_stack_alloc(struct weft_mem_cache *c,
                                                                           size_t usable)
 {
@@ -286,9 +283,8 @@ static inline __attribute__((always_inline)) weft_stack *weft_stack_alloc(struct
     return weft_stack_alloc_slow(c, usable);
 }
 
-/* weft_stack_free of a stack the caller knows is of the default size (a unit's
- * WEFT_STACK_CACHED stack): the stack itself is not touched (its header line may have
- * gone cold while its ULT waited). */
+/* weft_stack_free_default will keep a stack in c without a call; then it is
+ * weft_stack_cache_put. */
 static inline bool weft_stack_cache_has_room(const struct weft_mem_cache *c)
 {
     return c->num_stacks < c->cap_stacks;
@@ -297,6 +293,9 @@ static inline void weft_stack_cache_put(struct weft_mem_cache *c, weft_stack *s)
 {
     c->stacks[c->num_stacks++] = s;
 }
+/* weft_stack_free of a stack the caller knows is of the default size (a unit's
+ * WEFT_STACK_CACHED stack): the stack itself is not touched (its header line may have
+ * gone cold while its ULT waited). */
 static inline void weft_stack_free_default(struct weft_mem_cache *c, weft_stack *s)
 {
     if (WEFT_LIKELY(c != NULL && weft_stack_cache_has_room(c))) {

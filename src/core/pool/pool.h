@@ -288,8 +288,8 @@ static inline weft_unit *weft_pool_fifo_pop_hold(weft_pool *p)
     if (WEFT_LIKELY(u != NULL)) {
         fifo_unlink(p, u);
         /* the unit that runs after u: the top of its saved frame, the first line a
-         * switch to it reads, has a whole run of u to arrive (its descriptor line is
-         * here already: the unlink wrote its prev) */
+         * switch to it reads, has a whole run of u to arrive (reading h->ctx may wait
+         * for h's line: docs/architecture.md, "Memory") */
         weft_unit *h = p->head;
         if (h)
             __builtin_prefetch(h->ctx);
