@@ -141,8 +141,10 @@ struct weft_trace_buf {
     weft_sched *home_of;       /* the main scheduler `home` was read from */
     int tid;
     bool external;
-    /* writing: under fmt_lock */
-    uint64_t *open; /* ids of the runs begun and not ended, innermost last */
+    /* writing: under fmt_lock.  A cache line of its own: the stream reads home_of on
+     * every switch, and a writer that stores nopen and last_ns in the same line took
+     * that line from it once per formatted event (1 stream, 10^6 ULTs: 56 -> 50 ms) */
+    _Alignas(64) uint64_t *open; /* ids of the runs begun and not ended, innermost last */
     size_t nopen, capopen;
     uint64_t last_ns;
     bool used; /* some event of it was written */
@@ -159,8 +161,10 @@ struct name {
     size_t len;
 };
 
+/* Line-aligned, the writer's part on lines of its own: what the writer stores for every
+ * event shares no cache line with what a stream reads. */
 static struct {
-    bool on;
+    _Alignas(64) bool on;
     int fd;
     char *path;
     pid_t pid;
@@ -181,7 +185,7 @@ static struct {
     int want_cpu;             /* the CPU of the stream that took the last spare (-1: none) */
     _Atomic uint64_t dropped; /* events lost for want of memory */
     /* the output: under fmt_lock */
-    pthread_mutex_t fmt_lock;
+    _Alignas(64) pthread_mutex_t fmt_lock;
     struct chunk *fcur; /* the chunk being formatted (dequeued), from slot fpos */
     uint32_t fpos;
     char *out;
@@ -1020,9 +1024,10 @@ static WEFT_COLD void put(struct weft_trace_buf *b, weft_xstream *xs, weft_unit 
 
 static struct weft_trace_buf *buf_new(int tid, bool external)
 {
-    struct weft_trace_buf *b = calloc(1, sizeof *b);
-    if (!b)
+    struct weft_trace_buf *b; /* line-aligned: its recording part is the stream's alone */
+    if (posix_memalign((void **)&b, 64, sizeof *b) != 0)
         return NULL;
+    memset(b, 0, sizeof *b);
     b->tid = tid;
     b->external = external;
     for (int ph = 0; ph < PH_N; ph++)
