@@ -529,7 +529,13 @@ static void *ult_entry_roc_sched(void *arg) { return roc_sched_entry(arg, false)
 /* Started unsaved by a predefined loop (stack separation): return to it. */
 static void *ult_entry_ss(void *arg) { return roc_sched_entry(arg, true); }
 
-/* Started by its joiner (the join bypass): return to the joiner, as a hand-off would. */
+/* What ult_entry_roc_join returns to its joiner when the unit ran to completion without
+ * deviating: the stream's pointer with its low bit set (no stream is at an odd address).
+ * The joiner then finishes the unit itself (join_wait), with no post action. */
+static inline void *roc_done_tag(weft_xstream *xs) { return (void *)((uintptr_t)xs | 1); }
+
+/* Started by its joiner (the join bypass): return to the joiner, as a hand-off would;
+ * intact, it leaves its finish to the joiner (roc_done_tag). */
 static void *ult_entry_roc_join(void *arg)
 {
     weft_unit *u = arg;
@@ -548,9 +554,10 @@ static void *ult_entry_roc_join(void *arg)
                      ABT_TOOL_EVENT_THREAD_FINISH | ABT_TOOL_EVENT_THREAD_RESUME |
                          ABT_TOOL_EVENT_THREAD_RUN);
     prep_run_quiet(xs, j);
-    weft_set_post(xs, post_finish_handoff, u);
     san_switch_to(NULL, j);
-    return roc_leave(xs, j->ctx);
+    if (WEFT_ASAN || WEFT_TSAN)
+        weft_ctx_jump(j->ctx, roc_done_tag(xs));
+    return roc_done_tag(xs);
 }
 
 /* Start fresh unit `to` from a context that saves into *save and that `to` may return to
@@ -1472,9 +1479,20 @@ static inline __attribute__((always_inline)) void join_wait(weft_xstream *xs, we
                                      ABT_TOOL_EVENT_THREAD_SUSPEND | ABT_TOOL_EVENT_THREAD_RUN);
                     weft_atomic_store_relaxed(&self->state, WEFT_BLOCKED);
                     prep_run_quiet(xs, t);
-                    /* resumed by t's hand-off, or woken after t deviated */
-                    ult_landed(self, start_unit_roc(xs, &self->ctx, &self->asan_fake_stack, t,
-                                                    ult_entry_roc_join));
+                    /* t ran to completion (roc_done_tag): finish it here, as
+                     * post_finish_handoff would; else resumed by t's hand-off, or
+                     * woken after t deviated */
+                    void *r = start_unit_roc(xs, &self->ctx, &self->asan_fake_stack, t,
+                                             ult_entry_roc_join);
+                    if (WEFT_LIKELY(r == roc_done_tag(xs))) {
+                        weft_san_landed(self->asan_fake_stack);
+                        WEFT_ASSERT(xs == weft_tls_xs && xs->cur == self && !xs->post_fn);
+                        release_stack(xs, t);
+                        weft_atomic_store_release(&t->state, WEFT_TERMINATED);
+                        weft_atomic_store_release(&t->joiner, WEFT_JOIN_DONE);
+                        return;
+                    }
+                    ult_landed(self, r);
                     return;
                 }
                 weft_pool_push(t->pool, t);
