@@ -492,6 +492,12 @@ static inline bool roc_intact(weft_xstream *xs0, uint64_t epoch, weft_unit *u)
     return xs == xs0 && xs->epoch == epoch;
 }
 
+/* What a RoC entry returns to its starter (a scheduler that saved itself, or a bypassing
+ * joiner) when the unit ran to completion without deviating: the stream's pointer with
+ * its low bit set (no stream is at an odd address).  The starter then finishes the unit
+ * itself (weft_sched_run_unit, join_wait), with no post action. */
+static inline void *roc_done_tag(weft_xstream *xs) { return (void *)((uintptr_t)xs | 1); }
+
 /* The entry of a unit started by a scheduler that it returns to: `unsaved` for an SS
  * start (the loop saved nothing: sanitizer builds, which cannot return (roc_leave), have
  * nothing to jump to and restart the loop, which a stateless scheduler allows). */
@@ -506,7 +512,8 @@ static inline __attribute__((always_inline)) void *roc_sched_entry(weft_unit *u,
         weft_ult_exit(u->xs, u);
     weft_canary_check(u); /* (helper) core/overflow.h */
     weft_tool_event(u, ABT_TOOL_EVENT_THREAD_FINISH);
-    weft_set_post(xs, post_finish, u);
+    if (unsaved)
+        weft_set_post(xs, post_finish, u);
     weft_sched *s = xs->sched;
     if (unsaved && (WEFT_ASAN || WEFT_TSAN))
         sched_fresh_fiber(s); /* s->ctx is NULL: it restarts below */
@@ -514,8 +521,11 @@ static inline __attribute__((always_inline)) void *roc_sched_entry(weft_unit *u,
     const void *lo = WEFT_ASAN ? sched_stack_lo(xs, s, &sz) : NULL;
     xs->cur = s->unit;
     weft_san_switch(NULL, lo, sz, s->tsan_fiber);
-    if (!unsaved)
-        return roc_leave(xs, s->ctx);
+    if (!unsaved) { /* the scheduler finishes u (weft_sched_run_unit) */
+        if (WEFT_ASAN || WEFT_TSAN)
+            weft_ctx_jump(s->ctx, roc_done_tag(xs));
+        return roc_done_tag(xs);
+    }
     if (WEFT_ASAN || WEFT_TSAN) {
         weft_ctx dead;
         weft_ctx_start(&dead, s->restart_top, s->restart_fn, s);
@@ -528,11 +538,6 @@ static void *ult_entry_roc_sched(void *arg) { return roc_sched_entry(arg, false)
 
 /* Started unsaved by a predefined loop (stack separation): return to it. */
 static void *ult_entry_ss(void *arg) { return roc_sched_entry(arg, true); }
-
-/* What ult_entry_roc_join returns to its joiner when the unit ran to completion without
- * deviating: the stream's pointer with its low bit set (no stream is at an odd address).
- * The joiner then finishes the unit itself (join_wait), with no post action. */
-static inline void *roc_done_tag(weft_xstream *xs) { return (void *)((uintptr_t)xs | 1); }
 
 /* Started by its joiner (the join bypass): return to the joiner, as a hand-off would;
  * intact, it leaves its finish to the joiner (roc_done_tag). */
@@ -750,8 +755,13 @@ void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u)
                 u->tsan_fiber = weft_tsan_fiber_create();
             san_switch_to(&s->asan_fake_stack, u);
             weft_ctx_call_nosave(unit_stack_top(u), ult_entry_ss, u);
-        } else {
-            start_unit_roc(xs, &s->ctx, &s->asan_fake_stack, u, ult_entry_roc_sched);
+        } else if (start_unit_roc(xs, &s->ctx, &s->asan_fake_stack, u, ult_entry_roc_sched) ==
+                   roc_done_tag(xs)) {
+            /* u returned without deviating: finish it here (no post action) */
+            weft_san_landed(s->asan_fake_stack);
+            WEFT_ASSERT(xs == weft_tls_xs && xs->cur == s->unit && !xs->post_fn);
+            unit_finish(xs, u);
+            return;
         }
         weft_san_landed(s->asan_fake_stack);
         weft_land(xs);
