@@ -61,9 +61,15 @@ static void root(void *arg)
     job *j = arg;
     ABT_thread g;
     CHECK_ABT(ABT_thread_create(pool, gate, NULL, attr, &g));
-    /* here only once the second stream took us */
+    /* here only once the second stream took us: the creator is queued before the
+     * gate's first line runs, so it may be taken before the gate has said where it runs
+     * (wait for that; the gate never lets its own stream go) */
     int rank;
     CHECK_ABT(ABT_self_get_xstream_rank(&rank));
+    double t0 = ABT_get_wtime();
+    while (atomic_load(&gate_rank) < 0)
+        if (ABT_get_wtime() - t0 > 60)
+            TEST_FAIL("the gate ULT did not start");
     CHECK(rank != atomic_load(&gate_rank));
     atomic_store(&stolen, 1);
     fib(j);
@@ -76,6 +82,7 @@ static void run(weft_fork_t f, int n)
     atomic_store(&on_first, 0);
     atomic_store(&on_second, 0);
     atomic_store(&stolen, 0);
+    atomic_store(&gate_rank, -1);
     job j = { n, 0 };
     ABT_thread r;
     /* the root is a ULT other than the primary one, so that it may move */

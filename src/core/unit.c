@@ -375,6 +375,23 @@ static inline bool bypass_take(weft_xstream *xs, weft_unit *t)
     return join_may_bypass(xs, tp) && weft_pool_take_fresh(tp, t);
 }
 
+/* The join's take (join_wait): t waits in one of those pools and never ran, or it ran
+ * and waits ready (it yielded) at the head of a built-in FIFO pool, with no cancellation
+ * or migration pending (weft_pool_fifo_take_joinable).  Take it out of the pool: the joiner starts
+ * or resumes it itself.  For a unit that ran, that is the unit a parked joiner's stream would run
+ * next anyway (the head), reached in one switch where parking took the park, its post action and a
+ * pop; a unit further back waits its turn (the joiner parks), so FIFO order among yielding units is
+ * kept. */
+static inline bool join_take(weft_xstream *xs, weft_unit *t)
+{
+    weft_pool *tp = weft_atomic_load_relaxed_plain(&t->pool);
+    if (!join_may_bypass(xs, tp))
+        return false;
+    if (WEFT_UNLIKELY(!(tp->caps & WEFT_POOL_CAP_INLINE_FIFO)))
+        return weft_pool_take_fresh_slow(tp, t);
+    return weft_pool_fifo_take_joinable(tp, t, true);
+}
+
 /* A chained child finished and the next one of its joiner's join_many list runs in its
  * place: the finished one is done as after a hand-off, except that the joiner is not
  * running yet (it was not counted blocked: it entered the chain through a bypass). */
@@ -1474,11 +1491,11 @@ static inline __attribute__((always_inline)) void join_wait(weft_xstream *xs, we
          * here and now, by the joiner itself. */
         /* a fresh SS or SC target is left to the stream's predefined (stateless) loop,
          * which starts it without saving itself (core/fork.h): the joiner waits */
-        if (!(t->flags & (WEFT_U_F_SS | WEFT_U_F_SC)) && bypass_take(xs, t)) {
+        if (!(t->flags & (WEFT_U_F_SS | WEFT_U_F_SC)) && join_take(xs, t)) {
             if (t->flags & WEFT_U_ULT) {
-                if (ensure_stack(xs, t)) {
-                    leave_check(self); /* the canary; SC promotion */
-                    if (chain) {       /* join_many: t may start the next one itself */
+                if (t->ctx || ensure_stack(xs, t)) { /* a unit that ran has its stack */
+                    leave_check(self);               /* the canary; SC promotion */
+                    if (chain) { /* join_many: t may start the next one itself */
                         w.join_chain = 1;
                         w.data = chain;
                     }

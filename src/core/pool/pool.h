@@ -349,20 +349,41 @@ static inline size_t weft_pool_total_size(weft_pool *p)
 /* Remove `u` if it is queued in `p` and has never run (join bypass).  True when the
  * caller now owns u. */
 WEFT_INTERNAL bool weft_pool_take_fresh_slow(weft_pool *p, weft_unit *u);
-static inline bool weft_pool_take_fresh(weft_pool *p, weft_unit *u)
+/* The join's take from an INLINE_FIFO pool: queued `u` out of p if it never ran, or
+ * also, when `ran_ok`, if it ran (a ULT that yielded and waits ready), is the pool's
+ * head (the unit the pool would give next anyway) and has no cancellation or migration
+ * pending (the scheduler applies those when it pops u); true if taken.  u's context is read
+ * under the lock: only the stream that runs u writes it, and a queued u runs nowhere. */
+static inline bool weft_pool_fifo_take_joinable(weft_pool *p, weft_unit *u, bool ran_ok)
 {
-    if (WEFT_UNLIKELY(!(p->caps & WEFT_POOL_CAP_INLINE_FIFO)))
-        return weft_pool_take_fresh_slow(p, u); /* through the ops table (pool.c) */
     bool ok = false;
     if (p->locked)
         weft_spin_lock(&p->lock);
-    if (u->in_pool && u->pool == p && u->ctx == NULL) {
-        fifo_unlink(p, u);
-        ok = true;
+    if (u->in_pool && u->pool == p) {
+        if (u->ctx == NULL) {
+            fifo_unlink(p, u);
+            ok = true;
+        } else if (ran_ok && p->head == u &&
+                   !(weft_atomic_load_relaxed(&u->request) & WEFT_REQ_CANCEL) &&
+                   !weft_atomic_load_relaxed(&u->migr_to)) {
+            fifo_unlink(p, u);
+            ok = true;
+            /* prefetch the next unit's saved frame, as a pop does
+             * (weft_pool_fifo_pop_hold): a joiner that goes through its units in order
+             * resumes that one next */
+            if (p->head)
+                __builtin_prefetch(p->head->ctx);
+        }
     }
     if (p->locked)
         weft_spin_unlock(&p->lock);
     return ok;
+}
+static inline bool weft_pool_take_fresh(weft_pool *p, weft_unit *u)
+{
+    if (WEFT_UNLIKELY(!(p->caps & WEFT_POOL_CAP_INLINE_FIFO)))
+        return weft_pool_take_fresh_slow(p, u); /* through the ops table (pool.c) */
+    return weft_pool_fifo_take_joinable(p, u, false);
 }
 /* Remove a specific queued unit: ABT_SUCCESS, or ABT_ERR_POOL if it is not there (or the
  * pool cannot remove). */
