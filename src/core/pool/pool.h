@@ -116,6 +116,19 @@ static inline void fifo_unlink(weft_pool *p, weft_unit *u)
     weft_atomic_store_relaxed(&p->size, weft_atomic_load_relaxed(&p->size) - 1);
 }
 
+/* fifo_unlink of the head */
+static inline void fifo_unlink_head(weft_pool *p, weft_unit *u)
+{
+    WEFT_ASSERT(p->head == u && u->prev == NULL);
+    p->head = u->next;
+    if (u->next)
+        u->next->prev = NULL;
+    else
+        p->tail = NULL;
+    u->in_pool = 0;
+    weft_atomic_store_relaxed(&p->size, weft_atomic_load_relaxed(&p->size) - 1);
+}
+
 /* A push saw p->notify set: bump FIFO_WAIT's event count, wake one sleeping scheduler. */
 WEFT_INTERNAL void weft_pool_notify(weft_pool *p);
 
@@ -286,7 +299,7 @@ static inline weft_unit *weft_pool_fifo_pop_hold(weft_pool *p)
     weft_pool_lock(p);
     weft_unit *u = p->head;
     if (WEFT_LIKELY(u != NULL)) {
-        fifo_unlink(p, u);
+        fifo_unlink_head(p, u);
         /* the unit that runs after u: the top of its saved frame, the first line a
          * switch to it reads, has a whole run of u to arrive (reading h->ctx may wait
          * for h's line: docs/architecture.md, "Memory") */
@@ -366,7 +379,7 @@ static inline bool weft_pool_fifo_take_joinable(weft_pool *p, weft_unit *u, bool
         } else if (ran_ok && p->head == u &&
                    !(weft_atomic_load_relaxed(&u->request) & WEFT_REQ_CANCEL) &&
                    !weft_atomic_load_relaxed(&u->migr_to)) {
-            fifo_unlink(p, u);
+            fifo_unlink_head(p, u);
             ok = true;
             /* prefetch the next unit's saved frame, as a pop does
              * (weft_pool_fifo_pop_hold): a joiner that goes through its units in order
