@@ -361,6 +361,9 @@ static void post_finish_handoff(weft_xstream *xs, void *arg)
 static inline bool join_may_bypass(weft_xstream *xs, weft_pool *p)
 {
     weft_sched *s = xs->sched;
+    WEFT_ASSERT(p != NULL);  /* a unit always has its pool */
+    if (p == s->bypass_pool) /* a BASIC loop's only pool (NULL otherwise): the usual case */
+        return true;
     for (int i = 0; i < s->num_join_pools; i++) /* 0 for user-defined schedulers */
         if (s->pools[i] == p)
             return true;
