@@ -90,14 +90,10 @@ static WEFT_COLD void stack_shortage(weft_unit *u)
                 n, u->stack_size);
 }
 
-/* Give u a stack before it first runs.  Allocation happens here, before any switch is
- * committed to, so a failure can still be handled (the unit is retried later). */
-static inline bool ensure_stack(weft_xstream *xs, weft_unit *u)
+/* ensure_stack's other cases: no stream (an external thread creates a unit that takes
+ * its stack at creation), a size other than the default, an empty cache. */
+static WEFT_COLD __attribute__((noinline)) bool ensure_stack_slow(weft_xstream *xs, weft_unit *u)
 {
-    WEFT_ASSERT(u->ctx == NULL);
-    if (u->stack || u->stack_kind == WEFT_STACK_USER)
-        return true;
-    /* xs NULL: an external thread creates a unit that takes its stack at creation */
     weft_stack *s = weft_stack_alloc(weft_xs_cache(xs), u->stack_size);
     if (WEFT_UNLIKELY(!s)) {
         stack_shortage(u);
@@ -105,8 +101,26 @@ static inline bool ensure_stack(weft_xstream *xs, weft_unit *u)
     }
     u->stack = s;
     u->stack_kind =
-        u->stack_size == weft_g.cfg.thread_stacksize ? WEFT_STACK_CACHED : WEFT_STACK_OWNED;
+        u->stack_size == weft_mem_cfg.thread_stacksize ? WEFT_STACK_CACHED : WEFT_STACK_OWNED;
     return true;
+}
+
+/* Give u a stack before it first runs.  Allocation happens here, before any switch is
+ * committed to, so a failure can still be handled (the unit is retried later).  Inline:
+ * a default-size stack from the stream's cache, the common case. */
+static inline bool ensure_stack(weft_xstream *xs, weft_unit *u)
+{
+    WEFT_ASSERT(u->ctx == NULL);
+    if (u->stack || u->stack_kind == WEFT_STACK_USER)
+        return true;
+    struct weft_mem_cache *c = weft_xs_cache(xs);
+    if (WEFT_LIKELY(c != NULL && u->stack_size == weft_mem_cfg.thread_stacksize &&
+                    weft_stack_cache_nonempty(c))) {
+        u->stack = weft_stack_alloc(c, u->stack_size);
+        u->stack_kind = WEFT_STACK_CACHED;
+        return true;
+    }
+    return ensure_stack_slow(xs, u);
 }
 
 /* ensure_stack's fast case only: u has a stack, or gets one of the default size from
@@ -136,12 +150,14 @@ static inline void release_stack(weft_xstream *xs, weft_unit *u)
         const void *lo = unit_stack_lo(u, &sz);
         weft_asan_unpoison_stack(lo, sz);
     }
-    if ((u->stack_kind == WEFT_STACK_CACHED || u->stack_kind == WEFT_STACK_OWNED) &&
-        !(u->flags & WEFT_U_F_KEEP)) { /* a kept stack goes when the unit is freed */
-        if (u->stack_kind == WEFT_STACK_CACHED)
-            weft_stack_free_default(&xs->cache, u->stack);
-        else
-            weft_stack_free(&xs->cache, u->stack);
+    /* a kept stack (WEFT_U_F_KEEP) goes when the unit is freed; the default-size one
+     * first, the common case */
+    if (WEFT_LIKELY(u->stack_kind == WEFT_STACK_CACHED) && !(u->flags & WEFT_U_F_KEEP)) {
+        weft_stack_free_default(&xs->cache, u->stack);
+        u->stack = NULL;
+        u->stack_kind = WEFT_STACK_NONE;
+    } else if (u->stack_kind == WEFT_STACK_OWNED && !(u->flags & WEFT_U_F_KEEP)) {
+        weft_stack_free(&xs->cache, u->stack);
         u->stack = NULL;
         u->stack_kind = WEFT_STACK_NONE;
     } else if (u->stack_kind == WEFT_STACK_SC) { /* it finished on its scheduler's stack */
