@@ -386,41 +386,35 @@ static inline bool join_may_bypass(weft_xstream *xs, weft_pool *p)
     return false;
 }
 
-/* The join bypass's take: t never ran and waits in one of those pools; take it out of it
- * (then the joiner, or a chained child, starts it). */
-static inline bool bypass_take(weft_xstream *xs, weft_unit *t)
-{
-    weft_pool *tp = weft_atomic_load_relaxed_plain(&t->pool);
-    return join_may_bypass(xs, tp) && weft_pool_take_fresh(tp, t);
-}
-
-/* The join's take (join_wait): t waits in one of those pools and never ran, or it ran
- * and waits ready (it yielded) at the head of a built-in FIFO pool, with no cancellation
- * or migration pending (weft_pool_fifo_take_joinable).  Take it out of the pool: the joiner starts
- * or resumes it itself.  For a unit that ran, that is the unit a parked joiner's stream would run
- * next anyway (the head), reached in one switch where parking took the park, its post action and a
- * pop; a unit further back waits its turn (the joiner parks), so FIFO order among yielding units is
- * kept. */
-static inline bool join_take(weft_xstream *xs, weft_unit *t)
+/* The join bypass's take: t waits in one of those pools and never ran, or (ran_ok, the
+ * join of join_wait) it ran and waits ready (it yielded) at the head of a built-in FIFO
+ * pool with no cancellation or migration pending (weft_pool_fifo_take_joinable).  Take it
+ * out of the pool: the joiner, or a chained child, starts or resumes it itself.  For a
+ * unit that ran, that is the unit a parked joiner's stream would run next anyway (the
+ * head), reached in one switch where parking took the park, its post action and a pop; a
+ * unit further back waits its turn (the joiner parks), so FIFO order among yielding
+ * units is kept. */
+static inline bool bypass_take(weft_xstream *xs, weft_unit *t, bool ran_ok)
 {
     weft_pool *tp = weft_atomic_load_relaxed_plain(&t->pool);
     if (!join_may_bypass(xs, tp))
         return false;
     if (WEFT_UNLIKELY(!(tp->caps & WEFT_POOL_CAP_INLINE_FIFO)))
-        return weft_pool_take_fresh_slow(tp, t);
-    return weft_pool_fifo_take_joinable(tp, t, true);
+        return weft_pool_take_fresh_slow(tp, t); /* through the ops table (pool.c) */
+    return weft_pool_fifo_take_joinable(tp, t, ran_ok);
 }
 
-/* A chained child finished and the next one of its joiner's join_many list runs in its
- * place: the finished one is done as after a hand-off, except that the joiner is not
- * running yet (it was not counted blocked: it entered the chain through a bypass). */
-static void post_finish_chain(weft_xstream *xs, void *arg)
+/* A unit whose joiner entered through a bypass (not counted blocked) is done: as after a
+ * hand-off without the count.  As a post action: a chained child finished and the next
+ * one of its joiner's join_many list runs in its place; inline: a bypass-joined RoC unit
+ * returned intact (join_wait). */
+static inline void finish_joined(weft_xstream *xs, weft_unit *u)
 {
-    weft_unit *u = arg;
     release_stack(xs, u);
     weft_atomic_store_release(&u->state, WEFT_TERMINATED);
     weft_atomic_store_release(&u->joiner, WEFT_JOIN_DONE);
 }
+static void post_finish_chain(weft_xstream *xs, void *arg) { finish_joined(xs, arg); }
 
 /* join_many's N + 1 switches (trade-off paper): the child `self` of a chained join
  * finishes on the joiner's stream; if the next unit of the joiner's list is a fresh ULT
@@ -437,7 +431,7 @@ static void join_chain_next(weft_xstream *xs, weft_unit *self, weft_waiter *w)
     if (!t || t == w->ult || (t->flags & (WEFT_U_SPECIAL | WEFT_U_ULT)) != WEFT_U_ULT ||
         weft_unit_done(t))
         return;
-    if (!bypass_take(xs, t))
+    if (!bypass_take(xs, t, false))
         return;
     if (!ensure_stack(xs, t)) {
         weft_pool_push(t->pool, t);
@@ -1510,7 +1504,7 @@ static inline __attribute__((always_inline)) void join_wait(weft_xstream *xs, we
          * here and now, by the joiner itself. */
         /* a fresh SS or SC target is left to the stream's predefined (stateless) loop,
          * which starts it without saving itself (core/fork.h): the joiner waits */
-        if (!(t->flags & (WEFT_U_F_SS | WEFT_U_F_SC)) && join_take(xs, t)) {
+        if (!(t->flags & (WEFT_U_F_SS | WEFT_U_F_SC)) && bypass_take(xs, t, true)) {
             if (t->flags & WEFT_U_ULT) {
                 if (t->ctx || ensure_stack(xs, t)) { /* a unit that ran has its stack */
                     leave_check(self);               /* the canary; SC promotion */
@@ -1525,17 +1519,14 @@ static inline __attribute__((always_inline)) void join_wait(weft_xstream *xs, we
                                      ABT_TOOL_EVENT_THREAD_SUSPEND | ABT_TOOL_EVENT_THREAD_RUN);
                     weft_atomic_store_relaxed(&self->state, WEFT_BLOCKED);
                     prep_run_quiet(xs, t);
-                    /* t ran to completion (roc_done_tag): finish it here, as
-                     * post_finish_handoff would; else resumed by t's hand-off, or
-                     * woken after t deviated */
+                    /* t ran to completion (roc_done_tag): finish it here; else
+                     * resumed by t's hand-off, or woken after t deviated */
                     void *r = start_unit_roc(xs, &self->ctx, &self->asan_fake_stack, t,
                                              ult_entry_roc_join);
                     if (WEFT_LIKELY(r == roc_done_tag(xs))) {
                         weft_san_landed(self->asan_fake_stack);
                         WEFT_ASSERT(xs == weft_tls_xs && xs->cur == self && !xs->post_fn);
-                        release_stack(xs, t);
-                        weft_atomic_store_release(&t->state, WEFT_TERMINATED);
-                        weft_atomic_store_release(&t->joiner, WEFT_JOIN_DONE);
+                        finish_joined(xs, t);
                         return;
                     }
                     ult_landed(self, r);
