@@ -59,15 +59,6 @@ static __attribute__((noinline)) int task_free_unit(weft_unit *u, ABT_task *task
     return r == ABT_ERR_INV_THREAD ? ABT_ERR_INV_TASK : r;
 }
 
-/* ... of a unit not terminated when the entry point looked (no second look) */
-static __attribute__((noinline)) int task_free_pending(weft_unit *u, ABT_task *task)
-{
-    int r = weft_unit_free_pending(u, *task);
-    if (r == ABT_SUCCESS)
-        *task = ABT_TASK_NULL;
-    return r == ABT_ERR_INV_THREAD ? ABT_ERR_INV_TASK : r;
-}
-
 /* ... with extras: a kept stack and nothing else goes without a call too (eager
  * techniques, weft_unit_free_kept_fast), anything else takes the general path. */
 static __attribute__((noinline)) int task_free_kept(weft_xstream *xs, weft_unit *u, ABT_task *task)
@@ -87,8 +78,8 @@ WEFT_API int ABT_task_free(ABT_task *task)
     weft_unit *u = weft_unit_from(*task);
     if (!u)
         return ABT_ERR_INV_TASK;
-    if (!weft_unit_done(u)) /* the join comes first: the general path, at once */
-        return task_free_pending(u, task);
+    if (!weft_unit_done(u)) /* the join comes first, in one call */
+        return weft_task_free_join(u, task);
     weft_xstream *xs = weft_xs_self();
     if (WEFT_UNLIKELY(weft_unit_has_extras(u)))
         return task_free_kept(xs, u, task);

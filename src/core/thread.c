@@ -211,15 +211,6 @@ static __attribute__((noinline)) int thread_free_unit(weft_unit *u, ABT_thread *
     return r;
 }
 
-/* ... of a unit not terminated when the entry point looked (no second look) */
-static __attribute__((noinline)) int thread_free_pending(weft_unit *u, ABT_thread *thread)
-{
-    int r = weft_unit_free_pending(u, *thread);
-    if (r == ABT_SUCCESS)
-        *thread = ABT_THREAD_NULL;
-    return r;
-}
-
 /* ... with extras: a kept stack and nothing else goes without a call too (eager
  * techniques, weft_unit_free_kept_fast), anything else takes the general path. */
 static __attribute__((noinline)) int thread_free_kept(weft_xstream *xs, weft_unit *u,
@@ -240,8 +231,8 @@ WEFT_API int ABT_thread_free(ABT_thread *thread)
     weft_unit *u = weft_unit_from(*thread);
     if (WEFT_UNLIKELY(!u))
         return ABT_ERR_INV_THREAD;
-    if (!weft_unit_done(u)) /* the join comes first: the general path, at once */
-        return thread_free_pending(u, thread);
+    if (!weft_unit_done(u)) /* the join comes first, in one call */
+        return weft_thread_free_join(u, thread);
     weft_xstream *xs = weft_xs_self();
     if (WEFT_UNLIKELY(weft_unit_has_extras(u)))
         return thread_free_kept(xs, u, thread);

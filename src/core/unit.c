@@ -1490,8 +1490,12 @@ static void post_join_register(weft_xstream *xs, void *arg)
         weft_waiter_wake(w); /* already done */
 }
 
-static inline __attribute__((always_inline)) void join_wait(weft_xstream *xs, weft_unit *self,
-                                                            weft_unit *t, weft_join_chain *chain)
+/* `freeing` (the join of ABT_thread_free / ABT_task_free, weft_unit_free_join): a target
+ * that the joiner ran to completion here, with no tool listening for its end, is left
+ * unpublished (neither TERMINATED nor JOIN_DONE: the caller retires it at once, and
+ * nobody else may look at a unit being freed) and join_wait returns true; else false. */
+static inline __attribute__((always_inline)) bool
+join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_join_chain *chain, bool freeing)
 {
     /* A bypassed join's waiter is read only for ult, counted_blocked and join_chain
      * (hand-off or wake-up): the other fields are set on the paths that use them. */
@@ -1526,11 +1530,15 @@ static inline __attribute__((always_inline)) void join_wait(weft_xstream *xs, we
                     if (WEFT_LIKELY(r == roc_done_tag(xs))) {
                         weft_san_landed(self->asan_fake_stack);
                         WEFT_ASSERT(xs == weft_tls_xs && xs->cur == self && !xs->post_fn);
+                        if (freeing && WEFT_LIKELY(!weft_tool_wants(WEFT_FREE_EVENTS))) {
+                            release_stack(xs, t);
+                            return true;
+                        }
                         finish_joined(xs, t);
-                        return;
+                        return false;
                     }
                     ult_landed(self, r);
-                    return;
+                    return false;
                 }
                 weft_pool_push(t->pool, t);
             } else if (self->stack_kind == WEFT_STACK_OS ||
@@ -1540,10 +1548,13 @@ static inline __attribute__((always_inline)) void join_wait(weft_xstream *xs, we
                 prep_run(xs, t);
                 t->fn(t->arg);
                 xs->cur = self;
+                if (freeing &&
+                    WEFT_LIKELY(!weft_tool_wants(ABT_TOOL_EVENT_THREAD_FINISH | WEFT_FREE_EVENTS)))
+                    return true;
                 weft_tool_event(t, ABT_TOOL_EVENT_THREAD_FINISH);
                 weft_atomic_store_relaxed(&t->state, WEFT_TERMINATED);
                 weft_atomic_store_release(&t->joiner, WEFT_JOIN_DONE);
-                return;
+                return false;
             } else {
                 weft_pool_push(t->pool, t);
             }
@@ -1554,7 +1565,7 @@ static inline __attribute__((always_inline)) void join_wait(weft_xstream *xs, we
         weft_atomic_fetch_add_relaxed(&self->pool->num_blocked, 1);
         w.counted_blocked = 1;
         weft_ult_park(xs, self, post_join_register, &w);
-        return;
+        return false;
     }
     /* tasklet or external thread: sleep on the waiter's futex */
     w.next = NULL;
@@ -1563,15 +1574,48 @@ static inline __attribute__((always_inline)) void join_wait(weft_xstream *xs, we
     weft_waiter *expected = NULL;
     if (weft_atomic_cas_strong_acq_rel_acquire(&t->joiner, &expected, &w))
         weft_waiter_wait_os(&w);
+    return false;
 }
 
 void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t)
 {
-    join_wait(xs, self, t, NULL);
+    join_wait(xs, self, t, NULL, false);
 }
 
 void weft_unit_join_wait_chain(weft_xstream *xs, weft_unit *self, weft_unit *t,
                                weft_join_chain *chain)
 {
-    join_wait(xs, self, t, chain);
+    join_wait(xs, self, t, chain, false);
+}
+
+/* ABT_thread_free / ABT_task_free of a unit not seen terminated, in one call: the join
+ * (join_wait, which leaves a unit it ran to completion here unpublished), the JOIN and
+ * FREE events if a tool wants them, the retire, the handle to `null`.  `inv`: the error
+ * for the unit itself or a special unit (ABT_ERR_INV_THREAD, ABT_ERR_INV_TASK). */
+static inline __attribute__((always_inline)) int free_join(weft_unit *t, ABT_thread *hp,
+                                                           ABT_thread null, int inv)
+{
+    weft_xstream *xs = weft_xs_self();
+    weft_unit *self = xs ? xs->cur : NULL;
+    if (WEFT_UNLIKELY(t == self || (t->flags & WEFT_U_SPECIAL)))
+        return inv;
+    uintptr_t h = (uintptr_t)*hp;
+    if (!join_wait(xs, self, t, NULL, true)) {
+        /* a ULT may come back on another stream; its unit says which */
+        xs = self ? self->xs : xs;
+        weft_unit_free_told(t);
+    }
+    weft_unit_retire(xs, t, h);
+    *hp = null;
+    return ABT_SUCCESS;
+}
+
+int weft_thread_free_join(weft_unit *t, ABT_thread *thread)
+{
+    return free_join(t, thread, ABT_THREAD_NULL, ABT_ERR_INV_THREAD);
+}
+
+int weft_task_free_join(weft_unit *t, ABT_task *task)
+{
+    return free_join(t, task, (ABT_thread)ABT_TASK_NULL, ABT_ERR_INV_TASK);
 }

@@ -368,36 +368,39 @@ static inline void weft_unit_free_kept_fast(weft_xstream *xs, weft_unit *u, ABT_
     weft_unit_free_fast(xs, u, h);
 }
 
+/* The events of a free (ABT_thread_free joins first), behind one test of the tool mask. */
+#define WEFT_FREE_EVENTS (ABT_TOOL_EVENT_THREAD_JOIN | ABT_TOOL_EVENT_THREAD_FREE)
+static inline void weft_unit_free_told(weft_unit *t)
+{
+    if (weft_tool_wants(WEFT_FREE_EVENTS)) {
+        weft_tool_dispatch(t, ABT_TOOL_EVENT_THREAD_JOIN);
+        weft_tool_dispatch(t, ABT_TOOL_EVENT_THREAD_FREE);
+    }
+}
+
 /* Join and free a named unit; `h` is its handle, which the caller checked
  * (t == weft_unit_from(h)). */
-static inline __attribute__((always_inline)) int weft_unit_free_ex(weft_unit *t, ABT_thread h,
-                                                                   bool pending)
+static inline int weft_unit_free(weft_unit *t, ABT_thread h)
 {
     weft_xstream *xs = weft_xs_self();
     weft_unit *self = xs ? xs->cur : NULL;
     if (WEFT_UNLIKELY(t == self || (t->flags & WEFT_U_SPECIAL)))
         return ABT_ERR_INV_THREAD;
-    if (pending || !weft_unit_done(t)) {
+    if (!weft_unit_done(t)) {
         weft_unit_join_wait(xs, self, t);
         /* a ULT may come back on another stream; its unit says which */
         xs = self ? self->xs : xs;
     }
-    if (weft_tool_wants(ABT_TOOL_EVENT_THREAD_JOIN | ABT_TOOL_EVENT_THREAD_FREE)) {
-        weft_tool_dispatch(t, ABT_TOOL_EVENT_THREAD_JOIN); /* one test for both events */
-        weft_tool_dispatch(t, ABT_TOOL_EVENT_THREAD_FREE);
-    }
+    weft_unit_free_told(t);
     weft_unit_retire(xs, t, (uintptr_t)h);
     return ABT_SUCCESS;
 }
-static inline int weft_unit_free(weft_unit *t, ABT_thread h)
-{
-    return weft_unit_free_ex(t, h, false);
-}
-/* ... of a unit the caller saw not terminated yet (weft_unit_done false): no second look
- * before the join (a unit that terminates meanwhile makes the join return at once) */
-static inline int weft_unit_free_pending(weft_unit *t, ABT_thread h)
-{
-    return weft_unit_free_ex(t, h, true);
-}
+/* ... of a unit the caller saw not terminated yet (weft_unit_done false), in one call
+ * (unit.c): no second look before the join (a unit that terminates meanwhile makes the
+ * join return at once), and a unit the join ran to completion here is retired without
+ * publishing its end first.  On success *thread (*task) is ABT_THREAD_NULL
+ * (ABT_TASK_NULL); a bad target gives ABT_ERR_INV_THREAD (ABT_ERR_INV_TASK). */
+WEFT_INTERNAL int weft_thread_free_join(weft_unit *t, ABT_thread *thread);
+WEFT_INTERNAL int weft_task_free_join(weft_unit *t, ABT_task *task);
 
 #endif
