@@ -26,8 +26,8 @@ static void body(void *arg)
     order[norder++] = id;
     ABT_thread self;
     ABT_thread_state st;
-    if (ABT_self_get_thread(&self) != ABT_SUCCESS || ABT_thread_get_state(self, &st) != ABT_SUCCESS ||
-        st != ABT_THREAD_STATE_RUNNING)
+    if (ABT_self_get_thread(&self) != ABT_SUCCESS ||
+        ABT_thread_get_state(self, &st) != ABT_SUCCESS || st != ABT_THREAD_STATE_RUNNING)
         bad_state++;
     ABT_unit_type type;
     ABT_self_get_type(&type);

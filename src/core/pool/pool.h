@@ -102,16 +102,25 @@ static inline void fifo_link_head(weft_pool *p, weft_unit *u)
     weft_atomic_store_relaxed(&p->size, weft_atomic_load_relaxed(&p->size) + 1);
 }
 
+/* The head's `prev` is not kept (it may point anywhere): whether a unit is the head is
+ * p->head == u.  So taking the head writes nothing into the unit that becomes the head,
+ * whose line may be in another core's cache (the creator of a unit another stream runs)
+ * and would be fetched with the lock held. */
 static inline void fifo_unlink(weft_pool *p, weft_unit *u)
 {
-    if (u->prev)
-        u->prev->next = u->next;
-    else
-        p->head = u->next;
-    if (u->next)
-        u->next->prev = u->prev;
-    else
-        p->tail = u->prev;
+    weft_unit *n = u->next;
+    if (u == p->head) {
+        p->head = n;
+        if (!n)
+            p->tail = NULL;
+    } else {
+        weft_unit *pr = u->prev;
+        pr->next = n;
+        if (n)
+            n->prev = pr;
+        else
+            p->tail = pr;
+    }
     u->in_pool = 0;
     weft_atomic_store_relaxed(&p->size, weft_atomic_load_relaxed(&p->size) - 1);
 }
@@ -119,11 +128,9 @@ static inline void fifo_unlink(weft_pool *p, weft_unit *u)
 /* fifo_unlink of the head */
 static inline void fifo_unlink_head(weft_pool *p, weft_unit *u)
 {
-    WEFT_ASSERT(p->head == u && u->prev == NULL);
+    WEFT_ASSERT(p->head == u);
     p->head = u->next;
-    if (u->next)
-        u->next->prev = NULL;
-    else
+    if (!u->next)
         p->tail = NULL;
     u->in_pool = 0;
     weft_atomic_store_relaxed(&p->size, weft_atomic_load_relaxed(&p->size) - 1);
