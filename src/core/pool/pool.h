@@ -319,12 +319,28 @@ static inline weft_unit *weft_pool_fifo_pop_hold(weft_pool *p)
     return NULL;
 }
 
+/* weft_pool_fifo_pop_hold's prefetch, for a pop that releases the lock at once: after
+ * the release, so that the load of h->ctx, which may wait for h's line (in the cache of
+ * the stream that created h), does not hold the lock.  h may have been taken and even
+ * recycled meanwhile (descriptors stay mapped while the runtime lives): then the
+ * prefetch is only useless.  Not under TSan, which would report the racy read. */
 static inline weft_unit *weft_pool_fifo_pop(weft_pool *p)
 {
-    weft_unit *u = weft_pool_fifo_pop_hold(p);
-    if (u)
+    WEFT_ASSERT(p->caps & WEFT_POOL_CAP_INLINE_FIFO);
+    if (weft_atomic_load_relaxed(&p->size) == 0)
+        return NULL;
+    weft_pool_lock(p);
+    weft_unit *u = p->head;
+    if (WEFT_LIKELY(u != NULL)) {
+        fifo_unlink_head(p, u);
+        weft_unit *h = p->head;
         weft_pool_unlock(p);
-    return u;
+        if (h && !WEFT_TSAN)
+            __builtin_prefetch(weft_atomic_load_relaxed_plain(&h->ctx));
+        return u;
+    }
+    weft_pool_unlock(p);
+    return NULL;
 }
 
 static inline weft_unit *weft_pool_pop_ctx(weft_pool *p, ABT_pool_context ctx)
