@@ -18,6 +18,8 @@ per() { # label units_per_iter i1 i2 cmd... (cmd ends with --iters)
 }
 per "ULT create+join+free"              256 10 30    "$b/fork_join$x" --callgrind ult --n 256 --iters
 per "tasklet create+join+free"          256 10 30    "$b/fork_join$x" --callgrind tasklet --n 256 --iters
+per "ULT create+free (free joins)"         256 10 30    "$b/fork_join$x" --callgrind ult --n 256 --free-only --iters
+per "tasklet create+free (free joins)"     256 10 30    "$b/fork_join$x" --callgrind tasklet --n 256 --free-only --iters
 per "ULT create+free (priv pool)"       256 10 30    "$b/fork_join$x" --callgrind ult --n 256 --pool priv --free-only --iters
 per "tasklet create+free (priv pool)"   256 10 30    "$b/fork_join$x" --callgrind tasklet --n 256 --pool priv --free-only --iters
 per "yield"                             2 1000 11000 "$b/yield$x" --callgrind yield --iters
