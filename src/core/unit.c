@@ -536,7 +536,7 @@ static inline __attribute__((always_inline)) void *roc_sched_entry(weft_unit *u,
     weft_san_landed(NULL);
     weft_xstream *xs = u->xs;
     uint64_t epoch = xs->epoch;
-    weft_land(xs);
+    WEFT_ASSERT(xs->post_fn == NULL); /* a RoC start leaves no post action: no weft_land */
     u->fn(u->arg);
     if (WEFT_UNLIKELY(!roc_intact(xs, epoch, u)))
         weft_ult_exit(u->xs, u);
@@ -577,7 +577,7 @@ static void *ult_entry_roc_join(void *arg)
     weft_san_landed(NULL);
     weft_xstream *xs = u->xs;
     uint64_t epoch = xs->epoch;
-    weft_land(xs);
+    WEFT_ASSERT(xs->post_fn == NULL); /* as in roc_sched_entry */
     u->fn(u->arg);
     /* the joiner registered before starting us; a join_many chain takes the exit's road */
     weft_waiter *w = weft_atomic_load_relaxed(&u->joiner);
@@ -588,7 +588,10 @@ static void *ult_entry_roc_join(void *arg)
     weft_tool_switch(u, j,
                      ABT_TOOL_EVENT_THREAD_FINISH | ABT_TOOL_EVENT_THREAD_RESUME |
                          ABT_TOOL_EVENT_THREAD_RUN);
-    prep_run_quiet(xs, j);
+    /* prep_run_quiet without j->xs: the joiner waited here, in no pool, unmovable */
+    WEFT_ASSERT(j->xs == xs);
+    xs->cur = j;
+    weft_atomic_store_relaxed(&j->state, WEFT_RUNNING);
     san_switch_to(NULL, j);
     if (WEFT_ASAN || WEFT_TSAN)
         weft_ctx_jump(j->ctx, roc_done_tag(xs));
