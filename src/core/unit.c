@@ -315,6 +315,15 @@ static weft_xstream *switch_to_sched(weft_xstream *xs, weft_unit *self)
     return ult_landed(self, by);
 }
 
+/* ASan: a loop that starts afresh on its body stack abandons the frames of its last round
+ * there, whose redzones would stay poisoned under the new round's frames (a false report
+ * as soon as one of those lands on them).  The caller runs on another stack. */
+static inline void sched_restart_unpoison(weft_sched *s)
+{
+    if (WEFT_ASAN && s->body_stack)
+        weft_asan_unpoison_stack(weft_stack_lo(s->body_stack), s->body_stack->usable);
+}
+
 /* Terminating: leave the current stack for good and resume the scheduler. */
 static __attribute__((noreturn)) void jump_to_sched(weft_xstream *xs)
 {
@@ -327,8 +336,10 @@ static __attribute__((noreturn)) void jump_to_sched(weft_xstream *xs)
     if (WEFT_LIKELY(s->ctx != NULL))
         weft_ctx_jump(s->ctx, xs);
     weft_ctx dummy;
-    if (s->restart_top) /* it ran an SS unit unsaved: its loop starts afresh */
+    if (s->restart_top) { /* it ran an SS unit unsaved: its loop starts afresh */
+        sched_restart_unpoison(s);
         weft_ctx_start(&dummy, s->restart_top, s->restart_fn, s);
+    }
     weft_ctx_start(&dummy, weft_stack_top(s->stack), sched_entry, s);
     __builtin_unreachable();
 }
@@ -336,13 +347,19 @@ static __attribute__((noreturn)) void jump_to_sched(weft_xstream *xs)
 /* ---------------------------------------------------------------- termination */
 
 /* Termination of a unit that has left its stack (or is a tasklet).  The caller reported
- * FINISH (or CANCEL) already: a unit's life cycle has one of the two, never both. */
-static void unit_finish(weft_xstream *xs, weft_unit *u)
+ * FINISH (or CANCEL) already: a unit's life cycle has one of the two, never both.
+ * Inlined where a scheduler finishes the units it runs (weft_sched_run_unit, sc_run),
+ * called elsewhere. */
+static __attribute__((noinline)) void unit_recycle(weft_xstream *xs, weft_unit *u)
+{
+    weft_unit_recycle(xs, u);
+}
+static inline __attribute__((always_inline)) void unit_finish_inline(weft_xstream *xs, weft_unit *u)
 {
     if (u->flags & WEFT_U_ULT)
         release_stack(xs, u);
-    if (!(u->flags & WEFT_U_NAMED)) {
-        weft_unit_recycle(xs, u);
+    if (!(u->flags & WEFT_U_NAMED)) { /* out of line: the tool's FREE event */
+        unit_recycle(xs, u);
         return;
     }
     weft_atomic_store_release(&u->state, WEFT_TERMINATED);
@@ -351,6 +368,7 @@ static void unit_finish(weft_xstream *xs, weft_unit *u)
     if (w)
         weft_waiter_wake(w);
 }
+static void unit_finish(weft_xstream *xs, weft_unit *u) { unit_finish_inline(xs, u); }
 
 static void post_finish(weft_xstream *xs, void *arg) { unit_finish(xs, arg); }
 
@@ -558,6 +576,7 @@ static inline __attribute__((always_inline)) void *roc_sched_entry(weft_unit *u,
     }
     if (WEFT_ASAN || WEFT_TSAN) {
         weft_ctx dead;
+        sched_restart_unpoison(s);
         weft_ctx_start(&dead, s->restart_top, s->restart_fn, s);
     }
     return xs;
@@ -747,7 +766,7 @@ static __attribute__((noinline)) void sc_run(weft_xstream *xs, weft_sched *s, we
     s->sc_unit = NULL;
     weft_tool_event(u, ABT_TOOL_EVENT_THREAD_FINISH);
     xs->cur = s->unit;
-    unit_finish(xs, u);
+    unit_finish_inline(xs, u);
 }
 
 void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u)
@@ -793,7 +812,7 @@ void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u)
             /* u returned without deviating: finish it here (no post action) */
             weft_san_landed(s->asan_fake_stack);
             WEFT_ASSERT(xs == weft_tls_xs && xs->cur == s->unit && !xs->post_fn);
-            unit_finish(xs, u);
+            unit_finish_inline(xs, u);
             return;
         }
         weft_san_landed(s->asan_fake_stack);
@@ -805,7 +824,7 @@ void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u)
     u->fn(u->arg);
     weft_tool_event(u, ABT_TOOL_EVENT_THREAD_FINISH);
     xs->cur = s->unit;
-    unit_finish(xs, u);
+    unit_finish_inline(xs, u);
 }
 
 /* ---------------------------------------------------------------- creation */
