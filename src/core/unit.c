@@ -346,19 +346,21 @@ static __attribute__((noreturn)) void jump_to_sched(weft_xstream *xs)
 
 /* ---------------------------------------------------------------- termination */
 
-/* Termination of a unit that has left its stack (or is a tasklet).  The caller reported
- * FINISH (or CANCEL) already: a unit's life cycle has one of the two, never both.
- * Inlined where a scheduler finishes the units it runs (weft_sched_run_unit, sc_run),
- * called elsewhere. */
+/* An unnamed unit's end, out of line (the tool's FREE event). */
 static __attribute__((noinline)) void unit_recycle(weft_xstream *xs, weft_unit *u)
 {
     weft_unit_recycle(xs, u);
 }
+
+/* Termination of a unit that has left its stack (or is a tasklet).  The caller reported
+ * FINISH (or CANCEL) already: a unit's life cycle has one of the two, never both.
+ * Inlined where a scheduler finishes the units it runs (weft_sched_run_unit, sc_run),
+ * called elsewhere. */
 static inline __attribute__((always_inline)) void unit_finish_inline(weft_xstream *xs, weft_unit *u)
 {
     if (u->flags & WEFT_U_ULT)
         release_stack(xs, u);
-    if (!(u->flags & WEFT_U_NAMED)) { /* out of line: the tool's FREE event */
+    if (!(u->flags & WEFT_U_NAMED)) {
         unit_recycle(xs, u);
         return;
     }
@@ -415,11 +417,7 @@ static inline bool join_may_bypass(weft_xstream *xs, weft_pool *p)
 static inline bool bypass_take(weft_xstream *xs, weft_unit *t, bool ran_ok)
 {
     weft_pool *tp = weft_atomic_load_relaxed_plain(&t->pool);
-    if (!join_may_bypass(xs, tp))
-        return false;
-    if (WEFT_UNLIKELY(!(tp->caps & WEFT_POOL_CAP_INLINE_FIFO)))
-        return weft_pool_take_fresh_slow(tp, t); /* through the ops table (pool.c) */
-    return weft_pool_fifo_take_joinable(tp, t, ran_ok);
+    return join_may_bypass(xs, tp) && weft_pool_take_joinable(tp, t, ran_ok);
 }
 
 /* A unit whose joiner entered through a bypass (not counted blocked) is done: as after a

@@ -106,6 +106,17 @@ static inline void fifo_link_head(weft_pool *p, weft_unit *u)
  * p->head == u.  So taking the head writes nothing into the unit that becomes the head,
  * whose line may be in another core's cache (the creator of a unit another stream runs)
  * and would be fetched with the lock held. */
+/* fifo_unlink of the head */
+static inline void fifo_unlink_head(weft_pool *p, weft_unit *u)
+{
+    WEFT_ASSERT(p->head == u);
+    p->head = u->next;
+    if (!u->next)
+        p->tail = NULL;
+    u->in_pool = 0;
+    weft_atomic_store_relaxed(&p->size, weft_atomic_load_relaxed(&p->size) - 1);
+}
+
 static inline void fifo_unlink(weft_pool *p, weft_unit *u)
 {
     weft_unit *n = u->next;
@@ -125,15 +136,13 @@ static inline void fifo_unlink(weft_pool *p, weft_unit *u)
     weft_atomic_store_relaxed(&p->size, weft_atomic_load_relaxed(&p->size) - 1);
 }
 
-/* fifo_unlink of the head */
-static inline void fifo_unlink_head(weft_pool *p, weft_unit *u)
+/* The unit at the head after a take runs next: prefetch the top of its saved frame, the
+ * first line a switch to it reads (it has a whole run of the taken unit to arrive;
+ * reading h->ctx may wait for h's line: docs/architecture.md, "Memory"). */
+static inline void fifo_prefetch_frame(weft_unit *h)
 {
-    WEFT_ASSERT(p->head == u);
-    p->head = u->next;
-    if (!u->next)
-        p->tail = NULL;
-    u->in_pool = 0;
-    weft_atomic_store_relaxed(&p->size, weft_atomic_load_relaxed(&p->size) - 1);
+    if (h)
+        __builtin_prefetch(h->ctx);
 }
 
 /* A push saw p->notify set: bump FIFO_WAIT's event count, wake one sleeping scheduler. */
@@ -291,6 +300,20 @@ static inline void weft_pool_push(weft_pool *p, weft_unit *u)
     weft_pool_push_ctx(p, u, ABT_POOL_CONTEXT_OP_POOL_OTHER);
 }
 
+/* Under p's lock (taken here): its head out of p, the lock still held; NULL (released)
+ * when p is empty. */
+static inline weft_unit *fifo_lock_take_head(weft_pool *p)
+{
+    weft_pool_lock(p);
+    weft_unit *u = p->head;
+    if (WEFT_LIKELY(u != NULL)) {
+        fifo_unlink_head(p, u);
+        return u;
+    }
+    weft_pool_unlock(p);
+    return NULL;
+}
+
 /* The pop of a pool with WEFT_POOL_CAP_INLINE_FIFO (callers that know it has the cap,
  * such as the yield bypass, call it directly). */
 /* The yield bypass in one lock round: pop the head of the INLINE_FIFO pool `p` and keep
@@ -303,20 +326,10 @@ static inline weft_unit *weft_pool_fifo_pop_hold(weft_pool *p)
     WEFT_ASSERT(p->caps & WEFT_POOL_CAP_INLINE_FIFO);
     if (weft_atomic_load_relaxed(&p->size) == 0)
         return NULL;
-    weft_pool_lock(p);
-    weft_unit *u = p->head;
-    if (WEFT_LIKELY(u != NULL)) {
-        fifo_unlink_head(p, u);
-        /* the unit that runs after u: the top of its saved frame, the first line a
-         * switch to it reads, has a whole run of u to arrive (reading h->ctx may wait
-         * for h's line: docs/architecture.md, "Memory") */
-        weft_unit *h = p->head;
-        if (h)
-            __builtin_prefetch(h->ctx);
-        return u;
-    }
-    weft_pool_unlock(p);
-    return NULL;
+    weft_unit *u = fifo_lock_take_head(p);
+    if (u)
+        fifo_prefetch_frame(p->head);
+    return u;
 }
 
 /* weft_pool_fifo_pop_hold's prefetch, for a pop that releases the lock at once: after
@@ -337,18 +350,14 @@ static inline weft_unit *weft_pool_fifo_pop(weft_pool *p)
     if (u0)
         __builtin_prefetch(u0, 1);
 #endif
-    weft_pool_lock(p);
-    weft_unit *u = p->head;
+    weft_unit *u = fifo_lock_take_head(p);
     if (WEFT_LIKELY(u != NULL)) {
-        fifo_unlink_head(p, u);
         weft_unit *h = p->head;
         weft_pool_unlock(p);
         if (h && !WEFT_TSAN)
             __builtin_prefetch(weft_atomic_load_relaxed_plain(&h->ctx));
-        return u;
     }
-    weft_pool_unlock(p);
-    return NULL;
+    return u;
 }
 
 static inline weft_unit *weft_pool_pop_ctx(weft_pool *p, ABT_pool_context ctx)
@@ -412,22 +421,26 @@ static inline bool weft_pool_fifo_take_joinable(weft_pool *p, weft_unit *u, bool
                    !weft_atomic_load_relaxed(&u->migr_to)) {
             fifo_unlink_head(p, u);
             ok = true;
-            /* prefetch the next unit's saved frame, as a pop does
-             * (weft_pool_fifo_pop_hold): a joiner that goes through its units in order
-             * resumes that one next */
-            if (p->head)
-                __builtin_prefetch(p->head->ctx);
+            /* as a pop does: a joiner that goes through its units in order resumes
+             * the next head next */
+            fifo_prefetch_frame(p->head);
         }
     }
     if (p->locked)
         weft_spin_unlock(&p->lock);
     return ok;
 }
-static inline bool weft_pool_take_fresh(weft_pool *p, weft_unit *u)
+/* ... of any pool: a pool of another kind takes only a unit that never ran (through its
+ * ops table, pool.c). */
+static inline bool weft_pool_take_joinable(weft_pool *p, weft_unit *u, bool ran_ok)
 {
     if (WEFT_UNLIKELY(!(p->caps & WEFT_POOL_CAP_INLINE_FIFO)))
-        return weft_pool_take_fresh_slow(p, u); /* through the ops table (pool.c) */
-    return weft_pool_fifo_take_joinable(p, u, false);
+        return weft_pool_take_fresh_slow(p, u);
+    return weft_pool_fifo_take_joinable(p, u, ran_ok);
+}
+static inline bool weft_pool_take_fresh(weft_pool *p, weft_unit *u)
+{
+    return weft_pool_take_joinable(p, u, false);
 }
 /* Remove a specific queued unit: ABT_SUCCESS, or ABT_ERR_POOL if it is not there (or the
  * pool cannot remove). */
