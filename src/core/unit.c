@@ -1510,6 +1510,42 @@ static void post_join_register(weft_xstream *xs, void *arg)
         weft_waiter_wake(w); /* already done */
 }
 
+/* May a ULT run a tasklet inline, on its own stack?  When that stack is as large as a
+ * scheduler's (the tasklet would otherwise run on one). */
+static inline bool tasklet_fits_stack(const weft_unit *self)
+{
+    return self->stack_kind == WEFT_STACK_OS || self->stack_size >= weft_g.cfg.sched_stacksize;
+}
+
+/* The bypassing joiner runs t, taken out of its pool, with its stack: t's joiner is `w`
+ * (its ult, counted_blocked and join_chain set).  `freeing`: join_wait's. */
+static inline __attribute__((always_inline)) bool
+join_run_ult(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_waiter *w, bool freeing)
+{
+    leave_check(self); /* the canary; SC promotion */
+    weft_atomic_store_relaxed(&t->joiner, w);
+    /* we wait for t as a parked joiner would: SUSPEND, and RESUME when t's hand-off or
+     * wake-up brings us back */
+    weft_tool_switch(self, t, ABT_TOOL_EVENT_THREAD_SUSPEND | ABT_TOOL_EVENT_THREAD_RUN);
+    weft_atomic_store_relaxed(&self->state, WEFT_BLOCKED);
+    prep_run_quiet(xs, t);
+    /* t ran to completion (roc_done_tag): finish it here; else resumed by t's hand-off,
+     * or woken after t deviated */
+    void *r = start_unit_roc(xs, &self->ctx, &self->asan_fake_stack, t, ult_entry_roc_join);
+    if (WEFT_LIKELY(r == roc_done_tag(xs))) {
+        weft_san_landed(self->asan_fake_stack);
+        WEFT_ASSERT(xs == weft_tls_xs && xs->cur == self && !xs->post_fn);
+        if (freeing && WEFT_LIKELY(!weft_tool_wants(WEFT_FREE_EVENTS))) {
+            release_stack(xs, t);
+            return true;
+        }
+        finish_joined(xs, t);
+        return false;
+    }
+    ult_landed(self, r);
+    return false;
+}
+
 /* `freeing` (the join of ABT_thread_free / ABT_task_free, weft_unit_free_join): a target
  * that the joiner ran to completion here, with no tool listening for its end, is left
  * unpublished (neither TERMINATED nor JOIN_DONE: the caller retires it at once, and
@@ -1531,38 +1567,14 @@ join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_join_chain *chai
         if (!(t->flags & (WEFT_U_F_SS | WEFT_U_F_SC)) && bypass_take(xs, t, true)) {
             if (t->flags & WEFT_U_ULT) {
                 if (t->ctx || ensure_stack(xs, t)) { /* a unit that ran has its stack */
-                    leave_check(self);               /* the canary; SC promotion */
                     if (chain) { /* join_many: t may start the next one itself */
                         w.join_chain = 1;
                         w.data = chain;
                     }
-                    weft_atomic_store_relaxed(&t->joiner, &w);
-                    /* we wait for t as a parked joiner would: SUSPEND, and RESUME when
-                     * t's hand-off or wake-up brings us back */
-                    weft_tool_switch(self, t,
-                                     ABT_TOOL_EVENT_THREAD_SUSPEND | ABT_TOOL_EVENT_THREAD_RUN);
-                    weft_atomic_store_relaxed(&self->state, WEFT_BLOCKED);
-                    prep_run_quiet(xs, t);
-                    /* t ran to completion (roc_done_tag): finish it here; else
-                     * resumed by t's hand-off, or woken after t deviated */
-                    void *r = start_unit_roc(xs, &self->ctx, &self->asan_fake_stack, t,
-                                             ult_entry_roc_join);
-                    if (WEFT_LIKELY(r == roc_done_tag(xs))) {
-                        weft_san_landed(self->asan_fake_stack);
-                        WEFT_ASSERT(xs == weft_tls_xs && xs->cur == self && !xs->post_fn);
-                        if (freeing && WEFT_LIKELY(!weft_tool_wants(WEFT_FREE_EVENTS))) {
-                            release_stack(xs, t);
-                            return true;
-                        }
-                        finish_joined(xs, t);
-                        return false;
-                    }
-                    ult_landed(self, r);
-                    return false;
+                    return join_run_ult(xs, self, t, &w, freeing);
                 }
                 weft_pool_push(t->pool, t);
-            } else if (self->stack_kind == WEFT_STACK_OS ||
-                       self->stack_size >= weft_g.cfg.sched_stacksize) {
+            } else if (tasklet_fits_stack(self)) {
                 /* a tasklet runs inline when our stack is as large as a scheduler's;
                  * we own it and are its only joiner: no need for an exchange */
                 prep_run(xs, t);
@@ -1630,12 +1642,139 @@ static inline __attribute__((always_inline)) int free_join(weft_unit *t, ABT_thr
     return ABT_SUCCESS;
 }
 
-int weft_thread_free_join(weft_unit *t, ABT_thread *thread)
+static __attribute__((noinline)) int thread_free_join_general(weft_unit *t, ABT_thread *thread)
 {
     return free_join(t, thread, ABT_THREAD_NULL, ABT_ERR_INV_THREAD);
 }
 
-int weft_task_free_join(weft_unit *t, ABT_task *task)
+/* weft_thread_free_join of a fresh ULT it took out of its pool that runs on the stack its
+ * user gave (WEFT_STACK_USER): join_run_ult, then free_join's end. */
+static WEFT_COLD __attribute__((noinline)) int thread_free_taken(weft_xstream *xs, weft_unit *self,
+                                                                 weft_unit *t, ABT_thread *thread)
+{
+    weft_waiter w;
+    w.ult = self;
+    w.counted_blocked = 0;
+    w.join_chain = 0;
+    if (!join_run_ult(xs, self, t, &w, true)) {
+        xs = self->xs; /* self may come back on another stream */
+        weft_unit_free_told(t);
+    }
+    weft_unit_retire(xs, t, weft_atomic_load_relaxed(&t->handle));
+    *thread = ABT_THREAD_NULL;
+    return ABT_SUCCESS;
+}
+
+/* ABT_thread_free's usual join: a lazy return-on-completion ULT (RoC-L, the default) that
+ * never ran, queued in the only pool of the running BASIC loop, with the default stack
+ * size and one in the stream's cache, freed by a ULT, no tool listening.  join_wait's
+ * bypass and join_run_ult, written for what was established before the take: the
+ * unit's stack comes from the cache without a test, it is started by a call
+ * (weft_ctx_call) from its top, and given back to the cache without asking its kind. */
+int weft_thread_free_join(weft_unit *t, ABT_thread *thread)
+{
+    weft_xstream *xs = weft_xs_self();
+    weft_unit *self = xs ? xs->cur : NULL;
+    weft_pool *p = weft_atomic_load_relaxed_plain(&t->pool);
+    const uint16_t pick =
+        WEFT_U_ULT | WEFT_U_SPECIAL | WEFT_U_F_KEEP | WEFT_U_F_ROC | WEFT_U_F_SS | WEFT_U_F_SC;
+    if (WEFT_LIKELY(self && (self->flags & WEFT_U_ULT) &&
+                    (t->flags & pick) == (WEFT_U_ULT | WEFT_U_F_ROC) &&
+                    p == xs->sched->bypass_pool && (p->caps & WEFT_POOL_CAP_INLINE_FIFO) &&
+                    t->stack_size == weft_mem_cfg.thread_stacksize &&
+                    weft_stack_cache_nonempty(&xs->cache) &&
+                    !weft_tool_wants(ABT_TOOL_EVENT_THREAD_SUSPEND | ABT_TOOL_EVENT_THREAD_RUN) &&
+                    weft_pool_fifo_take_joinable(p, t, false))) {
+        /* ours now: its stack kind is read when nobody else may write it */
+        if (WEFT_UNLIKELY(t->stack_kind != WEFT_STACK_NONE))
+            return thread_free_taken(xs, self, t, thread);
+        WEFT_ASSERT(t->stack == NULL); /* a lazy unit that never ran */
+        weft_stack *st = weft_stack_cache_take(&xs->cache);
+        t->stack = st;
+        t->stack_kind = WEFT_STACK_CACHED;
+        leave_check(self); /* the canary; SC promotion */
+        weft_waiter w;
+        w.ult = self;
+        w.counted_blocked = 0;
+        w.join_chain = 0;
+        weft_atomic_store_relaxed(&t->joiner, &w);
+        weft_atomic_store_relaxed(&self->state, WEFT_BLOCKED);
+        prep_run_quiet(xs, t);
+        if (WEFT_TSAN)
+            t->tsan_fiber = weft_tsan_fiber_create();
+        san_switch_to(&self->asan_fake_stack, t);
+        void *r = weft_ctx_call(&self->ctx, weft_stack_top(st), ult_entry_roc_join, t);
+        if (WEFT_LIKELY(r == roc_done_tag(xs))) {
+            weft_san_landed(self->asan_fake_stack);
+            WEFT_ASSERT(xs == weft_tls_xs && xs->cur == self && !xs->post_fn);
+            if (WEFT_LIKELY(!weft_tool_wants(WEFT_FREE_EVENTS))) {
+                /* t is unpublished, as join_wait leaves it when freeing */
+                if (WEFT_ASAN || WEFT_TSAN)
+                    release_stack(xs, t);
+                else { /* the retire resets stack_kind */
+                    weft_stack_free_default(&xs->cache, t->stack);
+                    t->stack = NULL;
+                    t->ctx = NULL;
+                }
+                weft_unit_retire_stackless(xs, t, weft_atomic_load_relaxed(&t->handle));
+                *thread = ABT_THREAD_NULL;
+                return ABT_SUCCESS;
+            }
+            finish_joined(xs, t);
+        } else {
+            xs = ult_landed(self, r); /* t deviated: self may come back on another stream */
+        }
+        weft_unit_free_told(t);
+        weft_unit_retire(xs, t, weft_atomic_load_relaxed(&t->handle));
+        *thread = ABT_THREAD_NULL;
+        return ABT_SUCCESS;
+    }
+    return thread_free_join_general(t, thread);
+}
+
+static __attribute__((noinline)) int task_free_join_general(weft_unit *t, ABT_task *task)
 {
     return free_join(t, task, (ABT_thread)ABT_TASK_NULL, ABT_ERR_INV_TASK);
+}
+
+/* A tool registered while task_free_inline's tasklet ran: its end is published and told
+ * as free_join would have (FINISH, then JOIN and FREE). */
+static WEFT_COLD void task_free_inline_told(weft_unit *t)
+{
+    weft_tool_event(t, ABT_TOOL_EVENT_THREAD_FINISH);
+    weft_atomic_store_relaxed(&t->state, WEFT_TERMINATED);
+    weft_atomic_store_release(&t->joiner, WEFT_JOIN_DONE);
+    weft_unit_free_told(t);
+}
+
+/* ABT_task_free's usual join: a tasklet that never ran, queued in the only pool of the
+ * running BASIC loop, freed by a ULT whose stack can carry it, no tool listening.  The
+ * free takes it out of the pool, runs it and retires it (join_wait's inline run, then
+ * free_join's retire), with no waiter and a frame of three registers: free_join, whose
+ * ULT paths keep six and a waiter, is left for anything else. */
+int weft_task_free_join(weft_unit *t, ABT_task *task)
+{
+    weft_xstream *xs = weft_xs_self();
+    weft_unit *self = xs ? xs->cur : NULL;
+    weft_pool *p = weft_atomic_load_relaxed_plain(&t->pool);
+    if (WEFT_LIKELY(self && (self->flags & WEFT_U_ULT) &&
+                    !(t->flags & (WEFT_U_ULT | WEFT_U_SPECIAL)) && p == xs->sched->bypass_pool &&
+                    (p->caps & WEFT_POOL_CAP_INLINE_FIFO) && tasklet_fits_stack(self) &&
+                    !weft_tool_wants(ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH |
+                                     WEFT_FREE_EVENTS) &&
+                    weft_pool_fifo_take_tasklet(p, t))) {
+        prep_run_quiet(xs, t);
+        t->fn(t->arg);
+        /* the stream from self, not a register kept across the call: self cannot have
+         * moved (a tasklet does not switch) */
+        xs = self->xs;
+        WEFT_ASSERT(xs == weft_tls_xs);
+        xs->cur = self;
+        if (WEFT_UNLIKELY(weft_tool_wants(ABT_TOOL_EVENT_THREAD_FINISH | WEFT_FREE_EVENTS)))
+            task_free_inline_told(t);
+        weft_unit_retire_stackless(xs, t, weft_atomic_load_relaxed(&t->handle));
+        *task = ABT_TASK_NULL;
+        return ABT_SUCCESS;
+    }
+    return task_free_join_general(t, task);
 }

@@ -156,6 +156,18 @@ static inline void weft_unit_retire(weft_xstream *xs, weft_unit *u, uintptr_t ha
     weft_desc_free(weft_xs_cache(xs), u);
 }
 
+/* ... of a unit that holds no stack (a tasklet, or a ULT whose stack the caller has just
+ * given back): one field less to test. */
+static inline void weft_unit_retire_stackless(weft_xstream *xs, weft_unit *u, uintptr_t handle)
+{
+    WEFT_ASSERT(u->stack == NULL);
+    if (WEFT_UNLIKELY(((uintptr_t)weft_atomic_load_relaxed(&u->keys) |
+                       weft_atomic_load_relaxed(&u->cold)) != 0))
+        weft_unit_release_extras(xs, u);
+    weft_unit_retire_fields(u, handle);
+    weft_desc_free(weft_xs_cache(xs), u);
+}
+
 /* Back to the cache without telling the tool (a unit whose creation failed). */
 static inline void weft_unit_recycle_quiet(weft_xstream *xs, weft_unit *u)
 {

@@ -267,19 +267,25 @@ static inline bool weft_stack_cache_nonempty(const struct weft_mem_cache *c)
     return c != NULL && c->num_stacks != 0;
 }
 
+/* A default-size stack from a cache the caller saw nonempty. */
+static inline __attribute__((always_inline)) weft_stack *
+weft_stack_cache_take(struct weft_mem_cache *c)
+{
+    uint32_t n = --c->num_stacks;
+    weft_stack *s = c->stacks[n];
+    WEFT_ASSUME(s != NULL); /* no entry is NULL: the caller's failure test goes */
+    /* the next stack taken: its first frame's line, which the start will write */
+    if (n != 0)
+        __builtin_prefetch((char *)c->stacks[n - 1] - 64, 1);
+    return s;
+}
+
 /* A stack of `usable` bytes; the default size comes from the stream cache. */
 static inline __attribute__((always_inline)) weft_stack *weft_stack_alloc(struct weft_mem_cache *c,
                                                                           size_t usable)
 {
-    if (WEFT_LIKELY(c != NULL && usable == weft_mem_cfg.thread_stacksize && c->num_stacks != 0)) {
-        uint32_t n = --c->num_stacks;
-        weft_stack *s = c->stacks[n];
-        WEFT_ASSUME(s != NULL); /* no entry is NULL: the caller's failure test goes */
-        /* the next stack taken: its first frame's line, which the start will write */
-        if (n != 0)
-            __builtin_prefetch((char *)c->stacks[n - 1] - 64, 1);
-        return s;
-    }
+    if (WEFT_LIKELY(c != NULL && usable == weft_mem_cfg.thread_stacksize && c->num_stacks != 0))
+        return weft_stack_cache_take(c);
     return weft_stack_alloc_slow(c, usable);
 }
 

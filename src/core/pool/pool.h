@@ -430,6 +430,21 @@ static inline bool weft_pool_fifo_take_joinable(weft_pool *p, weft_unit *u, bool
         weft_spin_unlock(&p->lock);
     return ok;
 }
+/* The join's take of a tasklet (which never runs while queued): out of p if it is queued
+ * there; true if taken. */
+static inline bool weft_pool_fifo_take_tasklet(weft_pool *p, weft_unit *u)
+{
+    bool ok = false;
+    if (p->locked)
+        weft_spin_lock(&p->lock);
+    if (u->in_pool && u->pool == p) {
+        fifo_unlink(p, u);
+        ok = true;
+    }
+    if (p->locked)
+        weft_spin_unlock(&p->lock);
+    return ok;
+}
 /* ... of any pool: a pool of another kind takes only a unit that never ran (through its
  * ops table, pool.c). */
 static inline bool weft_pool_take_joinable(weft_pool *p, weft_unit *u, bool ran_ok)
