@@ -1609,9 +1609,162 @@ join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_join_chain *chai
     return false;
 }
 
-void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t)
+/* ---- the usual join of a fresh unit (ABT_*_join, and the join of ABT_*_free) ----
+ *
+ * join_wait's bypass for its two usual cases, with the tests of what those cases establish
+ * before the take left out, so that the compiler keeps them short (a frame of four or
+ * five registers, no re-test of a unit's stack or technique after the pool's lock):
+ * - a tasklet that never ran, queued in the only pool of the running BASIC loop, joined
+ *   by a ULT whose stack can carry it: taken out of the pool and run inline;
+ * - a fresh lazy return-on-completion ULT (RoC-L, the default) with the default stack
+ *   size, in that pool, joined by a ULT, a stack in the stream's cache: taken, given a
+ *   stack without a test, started by weft_ctx_call from its top, and when it returns
+ *   intact its stack goes back without asking its kind.
+ * No tool may be listening for the events these paths skip.  Anything else takes
+ * join_wait (weft_unit_join_wait) or free_join (the frees). */
+
+/* The pool a fresh unit of either case waits in, when the caller may take it: NULL if
+ * the caller is not a ULT or the unit's pool is not its loop's built-in FIFO pool. */
+static inline __attribute__((always_inline)) weft_pool *fresh_pool(weft_xstream *xs,
+                                                                   weft_unit *self, weft_unit *t)
+{
+    weft_pool *p = weft_atomic_load_relaxed_plain(&t->pool);
+    if (self && (self->flags & WEFT_U_ULT) && p == xs->sched->bypass_pool &&
+        (p->caps & WEFT_POOL_CAP_INLINE_FIFO))
+        return p;
+    return NULL;
+}
+
+/* A tasklet (not a special unit) that self may run, taken out of p; `evs`: the tool
+ * events the path skips. */
+static inline __attribute__((always_inline)) bool fresh_tasklet_take(weft_unit *self, weft_unit *t,
+                                                                     weft_pool *p, uint64_t evs)
+{
+    return !(t->flags & (WEFT_U_ULT | WEFT_U_SPECIAL)) && tasklet_fits_stack(self) &&
+           !weft_tool_wants(evs) && weft_pool_fifo_take_tasklet(p, t);
+}
+
+/* Runs the tasklet fresh_tasklet_take took; returns the stream, self's (a tasklet does
+ * not switch: read from self rather than kept in a register across the call). */
+static inline __attribute__((always_inline)) weft_xstream *
+fresh_tasklet_run(weft_xstream *xs, weft_unit *self, weft_unit *t)
+{
+    prep_run_quiet(xs, t);
+    t->fn(t->arg);
+    xs = self->xs;
+    WEFT_ASSERT(xs == weft_tls_xs);
+    xs->cur = self;
+    return xs;
+}
+
+/* A tasklet ended: published as join_wait does (FINISH for a tool, TERMINATED, then
+ * JOIN_DONE, which lets a waiter go). */
+static inline void tasklet_publish_end(weft_unit *t)
+{
+    weft_tool_event(t, ABT_TOOL_EVENT_THREAD_FINISH);
+    weft_atomic_store_relaxed(&t->state, WEFT_TERMINATED);
+    weft_atomic_store_release(&t->joiner, WEFT_JOIN_DONE);
+}
+
+/* A fresh RoC ULT of the default stack size that self may start, taken out of p (its
+ * stack kind is read after the take, when nobody else may write it). */
+static inline __attribute__((always_inline)) bool fresh_roc_take(weft_xstream *xs, weft_unit *t,
+                                                                 weft_pool *p)
+{
+    const uint16_t pick =
+        WEFT_U_ULT | WEFT_U_SPECIAL | WEFT_U_F_KEEP | WEFT_U_F_ROC | WEFT_U_F_SS | WEFT_U_F_SC;
+    return (t->flags & pick) == (WEFT_U_ULT | WEFT_U_F_ROC) &&
+           t->stack_size == weft_mem_cfg.thread_stacksize &&
+           weft_stack_cache_nonempty(&xs->cache) &&
+           !weft_tool_wants(ABT_TOOL_EVENT_THREAD_SUSPEND | ABT_TOOL_EVENT_THREAD_RUN) &&
+           weft_pool_fifo_take_joinable(p, t, false);
+}
+
+/* Starts the ULT fresh_roc_take took, which has no stack yet (WEFT_STACK_NONE), with
+ * self as its bypassing joiner (join_run_ult, specialised).  True: it returned intact,
+ * its stack is back in the cache and nothing is published; false: it deviated and
+ * finished through the termination hand-off (self->xs says where self now runs). */
+static inline __attribute__((always_inline)) bool fresh_roc_run(weft_xstream *xs, weft_unit *self,
+                                                                weft_unit *t)
+{
+    WEFT_ASSERT(t->stack == NULL && t->stack_kind == WEFT_STACK_NONE);
+    weft_stack *st = weft_stack_cache_take(&xs->cache);
+    t->stack = st;
+    t->stack_kind = WEFT_STACK_CACHED;
+    leave_check(self); /* the canary; SC promotion */
+    weft_waiter w;
+    w.ult = self;
+    w.counted_blocked = 0;
+    w.join_chain = 0;
+    weft_atomic_store_relaxed(&t->joiner, &w);
+    weft_atomic_store_relaxed(&self->state, WEFT_BLOCKED);
+    prep_run_quiet(xs, t);
+    if (WEFT_TSAN)
+        t->tsan_fiber = weft_tsan_fiber_create();
+    san_switch_to(&self->asan_fake_stack, t);
+    void *r = weft_ctx_call(&self->ctx, weft_stack_top(st), ult_entry_roc_join, t);
+    if (WEFT_LIKELY(r == roc_done_tag(xs))) {
+        weft_san_landed(self->asan_fake_stack);
+        WEFT_ASSERT(xs == weft_tls_xs && xs->cur == self && !xs->post_fn);
+        if (WEFT_ASAN || WEFT_TSAN) {
+            release_stack(xs, t);
+        } else { /* release_stack's first case; the retire resets stack_kind */
+            weft_stack_free_default(&xs->cache, t->stack);
+            t->stack = NULL;
+            t->ctx = NULL;
+        }
+        return true;
+    }
+    ult_landed(self, r);
+    return false;
+}
+
+/* A ULT that fresh_roc_run reports intact ended: published as finish_joined does (its
+ * stack is back already). */
+static inline void fresh_roc_publish_end(weft_unit *t)
+{
+    t->stack_kind = WEFT_STACK_NONE;
+    weft_atomic_store_release(&t->state, WEFT_TERMINATED);
+    weft_atomic_store_release(&t->joiner, WEFT_JOIN_DONE);
+}
+
+/* A fresh RoC ULT that fresh_roc_take took and that runs on the stack its user gave
+ * (WEFT_STACK_USER): join_run_ult, out of the way of the usual case. */
+static WEFT_COLD __attribute__((noinline)) bool
+fresh_roc_run_user(weft_xstream *xs, weft_unit *self, weft_unit *t, bool freeing)
+{
+    weft_waiter w;
+    w.ult = self;
+    w.counted_blocked = 0;
+    w.join_chain = 0;
+    return join_run_ult(xs, self, t, &w, freeing);
+}
+
+static __attribute__((noinline)) void join_wait_general(weft_xstream *xs, weft_unit *self,
+                                                        weft_unit *t)
 {
     join_wait(xs, self, t, NULL, false);
+}
+
+void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t)
+{
+    weft_pool *p = fresh_pool(xs, self, t);
+    if (WEFT_LIKELY(p != NULL)) {
+        if (fresh_tasklet_take(self, t, p,
+                               ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH)) {
+            fresh_tasklet_run(xs, self, t);
+            tasklet_publish_end(t);
+            return;
+        }
+        if (fresh_roc_take(xs, t, p)) {
+            if (WEFT_UNLIKELY(t->stack_kind != WEFT_STACK_NONE))
+                fresh_roc_run_user(xs, self, t, false);
+            else if (fresh_roc_run(xs, self, t))
+                fresh_roc_publish_end(t);
+            return;
+        }
+    }
+    join_wait_general(xs, self, t);
 }
 
 void weft_unit_join_wait_chain(weft_xstream *xs, weft_unit *self, weft_unit *t,
@@ -1647,82 +1800,26 @@ static __attribute__((noinline)) int thread_free_join_general(weft_unit *t, ABT_
     return free_join(t, thread, ABT_THREAD_NULL, ABT_ERR_INV_THREAD);
 }
 
-/* weft_thread_free_join of a fresh ULT it took out of its pool that runs on the stack its
- * user gave (WEFT_STACK_USER): join_run_ult, then free_join's end. */
-static WEFT_COLD __attribute__((noinline)) int thread_free_taken(weft_xstream *xs, weft_unit *self,
-                                                                 weft_unit *t, ABT_thread *thread)
-{
-    weft_waiter w;
-    w.ult = self;
-    w.counted_blocked = 0;
-    w.join_chain = 0;
-    if (!join_run_ult(xs, self, t, &w, true)) {
-        xs = self->xs; /* self may come back on another stream */
-        weft_unit_free_told(t);
-    }
-    weft_unit_retire(xs, t, weft_atomic_load_relaxed(&t->handle));
-    *thread = ABT_THREAD_NULL;
-    return ABT_SUCCESS;
-}
-
-/* ABT_thread_free's usual join: a lazy return-on-completion ULT (RoC-L, the default) that
- * never ran, queued in the only pool of the running BASIC loop, with the default stack
- * size and one in the stream's cache, freed by a ULT, no tool listening.  join_wait's
- * bypass and join_run_ult, written for what was established before the take: the
- * unit's stack comes from the cache without a test, it is started by a call
- * (weft_ctx_call) from its top, and given back to the cache without asking its kind. */
+/* ABT_thread_free of a fresh RoC-L ULT: the usual join (above), then free_join's end. */
 int weft_thread_free_join(weft_unit *t, ABT_thread *thread)
 {
     weft_xstream *xs = weft_xs_self();
     weft_unit *self = xs ? xs->cur : NULL;
-    weft_pool *p = weft_atomic_load_relaxed_plain(&t->pool);
-    const uint16_t pick =
-        WEFT_U_ULT | WEFT_U_SPECIAL | WEFT_U_F_KEEP | WEFT_U_F_ROC | WEFT_U_F_SS | WEFT_U_F_SC;
-    if (WEFT_LIKELY(self && (self->flags & WEFT_U_ULT) &&
-                    (t->flags & pick) == (WEFT_U_ULT | WEFT_U_F_ROC) &&
-                    p == xs->sched->bypass_pool && (p->caps & WEFT_POOL_CAP_INLINE_FIFO) &&
-                    t->stack_size == weft_mem_cfg.thread_stacksize &&
-                    weft_stack_cache_nonempty(&xs->cache) &&
-                    !weft_tool_wants(ABT_TOOL_EVENT_THREAD_SUSPEND | ABT_TOOL_EVENT_THREAD_RUN) &&
-                    weft_pool_fifo_take_joinable(p, t, false))) {
-        /* ours now: its stack kind is read when nobody else may write it */
-        if (WEFT_UNLIKELY(t->stack_kind != WEFT_STACK_NONE))
-            return thread_free_taken(xs, self, t, thread);
-        WEFT_ASSERT(t->stack == NULL); /* a lazy unit that never ran */
-        weft_stack *st = weft_stack_cache_take(&xs->cache);
-        t->stack = st;
-        t->stack_kind = WEFT_STACK_CACHED;
-        leave_check(self); /* the canary; SC promotion */
-        weft_waiter w;
-        w.ult = self;
-        w.counted_blocked = 0;
-        w.join_chain = 0;
-        weft_atomic_store_relaxed(&t->joiner, &w);
-        weft_atomic_store_relaxed(&self->state, WEFT_BLOCKED);
-        prep_run_quiet(xs, t);
-        if (WEFT_TSAN)
-            t->tsan_fiber = weft_tsan_fiber_create();
-        san_switch_to(&self->asan_fake_stack, t);
-        void *r = weft_ctx_call(&self->ctx, weft_stack_top(st), ult_entry_roc_join, t);
-        if (WEFT_LIKELY(r == roc_done_tag(xs))) {
-            weft_san_landed(self->asan_fake_stack);
-            WEFT_ASSERT(xs == weft_tls_xs && xs->cur == self && !xs->post_fn);
-            if (WEFT_LIKELY(!weft_tool_wants(WEFT_FREE_EVENTS))) {
-                /* t is unpublished, as join_wait leaves it when freeing */
-                if (WEFT_ASAN || WEFT_TSAN)
-                    release_stack(xs, t);
-                else { /* the retire resets stack_kind */
-                    weft_stack_free_default(&xs->cache, t->stack);
-                    t->stack = NULL;
-                    t->ctx = NULL;
-                }
-                weft_unit_retire_stackless(xs, t, weft_atomic_load_relaxed(&t->handle));
-                *thread = ABT_THREAD_NULL;
-                return ABT_SUCCESS;
-            }
-            finish_joined(xs, t);
+    weft_pool *p = fresh_pool(xs, self, t);
+    if (WEFT_LIKELY(p != NULL && fresh_roc_take(xs, t, p))) {
+        bool intact = WEFT_UNLIKELY(t->stack_kind != WEFT_STACK_NONE)
+                          ? fresh_roc_run_user(xs, self, t, true)
+                          : fresh_roc_run(xs, self, t);
+        if (WEFT_LIKELY(intact) && WEFT_LIKELY(!weft_tool_wants(WEFT_FREE_EVENTS))) {
+            /* unpublished, as join_wait leaves a unit it ran when freeing */
+            weft_unit_retire_stackless(xs, t, weft_atomic_load_relaxed(&t->handle));
+            *thread = ABT_THREAD_NULL;
+            return ABT_SUCCESS;
+        }
+        if (intact) {
+            fresh_roc_publish_end(t);
         } else {
-            xs = ult_landed(self, r); /* t deviated: self may come back on another stream */
+            xs = self->xs; /* self may come back on another stream */
         }
         weft_unit_free_told(t);
         weft_unit_retire(xs, t, weft_atomic_load_relaxed(&t->handle));
@@ -1737,41 +1834,22 @@ static __attribute__((noinline)) int task_free_join_general(weft_unit *t, ABT_ta
     return free_join(t, task, (ABT_thread)ABT_TASK_NULL, ABT_ERR_INV_TASK);
 }
 
-/* A tool registered while task_free_inline's tasklet ran: its end is published and told
- * as free_join would have (FINISH, then JOIN and FREE). */
-static WEFT_COLD void task_free_inline_told(weft_unit *t)
-{
-    weft_tool_event(t, ABT_TOOL_EVENT_THREAD_FINISH);
-    weft_atomic_store_relaxed(&t->state, WEFT_TERMINATED);
-    weft_atomic_store_release(&t->joiner, WEFT_JOIN_DONE);
-    weft_unit_free_told(t);
-}
-
-/* ABT_task_free's usual join: a tasklet that never ran, queued in the only pool of the
- * running BASIC loop, freed by a ULT whose stack can carry it, no tool listening.  The
- * free takes it out of the pool, runs it and retires it (join_wait's inline run, then
- * free_join's retire), with no waiter and a frame of three registers: free_join, whose
- * ULT paths keep six and a waiter, is left for anything else. */
+/* ABT_task_free of a queued tasklet: the usual join (above), then free_join's end. */
 int weft_task_free_join(weft_unit *t, ABT_task *task)
 {
     weft_xstream *xs = weft_xs_self();
     weft_unit *self = xs ? xs->cur : NULL;
-    weft_pool *p = weft_atomic_load_relaxed_plain(&t->pool);
-    if (WEFT_LIKELY(self && (self->flags & WEFT_U_ULT) &&
-                    !(t->flags & (WEFT_U_ULT | WEFT_U_SPECIAL)) && p == xs->sched->bypass_pool &&
-                    (p->caps & WEFT_POOL_CAP_INLINE_FIFO) && tasklet_fits_stack(self) &&
-                    !weft_tool_wants(ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH |
-                                     WEFT_FREE_EVENTS) &&
-                    weft_pool_fifo_take_tasklet(p, t))) {
-        prep_run_quiet(xs, t);
-        t->fn(t->arg);
-        /* the stream from self, not a register kept across the call: self cannot have
-         * moved (a tasklet does not switch) */
-        xs = self->xs;
-        WEFT_ASSERT(xs == weft_tls_xs);
-        xs->cur = self;
-        if (WEFT_UNLIKELY(weft_tool_wants(ABT_TOOL_EVENT_THREAD_FINISH | WEFT_FREE_EVENTS)))
-            task_free_inline_told(t);
+    weft_pool *p = fresh_pool(xs, self, t);
+    if (WEFT_LIKELY(p != NULL &&
+                    fresh_tasklet_take(self, t, p,
+                                       ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH |
+                                           WEFT_FREE_EVENTS))) {
+        xs = fresh_tasklet_run(xs, self, t);
+        /* a tool that registered while it ran hears its end as free_join tells it */
+        if (WEFT_UNLIKELY(weft_tool_wants(ABT_TOOL_EVENT_THREAD_FINISH | WEFT_FREE_EVENTS))) {
+            tasklet_publish_end(t);
+            weft_unit_free_told(t);
+        }
         weft_unit_retire_stackless(xs, t, weft_atomic_load_relaxed(&t->handle));
         *task = ABT_TASK_NULL;
         return ABT_SUCCESS;
