@@ -1647,11 +1647,12 @@ static inline __attribute__((always_inline)) bool fresh_tasklet_take(weft_unit *
 /* Runs the tasklet fresh_tasklet_take took; returns the stream, self's (a tasklet does
  * not switch: read from self rather than kept in a register across the call). */
 static inline __attribute__((always_inline)) weft_xstream *
-fresh_tasklet_run(weft_xstream *xs, weft_unit *self, weft_unit *t)
+fresh_tasklet_run(weft_xstream *xs, weft_unit *self, weft_unit *t, bool reload)
 {
     prep_run_quiet(xs, t);
     t->fn(t->arg);
-    xs = self->xs;
+    if (reload)
+        xs = self->xs;
     WEFT_ASSERT(xs == weft_tls_xs);
     xs->cur = self;
     return xs;
@@ -1752,7 +1753,7 @@ void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t)
     if (WEFT_LIKELY(p != NULL)) {
         if (fresh_tasklet_take(self, t, p,
                                ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH)) {
-            fresh_tasklet_run(xs, self, t);
+            fresh_tasklet_run(xs, self, t, false);
             tasklet_publish_end(t);
             return;
         }
@@ -1844,7 +1845,7 @@ int weft_task_free_join(weft_unit *t, ABT_task *task)
                     fresh_tasklet_take(self, t, p,
                                        ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH |
                                            WEFT_FREE_EVENTS))) {
-        xs = fresh_tasklet_run(xs, self, t);
+        xs = fresh_tasklet_run(xs, self, t, true);
         /* a tool that registered while it ran hears its end as free_join tells it */
         if (WEFT_UNLIKELY(weft_tool_wants(ABT_TOOL_EVENT_THREAD_FINISH | WEFT_FREE_EVENTS))) {
             tasklet_publish_end(t);
