@@ -1549,9 +1549,12 @@ join_run_ult(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_waiter *w, bo
 /* `freeing` (the join of ABT_thread_free / ABT_task_free, weft_unit_free_join): a target
  * that the joiner ran to completion here, with no tool listening for its end, is left
  * unpublished (neither TERMINATED nor JOIN_DONE: the caller retires it at once, and
- * nobody else may look at a unit being freed) and join_wait returns true; else false. */
-static inline __attribute__((always_inline)) bool
-join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_join_chain *chain, bool freeing)
+ * nobody else may look at a unit being freed) and join_wait returns true; else false.
+ * `bypass` false: the caller already tried the bypass's take (the usual join, below) and
+ * found t gone from its pool: no second round of the pool's lock. */
+static inline __attribute__((always_inline)) bool join_wait(weft_xstream *xs, weft_unit *self,
+                                                            weft_unit *t, weft_join_chain *chain,
+                                                            bool freeing, bool bypass)
 {
     /* A bypassed join's waiter is read only for ult, counted_blocked and join_chain
      * (hand-off or wake-up): the other fields are set on the paths that use them. */
@@ -1564,7 +1567,7 @@ join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_join_chain *chai
          * here and now, by the joiner itself. */
         /* a fresh SS or SC target is left to the stream's predefined (stateless) loop,
          * which starts it without saving itself (core/fork.h): the joiner waits */
-        if (!(t->flags & (WEFT_U_F_SS | WEFT_U_F_SC)) && bypass_take(xs, t, true)) {
+        if (bypass && !(t->flags & (WEFT_U_F_SS | WEFT_U_F_SC)) && bypass_take(xs, t, true)) {
             if (t->flags & WEFT_U_ULT) {
                 if (t->ctx || ensure_stack(xs, t)) { /* a unit that ran has its stack */
                     if (chain) { /* join_many: t may start the next one itself */
@@ -1635,16 +1638,16 @@ static inline __attribute__((always_inline)) weft_pool *fresh_pool(weft_xstream 
     return NULL;
 }
 
-/* A tasklet (not a special unit) that self may run, taken out of p; `evs`: the tool
- * events the path skips. */
-static inline __attribute__((always_inline)) bool fresh_tasklet_take(weft_unit *self, weft_unit *t,
-                                                                     weft_pool *p, uint64_t evs)
+/* A tasklet (not a special unit) that self may run inline, if it is still queued;
+ * `evs`: the tool events the path skips.  The take is weft_pool_fifo_take_tasklet. */
+static inline __attribute__((always_inline)) bool fresh_tasklet_fits(weft_unit *self, weft_unit *t,
+                                                                     uint64_t evs)
 {
     return !(t->flags & (WEFT_U_ULT | WEFT_U_SPECIAL)) && tasklet_fits_stack(self) &&
-           !weft_tool_wants(evs) && weft_pool_fifo_take_tasklet(p, t);
+           !weft_tool_wants(evs);
 }
 
-/* Runs the tasklet fresh_tasklet_take took; returns the stream, self's (a tasklet does
+/* Runs the tasklet taken out of its pool; returns the stream, self's (a tasklet does
  * not switch: read from self rather than kept in a register across the call). */
 static inline __attribute__((always_inline)) weft_xstream *
 fresh_tasklet_run(weft_xstream *xs, weft_unit *self, weft_unit *t, bool reload)
@@ -1667,21 +1670,43 @@ static inline void tasklet_publish_end(weft_unit *t)
     weft_atomic_store_release(&t->joiner, WEFT_JOIN_DONE);
 }
 
-/* A fresh RoC ULT of the default stack size that self may start, taken out of p (its
- * stack kind is read after the take, when nobody else may write it). */
-static inline __attribute__((always_inline)) bool fresh_roc_take(weft_xstream *xs, weft_unit *t,
-                                                                 weft_pool *p)
+/* A RoC ULT of the default stack size that self may start or resume if it is still
+ * queued (weft_pool_fifo_take_joinable with ran_ok, as join_wait's bypass takes): the
+ * stack kind and context of a taken unit are read after the take, when nobody else may
+ * write them. */
+static inline __attribute__((always_inline)) bool fresh_roc_fits(weft_xstream *xs, weft_unit *t)
 {
     const uint16_t pick =
         WEFT_U_ULT | WEFT_U_SPECIAL | WEFT_U_F_KEEP | WEFT_U_F_ROC | WEFT_U_F_SS | WEFT_U_F_SC;
     return (t->flags & pick) == (WEFT_U_ULT | WEFT_U_F_ROC) &&
            t->stack_size == weft_mem_cfg.thread_stacksize &&
            weft_stack_cache_nonempty(&xs->cache) &&
-           !weft_tool_wants(ABT_TOOL_EVENT_THREAD_SUSPEND | ABT_TOOL_EVENT_THREAD_RUN) &&
-           weft_pool_fifo_take_joinable(p, t, false);
+           !weft_tool_wants(ABT_TOOL_EVENT_THREAD_SUSPEND | ABT_TOOL_EVENT_THREAD_RUN);
 }
 
-/* Starts the ULT fresh_roc_take took, which has no stack yet (WEFT_STACK_NONE), with
+/* Has t run (it has a saved context)?  A hint read without the pool's lock, so that the
+ * join of a unit that yielded goes straight to join_wait (one round of the lock, its
+ * resume inline there) instead of through the usual join's take and taken_run_ult; the
+ * stream that runs t writes the field, so the read races by design, and the take checks
+ * again under the lock.  TSan builds, which would report the race, take the lock to know
+ * (and so run taken_run_ult for such units). */
+static inline bool ran_hint(weft_unit *t)
+{
+#if WEFT_TSAN
+    (void)t;
+    return false;
+#else
+    return weft_atomic_load_relaxed_plain(&t->ctx) != NULL;
+#endif
+}
+
+/* Did the take give a unit that never ran and has no stack (fresh_roc_run's case)? */
+static inline bool taken_fresh_lazy(const weft_unit *t)
+{
+    return t->ctx == NULL && t->stack_kind == WEFT_STACK_NONE;
+}
+
+/* Starts a ULT taken out of its pool that never ran and has no stack yet (WEFT_STACK_NONE), with
  * self as its bypassing joiner (join_run_ult, specialised).  True: it returned intact,
  * its stack is back in the cache and nothing is published; false: it deviated and
  * finished through the termination hand-off (self->xs says where self now runs). */
@@ -1729,10 +1754,11 @@ static inline void fresh_roc_publish_end(weft_unit *t)
     weft_atomic_store_release(&t->joiner, WEFT_JOIN_DONE);
 }
 
-/* A fresh RoC ULT that fresh_roc_take took and that runs on the stack its user gave
- * (WEFT_STACK_USER): join_run_ult, out of the way of the usual case. */
-static WEFT_COLD __attribute__((noinline)) bool
-fresh_roc_run_user(weft_xstream *xs, weft_unit *self, weft_unit *t, bool freeing)
+/* A RoC ULT taken out of its pool that ran before (it yielded, and ran_hint missed it)
+ * or runs on the stack its user gave (WEFT_STACK_USER): join_run_ult, out of the way of
+ * the usual case. */
+static __attribute__((noinline)) bool taken_run_ult(weft_xstream *xs, weft_unit *self, weft_unit *t,
+                                                    bool freeing)
 {
     weft_waiter w;
     w.ult = self;
@@ -1742,36 +1768,62 @@ fresh_roc_run_user(weft_xstream *xs, weft_unit *self, weft_unit *t, bool freeing
 }
 
 static __attribute__((noinline)) void join_wait_general(weft_xstream *xs, weft_unit *self,
-                                                        weft_unit *t)
+                                                        weft_unit *t, bool bypass)
 {
-    join_wait(xs, self, t, NULL, false);
+    join_wait(xs, self, t, NULL, false, bypass);
 }
 
+/* The usual join of a queued tasklet (weft_unit_join_wait). */
+static __attribute__((noinline)) void join_fresh_tasklet(weft_xstream *xs, weft_unit *self,
+                                                         weft_unit *t, weft_pool *p)
+{
+    if (WEFT_UNLIKELY(!weft_pool_fifo_take_tasklet(p, t))) {
+        join_wait_general(xs, self, t, false);
+        return;
+    }
+    fresh_tasklet_run(xs, self, t, false);
+    tasklet_publish_end(t);
+}
+
+/* The usual join of a fresh RoC-L ULT (weft_unit_join_wait). */
+static __attribute__((noinline)) void join_fresh_roc(weft_xstream *xs, weft_unit *self,
+                                                     weft_unit *t, weft_pool *p)
+{
+    if (WEFT_UNLIKELY(!weft_pool_fifo_take_joinable(p, t, true))) {
+        join_wait_general(xs, self, t, false);
+        return;
+    }
+    if (WEFT_UNLIKELY(!taken_fresh_lazy(t)))
+        taken_run_ult(xs, self, t, false);
+    else if (fresh_roc_run(xs, self, t))
+        fresh_roc_publish_end(t);
+}
+
+/* Frameless: every way out is a tail call, so a join that is not the usual one (a unit
+ * that yielded, the deviation benchmark's) pays only the tests. */
 void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t)
 {
-    weft_pool *p = fresh_pool(xs, self, t);
-    if (WEFT_LIKELY(p != NULL)) {
-        if (fresh_tasklet_take(self, t, p,
-                               ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH)) {
-            fresh_tasklet_run(xs, self, t, false);
-            tasklet_publish_end(t);
-            return;
-        }
-        if (fresh_roc_take(xs, t, p)) {
-            if (WEFT_UNLIKELY(t->stack_kind != WEFT_STACK_NONE))
-                fresh_roc_run_user(xs, self, t, false);
-            else if (fresh_roc_run(xs, self, t))
-                fresh_roc_publish_end(t);
-            return;
+    if (!ran_hint(t)) {
+        weft_pool *p = fresh_pool(xs, self, t);
+        if (WEFT_LIKELY(p != NULL)) {
+            if (fresh_tasklet_fits(self, t,
+                                   ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH)) {
+                join_fresh_tasklet(xs, self, t, p);
+                return;
+            }
+            if (fresh_roc_fits(xs, t)) {
+                join_fresh_roc(xs, self, t, p);
+                return;
+            }
         }
     }
-    join_wait_general(xs, self, t);
+    join_wait_general(xs, self, t, true);
 }
 
 void weft_unit_join_wait_chain(weft_xstream *xs, weft_unit *self, weft_unit *t,
                                weft_join_chain *chain)
 {
-    join_wait(xs, self, t, chain, false);
+    join_wait(xs, self, t, chain, false, true);
 }
 
 /* ABT_thread_free / ABT_task_free of a unit not seen terminated, in one call: the join
@@ -1779,14 +1831,14 @@ void weft_unit_join_wait_chain(weft_xstream *xs, weft_unit *self, weft_unit *t,
  * FREE events if a tool wants them, the retire, the handle to `null`.  `inv`: the error
  * for the unit itself or a special unit (ABT_ERR_INV_THREAD, ABT_ERR_INV_TASK). */
 static inline __attribute__((always_inline)) int free_join(weft_unit *t, ABT_thread *hp,
-                                                           ABT_thread null, int inv)
+                                                           ABT_thread null, int inv, bool bypass)
 {
     weft_xstream *xs = weft_xs_self();
     weft_unit *self = xs ? xs->cur : NULL;
     if (WEFT_UNLIKELY(t == self || (t->flags & WEFT_U_SPECIAL)))
         return inv;
     uintptr_t h = (uintptr_t)*hp;
-    if (!join_wait(xs, self, t, NULL, true)) {
+    if (!join_wait(xs, self, t, NULL, true, bypass)) {
         /* a ULT may come back on another stream; its unit says which */
         xs = self ? self->xs : xs;
         weft_unit_free_told(t);
@@ -1796,9 +1848,10 @@ static inline __attribute__((always_inline)) int free_join(weft_unit *t, ABT_thr
     return ABT_SUCCESS;
 }
 
-static __attribute__((noinline)) int thread_free_join_general(weft_unit *t, ABT_thread *thread)
+static __attribute__((noinline)) int thread_free_join_general(weft_unit *t, ABT_thread *thread,
+                                                              bool bypass)
 {
-    return free_join(t, thread, ABT_THREAD_NULL, ABT_ERR_INV_THREAD);
+    return free_join(t, thread, ABT_THREAD_NULL, ABT_ERR_INV_THREAD, bypass);
 }
 
 /* ABT_thread_free of a fresh RoC-L ULT: the usual join (above), then free_join's end. */
@@ -1807,10 +1860,11 @@ int weft_thread_free_join(weft_unit *t, ABT_thread *thread)
     weft_xstream *xs = weft_xs_self();
     weft_unit *self = xs ? xs->cur : NULL;
     weft_pool *p = fresh_pool(xs, self, t);
-    if (WEFT_LIKELY(p != NULL && fresh_roc_take(xs, t, p))) {
-        bool intact = WEFT_UNLIKELY(t->stack_kind != WEFT_STACK_NONE)
-                          ? fresh_roc_run_user(xs, self, t, true)
-                          : fresh_roc_run(xs, self, t);
+    if (WEFT_LIKELY(p != NULL && fresh_roc_fits(xs, t))) {
+        if (WEFT_UNLIKELY(!weft_pool_fifo_take_joinable(p, t, true)))
+            return thread_free_join_general(t, thread, false);
+        bool intact = WEFT_UNLIKELY(!taken_fresh_lazy(t)) ? taken_run_ult(xs, self, t, true)
+                                                          : fresh_roc_run(xs, self, t);
         if (WEFT_LIKELY(intact) && WEFT_LIKELY(!weft_tool_wants(WEFT_FREE_EVENTS))) {
             /* unpublished, as join_wait leaves a unit it ran when freeing */
             weft_unit_retire_stackless(xs, t, weft_atomic_load_relaxed(&t->handle));
@@ -1827,12 +1881,13 @@ int weft_thread_free_join(weft_unit *t, ABT_thread *thread)
         *thread = ABT_THREAD_NULL;
         return ABT_SUCCESS;
     }
-    return thread_free_join_general(t, thread);
+    return thread_free_join_general(t, thread, true);
 }
 
-static __attribute__((noinline)) int task_free_join_general(weft_unit *t, ABT_task *task)
+static __attribute__((noinline)) int task_free_join_general(weft_unit *t, ABT_task *task,
+                                                            bool bypass)
 {
-    return free_join(t, task, (ABT_thread)ABT_TASK_NULL, ABT_ERR_INV_TASK);
+    return free_join(t, task, (ABT_thread)ABT_TASK_NULL, ABT_ERR_INV_TASK, bypass);
 }
 
 /* ABT_task_free of a queued tasklet: the usual join (above), then free_join's end. */
@@ -1842,9 +1897,11 @@ int weft_task_free_join(weft_unit *t, ABT_task *task)
     weft_unit *self = xs ? xs->cur : NULL;
     weft_pool *p = fresh_pool(xs, self, t);
     if (WEFT_LIKELY(p != NULL &&
-                    fresh_tasklet_take(self, t, p,
+                    fresh_tasklet_fits(self, t,
                                        ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH |
                                            WEFT_FREE_EVENTS))) {
+        if (WEFT_UNLIKELY(!weft_pool_fifo_take_tasklet(p, t)))
+            return task_free_join_general(t, task, false);
         xs = fresh_tasklet_run(xs, self, t, true);
         /* a tool that registered while it ran hears its end as free_join tells it */
         if (WEFT_UNLIKELY(weft_tool_wants(ABT_TOOL_EVENT_THREAD_FINISH | WEFT_FREE_EVENTS))) {
@@ -1855,5 +1912,5 @@ int weft_task_free_join(weft_unit *t, ABT_task *task)
         *task = ABT_TASK_NULL;
         return ABT_SUCCESS;
     }
-    return task_free_join_general(t, task);
+    return task_free_join_general(t, task, true);
 }

@@ -437,7 +437,7 @@ static inline bool weft_pool_fifo_take_tasklet(weft_pool *p, weft_unit *u)
     bool ok = false;
     if (p->locked)
         weft_spin_lock(&p->lock);
-    if (u->in_pool && u->pool == p) {
+    if (WEFT_LIKELY(u->in_pool && u->pool == p)) {
         fifo_unlink(p, u);
         ok = true;
     }
