@@ -1674,12 +1674,15 @@ static inline void tasklet_publish_end(weft_unit *t)
  * queued (weft_pool_fifo_take_joinable with ran_ok, as join_wait's bypass takes): the
  * stack kind and context of a taken unit are read after the take, when nobody else may
  * write them. */
-static inline __attribute__((always_inline)) bool fresh_roc_fits(weft_xstream *xs, weft_unit *t)
+static inline bool fresh_roc_flags(const weft_unit *t)
 {
     const uint16_t pick =
         WEFT_U_ULT | WEFT_U_SPECIAL | WEFT_U_F_KEEP | WEFT_U_F_ROC | WEFT_U_F_SS | WEFT_U_F_SC;
-    return (t->flags & pick) == (WEFT_U_ULT | WEFT_U_F_ROC) &&
-           t->stack_size == weft_mem_cfg.thread_stacksize &&
+    return (t->flags & pick) == (WEFT_U_ULT | WEFT_U_F_ROC);
+}
+static inline __attribute__((always_inline)) bool fresh_roc_fits(weft_xstream *xs, weft_unit *t)
+{
+    return fresh_roc_flags(t) && t->stack_size == weft_mem_cfg.thread_stacksize &&
            weft_stack_cache_nonempty(&xs->cache) &&
            !weft_tool_wants(ABT_TOOL_EVENT_THREAD_SUSPEND | ABT_TOOL_EVENT_THREAD_RUN);
 }
@@ -1768,9 +1771,16 @@ static __attribute__((noinline)) bool taken_run_ult(weft_xstream *xs, weft_unit 
 }
 
 static __attribute__((noinline)) void join_wait_general(weft_xstream *xs, weft_unit *self,
-                                                        weft_unit *t, bool bypass)
+                                                        weft_unit *t)
 {
-    join_wait(xs, self, t, NULL, false, bypass);
+    join_wait(xs, self, t, NULL, false, true);
+}
+/* ... after the usual path's take missed: no bypass (a copy of its own, so that the
+ * general join tests no flag for it) */
+static __attribute__((noinline)) void join_wait_missed(weft_xstream *xs, weft_unit *self,
+                                                       weft_unit *t)
+{
+    join_wait(xs, self, t, NULL, false, false);
 }
 
 /* The usual join of a queued tasklet (weft_unit_join_wait). */
@@ -1778,7 +1788,7 @@ static __attribute__((noinline)) void join_fresh_tasklet(weft_xstream *xs, weft_
                                                          weft_unit *t, weft_pool *p)
 {
     if (WEFT_UNLIKELY(!weft_pool_fifo_take_tasklet(p, t))) {
-        join_wait_general(xs, self, t, false);
+        join_wait_missed(xs, self, t);
         return;
     }
     fresh_tasklet_run(xs, self, t, false);
@@ -1790,7 +1800,7 @@ static __attribute__((noinline)) void join_fresh_roc(weft_xstream *xs, weft_unit
                                                      weft_unit *t, weft_pool *p)
 {
     if (WEFT_UNLIKELY(!weft_pool_fifo_take_joinable(p, t, true))) {
-        join_wait_general(xs, self, t, false);
+        join_wait_missed(xs, self, t);
         return;
     }
     if (WEFT_UNLIKELY(!taken_fresh_lazy(t)))
@@ -1803,21 +1813,22 @@ static __attribute__((noinline)) void join_fresh_roc(weft_xstream *xs, weft_unit
  * that yielded, the deviation benchmark's) pays only the tests. */
 void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t)
 {
-    if (!ran_hint(t)) {
-        weft_pool *p = fresh_pool(xs, self, t);
-        if (WEFT_LIKELY(p != NULL)) {
-            if (fresh_tasklet_fits(self, t,
-                                   ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH)) {
-                join_fresh_tasklet(xs, self, t, p);
-                return;
-            }
-            if (fresh_roc_fits(xs, t)) {
-                join_fresh_roc(xs, self, t, p);
-                return;
-            }
+    /* a unit that ran, then the unit's kind and technique: the other techniques leave
+     * after one test */
+    weft_pool *p;
+    if (ran_hint(t)) {
+        /* join_wait */
+    } else if (!(t->flags & WEFT_U_ULT)) {
+        if ((p = fresh_pool(xs, self, t)) &&
+            fresh_tasklet_fits(self, t, ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH)) {
+            join_fresh_tasklet(xs, self, t, p);
+            return;
         }
+    } else if (fresh_roc_flags(t) && (p = fresh_pool(xs, self, t)) && fresh_roc_fits(xs, t)) {
+        join_fresh_roc(xs, self, t, p);
+        return;
     }
-    join_wait_general(xs, self, t, true);
+    join_wait_general(xs, self, t);
 }
 
 void weft_unit_join_wait_chain(weft_xstream *xs, weft_unit *self, weft_unit *t,
