@@ -1674,15 +1674,10 @@ static inline void tasklet_publish_end(weft_unit *t)
  * queued (weft_pool_fifo_take_joinable with ran_ok, as join_wait's bypass takes): the
  * stack kind and context of a taken unit are read after the take, when nobody else may
  * write them. */
-static inline bool fresh_roc_flags(const weft_unit *t)
-{
-    const uint16_t pick =
-        WEFT_U_ULT | WEFT_U_SPECIAL | WEFT_U_F_KEEP | WEFT_U_F_ROC | WEFT_U_F_SS | WEFT_U_F_SC;
-    return (t->flags & pick) == (WEFT_U_ULT | WEFT_U_F_ROC);
-}
+/* ... its flags tested (weft_unit_fresh_roc_flags) */
 static inline __attribute__((always_inline)) bool fresh_roc_fits(weft_xstream *xs, weft_unit *t)
 {
-    return fresh_roc_flags(t) && t->stack_size == weft_mem_cfg.thread_stacksize &&
+    return t->stack_size == weft_mem_cfg.thread_stacksize &&
            weft_stack_cache_nonempty(&xs->cache) &&
            !weft_tool_wants(ABT_TOOL_EVENT_THREAD_SUSPEND | ABT_TOOL_EVENT_THREAD_RUN);
 }
@@ -1810,21 +1805,21 @@ static __attribute__((noinline)) void join_fresh_roc(weft_xstream *xs, weft_unit
 }
 
 /* Frameless: every way out is a tail call, so a join that is not the usual one (a unit
- * that yielded, the deviation benchmark's) pays only the tests. */
+ * that yielded, the deviation benchmark's; another technique) pays only the tests: a unit
+ * that ran first, then the unit's kind and technique. */
 void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t)
 {
-    /* a unit that ran, then the unit's kind and technique: the other techniques leave
-     * after one test */
     weft_pool *p;
     if (ran_hint(t)) {
-        /* join_wait */
+        /* the general join */
     } else if (!(t->flags & WEFT_U_ULT)) {
         if ((p = fresh_pool(xs, self, t)) &&
             fresh_tasklet_fits(self, t, ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH)) {
             join_fresh_tasklet(xs, self, t, p);
             return;
         }
-    } else if (fresh_roc_flags(t) && (p = fresh_pool(xs, self, t)) && fresh_roc_fits(xs, t)) {
+    } else if (weft_unit_fresh_roc_flags(t) && (p = fresh_pool(xs, self, t)) &&
+               fresh_roc_fits(xs, t)) {
         join_fresh_roc(xs, self, t, p);
         return;
     }
@@ -1865,9 +1860,16 @@ static __attribute__((noinline)) int thread_free_join_general(weft_unit *t, ABT_
     return free_join(t, thread, ABT_THREAD_NULL, ABT_ERR_INV_THREAD, bypass);
 }
 
-/* ABT_thread_free of a fresh RoC-L ULT: the usual join (above), then free_join's end. */
+int weft_thread_free_join_any(weft_unit *t, ABT_thread *thread)
+{
+    return thread_free_join_general(t, thread, true);
+}
+
+/* ABT_thread_free of a RoC-L ULT (its flags tested): the usual join (above), then
+ * free_join's end. */
 int weft_thread_free_join(weft_unit *t, ABT_thread *thread)
 {
+    WEFT_ASSERT(weft_unit_fresh_roc_flags(t));
     weft_xstream *xs = weft_xs_self();
     weft_unit *self = xs ? xs->cur : NULL;
     weft_pool *p = fresh_pool(xs, self, t);
@@ -1901,7 +1903,8 @@ static __attribute__((noinline)) int task_free_join_general(weft_unit *t, ABT_ta
     return free_join(t, task, (ABT_thread)ABT_TASK_NULL, ABT_ERR_INV_TASK, bypass);
 }
 
-/* ABT_task_free of a queued tasklet: the usual join (above), then free_join's end. */
+/* ABT_task_free of a queued tasklet: the usual join (above), then free_join's end.  (A
+ * ULT freed by ABT_task_free, unusual, takes free_join after this function's tests.) */
 int weft_task_free_join(weft_unit *t, ABT_task *task)
 {
     weft_xstream *xs = weft_xs_self();

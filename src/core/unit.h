@@ -306,7 +306,15 @@ WEFT_INTERNAL __attribute__((noreturn)) void weft_ult_exit(weft_xstream *xs, wef
 
 /* ---- join / free ----
  * weft_unit_join_wait: the target has not finished yet; the caller runs as `self` on
- * `xs` (either may be NULL for an external thread) and self != t. */
+ * `xs` (either may be NULL for an external thread) and self != t.  A tasklet or a RoC-L
+ * ULT (the default technique, weft_unit_fresh_roc_flags) may take the usual join of a
+ * fresh unit (unit.c, "the usual join of a fresh unit"). */
+static inline bool weft_unit_fresh_roc_flags(const weft_unit *t)
+{
+    const uint16_t pick =
+        WEFT_U_ULT | WEFT_U_SPECIAL | WEFT_U_F_KEEP | WEFT_U_F_ROC | WEFT_U_F_SS | WEFT_U_F_SC;
+    return (t->flags & pick) == (WEFT_U_ULT | WEFT_U_F_ROC);
+}
 WEFT_INTERNAL void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t);
 /* join_many: the remaining handles of the list.  Passed to weft_unit_join_wait_chain,
  * it lets a bypass-joined child that finishes start the next fresh child of the list
@@ -414,5 +422,8 @@ static inline int weft_unit_free(weft_unit *t, ABT_thread h)
  * (ABT_TASK_NULL); a bad target gives ABT_ERR_INV_THREAD (ABT_ERR_INV_TASK). */
 WEFT_INTERNAL int weft_thread_free_join(weft_unit *t, ABT_thread *thread);
 WEFT_INTERNAL int weft_task_free_join(weft_unit *t, ABT_task *task);
+/* ABT_thread_free sends a RoC-L ULT (weft_unit_fresh_roc_flags) to weft_thread_free_join,
+ * which has the usual free's frame, and anything else to weft_thread_free_join_any. */
+WEFT_INTERNAL int weft_thread_free_join_any(weft_unit *t, ABT_thread *thread);
 
 #endif
