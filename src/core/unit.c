@@ -615,6 +615,30 @@ static void *ult_entry_roc_join(void *arg)
     return roc_done_tag(xs);
 }
 
+/* Started by the usual join of a fresh unit (fresh_roc_run): ult_entry_roc_join, whose
+ * end the joiner does when the unit returns intact (it becomes the stream's current unit
+ * again and tells the tool), so the entry reads nothing of the joiner's waiter.  Sanitizer
+ * builds leave by a jump to the joiner's context, and make it current first. */
+static void *ult_entry_roc_fresh(void *arg)
+{
+    weft_unit *u = arg;
+    weft_san_landed(NULL);
+    weft_xstream *xs = u->xs;
+    uint64_t epoch = xs->epoch;
+    WEFT_ASSERT(xs->post_fn == NULL); /* as in roc_sched_entry */
+    u->fn(u->arg);
+    if (WEFT_UNLIKELY(!roc_intact(xs, epoch, u)))
+        weft_ult_exit(u->xs, u);
+    weft_canary_check(u); /* (helper) core/overflow.h */
+    if (WEFT_ASAN || WEFT_TSAN) {
+        weft_unit *j = weft_atomic_load_relaxed(&u->joiner)->ult;
+        xs->cur = j;
+        san_switch_to(NULL, j);
+        weft_ctx_jump(j->ctx, roc_done_tag(xs));
+    }
+    return roc_done_tag(xs);
+}
+
 /* Start fresh unit `to` from a context that saves into *save and that `to` may return to
  * (a scheduler, or `to`'s bypassing joiner: `entry` says which). */
 static inline void *start_unit_roc(weft_xstream *xs, weft_ctx *save, void **fake, weft_unit *to,
@@ -1726,10 +1750,17 @@ static inline __attribute__((always_inline)) bool fresh_roc_run(weft_xstream *xs
     if (WEFT_TSAN)
         t->tsan_fiber = weft_tsan_fiber_create();
     san_switch_to(&self->asan_fake_stack, t);
-    void *r = weft_ctx_call(&self->ctx, weft_stack_top(st), ult_entry_roc_join, t);
+    void *r = weft_ctx_call(&self->ctx, weft_stack_top(st), ult_entry_roc_fresh, t);
     if (WEFT_LIKELY(r == roc_done_tag(xs))) {
         weft_san_landed(self->asan_fake_stack);
-        WEFT_ASSERT(xs == weft_tls_xs && xs->cur == self && !xs->post_fn);
+        /* ult_entry_roc_join's end, which ult_entry_roc_fresh leaves to us: we waited here,
+         * in no pool, unmovable */
+        WEFT_ASSERT(xs == weft_tls_xs && self->xs == xs && !xs->post_fn);
+        xs->cur = self;
+        weft_atomic_store_relaxed(&self->state, WEFT_RUNNING);
+        weft_tool_switch(t, self,
+                         ABT_TOOL_EVENT_THREAD_FINISH | ABT_TOOL_EVENT_THREAD_RESUME |
+                             ABT_TOOL_EVENT_THREAD_RUN);
         if (WEFT_ASAN || WEFT_TSAN) {
             release_stack(xs, t);
         } else { /* release_stack's first case; the retire resets stack_kind */
