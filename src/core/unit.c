@@ -544,17 +544,26 @@ static inline bool roc_intact(weft_xstream *xs0, uint64_t epoch, weft_unit *u)
  * itself (weft_sched_run_unit, join_wait), with no post action. */
 static inline void *roc_done_tag(weft_xstream *xs) { return (void *)((uintptr_t)xs | 1); }
 
-/* The entry of a unit started by a scheduler that it returns to: `unsaved` for an SS
- * start (the loop saved nothing: sanitizer builds, which cannot return (roc_leave), have
- * nothing to jump to and restart the loop, which a stateless scheduler allows). */
-static inline __attribute__((always_inline)) void *roc_sched_entry(weft_unit *u, bool unsaved)
+/* The start of every RoC entry: u's function, then whether u comes back intact
+ * (roc_intact) to the stream it started on, *xsp. */
+static inline __attribute__((always_inline)) bool roc_run(weft_unit *u, weft_xstream **xsp)
 {
     weft_san_landed(NULL);
     weft_xstream *xs = u->xs;
     uint64_t epoch = xs->epoch;
     WEFT_ASSERT(xs->post_fn == NULL); /* a RoC start leaves no post action: no weft_land */
     u->fn(u->arg);
-    if (WEFT_UNLIKELY(!roc_intact(xs, epoch, u)))
+    *xsp = xs;
+    return roc_intact(xs, epoch, u);
+}
+
+/* The entry of a unit started by a scheduler that it returns to: `unsaved` for an SS
+ * start (the loop saved nothing: sanitizer builds, which cannot return (roc_leave), have
+ * nothing to jump to and restart the loop, which a stateless scheduler allows). */
+static inline __attribute__((always_inline)) void *roc_sched_entry(weft_unit *u, bool unsaved)
+{
+    weft_xstream *xs;
+    if (WEFT_UNLIKELY(!roc_run(u, &xs)))
         weft_ult_exit(u->xs, u);
     weft_canary_check(u); /* (helper) core/overflow.h */
     weft_tool_event(u, ABT_TOOL_EVENT_THREAD_FINISH);
@@ -591,14 +600,11 @@ static void *ult_entry_ss(void *arg) { return roc_sched_entry(arg, true); }
 static void *ult_entry_roc_join(void *arg)
 {
     weft_unit *u = arg;
-    weft_san_landed(NULL);
-    weft_xstream *xs = u->xs;
-    uint64_t epoch = xs->epoch;
-    WEFT_ASSERT(xs->post_fn == NULL); /* as in roc_sched_entry */
-    u->fn(u->arg);
+    weft_xstream *xs;
+    bool intact = roc_run(u, &xs);
     /* the joiner registered before starting us; a join_many chain takes the exit's road */
     weft_waiter *w = weft_atomic_load_relaxed(&u->joiner);
-    if (WEFT_UNLIKELY(!roc_intact(xs, epoch, u) || w->join_chain))
+    if (WEFT_UNLIKELY(!intact || w->join_chain))
         weft_ult_exit(u->xs, u);
     weft_canary_check(u); /* (helper) core/overflow.h */
     weft_unit *j = w->ult;
@@ -622,12 +628,8 @@ static void *ult_entry_roc_join(void *arg)
 static void *ult_entry_roc_fresh(void *arg)
 {
     weft_unit *u = arg;
-    weft_san_landed(NULL);
-    weft_xstream *xs = u->xs;
-    uint64_t epoch = xs->epoch;
-    WEFT_ASSERT(xs->post_fn == NULL); /* as in roc_sched_entry */
-    u->fn(u->arg);
-    if (WEFT_UNLIKELY(!roc_intact(xs, epoch, u)))
+    weft_xstream *xs;
+    if (WEFT_UNLIKELY(!roc_run(u, &xs)))
         weft_ult_exit(u->xs, u);
     weft_canary_check(u); /* (helper) core/overflow.h */
     if (WEFT_ASAN || WEFT_TSAN) {
