@@ -424,11 +424,25 @@ static inline bool bypass_take(weft_xstream *xs, weft_unit *t, bool ran_ok)
  * hand-off without the count.  As a post action: a chained child finished and the next
  * one of its joiner's join_many list runs in its place; inline: a bypass-joined RoC unit
  * returned intact (join_wait). */
+/* ... its stack already given back */
+static inline void joined_publish_end(weft_unit *u)
+{
+    weft_atomic_store_release(&u->state, WEFT_TERMINATED);
+    weft_atomic_store_release(&u->joiner, WEFT_JOIN_DONE);
+}
 static inline void finish_joined(weft_xstream *xs, weft_unit *u)
 {
     release_stack(xs, u);
-    weft_atomic_store_release(&u->state, WEFT_TERMINATED);
-    weft_atomic_store_release(&u->joiner, WEFT_JOIN_DONE);
+    joined_publish_end(u);
+}
+
+/* The waiter of a ULT that bypass-joins: read only for ult, counted_blocked and
+ * join_chain (hand-off or wake-up); the other fields are set on the paths that use them. */
+static inline void bypass_waiter_init(weft_waiter *w, weft_unit *self)
+{
+    w->ult = self;
+    w->counted_blocked = 0;
+    w->join_chain = 0;
 }
 static void post_finish_chain(weft_xstream *xs, void *arg) { finish_joined(xs, arg); }
 
@@ -1582,12 +1596,8 @@ static inline __attribute__((always_inline)) bool join_wait(weft_xstream *xs, we
                                                             weft_unit *t, weft_join_chain *chain,
                                                             bool freeing, bool bypass)
 {
-    /* A bypassed join's waiter is read only for ult, counted_blocked and join_chain
-     * (hand-off or wake-up): the other fields are set on the paths that use them. */
-    weft_waiter w;
-    w.ult = (self && (self->flags & WEFT_U_ULT)) ? self : NULL;
-    w.counted_blocked = 0;
-    w.join_chain = 0;
+    weft_waiter w; /* bypass_waiter_init; ult NULL for a tasklet or an external thread */
+    bypass_waiter_init(&w, (self && (self->flags & WEFT_U_ULT)) ? self : NULL);
     if (w.ult) {
         /* Join bypass: a target that never ran and waits in one of our pools is run
          * here and now, by the joiner itself. */
@@ -1696,11 +1706,10 @@ static inline void tasklet_publish_end(weft_unit *t)
     weft_atomic_store_release(&t->joiner, WEFT_JOIN_DONE);
 }
 
-/* A RoC ULT of the default stack size that self may start or resume if it is still
- * queued (weft_pool_fifo_take_joinable with ran_ok, as join_wait's bypass takes): the
- * stack kind and context of a taken unit are read after the take, when nobody else may
- * write them. */
-/* ... its flags tested (weft_unit_fresh_roc_flags) */
+/* A RoC-L ULT (its flags tested: weft_unit_fresh_roc_flags) of the default stack size
+ * that self may start or resume if it is still queued (weft_pool_fifo_take_joinable with
+ * ran_ok, as join_wait's bypass takes): the stack kind and context of a taken unit are
+ * read after the take, when nobody else may write them. */
 static inline __attribute__((always_inline)) bool fresh_roc_fits(weft_xstream *xs, weft_unit *t)
 {
     return t->stack_size == weft_mem_cfg.thread_stacksize &&
@@ -1743,9 +1752,7 @@ static inline __attribute__((always_inline)) bool fresh_roc_run(weft_xstream *xs
     t->stack_kind = WEFT_STACK_CACHED;
     leave_check(self); /* the canary; SC promotion */
     weft_waiter w;
-    w.ult = self;
-    w.counted_blocked = 0;
-    w.join_chain = 0;
+    bypass_waiter_init(&w, self);
     weft_atomic_store_relaxed(&t->joiner, &w);
     weft_atomic_store_relaxed(&self->state, WEFT_BLOCKED);
     prep_run_quiet(xs, t);
@@ -1781,8 +1788,7 @@ static inline __attribute__((always_inline)) bool fresh_roc_run(weft_xstream *xs
 static inline void fresh_roc_publish_end(weft_unit *t)
 {
     t->stack_kind = WEFT_STACK_NONE;
-    weft_atomic_store_release(&t->state, WEFT_TERMINATED);
-    weft_atomic_store_release(&t->joiner, WEFT_JOIN_DONE);
+    joined_publish_end(t);
 }
 
 /* A RoC ULT taken out of its pool that ran before (it yielded, and ran_hint missed it)
@@ -1792,9 +1798,7 @@ static __attribute__((noinline)) bool taken_run_ult(weft_xstream *xs, weft_unit 
                                                     bool freeing)
 {
     weft_waiter w;
-    w.ult = self;
-    w.counted_blocked = 0;
-    w.join_chain = 0;
+    bypass_waiter_init(&w, self);
     return join_run_ult(xs, self, t, &w, freeing);
 }
 

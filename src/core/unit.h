@@ -127,10 +127,13 @@ static inline weft_unit *weft_unit_new(weft_xstream *xs, weft_pool *p, void (*fn
 /* keys, a third line in use (a migration callback, a scheduler, the unit of a
  * user-defined pool: pool/user.c), or a stack kept until now (WEFT_U_F_KEEP,
  * core/fork.h): one test for the three, on the first two lines only */
+static inline uintptr_t unit_extras_but_stack(weft_unit *u)
+{
+    return (uintptr_t)weft_atomic_load_relaxed(&u->keys) | weft_atomic_load_relaxed(&u->cold);
+}
 static inline bool weft_unit_has_extras(weft_unit *u)
 {
-    return ((uintptr_t)weft_atomic_load_relaxed(&u->keys) | weft_atomic_load_relaxed(&u->cold) |
-            (uintptr_t)u->stack) != 0;
+    return (unit_extras_but_stack(u) | (uintptr_t)u->stack) != 0;
 }
 
 /* What a recycled descriptor must have at zero and its handle's new generation (the
@@ -148,12 +151,17 @@ static inline void weft_unit_retire_fields(weft_unit *u, uintptr_t handle)
     weft_atomic_store_relaxed(&u->handle, handle + WEFT_HANDLE_GEN_STEP);
 }
 
-static inline void weft_unit_retire(weft_xstream *xs, weft_unit *u, uintptr_t handle)
+/* `extras`: weft_unit_has_extras, or what the caller knows of it */
+static inline void unit_retire_with(weft_xstream *xs, weft_unit *u, uintptr_t handle, bool extras)
 {
-    if (WEFT_UNLIKELY(weft_unit_has_extras(u)))
+    if (WEFT_UNLIKELY(extras))
         weft_unit_release_extras(xs, u);
     weft_unit_retire_fields(u, handle);
     weft_desc_free(weft_xs_cache(xs), u);
+}
+static inline void weft_unit_retire(weft_xstream *xs, weft_unit *u, uintptr_t handle)
+{
+    unit_retire_with(xs, u, handle, weft_unit_has_extras(u));
 }
 
 /* ... of a unit that holds no stack (a tasklet, or a ULT whose stack the caller has just
@@ -161,11 +169,7 @@ static inline void weft_unit_retire(weft_xstream *xs, weft_unit *u, uintptr_t ha
 static inline void weft_unit_retire_stackless(weft_xstream *xs, weft_unit *u, uintptr_t handle)
 {
     WEFT_ASSERT(u->stack == NULL);
-    if (WEFT_UNLIKELY(((uintptr_t)weft_atomic_load_relaxed(&u->keys) |
-                       weft_atomic_load_relaxed(&u->cold)) != 0))
-        weft_unit_release_extras(xs, u);
-    weft_unit_retire_fields(u, handle);
-    weft_desc_free(weft_xs_cache(xs), u);
+    unit_retire_with(xs, u, handle, unit_extras_but_stack(u) != 0);
 }
 
 /* Back to the cache without telling the tool (a unit whose creation failed). */

@@ -407,13 +407,15 @@ WEFT_INTERNAL bool weft_pool_take_fresh_slow(weft_pool *p, weft_unit *u);
  * head (the unit the pool would give next anyway) and has no cancellation or migration
  * pending (the scheduler applies those when it pops u); true if taken.  u's context is read
  * under the lock: only the stream that runs u writes it, and a queued u runs nowhere. */
-static inline bool weft_pool_fifo_take_joinable(weft_pool *p, weft_unit *u, bool ran_ok)
+/* `tasklet`: u is a tasklet, which never runs while queued (no context to test). */
+static inline __attribute__((always_inline)) bool fifo_take_for_join(weft_pool *p, weft_unit *u,
+                                                                     bool ran_ok, bool tasklet)
 {
     bool ok = false;
     if (p->locked)
         weft_spin_lock(&p->lock);
-    if (u->in_pool && u->pool == p) {
-        if (u->ctx == NULL) {
+    if (WEFT_LIKELY(u->in_pool && u->pool == p)) {
+        if (tasklet || u->ctx == NULL) {
             fifo_unlink(p, u);
             ok = true;
         } else if (ran_ok && p->head == u &&
@@ -430,20 +432,14 @@ static inline bool weft_pool_fifo_take_joinable(weft_pool *p, weft_unit *u, bool
         weft_spin_unlock(&p->lock);
     return ok;
 }
-/* The join's take of a tasklet (which never runs while queued): out of p if it is queued
- * there; true if taken. */
+static inline bool weft_pool_fifo_take_joinable(weft_pool *p, weft_unit *u, bool ran_ok)
+{
+    return fifo_take_for_join(p, u, ran_ok, false);
+}
+/* ... of a tasklet: out of p if it is queued there */
 static inline bool weft_pool_fifo_take_tasklet(weft_pool *p, weft_unit *u)
 {
-    bool ok = false;
-    if (p->locked)
-        weft_spin_lock(&p->lock);
-    if (WEFT_LIKELY(u->in_pool && u->pool == p)) {
-        fifo_unlink(p, u);
-        ok = true;
-    }
-    if (p->locked)
-        weft_spin_unlock(&p->lock);
-    return ok;
+    return fifo_take_for_join(p, u, false, true);
 }
 /* ... of any pool: a pool of another kind takes only a unit that never ran (through its
  * ops table, pool.c). */
