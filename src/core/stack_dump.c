@@ -223,9 +223,15 @@ static const char *state_name(uint32_t s)
 
 static const char *kind_name(uint8_t k)
 {
-    static const char *n[] = { "none", "runtime (default size)", "runtime (own mapping)",
-                               "user-supplied", "OS thread" };
-    return k < 5 ? n[k] : "?";
+    static const char *n[] = { "none",
+                               "runtime (default size)",
+                               "runtime (own mapping)",
+                               "user-supplied",
+                               "OS thread",
+                               "its scheduler loop's (SC)",
+                               "its joiner's (SC, not left yet)",
+                               "its joiner's (SC)" };
+    return k < sizeof(n) / sizeof(n[0]) ? n[k] : "?";
 }
 
 /* [lo, top) of the stack a unit runs on; false when it has none or it is unknown. */

@@ -232,8 +232,9 @@ WEFT_API int ABT_thread_free(ABT_thread *thread)
     if (WEFT_UNLIKELY(!u))
         return ABT_ERR_INV_THREAD;
     if (!weft_unit_done(u)) /* the join comes first, in one call */
-        return weft_unit_fresh_roc_flags(u) ? weft_thread_free_join(u, thread)
-                                            : weft_thread_free_join_any(u, thread);
+        return weft_unit_fresh_roc_flags(u)  ? weft_thread_free_join(u, thread)
+               : weft_unit_fresh_sc_flags(u) ? weft_thread_free_join_sc(u, thread)
+                                             : weft_thread_free_join_any(u, thread);
     weft_xstream *xs = weft_xs_self();
     if (WEFT_UNLIKELY(weft_unit_has_extras(u)))
         return thread_free_kept(xs, u, thread);
@@ -577,7 +578,8 @@ WEFT_API int ABT_thread_get_stack(ABT_thread thread, void **stackaddr, size_t *s
         *stacksize = ls ? ls->usable : u->stack_size;
         break;
     }
-    default: /* a tasklet, or a ULT whose stack is not allocated yet (lazy) */
+    default: /* a tasklet, a ULT whose stack is not allocated yet (lazy), or an SC ULT
+              * running on its joiner's stack (WEFT_STACK_LENT, _BORROWED), not its own */
         *stackaddr = NULL;
         *stacksize = weft_unit_is_ult(u) ? u->stack_size : 0;
         break;

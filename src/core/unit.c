@@ -11,8 +11,21 @@
 #include "core/unit.h"
 #include "core/xstream.h"
 #include "core/overflow.h"
+#include "arch/lend.h"
 
 /* ---------------------------------------------------------------- stacks and bounds */
+
+/* The lend record of an SC unit running on its joiner's stack (WEFT_STACK_LENT,
+ * _BORROWED: "scheduler creation in the joiner", below), in the joiner's frame. */
+struct sc_lend {
+    weft_lend_buf buf; /* arch/lend.h: the call of sc_lend_run */
+    weft_unit *lender; /* the joiner, beneath */
+    weft_unit *unit;   /* the SC unit it lends its stack to */
+    int how;           /* why the unit came back through weft_lend_jump (0: it returned) */
+};
+enum { SC_LEND_EXIT = 1, SC_LEND_CANCEL };
+
+static inline struct sc_lend *sc_lend_of(const weft_unit *u) { return u->user_stack; }
 
 static inline void *unit_stack_top(weft_unit *u)
 {
@@ -31,6 +44,8 @@ static inline const void *unit_stack_lo(weft_unit *u, size_t *size)
         return u->xs ? u->xs->os_stack_lo : NULL;
     case WEFT_STACK_NONE:
     case WEFT_STACK_SC: *size = 0; return NULL;
+    case WEFT_STACK_LENT:
+    case WEFT_STACK_BORROWED: return unit_stack_lo(sc_lend_of(u)->lender, size);
     default: *size = u->stack->usable; return weft_stack_lo(u->stack);
     }
 }
@@ -268,16 +283,100 @@ static WEFT_COLD void sc_promote_of(weft_xstream *xs, weft_sched *s, weft_unit *
     WEFT_ASSERT(s->ctx == NULL);
 }
 
+/* ---------------------------------------------------------------- scheduler creation
+ * in the joiner.  A ULT that joins or frees a fresh SC unit waiting in its loop's only
+ * pool calls it on its own stack, as it runs a tasklet (sc_lend_run, "the usual join"
+ * below), when that stack has room below the caller for the unit's stack size: no stack
+ * to take, no context, and the unit returns to its joiner like a function.  The unit is
+ * LENT the stack.  The first time it is about to leave it (leave_check), it is promoted:
+ * it keeps running on that stack (BORROWED), and its joiner, whose frames lie beneath,
+ * waits (BLOCKED, counted in its pool) until the unit's function returns into the
+ * joiner's frame, on whatever stream ran the unit last; so does every joiner further down
+ * that had lent the same stack in turn.  The joiner then runs again where the unit ended
+ * (on another stream, it goes back to its pool first: sc_lend_end).  ABT_thread_exit of
+ * such a unit, and its cancellation, go back to that frame (arch/lend.h: weft_lend_jump
+ * to the lend record's buffer); the unit's frames are dropped, as a terminated ULT's
+ * stack is.  ThreadSanitizer builds do not lend (its shadow call stack does not follow
+ * such a jump): their SC units wait for the loop, as before.  (struct sc_lend is
+ * at the top of the file.) */
+
+/* The lowest address of the stack u runs on; 0 when it is unknown (an SC unit on its
+ * loop's stack, a unit that has none). */
+static inline uintptr_t unit_stack_floor(const weft_unit *u)
+{
+    for (;;) {
+        switch (u->stack_kind) {
+        case WEFT_STACK_OS: /* the primary ULT's: the primary OS thread's */
+            return (uintptr_t)weft_g.primary->os_stack_lo;
+        case WEFT_STACK_CACHED:
+        case WEFT_STACK_OWNED: return (uintptr_t)weft_stack_lo(u->stack);
+        case WEFT_STACK_USER: return (uintptr_t)u->user_stack;
+        case WEFT_STACK_LENT:
+        case WEFT_STACK_BORROWED: u = sc_lend_of(u)->lender; continue;
+        default: return 0;
+        }
+    }
+}
+
+/* The unit u, LENT its joiner's stack, is about to leave it: u, and every LENT joiner
+ * beneath it, keep the stack, and each one's joiner waits. */
+static WEFT_COLD __attribute__((noinline)) void sc_lend_promote(weft_unit *u)
+{
+    weft_unit *v = u;
+    while (v->stack_kind == WEFT_STACK_LENT)
+        v = sc_lend_of(v)->lender;
+    /* v owns the stack (or borrowed it before): the canary checks read its descriptor */
+    weft_stack *st = v->stack_kind == WEFT_STACK_CACHED || v->stack_kind == WEFT_STACK_OWNED ||
+                             v->stack_kind == WEFT_STACK_BORROWED
+                         ? v->stack
+                         : NULL;
+    void *fiber = weft_tsan_fiber_current();
+    while (u->stack_kind == WEFT_STACK_LENT) {
+        weft_unit *lender = sc_lend_of(u)->lender;
+        u->stack_kind = WEFT_STACK_BORROWED;
+        u->stack = st;
+        u->tsan_fiber = fiber;
+        weft_tool_event(lender, ABT_TOOL_EVENT_THREAD_SUSPEND);
+        weft_unit_count_blocked(lender);
+        /* release: whoever sees BLOCKED also sees the count */
+        weft_atomic_store_release(&lender->state, WEFT_BLOCKED);
+        u = lender;
+    }
+}
+
+/* An SC unit with no stack descriptor is about to leave the stack it runs on: promoted
+ * if it never left it before (a BORROWED one on a stack without a descriptor, the
+ * primary ULT's, comes here at every leave and has nothing to do). */
+static WEFT_COLD __attribute__((noinline)) void sc_leave_promote(weft_unit *self)
+{
+    if (self->stack_kind == WEFT_STACK_SC)
+        sc_promote_of(self->xs, self->xs->sched, self);
+    else if (self->stack_kind == WEFT_STACK_LENT)
+        sc_lend_promote(self);
+}
+
+/* ABT_thread_exit, or a cancellation, of a unit on its joiner's stack: back to the
+ * joiner's frame (sc_lend_run), the unit's frames dropped. */
+static WEFT_COLD __attribute__((noreturn)) void sc_lend_leave(weft_unit *u, int how)
+{
+    struct sc_lend *l = sc_lend_of(u);
+    l->how = how;
+#if WEFT_ASAN
+    __asan_handle_no_return();
+#endif
+    weft_lend_jump(&l->buf);
+}
+
 /* Every path on which a running ULT may leave its stack (yield, park, yield_to, *_to,
  * the join bypass, child-first creation, exit) starts with the canary check of its stack
  * (core/overflow.h).  A unit with no stack of its own (the primary ULT, a user stack, an
- * SC unit on the loop's stack) fails its first test; there, an SC unit is promoted: it
- * costs the hot paths nothing. */
+ * SC unit on the loop's stack or on its joiner's) fails its first test; there, an SC
+ * unit is promoted: it costs the hot paths nothing. */
 static inline void leave_check(weft_unit *self)
 {
     if (WEFT_UNLIKELY(!self->stack)) {
-        if (self->stack_kind == WEFT_STACK_SC)
-            sc_promote_of(self->xs, self->xs->sched, self);
+        if (self->stack_kind >= WEFT_STACK_SC) /* SC, LENT or BORROWED (types.h) */
+            sc_leave_promote(self);
         return;
     }
     weft_canary_check(self); /* (helper) core/overflow.h: ABT_STACK_OVERFLOW_CHECK */
@@ -484,6 +583,9 @@ void weft_ult_exit(weft_xstream *xs, weft_unit *self)
 {
     weft_canary_check(self); /* (helper) core/overflow.h: ABT_STACK_OVERFLOW_CHECK */
     xs->epoch++;             /* no return on completion below this */
+    if (WEFT_UNLIKELY(self->stack_kind == WEFT_STACK_LENT ||
+                      self->stack_kind == WEFT_STACK_BORROWED))
+        sc_lend_leave(self, SC_LEND_EXIT); /* back to its joiner's frame */
     if (WEFT_UNLIKELY(self->stack_kind == WEFT_STACK_SC)) {
         /* it ends on the loop stack, which the loop takes back (restarting) */
         weft_sched *s = xs->sched;
@@ -807,10 +909,39 @@ static __attribute__((noinline)) void sc_run(weft_xstream *xs, weft_sched *s, we
     unit_finish_inline(xs, u);
 }
 
+/* A cancelled unit that runs on its joiner's stack (WEFT_STACK_BORROWED): started on that
+ * stack among the frames it leaves, sc_lend_unwind goes back to the joiner's frame as
+ * ABT_thread_exit would, and the joiner runs on; this scheduler is resumed as after any
+ * unit it ran. */
+static void sc_lend_unwind(void *arg)
+{
+    weft_unit *u = arg;
+    weft_san_landed(NULL);
+    weft_land(u->xs);
+    sc_lend_leave(u, SC_LEND_CANCEL);
+}
+static WEFT_COLD __attribute__((noinline)) void sc_lend_cancel(weft_xstream *xs, weft_sched *s,
+                                                               weft_unit *u)
+{
+    prep_run_quiet(xs, u);
+    /* in the dropped frames of u's function, just below the call (memory that ran as
+     * stack before: valgrind knows it as such) */
+    void *top = (void *)(((uintptr_t)weft_lend_sp(&sc_lend_of(u)->buf) - 128) & ~(uintptr_t)15);
+    /* ASan: those frames' redzones (u's stack had room for t->stack_size below the call) */
+    weft_asan_unpoison_stack((char *)top - 4096, 4096 + 128);
+    san_switch_to(&s->asan_fake_stack, u);
+    weft_ctx_start(&s->ctx, top, sc_lend_unwind, u);
+    weft_san_landed(s->asan_fake_stack);
+    weft_land(xs);
+}
+
 void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u)
 {
     if (WEFT_UNLIKELY(weft_atomic_load_acquire(&u->request) & WEFT_REQ_CANCEL)) {
-        weft_unit_cancel_now(xs, u);
+        if (WEFT_UNLIKELY(u->stack_kind == WEFT_STACK_BORROWED))
+            sc_lend_cancel(xs, s, u); /* its joiner, beneath it, gets its frame back */
+        else
+            weft_unit_cancel_now(xs, u);
         return;
     }
     if (WEFT_UNLIKELY((u->flags & WEFT_U_MAIN) && !xs->primary && weft_main_belongs_home(u))) {
@@ -1841,6 +1972,98 @@ static __attribute__((noinline)) void join_fresh_roc(weft_xstream *xs, weft_unit
         fresh_roc_publish_end(t);
 }
 
+/* ---- a fresh SC unit, run on its joiner's stack (scheduler creation in the joiner) ---- */
+
+/* Below the caller's frame, what self's stack must have left for t beyond t's own stack
+ * size: the frames of sc_lend_run and of what it calls before t's function. */
+#define SC_LEND_SLACK 512
+
+/* The unit t, promoted on self's stack, came back into self's frame (sc_lend_run): its
+ * function returned, or it exited or was cancelled (`how`).  It ends here, published
+ * (another joiner may wait for it), and self, beneath it, runs again; on another stream
+ * than the one self last ran on, self goes back to its pool first (a primary ULT is sent
+ * home from there, weft_sched_run_unit).  Returns the stream self runs on. */
+static WEFT_COLD __attribute__((noinline)) weft_xstream *sc_lend_end(weft_unit *self, weft_unit *t,
+                                                                     int how)
+{
+    weft_xstream *xs = t->xs;
+    WEFT_ASSERT(xs == weft_tls_xs && xs->cur == t && t->stack_kind == WEFT_STACK_BORROWED);
+    weft_tool_event(t, how == SC_LEND_CANCEL ? ABT_TOOL_EVENT_THREAD_CANCEL
+                                             : ABT_TOOL_EVENT_THREAD_FINISH);
+    t->stack = NULL;
+    t->stack_kind = WEFT_STACK_NONE;
+    t->ctx = NULL;
+    t->tsan_fiber = NULL; /* self's, never destroyed here (no TSan build lends) */
+    weft_xstream *was = self->xs;
+    weft_atomic_fetch_sub_relaxed(&self->pool->num_blocked, 1);
+    prep_run_quiet(xs, self);
+    if (weft_tool_wants(ABT_TOOL_EVENT_THREAD_RESUME | ABT_TOOL_EVENT_THREAD_RUN)) {
+        weft_tool_dispatch(self, ABT_TOOL_EVENT_THREAD_RESUME);
+        weft_tool_dispatch(self, ABT_TOOL_EVENT_THREAD_RUN);
+    }
+    weft_atomic_store_release(&t->state, WEFT_TERMINATED);
+    weft_waiter *w = weft_atomic_exchange_acq_rel(&t->joiner, WEFT_JOIN_DONE);
+    if (w)
+        weft_waiter_wake(w);
+    if (xs != was) {
+        leave_check(self);
+        weft_atomic_store_relaxed(&self->state, WEFT_READY);
+        weft_set_post(xs, post_push, self);
+        xs = switch_to_sched(xs, self);
+    }
+    return xs;
+}
+
+/* What sc_lend_run did. */
+enum {
+    SC_LEND_INTACT, /* t ran on self's stack and never left it: unpublished, self current */
+    SC_LEND_ENDED,  /* t left the stack once and has ended: published, self runs again */
+    SC_LEND_MISSED, /* t is not queued any more: nothing done */
+    SC_LEND_NO_ROOM /* self's stack is too short for t, or its extent unknown: nothing done */
+};
+
+/* Takes the fresh SC unit t out of its pool p and calls it on self's stack.  Its frame
+ * is the one t comes back to (inlined where arch/lend.h is native). */
+static WEFT_LEND_INLINE int sc_lend_run(weft_xstream *xs, weft_unit *self, weft_unit *t,
+                                        weft_pool *p)
+{
+    struct sc_lend lend;
+    uintptr_t floor = unit_stack_floor(self), here = (uintptr_t)&lend;
+    if (WEFT_UNLIKELY(floor == 0 || here < floor + t->stack_size + SC_LEND_SLACK))
+        return SC_LEND_NO_ROOM;
+    if (WEFT_UNLIKELY(!weft_pool_fifo_take_joinable(p, t, false)))
+        return SC_LEND_MISSED;
+    lend.lender = self;
+    lend.unit = t;
+    lend.how = 0;
+    t->user_stack = &lend;
+    t->stack_kind = WEFT_STACK_LENT;
+    prep_run_quiet(xs, t);
+    weft_lend_call(&lend.buf, t->fn, t->arg);
+    /* what the call kept is in memory: self and t from the record */
+    self = lend.lender;
+    t = lend.unit;
+    if (WEFT_LIKELY(t->stack_kind == WEFT_STACK_LENT)) { /* it never left (or exited) */
+        t->stack_kind = WEFT_STACK_NONE;
+        self->xs->cur = self;
+        return SC_LEND_INTACT;
+    }
+    sc_lend_end(self, t, lend.how);
+    return SC_LEND_ENDED;
+}
+
+/* The usual join of a fresh SC unit (weft_unit_join_wait). */
+static __attribute__((noinline)) void join_fresh_sc(weft_xstream *xs, weft_unit *self, weft_unit *t,
+                                                    weft_pool *p)
+{
+    switch (sc_lend_run(xs, self, t, p)) {
+    case SC_LEND_INTACT: tasklet_publish_end(t); return;
+    case SC_LEND_ENDED: return;
+    case SC_LEND_MISSED: join_wait_missed(xs, self, t); return;
+    default: join_wait_general(xs, self, t); return;
+    }
+}
+
 /* Frameless: every way out is a tail call, so a join that is not the usual one (a unit
  * that yielded, the deviation benchmark's; another technique) pays only the tests: a unit
  * that ran first, then the unit's kind and technique. */
@@ -1858,6 +2081,10 @@ void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t)
     } else if (weft_unit_fresh_roc_flags(t) && (p = fresh_pool(xs, self, t)) &&
                fresh_roc_fits(xs, t)) {
         join_fresh_roc(xs, self, t, p);
+        return;
+    } else if (weft_unit_fresh_sc_flags(t) && (p = fresh_pool(xs, self, t)) &&
+               !weft_tool_wants(ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH)) {
+        join_fresh_sc(xs, self, t, p);
         return;
     }
     join_wait_general(xs, self, t);
@@ -1900,6 +2127,36 @@ static __attribute__((noinline)) int thread_free_join_general(weft_unit *t, ABT_
 int weft_thread_free_join_any(weft_unit *t, ABT_thread *thread)
 {
     return thread_free_join_general(t, thread, true);
+}
+
+/* ABT_thread_free of an SC ULT (its flags tested: weft_unit_fresh_sc_flags): the usual
+ * join of a fresh one, called on the caller's stack (sc_lend_run), then free_join's end. */
+int weft_thread_free_join_sc(weft_unit *t, ABT_thread *thread)
+{
+    weft_xstream *xs = weft_xs_self();
+    weft_unit *self = xs ? xs->cur : NULL;
+    weft_pool *p;
+    if (WEFT_UNLIKELY(ran_hint(t) || t == self || !(p = fresh_pool(xs, self, t)) ||
+                      weft_tool_wants(ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH)))
+        return thread_free_join_general(t, thread, true);
+    switch (sc_lend_run(xs, self, t, p)) {
+    case SC_LEND_INTACT:
+        if (WEFT_LIKELY(!weft_tool_wants(ABT_TOOL_EVENT_THREAD_FINISH | WEFT_FREE_EVENTS))) {
+            /* unpublished, as join_wait leaves a unit it ran when freeing */
+            weft_unit_retire_stackless(xs, t, weft_atomic_load_relaxed(&t->handle));
+            *thread = ABT_THREAD_NULL;
+            return ABT_SUCCESS;
+        }
+        tasklet_publish_end(t);
+        break;
+    case SC_LEND_ENDED: xs = self->xs; break; /* self may run on another stream now */
+    case SC_LEND_MISSED: return thread_free_join_general(t, thread, false);
+    default: return thread_free_join_general(t, thread, true);
+    }
+    weft_unit_free_told(t);
+    weft_unit_retire(xs, t, weft_atomic_load_relaxed(&t->handle));
+    *thread = ABT_THREAD_NULL;
+    return ABT_SUCCESS;
 }
 
 /* ABT_thread_free of a RoC-L ULT (its flags tested): the usual join (above), then

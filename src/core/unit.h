@@ -319,6 +319,13 @@ static inline bool weft_unit_fresh_roc_flags(const weft_unit *t)
         WEFT_U_ULT | WEFT_U_SPECIAL | WEFT_U_F_KEEP | WEFT_U_F_ROC | WEFT_U_F_SS | WEFT_U_F_SC;
     return (t->flags & pick) == (WEFT_U_ULT | WEFT_U_F_ROC);
 }
+/* An SC ULT (not a special unit): a fresh one may take the usual join, on its joiner's
+ * stack (unit.c, "scheduler creation in the joiner").  Never in TSan builds. */
+static inline bool weft_unit_fresh_sc_flags(const weft_unit *t)
+{
+    return !WEFT_TSAN &&
+           (t->flags & (WEFT_U_ULT | WEFT_U_SPECIAL | WEFT_U_F_SC)) == (WEFT_U_ULT | WEFT_U_F_SC);
+}
 WEFT_INTERNAL void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t);
 /* join_many: the remaining handles of the list.  Passed to weft_unit_join_wait_chain,
  * it lets a bypass-joined child that finishes start the next fresh child of the list
@@ -429,5 +436,7 @@ WEFT_INTERNAL int weft_task_free_join(weft_unit *t, ABT_task *task);
 /* ABT_thread_free sends a RoC-L ULT (weft_unit_fresh_roc_flags) to weft_thread_free_join,
  * which has the usual free's frame, and anything else to weft_thread_free_join_any. */
 WEFT_INTERNAL int weft_thread_free_join_any(weft_unit *t, ABT_thread *thread);
+/* ... and an SC ULT (weft_unit_fresh_sc_flags) to weft_thread_free_join_sc. */
+WEFT_INTERNAL int weft_thread_free_join_sc(weft_unit *t, ABT_thread *thread);
 
 #endif

@@ -21,9 +21,11 @@
 
 void weft_xstream_note_os_stack(weft_xstream *xs)
 {
-    /* Only AddressSanitizer needs the bounds; pthread_getattr_np allocates (and in
-     * glibc 2.36 crashes when that allocation fails), so nobody else pays for it. */
-    if (!WEFT_ASAN)
+    /* AddressSanitizer needs the bounds of every stream's OS stack; other builds only the
+     * primary stream's, where the primary ULT may lend its stack to an SC unit it joins
+     * (unit.c, "scheduler creation in the joiner").  pthread_getattr_np allocates (and in
+     * glibc 2.36 crashes when that allocation fails), so no other stream pays for it. */
+    if (!WEFT_ASAN && !xs->primary)
         return;
     pthread_attr_t attr;
     void *addr;
