@@ -75,10 +75,10 @@ static inline __attribute__((always_inline, noreturn)) void weft_lend_jump(weft_
 typedef struct weft_lend_buf {
     void *jb[5];
 } weft_lend_buf;
-#define weft_lend_call(b, fn, arg)             \
-    do {                                       \
-        if (__builtin_setjmp((b)->jb) == 0)    \
-            (fn)(arg);                         \
+#define weft_lend_call(b, fn, arg)          \
+    do {                                    \
+        if (__builtin_setjmp((b)->jb) == 0) \
+            (fn)(arg);                      \
     } while (0)
 #define weft_lend_jump(b) __builtin_longjmp((b)->jb, 1)
 /* GCC's buffer: frame pointer, resume address, stack pointer, then target-specific */

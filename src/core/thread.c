@@ -232,9 +232,8 @@ WEFT_API int ABT_thread_free(ABT_thread *thread)
     if (WEFT_UNLIKELY(!u))
         return ABT_ERR_INV_THREAD;
     if (!weft_unit_done(u)) /* the join comes first, in one call */
-        return weft_unit_fresh_roc_flags(u)  ? weft_thread_free_join(u, thread)
-               : weft_unit_fresh_sc_flags(u) ? weft_thread_free_join_sc(u, thread)
-                                             : weft_thread_free_join_any(u, thread);
+        return weft_unit_fresh_roc_flags(u) ? weft_thread_free_join(u, thread)
+                                            : weft_thread_free_join_any(u, thread);
     weft_xstream *xs = weft_xs_self();
     if (WEFT_UNLIKELY(weft_unit_has_extras(u)))
         return thread_free_kept(xs, u, thread);

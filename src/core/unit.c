@@ -579,22 +579,26 @@ static void join_chain_next(weft_xstream *xs, weft_unit *self, weft_waiter *w)
     __builtin_unreachable();
 }
 
+/* An SC unit exits.  On its joiner's stack, it goes back to its joiner's frame; on the
+ * loop's, it ends there, and the loop takes the stack back (restarting). */
+static WEFT_COLD __attribute__((noinline)) void sc_exit_stack(weft_xstream *xs, weft_unit *self)
+{
+    if (self->stack_kind == WEFT_STACK_LENT || self->stack_kind == WEFT_STACK_BORROWED)
+        sc_lend_leave(self, SC_LEND_EXIT);
+    weft_sched *s = xs->sched;
+    s->sc_unit = NULL;
+    if (WEFT_TSAN) { /* it runs as the loop's fiber: that one goes with it */
+        self->tsan_fiber = s->tsan_fiber;
+        s->tsan_fiber = weft_tsan_fiber_create();
+    }
+}
+
 void weft_ult_exit(weft_xstream *xs, weft_unit *self)
 {
     weft_canary_check(self); /* (helper) core/overflow.h: ABT_STACK_OVERFLOW_CHECK */
     xs->epoch++;             /* no return on completion below this */
-    if (WEFT_UNLIKELY(self->stack_kind == WEFT_STACK_LENT ||
-                      self->stack_kind == WEFT_STACK_BORROWED))
-        sc_lend_leave(self, SC_LEND_EXIT); /* back to its joiner's frame */
-    if (WEFT_UNLIKELY(self->stack_kind == WEFT_STACK_SC)) {
-        /* it ends on the loop stack, which the loop takes back (restarting) */
-        weft_sched *s = xs->sched;
-        s->sc_unit = NULL;
-        if (WEFT_TSAN) { /* it runs as the loop's fiber: that one goes with it */
-            self->tsan_fiber = s->tsan_fiber;
-            s->tsan_fiber = weft_tsan_fiber_create();
-        }
-    }
+    if (WEFT_UNLIKELY(self->stack_kind >= WEFT_STACK_SC)) /* SC, LENT, BORROWED */
+        sc_exit_stack(xs, self);
     weft_waiter *w = weft_atomic_load_acquire(&self->joiner);
     if (w && w != WEFT_JOIN_DONE && w->ult && w->ult->xs == xs && (self->flags & WEFT_U_NAMED)) {
         if (WEFT_UNLIKELY(w->join_chain))
@@ -1933,10 +1937,25 @@ static __attribute__((noinline)) bool taken_run_ult(weft_xstream *xs, weft_unit 
     return join_run_ult(xs, self, t, &w, freeing);
 }
 
+static __attribute__((noinline)) void join_wait_plain(weft_xstream *xs, weft_unit *self,
+                                                      weft_unit *t)
+{
+    join_wait(xs, self, t, NULL, false, true);
+}
+static void join_fresh_sc(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p);
+/* A join of a unit that never ran and is neither a tasklet nor RoC-L: a fresh SC unit
+ * first (its test here, so that the dispatcher's usual cases pay none), then join_wait.
+ * Frameless: both ways out are tail calls. */
 static __attribute__((noinline)) void join_wait_general(weft_xstream *xs, weft_unit *self,
                                                         weft_unit *t)
 {
-    join_wait(xs, self, t, NULL, false, true);
+    weft_pool *p;
+    if (weft_unit_fresh_sc_flags(t) && (p = fresh_pool(xs, self, t)) &&
+        !weft_tool_wants(ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH)) {
+        join_fresh_sc(xs, self, t, p);
+        return;
+    }
+    join_wait_plain(xs, self, t);
 }
 /* ... after the usual path's take missed: no bypass (a copy of its own, so that the
  * general join tests no flag for it) */
@@ -2052,7 +2071,7 @@ static WEFT_LEND_INLINE int sc_lend_run(weft_xstream *xs, weft_unit *self, weft_
     return SC_LEND_ENDED;
 }
 
-/* The usual join of a fresh SC unit (weft_unit_join_wait). */
+/* The usual join of a fresh SC unit (join_wait_general). */
 static __attribute__((noinline)) void join_fresh_sc(weft_xstream *xs, weft_unit *self, weft_unit *t,
                                                     weft_pool *p)
 {
@@ -2060,7 +2079,7 @@ static __attribute__((noinline)) void join_fresh_sc(weft_xstream *xs, weft_unit 
     case SC_LEND_INTACT: tasklet_publish_end(t); return;
     case SC_LEND_ENDED: return;
     case SC_LEND_MISSED: join_wait_missed(xs, self, t); return;
-    default: join_wait_general(xs, self, t); return;
+    default: join_wait_plain(xs, self, t); return;
     }
 }
 
@@ -2071,7 +2090,8 @@ void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t)
 {
     weft_pool *p;
     if (ran_hint(t)) {
-        /* the general join */
+        join_wait_plain(xs, self, t); /* the general join */
+        return;
     } else if (!(t->flags & WEFT_U_ULT)) {
         if ((p = fresh_pool(xs, self, t)) &&
             fresh_tasklet_fits(self, t, ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH)) {
@@ -2081,10 +2101,6 @@ void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t)
     } else if (weft_unit_fresh_roc_flags(t) && (p = fresh_pool(xs, self, t)) &&
                fresh_roc_fits(xs, t)) {
         join_fresh_roc(xs, self, t, p);
-        return;
-    } else if (weft_unit_fresh_sc_flags(t) && (p = fresh_pool(xs, self, t)) &&
-               !weft_tool_wants(ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH)) {
-        join_fresh_sc(xs, self, t, p);
         return;
     }
     join_wait_general(xs, self, t);
@@ -2124,19 +2140,15 @@ static __attribute__((noinline)) int thread_free_join_general(weft_unit *t, ABT_
     return free_join(t, thread, ABT_THREAD_NULL, ABT_ERR_INV_THREAD, bypass);
 }
 
-int weft_thread_free_join_any(weft_unit *t, ABT_thread *thread)
-{
-    return thread_free_join_general(t, thread, true);
-}
-
 /* ABT_thread_free of an SC ULT (its flags tested: weft_unit_fresh_sc_flags): the usual
  * join of a fresh one, called on the caller's stack (sc_lend_run), then free_join's end. */
-int weft_thread_free_join_sc(weft_unit *t, ABT_thread *thread)
+static __attribute__((noinline)) int thread_free_join_sc(weft_unit *t, ABT_thread *thread)
 {
     weft_xstream *xs = weft_xs_self();
     weft_unit *self = xs ? xs->cur : NULL;
     weft_pool *p;
-    if (WEFT_UNLIKELY(ran_hint(t) || t == self || !(p = fresh_pool(xs, self, t)) ||
+    /* (t == self, or a t that ran: the take misses, below) */
+    if (WEFT_UNLIKELY(!(p = fresh_pool(xs, self, t)) ||
                       weft_tool_wants(ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH)))
         return thread_free_join_general(t, thread, true);
     switch (sc_lend_run(xs, self, t, p)) {
@@ -2149,14 +2161,28 @@ int weft_thread_free_join_sc(weft_unit *t, ABT_thread *thread)
         }
         tasklet_publish_end(t);
         break;
-    case SC_LEND_ENDED: xs = self->xs; break; /* self may run on another stream now */
-    case SC_LEND_MISSED: return thread_free_join_general(t, thread, false);
+    case SC_LEND_ENDED:
+        xs = self->xs;
+        break; /* self may run on another stream now */
+    /* a unit that ran (promoted by its loop, now ready) may still be resumed by the
+     * join's bypass; one gone from its pool may not (the read races by design, as
+     * ran_hint's: the take checks again; no TSan build lends) */
+    case SC_LEND_MISSED: return thread_free_join_general(t, thread, t->ctx != NULL);
     default: return thread_free_join_general(t, thread, true);
     }
     weft_unit_free_told(t);
     weft_unit_retire(xs, t, weft_atomic_load_relaxed(&t->handle));
     *thread = ABT_THREAD_NULL;
     return ABT_SUCCESS;
+}
+
+/* ABT_thread_free of a ULT that is not RoC-L (ABT_thread_free tested that): an SC one
+ * first (the test here, so that the RoC-L free pays none). */
+int weft_thread_free_join_any(weft_unit *t, ABT_thread *thread)
+{
+    if (weft_unit_fresh_sc_flags(t))
+        return thread_free_join_sc(t, thread);
+    return thread_free_join_general(t, thread, true);
 }
 
 /* ABT_thread_free of a RoC-L ULT (its flags tested): the usual join (above), then

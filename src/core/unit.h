@@ -436,7 +436,5 @@ WEFT_INTERNAL int weft_task_free_join(weft_unit *t, ABT_task *task);
 /* ABT_thread_free sends a RoC-L ULT (weft_unit_fresh_roc_flags) to weft_thread_free_join,
  * which has the usual free's frame, and anything else to weft_thread_free_join_any. */
 WEFT_INTERNAL int weft_thread_free_join_any(weft_unit *t, ABT_thread *thread);
-/* ... and an SC ULT (weft_unit_fresh_sc_flags) to weft_thread_free_join_sc. */
-WEFT_INTERNAL int weft_thread_free_join_sc(weft_unit *t, ABT_thread *thread);
 
 #endif
