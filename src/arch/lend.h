@@ -9,13 +9,13 @@
  *                                  // called, on this stack, calls weft_lend_jump(&b)
  *
  * The frames of the call may have been switched away from and back to (a context switch
- * keeps a stack as it is); `b` must stay in place until the call ends.  Whatever the
- * caller keeps across the call is in memory, not in callee-saved registers, so a jump
- * back restores nothing but the stack and frame pointers.
+ * keeps a stack as it is); `b` must stay in place until the call ends.
  *
  * x86-64 (SysV): inline assembly, no function call of its own: the caller's frame is the
- * one the jump comes back to, and the call clobbers every register but the stack and
- * frame pointers.  Elsewhere: __builtin_setjmp / __builtin_longjmp (the function that
+ * one the jump comes back to.  The call stores the callee-saved registers in `b` (a
+ * return keeps them, as the ABI asks of the called function; a jump back loads them), so
+ * the caller may keep values in them across the call.  The x87 and MXCSR control words
+ * are not restored by a jump.  Elsewhere: __builtin_setjmp / __builtin_longjmp (the function that
  * calls weft_lend_call is then not inlined, WEFT_LEND_INLINE). */
 #ifndef WEFT_ARCH_LEND_H
 #define WEFT_ARCH_LEND_H
@@ -24,9 +24,10 @@
 
 #define WEFT_LEND_NATIVE 1
 typedef struct weft_lend_buf {
-    void *sp; /* the aligned stack pointer of the call (the caller's is stored there) */
-    void *pc; /* the call's end */
-    void *fp; /* the caller's frame pointer */
+    void *sp;      /* the aligned stack pointer of the call (the caller's is stored there) */
+    void *pc;      /* the call's end */
+    void *fp;      /* rbp */
+    void *regs[5]; /* rbx, r12-r15: what a jump back restores (a return keeps them) */
 } weft_lend_buf;
 
 static inline __attribute__((always_inline)) void weft_lend_call(weft_lend_buf *b,
@@ -44,15 +45,19 @@ static inline __attribute__((always_inline)) void weft_lend_call(weft_lend_buf *
                      "lea 1f(%%rip), %%rax\n\t"
                      "mov %%rax, 8(%[b])\n\t"
                      "mov %%rbp, 16(%[b])\n\t"
+                     "mov %%rbx, 24(%[b])\n\t"
+                     "mov %%r12, 32(%[b])\n\t"
+                     "mov %%r13, 40(%[b])\n\t"
+                     "mov %%r14, 48(%[b])\n\t"
+                     "mov %%r15, 56(%[b])\n\t"
                      "call *%[fn]\n\t"
                      "1:\n\t"
                      "mov (%%rsp), %%rsp\n\t"
                      : [b] "+d"(rb), [fn] "+S"(rfn), "+D"(rarg)
                      :
-                     : "rax", "rcx", "r8", "r9", "r10", "r11", "rbx", "r12", "r13", "r14", "r15",
-                       "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",
-                       "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "memory",
-                       "cc");
+                     : "rax", "rcx", "r8", "r9", "r10", "r11", "xmm0", "xmm1", "xmm2", "xmm3",
+                       "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12",
+                       "xmm13", "xmm14", "xmm15", "memory", "cc");
 }
 
 /* The stack pointer of the call: below it lie the frames of the called function. */
@@ -60,7 +65,12 @@ static inline void *weft_lend_sp(const weft_lend_buf *b) { return b->sp; }
 
 static inline __attribute__((always_inline, noreturn)) void weft_lend_jump(weft_lend_buf *b)
 {
-    __asm__ volatile("mov 16(%0), %%rbp\n\t"
+    __asm__ volatile("mov 24(%0), %%rbx\n\t"
+                     "mov 32(%0), %%r12\n\t"
+                     "mov 40(%0), %%r13\n\t"
+                     "mov 48(%0), %%r14\n\t"
+                     "mov 56(%0), %%r15\n\t"
+                     "mov 16(%0), %%rbp\n\t"
                      "mov 0(%0), %%rsp\n\t"
                      "jmp *8(%0)\n\t"
                      :

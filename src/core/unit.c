@@ -20,7 +20,6 @@
 struct sc_lend {
     weft_lend_buf buf; /* arch/lend.h: the call of sc_lend_run */
     weft_unit *lender; /* the joiner, beneath */
-    weft_unit *unit;   /* the SC unit it lends its stack to */
     int how;           /* why the unit came back through weft_lend_jump (0: it returned) */
 };
 enum { SC_LEND_EXIT = 1, SC_LEND_CANCEL };
@@ -2053,15 +2052,11 @@ static WEFT_LEND_INLINE int sc_lend_run(weft_xstream *xs, weft_unit *self, weft_
     if (WEFT_UNLIKELY(!weft_pool_fifo_take_joinable(p, t, false)))
         return SC_LEND_MISSED;
     lend.lender = self;
-    lend.unit = t;
     lend.how = 0;
     t->user_stack = &lend;
     t->stack_kind = WEFT_STACK_LENT;
     prep_run_quiet(xs, t);
     weft_lend_call(&lend.buf, t->fn, t->arg);
-    /* what the call kept is in memory: self and t from the record */
-    self = lend.lender;
-    t = lend.unit;
     if (WEFT_LIKELY(t->stack_kind == WEFT_STACK_LENT)) { /* it never left (or exited) */
         t->stack_kind = WEFT_STACK_NONE;
         self->xs->cur = self;
@@ -2177,7 +2172,8 @@ static __attribute__((noinline)) int thread_free_join_sc(weft_unit *t, ABT_threa
 }
 
 /* ABT_thread_free of a ULT that is not RoC-L (ABT_thread_free tested that): an SC one
- * first (the test here, so that the RoC-L free pays none). */
+ * first (the test here, so that the RoC-L free pays none; frameless, so that the other
+ * techniques pay only the test). */
 int weft_thread_free_join_any(weft_unit *t, ABT_thread *thread)
 {
     if (weft_unit_fresh_sc_flags(t))

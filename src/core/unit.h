@@ -323,8 +323,10 @@ static inline bool weft_unit_fresh_roc_flags(const weft_unit *t)
  * stack (unit.c, "scheduler creation in the joiner").  Never in TSan builds. */
 static inline bool weft_unit_fresh_sc_flags(const weft_unit *t)
 {
-    return !WEFT_TSAN &&
-           (t->flags & (WEFT_U_ULT | WEFT_U_SPECIAL | WEFT_U_F_SC)) == (WEFT_U_ULT | WEFT_U_F_SC);
+    /* only a ULT's technique sets the bit, never a special unit's (types.h, fork.c) */
+    WEFT_ASSERT(!(t->flags & WEFT_U_F_SC) ||
+                (t->flags & (WEFT_U_ULT | WEFT_U_SPECIAL)) == WEFT_U_ULT);
+    return !WEFT_TSAN && (t->flags & WEFT_U_F_SC);
 }
 WEFT_INTERNAL void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t);
 /* join_many: the remaining handles of the list.  Passed to weft_unit_join_wait_chain,
