@@ -20,7 +20,7 @@
 #ifndef WEFT_ARCH_LEND_H
 #define WEFT_ARCH_LEND_H
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) && !defined(WEFT_LEND_PORTABLE) /* (-DWEFT_LEND_PORTABLE: the other) */
 
 #define WEFT_LEND_NATIVE 1
 typedef struct weft_lend_buf {
