@@ -162,7 +162,7 @@ weft_ctx_start:
         .globl  weft_ctx_call
         .hidden weft_ctx_call
         .type   weft_ctx_call, @function
-        .p2align 4
+        .p2align 6                      /* a cache line of its own (WEFT_HOT_ALIGN) */
 weft_ctx_call:
         .cfi_startproc
         endbr64

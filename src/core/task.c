@@ -24,7 +24,8 @@ static __attribute__((noinline)) int task_create(ABT_pool pool, void (*task_func
 }
 
 /* The common case without a call (weft_unit_create_fast, unit.h), else task_create. */
-WEFT_API int ABT_task_create(ABT_pool pool, void (*task_func)(void *), void *arg, ABT_task *newtask)
+WEFT_API WEFT_HOT_ALIGN int ABT_task_create(ABT_pool pool, void (*task_func)(void *), void *arg,
+                                            ABT_task *newtask)
 {
     weft_xstream *xs = weft_xs_self();
     weft_pool *p = (weft_pool *)pool;
@@ -71,7 +72,7 @@ static __attribute__((noinline)) int task_free_kept(weft_xstream *xs, weft_unit 
 }
 
 /* A terminated unit without a call (weft_unit_free_fast, unit.h), else task_free_unit. */
-WEFT_API int ABT_task_free(ABT_task *task)
+WEFT_API WEFT_HOT_ALIGN int ABT_task_free(ABT_task *task)
 {
     if (!task)
         return ABT_ERR_INV_ARG;

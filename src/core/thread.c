@@ -37,8 +37,8 @@ static __attribute__((noinline)) int thread_create(ABT_pool pool, void (*thread_
 }
 
 /* The common case without a call (weft_unit_create_fast, unit.h), else thread_create. */
-WEFT_API int ABT_thread_create(ABT_pool pool, void (*thread_func)(void *), void *arg,
-                               ABT_thread_attr attr, ABT_thread *newthread)
+WEFT_API WEFT_HOT_ALIGN int ABT_thread_create(ABT_pool pool, void (*thread_func)(void *), void *arg,
+                                              ABT_thread_attr attr, ABT_thread *newthread)
 {
     weft_xstream *xs = weft_xs_self();
     weft_pool *p = (weft_pool *)pool;
@@ -193,7 +193,7 @@ WEFT_API int ABT_task_revive(ABT_pool pool, void (*task_func)(void *), void *arg
     return revive(pool, task_func, arg, task, false, false);
 }
 
-WEFT_API int ABT_thread_join(ABT_thread thread)
+WEFT_API WEFT_HOT_ALIGN int ABT_thread_join(ABT_thread thread)
 {
     weft_unit *u = weft_unit_from(thread);
     if (WEFT_UNLIKELY(!u))
@@ -224,7 +224,7 @@ static __attribute__((noinline)) int thread_free_kept(weft_xstream *xs, weft_uni
 }
 
 /* A terminated unit without a call (weft_unit_free_fast, unit.h), else thread_free_unit. */
-WEFT_API int ABT_thread_free(ABT_thread *thread)
+WEFT_API WEFT_HOT_ALIGN int ABT_thread_free(ABT_thread *thread)
 {
     if (WEFT_UNLIKELY(!thread))
         return ABT_ERR_INV_ARG;

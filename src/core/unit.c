@@ -744,7 +744,7 @@ static void *ult_entry_roc_join(void *arg)
  * end the joiner does when the unit returns intact (it becomes the stream's current unit
  * again and tells the tool), so the entry reads nothing of the joiner's waiter.  Sanitizer
  * builds leave by a jump to the joiner's context, and make it current first. */
-static void *ult_entry_roc_fresh(void *arg)
+static WEFT_HOT_ALIGN void *ult_entry_roc_fresh(void *arg)
 {
     weft_unit *u = arg;
     weft_xstream *xs;
@@ -1965,8 +1965,8 @@ static __attribute__((noinline)) void join_wait_missed(weft_xstream *xs, weft_un
 }
 
 /* The usual join of a queued tasklet (weft_unit_join_wait). */
-static __attribute__((noinline)) void join_fresh_tasklet(weft_xstream *xs, weft_unit *self,
-                                                         weft_unit *t, weft_pool *p)
+static WEFT_HOT_ALIGN __attribute__((noinline)) void
+join_fresh_tasklet(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p)
 {
     if (WEFT_UNLIKELY(!weft_pool_fifo_take_tasklet(p, t))) {
         join_wait_missed(xs, self, t);
@@ -1977,8 +1977,8 @@ static __attribute__((noinline)) void join_fresh_tasklet(weft_xstream *xs, weft_
 }
 
 /* The usual join of a fresh RoC-L ULT (weft_unit_join_wait). */
-static __attribute__((noinline)) void join_fresh_roc(weft_xstream *xs, weft_unit *self,
-                                                     weft_unit *t, weft_pool *p)
+static WEFT_HOT_ALIGN __attribute__((noinline)) void
+join_fresh_roc(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p)
 {
     if (WEFT_UNLIKELY(!weft_pool_fifo_take_joinable(p, t, true))) {
         join_wait_missed(xs, self, t);
@@ -2081,7 +2081,7 @@ static __attribute__((noinline)) void join_fresh_sc(weft_xstream *xs, weft_unit 
 /* Frameless: every way out is a tail call, so a join that is not the usual one (a unit
  * that yielded, the deviation benchmark's; another technique) pays only the tests: a unit
  * that ran first, then the unit's kind and technique. */
-void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t)
+WEFT_HOT_ALIGN void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t)
 {
     weft_pool *p;
     if (ran_hint(t)) {
@@ -2183,7 +2183,7 @@ int weft_thread_free_join_any(weft_unit *t, ABT_thread *thread)
 
 /* ABT_thread_free of a RoC-L ULT (its flags tested): the usual join (above), then
  * free_join's end. */
-int weft_thread_free_join(weft_unit *t, ABT_thread *thread)
+WEFT_HOT_ALIGN int weft_thread_free_join(weft_unit *t, ABT_thread *thread)
 {
     WEFT_ASSERT(weft_unit_fresh_roc_flags(t));
     weft_xstream *xs = weft_xs_self();
@@ -2221,7 +2221,7 @@ static __attribute__((noinline)) int task_free_join_general(weft_unit *t, ABT_ta
 
 /* ABT_task_free of a queued tasklet: the usual join (above), then free_join's end.  (A
  * ULT freed by ABT_task_free, unusual, takes free_join after this function's tests.) */
-int weft_task_free_join(weft_unit *t, ABT_task *task)
+WEFT_HOT_ALIGN int weft_task_free_join(weft_unit *t, ABT_task *task)
 {
     weft_xstream *xs = weft_xs_self();
     weft_unit *self = xs ? xs->cur : NULL;
