@@ -1802,10 +1802,23 @@ static inline __attribute__((always_inline)) weft_pool *fresh_pool(weft_xstream 
                                                                    weft_unit *self, weft_unit *t)
 {
     weft_pool *p = weft_atomic_load_relaxed_plain(&t->pool);
-    if (self && (self->flags & WEFT_U_ULT) && p == xs->sched->bypass_pool &&
-        (p->caps & WEFT_POOL_CAP_INLINE_FIFO))
+    WEFT_ASSUME(p != NULL); /* a unit always has its pool */
+    /* a loop's bypass pool is a built-in FIFO pool (sched.c sets it only to one) */
+    if (self && (self->flags & WEFT_U_ULT) && p == xs->sched->bypass_pool) {
+        WEFT_ASSERT(p->caps & WEFT_POOL_CAP_INLINE_FIFO);
         return p;
+    }
     return NULL;
+}
+
+/* fresh_pool for an SC unit (sc_lend_run's callers): self's kind is left to the room
+ * test, which no unit but a ULT passes (unit_stack_floor is 0 for a tasklet). */
+static inline __attribute__((always_inline)) weft_pool *fresh_sc_pool(weft_xstream *xs,
+                                                                      weft_unit *self, weft_unit *t)
+{
+    weft_pool *p = weft_atomic_load_relaxed_plain(&t->pool);
+    WEFT_ASSUME(p != NULL);
+    return self && p == xs->sched->bypass_pool ? p : NULL;
 }
 
 /* A tasklet (not a special unit) that self may run inline, if it is still queued;
@@ -1949,7 +1962,7 @@ static __attribute__((noinline)) void join_wait_general(weft_xstream *xs, weft_u
                                                         weft_unit *t)
 {
     weft_pool *p;
-    if (weft_unit_fresh_sc_flags(t) && (p = fresh_pool(xs, self, t)) &&
+    if (weft_unit_fresh_sc_flags(t) && (p = fresh_sc_pool(xs, self, t)) &&
         !weft_tool_wants(ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH)) {
         join_fresh_sc(xs, self, t, p);
         return;
@@ -2143,7 +2156,7 @@ static __attribute__((noinline)) int thread_free_join_sc(weft_unit *t, ABT_threa
     weft_unit *self = xs ? xs->cur : NULL;
     weft_pool *p;
     /* (t == self, or a t that ran: the take misses, below) */
-    if (WEFT_UNLIKELY(!(p = fresh_pool(xs, self, t)) ||
+    if (WEFT_UNLIKELY(!(p = fresh_sc_pool(xs, self, t)) ||
                       weft_tool_wants(ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH)))
         return thread_free_join_general(t, thread, true);
     switch (sc_lend_run(xs, self, t, p)) {
