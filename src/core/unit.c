@@ -20,6 +20,7 @@
 struct sc_lend {
     weft_lend_buf buf; /* arch/lend.h: the call of sc_lend_run */
     weft_unit *lender; /* the joiner, beneath */
+    uintptr_t floor;   /* the lowest address of the stack (unit_stack_floor) */
     int how;           /* why the unit came back through weft_lend_jump (0: it returned) */
 };
 enum { SC_LEND_EXIT = 1, SC_LEND_CANCEL };
@@ -303,17 +304,15 @@ static WEFT_COLD void sc_promote_of(weft_xstream *xs, weft_sched *s, weft_unit *
  * loop's stack, a unit that has none). */
 static inline uintptr_t unit_stack_floor(const weft_unit *u)
 {
-    for (;;) {
-        switch (u->stack_kind) {
-        case WEFT_STACK_OS: /* the primary ULT's: the primary OS thread's */
-            return (uintptr_t)weft_g.primary->os_stack_lo;
-        case WEFT_STACK_CACHED:
-        case WEFT_STACK_OWNED: return (uintptr_t)weft_stack_lo(u->stack);
-        case WEFT_STACK_USER: return (uintptr_t)u->user_stack;
-        case WEFT_STACK_LENT:
-        case WEFT_STACK_BORROWED: u = sc_lend_of(u)->lender; continue;
-        default: return 0;
-        }
+    switch (u->stack_kind) {
+    case WEFT_STACK_OS: /* the primary ULT's: the primary OS thread's */
+        return (uintptr_t)weft_g.primary->os_stack_lo;
+    case WEFT_STACK_CACHED:
+    case WEFT_STACK_OWNED: return (uintptr_t)weft_stack_lo(u->stack);
+    case WEFT_STACK_USER: return (uintptr_t)u->user_stack;
+    case WEFT_STACK_LENT:
+    case WEFT_STACK_BORROWED: return sc_lend_of(u)->floor; /* its lender's */
+    default: return 0;
     }
 }
 
@@ -2065,6 +2064,7 @@ static WEFT_LEND_INLINE int sc_lend_run(weft_xstream *xs, weft_unit *self, weft_
     if (WEFT_UNLIKELY(!weft_pool_fifo_take_joinable(p, t, false)))
         return SC_LEND_MISSED;
     lend.lender = self;
+    lend.floor = floor; /* a unit that t joins in turn finds it here, at any depth */
     lend.how = 0;
     t->user_stack = &lend;
     t->stack_kind = WEFT_STACK_LENT;
