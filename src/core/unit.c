@@ -1795,29 +1795,33 @@ static inline __attribute__((always_inline)) bool join_wait(weft_xstream *xs, we
  * No tool may be listening for the events these paths skip.  Anything else takes
  * join_wait (weft_unit_join_wait) or free_join (the frees). */
 
-/* The pool a fresh unit of either case waits in, when the caller may take it: NULL if
- * the caller is not a ULT or the unit's pool is not its loop's built-in FIFO pool. */
-static inline __attribute__((always_inline)) weft_pool *fresh_pool(weft_xstream *xs,
-                                                                   weft_unit *self, weft_unit *t)
+/* t's pool, if the caller (self, running on xs) runs on a stream whose BASIC loop takes
+ * work from that pool only (its bypass pool); else NULL. */
+static inline __attribute__((always_inline)) weft_pool *loop_pool_of(weft_xstream *xs,
+                                                                     weft_unit *self, weft_unit *t)
 {
     weft_pool *p = weft_atomic_load_relaxed_plain(&t->pool);
     WEFT_ASSUME(p != NULL); /* a unit always has its pool */
-    /* a loop's bypass pool is a built-in FIFO pool (sched.c sets it only to one) */
-    if (self && (self->flags & WEFT_U_ULT) && p == xs->sched->bypass_pool) {
+    if (self && p == xs->sched->bypass_pool) {
+        /* a loop's bypass pool is a built-in FIFO pool (sched.c sets it only to one) */
         WEFT_ASSERT(p->caps & WEFT_POOL_CAP_INLINE_FIFO);
         return p;
     }
     return NULL;
 }
-
-/* fresh_pool for an SC unit (sc_lend_run's callers): self's kind is left to the room
- * test, which no unit but a ULT passes (unit_stack_floor is 0 for a tasklet). */
+/* The pool a fresh unit of either case waits in, when the caller may take it: NULL if
+ * the caller is not a ULT or the unit's pool is not its loop's built-in FIFO pool. */
+static inline __attribute__((always_inline)) weft_pool *fresh_pool(weft_xstream *xs,
+                                                                   weft_unit *self, weft_unit *t)
+{
+    return self && (self->flags & WEFT_U_ULT) ? loop_pool_of(xs, self, t) : NULL;
+}
+/* ... for an SC unit (sc_lend_run's callers): self's kind is left to the room test, which
+ * no unit but a ULT passes (unit_stack_floor is 0 for a tasklet). */
 static inline __attribute__((always_inline)) weft_pool *fresh_sc_pool(weft_xstream *xs,
                                                                       weft_unit *self, weft_unit *t)
 {
-    weft_pool *p = weft_atomic_load_relaxed_plain(&t->pool);
-    WEFT_ASSUME(p != NULL);
-    return self && p == xs->sched->bypass_pool ? p : NULL;
+    return loop_pool_of(xs, self, t);
 }
 
 /* A tasklet (not a special unit) that self may run inline, if it is still queued;
@@ -2020,9 +2024,9 @@ static WEFT_COLD __attribute__((noinline)) weft_xstream *sc_lend_end(weft_unit *
     WEFT_ASSERT(xs == weft_tls_xs && xs->cur == t && t->stack_kind == WEFT_STACK_BORROWED);
     weft_tool_event(t, how == SC_LEND_CANCEL ? ABT_TOOL_EVENT_THREAD_CANCEL
                                              : ABT_TOOL_EVENT_THREAD_FINISH);
+    /* the stack is self's: nothing for unit_finish's release to give back */
     t->stack = NULL;
     t->stack_kind = WEFT_STACK_NONE;
-    t->ctx = NULL;
     t->tsan_fiber = NULL; /* self's, never destroyed here (no TSan build lends) */
     weft_xstream *was = self->xs;
     weft_atomic_fetch_sub_relaxed(&self->pool->num_blocked, 1);
@@ -2031,11 +2035,10 @@ static WEFT_COLD __attribute__((noinline)) weft_xstream *sc_lend_end(weft_unit *
         weft_tool_dispatch(self, ABT_TOOL_EVENT_THREAD_RESUME);
         weft_tool_dispatch(self, ABT_TOOL_EVENT_THREAD_RUN);
     }
-    weft_atomic_store_release(&t->state, WEFT_TERMINATED);
-    weft_waiter *w = weft_atomic_exchange_acq_rel(&t->joiner, WEFT_JOIN_DONE);
-    if (w)
-        weft_waiter_wake(w);
+    unit_finish(xs, t); /* TERMINATED, and a waiting joiner woken */
     if (xs != was) {
+        /* through the scheduler, not weft_ult_yield: its bypass would keep a primary ULT
+         * here when nothing else is ready, and only the scheduler sends it home */
         leave_check(self);
         weft_atomic_store_relaxed(&self->state, WEFT_READY);
         weft_set_post(xs, post_push, self);
@@ -2173,9 +2176,8 @@ static __attribute__((noinline)) int thread_free_join_sc(weft_unit *t, ABT_threa
         xs = self->xs;
         break; /* self may run on another stream now */
     /* a unit that ran (promoted by its loop, now ready) may still be resumed by the
-     * join's bypass; one gone from its pool may not (the read races by design, as
-     * ran_hint's: the take checks again; no TSan build lends) */
-    case SC_LEND_MISSED: return thread_free_join_general(t, thread, t->ctx != NULL);
+     * join's bypass; one gone from its pool may not (ran_hint: the take checks again) */
+    case SC_LEND_MISSED: return thread_free_join_general(t, thread, ran_hint(t));
     default: return thread_free_join_general(t, thread, true);
     }
     weft_unit_free_told(t);
