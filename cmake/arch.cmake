@@ -20,3 +20,8 @@ list(APPEND WEFT_ARCH_SOURCES ${weft_arch_c})
 if(NOT WEFT_ARCH_SOURCES MATCHES "switch_x86_64")
   list(APPEND WEFT_ARCH_SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/src/arch/ctx_call_generic.c)
 endif()
+# weft_lend_call (SC units on their joiner's stack, src/arch/lend.h): native on x86-64
+# whatever the context backend; elsewhere lend.h uses __builtin_setjmp
+if(weft_cpu MATCHES "^(x86_64|amd64)$")
+  list(APPEND WEFT_ARCH_SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/src/arch/lend_x86_64_sysv_elf_gas.S)
+endif()

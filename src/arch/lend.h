@@ -11,73 +11,31 @@
  * The frames of the call may have been switched away from and back to (a context switch
  * keeps a stack as it is); `b` must stay in place until the call ends.
  *
- * x86-64 (SysV): inline assembly, no function call of its own: the caller's frame is the
- * one the jump comes back to.  The call stores the callee-saved registers in `b` (a
- * return keeps them, as the ABI asks of the called function; a jump back loads them), so
- * the caller may keep values in them across the call.  The x87 and MXCSR control words
- * are not restored by a jump.  Elsewhere: __builtin_setjmp / __builtin_longjmp (the function that
- * calls weft_lend_call is then not inlined, WEFT_LEND_INLINE). */
+ * x86-64 (SysV): a function in assembly (lend_x86_64_sysv_elf_gas.S), called like any
+ * other: it stores the stack pointer (at its return address) and the callee-saved
+ * registers in `b`, then tail-calls fn, which returns to weft_lend_call's caller; a jump
+ * back loads the registers and returns there too, the caller's frame intact.  The
+ * x87 and MXCSR control words are not restored by a jump.  Elsewhere, and with
+ * -DWEFT_LEND_PORTABLE: __builtin_setjmp / __builtin_longjmp (the function that calls
+ * weft_lend_call is then not inlined, WEFT_LEND_INLINE). */
 #ifndef WEFT_ARCH_LEND_H
 #define WEFT_ARCH_LEND_H
+
+#include "arch/compiler.h"
 
 #if defined(__x86_64__) && !defined(WEFT_LEND_PORTABLE) /* (-DWEFT_LEND_PORTABLE: the other) */
 
 #define WEFT_LEND_NATIVE 1
 typedef struct weft_lend_buf {
-    void *sp;      /* the aligned stack pointer of the call (the caller's is stored there) */
-    void *pc;      /* the call's end */
-    void *fp;      /* rbp */
-    void *regs[5]; /* rbx, r12-r15: what a jump back restores (a return keeps them) */
+    void *sp;      /* weft_lend_call's, at its return address: below it lie fn's frames */
+    void *regs[6]; /* rbp, rbx, r12-r15: what a jump back restores (a return keeps them) */
 } weft_lend_buf;
 
-static inline __attribute__((always_inline)) void weft_lend_call(weft_lend_buf *b,
-                                                                 void (*fn)(void *), void *arg)
-{
-    weft_lend_buf *rb = b;
-    void (*rfn)(void *) = fn;
-    void *rarg = arg;
-    __asm__ volatile("mov %%rsp, %%rax\n\t"
-                     "lea -128(%%rsp), %%rsp\n\t" /* the caller's red zone */
-                     "and $-16, %%rsp\n\t"
-                     "sub $16, %%rsp\n\t"
-                     "mov %%rax, (%%rsp)\n\t" /* the caller's stack pointer */
-                     "mov %%rsp, 0(%[b])\n\t"
-                     "lea 1f(%%rip), %%rax\n\t"
-                     "mov %%rax, 8(%[b])\n\t"
-                     "mov %%rbp, 16(%[b])\n\t"
-                     "mov %%rbx, 24(%[b])\n\t"
-                     "mov %%r12, 32(%[b])\n\t"
-                     "mov %%r13, 40(%[b])\n\t"
-                     "mov %%r14, 48(%[b])\n\t"
-                     "mov %%r15, 56(%[b])\n\t"
-                     "call *%[fn]\n\t"
-                     "1:\n\t"
-                     "mov (%%rsp), %%rsp\n\t"
-                     : [b] "+d"(rb), [fn] "+S"(rfn), "+D"(rarg)
-                     :
-                     : "rax", "rcx", "r8", "r9", "r10", "r11", "xmm0", "xmm1", "xmm2", "xmm3",
-                       "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12",
-                       "xmm13", "xmm14", "xmm15", "memory", "cc");
-}
+WEFT_INTERNAL void weft_lend_call(weft_lend_buf *b, void (*fn)(void *), void *arg);
+WEFT_INTERNAL __attribute__((noreturn)) void weft_lend_jump(weft_lend_buf *b);
 
 /* The stack pointer of the call: below it lie the frames of the called function. */
 static inline void *weft_lend_sp(const weft_lend_buf *b) { return b->sp; }
-
-static inline __attribute__((always_inline, noreturn)) void weft_lend_jump(weft_lend_buf *b)
-{
-    __asm__ volatile("mov 24(%0), %%rbx\n\t"
-                     "mov 32(%0), %%r12\n\t"
-                     "mov 40(%0), %%r13\n\t"
-                     "mov 48(%0), %%r14\n\t"
-                     "mov 56(%0), %%r15\n\t"
-                     "mov 16(%0), %%rbp\n\t"
-                     "mov 0(%0), %%rsp\n\t"
-                     "jmp *8(%0)\n\t"
-                     :
-                     : "a"(b)
-                     : "memory");
-    __builtin_unreachable();
-}
 
 #else
 

@@ -120,9 +120,9 @@ void weft_config_load(struct weft_config *c)
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     long pg = sysconf(_SC_PAGESIZE);
     memset(c, 0, sizeof(*c));
-    c->thread_stacksize = env_u64("THREAD_STACKSIZE", 16384, 4096, (uint64_t)1 << 40);
+    c->thread_stacksize = env_u64("THREAD_STACKSIZE", 16384, 4096, WEFT_STACKSIZE_MAX);
     c->thread_stacksize = (c->thread_stacksize + 15) & ~(size_t)15;
-    c->sched_stacksize = env_u64("SCHED_STACKSIZE", 4u << 20, 16384, (uint64_t)1 << 40);
+    c->sched_stacksize = env_u64("SCHED_STACKSIZE", 4u << 20, 16384, WEFT_STACKSIZE_MAX);
     c->sched_event_freq = (uint32_t)env_u64("SCHED_EVENT_FREQ", 50, 1, UINT32_MAX);
     c->sched_sleep_nsec = env_u64("SCHED_SLEEP_NSEC", 100, 0, UINT64_MAX);
     c->sched_spin_nsec = env_u64("SCHED_SPIN_NSEC", 50000, 0, 1000000000u);
@@ -331,6 +331,9 @@ static int runtime_init(void)
     if (WEFT_TSAN)
         s->tsan_fiber = weft_tsan_fiber_create();
     weft_xstream_note_os_stack(xs);
+    /* the floor of its stack (unit.c, unit_stack_floor): unknown, an address it has
+     * reached is a floor that is safe to lend stack down to */
+    m->user_stack = xs->os_stack_lo ? xs->os_stack_lo : __builtin_frame_address(0);
     weft_g.by_rank[0] = xs;
     weft_g.num_xstreams = 1;
     weft_g.primary = xs;

@@ -231,9 +231,14 @@ WEFT_API WEFT_HOT_ALIGN int ABT_thread_free(ABT_thread *thread)
     weft_unit *u = weft_unit_from(*thread);
     if (WEFT_UNLIKELY(!u))
         return ABT_ERR_INV_THREAD;
-    if (!weft_unit_done(u)) /* the join comes first, in one call */
-        return weft_unit_fresh_roc_flags(u) ? weft_thread_free_join(u, thread)
-                                            : weft_thread_free_join_any(u, thread);
+    if (!weft_unit_done(u)) { /* the join comes first, in one call */
+        uint16_t pick = weft_unit_fork_pick(u);
+        if (pick == WEFT_U_PICK_ROC_L)
+            return weft_thread_free_join(u, thread);
+        if (!WEFT_TSAN && pick == WEFT_U_PICK_SC)
+            return weft_thread_free_join_sc(u, thread);
+        return weft_thread_free_join_other(u, thread);
+    }
     weft_xstream *xs = weft_xs_self();
     if (WEFT_UNLIKELY(weft_unit_has_extras(u)))
         return thread_free_kept(xs, u, thread);

@@ -51,8 +51,10 @@ WEFT_API int ABT_thread_attr_set_stack(ABT_thread_attr attr, void *stackaddr, si
     struct weft_thread_attr *a = weft_thread_attr_from(attr);
     if (!a)
         return ABT_ERR_INV_THREAD_ATTR;
-    /* a user stack must be 8-byte aligned and large enough to hold a frame */
-    if (stackaddr && (((uintptr_t)stackaddr & 7) || stacksize < 512))
+    /* a user stack must be 8-byte aligned and large enough to hold a frame; no size
+     * may exceed WEFT_STACKSIZE_MAX */
+    if ((stackaddr && (((uintptr_t)stackaddr & 7) || stacksize < 512)) ||
+        stacksize > WEFT_STACKSIZE_MAX)
         return ABT_ERR_INV_ARG;
     a->stackaddr = stackaddr;
     a->stacksize = stacksize;
@@ -76,7 +78,7 @@ WEFT_API int ABT_thread_attr_set_stacksize(ABT_thread_attr attr, size_t stacksiz
     struct weft_thread_attr *a = weft_thread_attr_from(attr);
     if (!a)
         return ABT_ERR_INV_THREAD_ATTR;
-    if (stacksize < 512)
+    if (stacksize < 512 || stacksize > WEFT_STACKSIZE_MAX)
         return ABT_ERR_INV_ARG;
     a->stackaddr = NULL; /* a size alone asks the runtime for the memory */
     a->stacksize = (stacksize + 15) & ~(size_t)15;

@@ -85,6 +85,10 @@ enum weft_unit_flags {
 #define WEFT_U_FORK_BITS \
     (WEFT_U_F_CF | WEFT_U_F_KEEP | WEFT_U_F_ROC | WEFT_U_F_SS | WEFT_U_F_SC | WEFT_U_FORK_MASK)
 
+/* The largest stack size weft accepts (an attribute, ABT_THREAD_STACKSIZE): 1 TiB, far
+ * above any real stack, and small enough that a stack's size plus a bound never wraps. */
+#define WEFT_STACKSIZE_MAX ((size_t)1 << 40)
+
 enum weft_stack_kind {
     WEFT_STACK_NONE = 0, /* no stack yet (lazy) or a tasklet */
     WEFT_STACK_CACHED,   /* default-size stack from the stream caches */
@@ -137,7 +141,8 @@ struct weft_unit {
     _Atomic(weft_pool *) migr_to; /* pending migration target, applied at the next push */
     void (*migr_cb)(ABT_thread, void *);
     void *migr_cb_arg;
-    void *user_stack; /* base of a user-supplied stack (WEFT_STACK_USER); the lend record
+    void *user_stack; /* base of a user-supplied stack (WEFT_STACK_USER); the floor of the
+                       * primary OS thread's stack (WEFT_STACK_OS, runtime.c); the lend record
                        * of an SC unit on its joiner's stack (WEFT_STACK_LENT, _BORROWED) */
     union {
         weft_sched *sched;   /* for WEFT_U_SCHED units: the scheduler it runs */

@@ -21,7 +21,8 @@ struct sc_lend {
     weft_lend_buf buf; /* arch/lend.h: the call of sc_lend_run */
     weft_unit *lender; /* the joiner, beneath */
     uintptr_t floor;   /* the lowest address of the stack (unit_stack_floor) */
-    int how;           /* why the unit came back through weft_lend_jump (0: it returned) */
+    int how;           /* after its promotion: why the unit came back (0: it returned; or
+                        * through weft_lend_jump: SC_LEND_EXIT, _CANCEL) */
 };
 enum { SC_LEND_EXIT = 1, SC_LEND_CANCEL };
 
@@ -300,20 +301,36 @@ static WEFT_COLD void sc_promote_of(weft_xstream *xs, weft_sched *s, weft_unit *
  * such a jump): their SC units wait for the loop, as before.  (struct sc_lend is
  * at the top of the file.) */
 
-/* The lowest address of the stack u runs on; 0 when it is unknown (an SC unit on its
- * loop's stack, a unit that has none). */
+/* The lowest address of the stack u runs on; SC_FLOOR_NONE when it is unknown (an SC unit
+ * on its loop's stack, a unit that has none).  On a 64-bit target SC_FLOOR_NONE is the
+ * sign bit: above every user-space address, so that sc_lend_has_room needs no test of its
+ * own for it. */
+#if UINTPTR_MAX > 0xffffffffu
+#define SC_FLOOR_NONE ((uintptr_t)INTPTR_MIN)
+#else
+#define SC_FLOOR_NONE ((uintptr_t)0)
+#endif
 static inline uintptr_t unit_stack_floor(const weft_unit *u)
 {
-    switch (u->stack_kind) {
-    case WEFT_STACK_OS: /* the primary ULT's: the primary OS thread's */
-        return (uintptr_t)weft_g.primary->os_stack_lo;
-    case WEFT_STACK_CACHED:
-    case WEFT_STACK_OWNED: return (uintptr_t)weft_stack_lo(u->stack);
-    case WEFT_STACK_USER: return (uintptr_t)u->user_stack;
-    case WEFT_STACK_LENT:
-    case WEFT_STACK_BORROWED: return sc_lend_of(u)->floor; /* its lender's */
-    default: return 0;
-    }
+    uint8_t k = u->stack_kind;
+    if (k == WEFT_STACK_OS || k == WEFT_STACK_USER) /* OS: the primary ULT's (runtime.c) */
+        return (uintptr_t)u->user_stack;
+    if (k == WEFT_STACK_CACHED || k == WEFT_STACK_OWNED)
+        return (uintptr_t)weft_stack_lo(u->stack);
+    if (k == WEFT_STACK_LENT || k == WEFT_STACK_BORROWED)
+        return sc_lend_of(u)->floor; /* its lender's */
+    return SC_FLOOR_NONE;
+}
+
+/* Whether the stack whose floor is `floor` has `need` bytes below `here`, an address on
+ * it (need < 2^41: WEFT_STACKSIZE_MAX; the sum does not wrap). */
+static inline bool sc_lend_has_room(uintptr_t floor, uintptr_t here, size_t need)
+{
+#if UINTPTR_MAX > 0xffffffffu
+    return here >= floor + need; /* never for SC_FLOOR_NONE */
+#else
+    return floor != SC_FLOOR_NONE && here - floor >= need;
+#endif
 }
 
 /* The unit u, LENT its joiner's stack, is about to leave it: u, and every LENT joiner
@@ -331,6 +348,7 @@ static WEFT_COLD __attribute__((noinline)) void sc_lend_promote(weft_unit *u)
     void *fiber = weft_tsan_fiber_current();
     while (u->stack_kind == WEFT_STACK_LENT) {
         weft_unit *lender = sc_lend_of(u)->lender;
+        sc_lend_of(u)->how = 0; /* a return, unless it exits or is cancelled */
         u->stack_kind = WEFT_STACK_BORROWED;
         u->stack = st;
         u->tsan_fiber = fiber;
@@ -2049,7 +2067,8 @@ static WEFT_COLD __attribute__((noinline)) weft_xstream *sc_lend_end(weft_unit *
 
 /* What sc_lend_run did. */
 enum {
-    SC_LEND_INTACT, /* t ran on self's stack and never left it: unpublished, self current */
+    SC_LEND_INTACT, /* t ran on self's stack and never left it: unpublished, still LENT (the
+                     * caller resets its kind), self current */
     SC_LEND_ENDED,  /* t left the stack once and has ended: published, self runs again */
     SC_LEND_MISSED, /* t is not queued any more: nothing done */
     SC_LEND_NO_ROOM /* self's stack is too short for t, or its extent unknown: nothing done */
@@ -2061,21 +2080,20 @@ static WEFT_LEND_INLINE int sc_lend_run(weft_xstream *xs, weft_unit *self, weft_
                                         weft_pool *p)
 {
     struct sc_lend lend;
-    uintptr_t floor = unit_stack_floor(self), here = (uintptr_t)&lend;
-    if (WEFT_UNLIKELY(floor == 0 || here < floor + t->stack_size + SC_LEND_SLACK))
+    uintptr_t floor = unit_stack_floor(self);
+    if (WEFT_UNLIKELY(!sc_lend_has_room(floor, (uintptr_t)&lend, t->stack_size + SC_LEND_SLACK)))
         return SC_LEND_NO_ROOM;
     if (WEFT_UNLIKELY(!weft_pool_fifo_take_joinable(p, t, false)))
         return SC_LEND_MISSED;
     lend.lender = self;
     lend.floor = floor; /* a unit that t joins in turn finds it here, at any depth */
-    lend.how = 0;
+    /* (lend.how is set where it is read: at t's promotion, sc_lend_promote) */
     t->user_stack = &lend;
     t->stack_kind = WEFT_STACK_LENT;
     prep_run_quiet(xs, t);
     weft_lend_call(&lend.buf, t->fn, t->arg);
     if (WEFT_LIKELY(t->stack_kind == WEFT_STACK_LENT)) { /* it never left (or exited) */
-        t->stack_kind = WEFT_STACK_NONE;
-        self->xs->cur = self;
+        xs->cur = self;                                  /* on the stream it was called on */
         return SC_LEND_INTACT;
     }
     sc_lend_end(self, t, lend.how);
@@ -2087,7 +2105,10 @@ static __attribute__((noinline)) void join_fresh_sc(weft_xstream *xs, weft_unit 
                                                     weft_pool *p)
 {
     switch (sc_lend_run(xs, self, t, p)) {
-    case SC_LEND_INTACT: tasklet_publish_end(t); return;
+    case SC_LEND_INTACT:
+        t->stack_kind = WEFT_STACK_NONE;
+        tasklet_publish_end(t);
+        return;
     case SC_LEND_ENDED: return;
     case SC_LEND_MISSED: join_wait_missed(xs, self, t); return;
     default: join_wait_plain(xs, self, t); return;
@@ -2151,9 +2172,9 @@ static __attribute__((noinline)) int thread_free_join_general(weft_unit *t, ABT_
     return free_join(t, thread, ABT_THREAD_NULL, ABT_ERR_INV_THREAD, bypass);
 }
 
-/* ABT_thread_free of an SC ULT (its flags tested: weft_unit_fresh_sc_flags): the usual
- * join of a fresh one, called on the caller's stack (sc_lend_run), then free_join's end. */
-static __attribute__((noinline)) int thread_free_join_sc(weft_unit *t, ABT_thread *thread)
+/* ABT_thread_free of an SC ULT (its flags tested: WEFT_U_PICK_SC): the usual join of a
+ * fresh one, called on the caller's stack (sc_lend_run), then free_join's end. */
+WEFT_HOT_ALIGN int weft_thread_free_join_sc(weft_unit *t, ABT_thread *thread)
 {
     weft_xstream *xs = weft_xs_self();
     weft_unit *self = xs ? xs->cur : NULL;
@@ -2165,11 +2186,13 @@ static __attribute__((noinline)) int thread_free_join_sc(weft_unit *t, ABT_threa
     switch (sc_lend_run(xs, self, t, p)) {
     case SC_LEND_INTACT:
         if (WEFT_LIKELY(!weft_tool_wants(ABT_TOOL_EVENT_THREAD_FINISH | WEFT_FREE_EVENTS))) {
-            /* unpublished, as join_wait leaves a unit it ran when freeing */
+            /* unpublished, as join_wait leaves a unit it ran when freeing; the retire
+             * resets its kind */
             weft_unit_retire_stackless(xs, t, weft_atomic_load_relaxed(&t->handle));
             *thread = ABT_THREAD_NULL;
             return ABT_SUCCESS;
         }
+        t->stack_kind = WEFT_STACK_NONE;
         tasklet_publish_end(t);
         break;
     case SC_LEND_ENDED:
@@ -2186,13 +2209,9 @@ static __attribute__((noinline)) int thread_free_join_sc(weft_unit *t, ABT_threa
     return ABT_SUCCESS;
 }
 
-/* ABT_thread_free of a ULT that is not RoC-L (ABT_thread_free tested that): an SC one
- * first (the test here, so that the RoC-L free pays none; frameless, so that the other
- * techniques pay only the test). */
-int weft_thread_free_join_any(weft_unit *t, ABT_thread *thread)
+/* ABT_thread_free of a ULT that is neither RoC-L nor SC (ABT_thread_free tested both). */
+int weft_thread_free_join_other(weft_unit *t, ABT_thread *thread)
 {
-    if (weft_unit_fresh_sc_flags(t))
-        return thread_free_join_sc(t, thread);
     return thread_free_join_general(t, thread, true);
 }
 

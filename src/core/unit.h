@@ -313,11 +313,18 @@ WEFT_INTERNAL __attribute__((noreturn)) void weft_ult_exit(weft_xstream *xs, wef
  * `xs` (either may be NULL for an external thread) and self != t.  A tasklet or a RoC-L
  * ULT (the default technique, weft_unit_fresh_roc_flags) may take the usual join of a
  * fresh unit (unit.c, "the usual join of a fresh unit"). */
+#define WEFT_U_FORK_PICK \
+    (WEFT_U_ULT | WEFT_U_SPECIAL | WEFT_U_F_KEEP | WEFT_U_F_ROC | WEFT_U_F_SS | WEFT_U_F_SC)
+#define WEFT_U_PICK_ROC_L (WEFT_U_ULT | WEFT_U_F_ROC)
+#define WEFT_U_PICK_SC    (WEFT_U_ULT | WEFT_U_F_ROC | WEFT_U_F_SS | WEFT_U_F_SC) /* (fork.c) */
+/* What a join or a free picks its path by: the unit's kind and technique. */
+static inline uint16_t weft_unit_fork_pick(const weft_unit *t)
+{
+    return t->flags & WEFT_U_FORK_PICK;
+}
 static inline bool weft_unit_fresh_roc_flags(const weft_unit *t)
 {
-    const uint16_t pick =
-        WEFT_U_ULT | WEFT_U_SPECIAL | WEFT_U_F_KEEP | WEFT_U_F_ROC | WEFT_U_F_SS | WEFT_U_F_SC;
-    return (t->flags & pick) == (WEFT_U_ULT | WEFT_U_F_ROC);
+    return weft_unit_fork_pick(t) == WEFT_U_PICK_ROC_L;
 }
 /* An SC ULT (not a special unit): a fresh one may take the usual join, on its joiner's
  * stack (unit.c, "scheduler creation in the joiner").  Never in TSan builds. */
@@ -435,8 +442,11 @@ static inline int weft_unit_free(weft_unit *t, ABT_thread h)
  * (ABT_TASK_NULL); a bad target gives ABT_ERR_INV_THREAD (ABT_ERR_INV_TASK). */
 WEFT_INTERNAL int weft_thread_free_join(weft_unit *t, ABT_thread *thread);
 WEFT_INTERNAL int weft_task_free_join(weft_unit *t, ABT_task *task);
-/* ABT_thread_free sends a RoC-L ULT (weft_unit_fresh_roc_flags) to weft_thread_free_join,
- * which has the usual free's frame, and anything else to weft_thread_free_join_any. */
-WEFT_INTERNAL int weft_thread_free_join_any(weft_unit *t, ABT_thread *thread);
+/* ABT_thread_free sends a RoC-L ULT (weft_unit_fork_pick: WEFT_U_PICK_ROC_L) to
+ * weft_thread_free_join, which has the usual free's frame, an SC ULT (WEFT_U_PICK_SC, not
+ * in TSan builds) to weft_thread_free_join_sc, and anything else to
+ * weft_thread_free_join_other. */
+WEFT_INTERNAL int weft_thread_free_join_sc(weft_unit *t, ABT_thread *thread);
+WEFT_INTERNAL int weft_thread_free_join_other(weft_unit *t, ABT_thread *thread);
 
 #endif

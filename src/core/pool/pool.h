@@ -86,7 +86,7 @@ static inline void fifo_link_tail(weft_pool *p, weft_unit *u)
         p->head = u;
     p->tail = u;
     u->in_pool = 1;
-    weft_atomic_store_relaxed(&p->size, weft_atomic_load_relaxed(&p->size) + 1);
+    weft_atomic_add_sole_relaxed(&p->size, 1);
 }
 
 static inline void fifo_link_head(weft_pool *p, weft_unit *u)
@@ -99,7 +99,7 @@ static inline void fifo_link_head(weft_pool *p, weft_unit *u)
         p->tail = u;
     p->head = u;
     u->in_pool = 1;
-    weft_atomic_store_relaxed(&p->size, weft_atomic_load_relaxed(&p->size) + 1);
+    weft_atomic_add_sole_relaxed(&p->size, 1);
 }
 
 /* The head's `prev` is not kept (it may point anywhere): whether a unit is the head is
@@ -114,7 +114,7 @@ static inline void fifo_unlink_head(weft_pool *p, weft_unit *u)
     if (!u->next)
         p->tail = NULL;
     u->in_pool = 0;
-    weft_atomic_store_relaxed(&p->size, weft_atomic_load_relaxed(&p->size) - 1);
+    weft_atomic_add_sole_relaxed(&p->size, (size_t)-1);
 }
 
 static inline void fifo_unlink(weft_pool *p, weft_unit *u)
@@ -133,7 +133,7 @@ static inline void fifo_unlink(weft_pool *p, weft_unit *u)
             p->tail = pr;
     }
     u->in_pool = 0;
-    weft_atomic_store_relaxed(&p->size, weft_atomic_load_relaxed(&p->size) - 1);
+    weft_atomic_add_sole_relaxed(&p->size, (size_t)-1);
 }
 
 /* The unit at the head after a take runs next: prefetch the top of its saved frame, the
@@ -254,7 +254,7 @@ static inline void weft_pool_fifo_push_chain(weft_pool *p, weft_unit *first, wef
     else
         p->head = first;
     p->tail = last;
-    weft_atomic_store_relaxed(&p->size, weft_atomic_load_relaxed(&p->size) + n);
+    weft_atomic_add_sole_relaxed(&p->size, n);
     uint8_t f = p->notify;
     if (WEFT_UNLIKELY(f))
         weft_pool_hold();

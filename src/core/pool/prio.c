@@ -80,7 +80,7 @@ static void link_tail(struct prio_pool *q, weft_unit *u, int l)
     u->in_pool = (uint8_t)(l + 1);
     q->nonempty |= (uint64_t)1 << l;
     weft_pool *p = &q->base;
-    weft_atomic_store_relaxed(&p->size, weft_atomic_load_relaxed(&p->size) + 1);
+    weft_atomic_add_sole_relaxed(&p->size, 1);
 }
 
 static void unlink_unit(struct prio_pool *q, weft_unit *u)
@@ -99,7 +99,7 @@ static void unlink_unit(struct prio_pool *q, weft_unit *u)
         q->nonempty &= ~((uint64_t)1 << l);
     u->in_pool = 0;
     weft_pool *p = &q->base;
-    weft_atomic_store_relaxed(&p->size, weft_atomic_load_relaxed(&p->size) - 1);
+    weft_atomic_add_sole_relaxed(&p->size, (size_t)-1);
 }
 
 static void prio_push(weft_pool *p, weft_unit *u, ABT_pool_context ctx)
