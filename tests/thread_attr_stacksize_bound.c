@@ -15,8 +15,7 @@ int main(int argc, char **argv)
     static char stack[4096] __attribute__((aligned(16)));
     CHECK_ABT(ABT_thread_attr_create(&attr));
     CHECK_ABT(ABT_thread_attr_set_stacksize(attr, 65536));
-    static const size_t bad[] = { SIZE_MAX, SIZE_MAX - 7, ((size_t)1 << 40) + 16,
-                                  (size_t)1 << 63 };
+    static const size_t bad[] = { SIZE_MAX, SIZE_MAX - 7, ((size_t)1 << 40) + 16, (size_t)1 << 63 };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         CHECK_ERR(ABT_thread_attr_set_stacksize(attr, bad[i]), ABT_ERR_INV_ARG);
         CHECK_ERR(ABT_thread_attr_set_stack(attr, stack, bad[i]), ABT_ERR_INV_ARG);

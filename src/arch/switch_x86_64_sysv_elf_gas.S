@@ -19,6 +19,10 @@
  * compared with the live values and written only when they differ, keeping the live
  * status flags (see context.h for why).  The red zone below the resumed stack pointer
  * serves as scratch: nothing of the resumed context lives there.
+ *
+ * The entry points are only ever called directly (hidden symbols, never through a
+ * pointer), so they start without endbr64: an indirect-branch-tracking CPU checks only
+ * the targets of indirect calls and jumps.
  */
         .text
 
@@ -118,7 +122,6 @@
         .p2align 4
 weft_ctx_switch:
         .cfi_startproc
-        endbr64
         SAVE_INTO %rdi
         movq    (%rsp), %rcx            /* live MXCSR | x87 CW << 32 (bits 48-63: padding) */
         movq    %rsi, %rsp              /* enter the target's frame */
@@ -142,7 +145,6 @@ weft_ctx_switch:
         .p2align 4
 weft_ctx_start:
         .cfi_startproc
-        endbr64
         SAVE_INTO %rdi
         movq    %rsi, %rsp              /* the fresh stack, 16-byte aligned */
         .cfi_def_cfa %rsp, 0
@@ -165,7 +167,6 @@ weft_ctx_start:
         .p2align 6                      /* a cache line of its own (WEFT_HOT_ALIGN) */
 weft_ctx_call:
         .cfi_startproc
-        endbr64
         SAVE_INTO %rdi
         movq    %rsp, %rax              /* the saved frame */
         .cfi_remember_state
@@ -199,7 +200,6 @@ weft_ctx_call:
         .p2align 4
 weft_ctx_call_nosave:
         .cfi_startproc
-        endbr64
         movq    %rsp, %rax
         .cfi_remember_state
         movq    %rdi, %rsp              /* the fresh stack, 16-byte aligned */
@@ -222,7 +222,6 @@ weft_ctx_call_nosave:
         .p2align 4
 weft_ctx_jump:
         .cfi_startproc
-        endbr64
         movq    %rdi, %rsp              /* abandon the current stack */
         .cfi_def_cfa_offset 64          /* now inside the target's suspended frame */
         .cfi_offset %rbp, -16

@@ -311,7 +311,7 @@ struct weft_xstream {
     weft_sched *sched;                       /* innermost running scheduler: units return to it */
     void (*post_fn)(weft_xstream *, void *); /* action to run right after the next switch */
     void *post_arg;
-    int32_t yield_budget; /* yields left before the scheduler must run (unit.c) */
+    int yield_budget; /* yields left before the scheduler must run (unit.c) */
     /* Bumped by every switch except the starts that may be returned from and those
      * returns (return on completion, unit.c): a unit started with weft_ctx_call may return
      * to its starter only if it finishes on the same stream with the same epoch. */

@@ -1246,14 +1246,6 @@ static void post_push(weft_xstream *xs, void *arg)
     weft_pool_push_ctx(u->pool, u, ABT_POOL_CONTEXT_OP_THREAD_YIELD);
 }
 
-/* The step both scheduler bypasses share: take the next ready unit of the bypass pool `p`
- * and switch to it directly.  BYPASS_EMPTY: the pool is empty.  BYPASS_DECLINED: the next
- * unit needs the scheduler (a tasklet, the primary ULT, a cancelled unit, or no stack to
- * be had) and is back at the head of the pool.  BYPASS_DONE: `self` ran again later and
- * returns here.  A yielding `self` is made ready and pushed back by the post action; a
- * parking one has set its post action already (it releases the lock of its waitlist). */
-enum { BYPASS_EMPTY, BYPASS_DECLINED, BYPASS_DONE };
-
 /* The next unit needs the scheduler: a tasklet, the primary ULT, a cancelled unit, or an
  * SS or SC unit that never ran (a stateless loop starts those, core/fork.h).  The
  * caller owns `next` or holds its pool's lock. */
@@ -1267,76 +1259,32 @@ static inline bool bypass_declines(weft_unit *next)
     }
     return weft_atomic_load_relaxed(&next->request) & WEFT_REQ_CANCEL;
 }
-static inline __attribute__((always_inline)) int bypass_run_next(weft_xstream *xs, weft_unit *self,
-                                                                 weft_pool *p, bool yielding)
+
+/* Scheduler bypass on park: a ULT that blocks (its post action already set, it releases
+ * the lock of its waitlist) switches straight to the next ready ULT of its BASIC
+ * scheduler's only pool, `p` (a built-in FIFO pool).  Returns true when self ran again
+ * later; false when the pool is empty or its head needs the scheduler (a tasklet, the
+ * primary ULT, a cancelled unit, or no stack to be had: back at the head). */
+static inline __attribute__((always_inline)) bool park_run_next(weft_xstream *xs, weft_unit *self,
+                                                                weft_pool *p)
 {
     WEFT_ASSERT(xs->cur == self && weft_pool_can(p, WEFT_POOL_CAP_INLINE_FIFO));
-    WEFT_ASSERT(!yielding || xs->post_fn == NULL); /* a parking unit may have one */
-    if (yielding) {
-        /* one lock round: the pool's lock stays held from taking `next` to putting
-         * `self` back at the tail, on the other side of the switch (post_push_release) */
-        weft_unit *next = weft_pool_fifo_pop_hold(p);
-        if (!next)
-            return BYPASS_EMPTY;
-        void (*post)(weft_xstream *, void *) = post_push_release;
-        if (bypass_declines(next)) {
-            weft_pool_fifo_unpop_release(p, next);
-            return BYPASS_DECLINED;
-        }
-        /* its first run: a stack from the stream's cache is a pop, taken under the lock;
-         * anything slower (mapping, the depot's lock) is not, and costs a second round */
-        if (WEFT_UNLIKELY(!next->ctx) && !stack_from_cache(xs, next)) {
-            weft_pool_unlock(p);
-            post = post_push_fifo;
-            if (!ensure_stack(xs, next)) {
-                weft_pool_push_head(p, next);
-                return BYPASS_DECLINED;
-            }
-        }
-        weft_atomic_store_relaxed(&self->state, WEFT_READY);
-        weft_set_post(xs, post, self);
-        next->xs = xs; /* prep_run without its tool hook (no tool here) */
-        xs->cur = next;
-        weft_atomic_store_relaxed(&next->state, WEFT_RUNNING);
-        ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, next));
-        return BYPASS_DONE;
-    }
     weft_unit *next = weft_pool_fifo_pop(p); /* a bypass pool is always an inline FIFO */
     if (!next)
-        return BYPASS_EMPTY;
+        return false;
     if (bypass_declines(next) || (!next->ctx && !ensure_stack(xs, next))) {
         weft_pool_push_head(p, next);
-        return BYPASS_DECLINED;
+        return false;
     }
     next->xs = xs; /* prep_run without its tool hook (no tool here) */
     xs->cur = next;
     weft_atomic_store_relaxed(&next->state, WEFT_RUNNING);
     ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, next));
-    return BYPASS_DONE;
+    return true;
 }
 
-/* Scheduler bypass on yield.  When the running scheduler is a predefined BASIC one with a
- * single built-in FIFO pool, going through it would only push `self` to that pool, pop
- * the head and switch to it.  The yielding ULT does exactly that itself: one context
- * switch instead of two, and a lone ULT's yield costs no switch at all.  Order is the
- * same FIFO order.  Every event_freq yields the scheduler runs anyway, so its stop
- * checks, timers and hand-offs keep their pace.  Returns true when it handled the yield. */
-static inline bool yield_bypass(weft_xstream *xs, weft_unit *self)
-{
-    weft_sched *s = xs->sched;
-    weft_pool *p = s->bypass_pool;
-    /* a registered tool takes the normal path, where every event is reported */
-    if (!p || self->pool != p || --xs->yield_budget <= 0 ||
-        weft_atomic_load_relaxed(&self->migr_to) ||
-        (WEFT_TOOL && weft_atomic_load_relaxed(&weft_tool_g.mask)))
-        return false;
-    /* nobody else to run (BYPASS_EMPTY): keep going */
-    return bypass_run_next(xs, self, p, true) != BYPASS_DECLINED;
-}
-
-/* Scheduler bypass on park, the twin of yield_bypass: a ULT that blocks (its post action
- * already set) switches straight to the next ready ULT of its BASIC scheduler's only
- * pool.  With nothing ready it goes to the scheduler, which idles. */
+/* Scheduler bypass on park, the twin of the yield's (ult_yield_checked): with nothing
+ * ready it goes to the scheduler, which idles. */
 /* (the caller has seen no tool event wanted) */
 static inline __attribute__((always_inline)) bool park_bypass(weft_xstream *xs, weft_unit *self)
 {
@@ -1344,23 +1292,95 @@ static inline __attribute__((always_inline)) bool park_bypass(weft_xstream *xs, 
     weft_pool *p = s->bypass_pool;
     if (!p)
         return false;
-    if (--xs->yield_budget <= 0) { /* the scheduler's turn: it runs next */
+    if (weft_dec_le_zero(&xs->yield_budget)) { /* the scheduler's turn: it runs next */
         xs->yield_budget = (int32_t)s->event_freq;
         return false;
     }
-    return bypass_run_next(xs, self, p, false) == BYPASS_DONE;
+    return park_run_next(xs, self, p);
 }
 
-static inline __attribute__((always_inline)) void ult_yield(weft_xstream *xs, weft_unit *self)
+/* The yield through the scheduler: its event, its budget renewed, self queued again by
+ * the post action.  (The yield's slow paths are called, not tail-called: a yielded ULT's
+ * stack keeps the frame of ABT_thread_yield, which stack dumps name.) */
+static __attribute__((noinline)) void ult_yield_sched(weft_xstream *xs, weft_unit *self)
 {
-    leave_check(self); /* the canary; SC promotion */
-    if (yield_bypass(xs, self))
-        return;
     weft_tool_event(self, ABT_TOOL_EVENT_THREAD_YIELD);
     xs->yield_budget = (int32_t)xs->sched->event_freq;
     weft_atomic_store_relaxed(&self->state, WEFT_READY);
     weft_set_post(xs, post_push, self);
     switch_to_sched(xs, self);
+}
+
+/* The bypass's next unit `next`, taken with p's lock still held, has never run: a stack
+ * from the stream's cache is a pop, taken under the lock; anything slower (mapping, the
+ * depot's lock) is not, and costs a second lock round. */
+static __attribute__((noinline)) void ult_yield_fresh(weft_xstream *xs, weft_unit *self,
+                                                      weft_pool *p, weft_unit *next)
+{
+    void (*post)(weft_xstream *, void *) = post_push_release;
+    if (!stack_from_cache(xs, next)) {
+        weft_pool_unlock(p);
+        post = post_push_fifo;
+        if (!ensure_stack(xs, next)) {
+            weft_pool_push_head(p, next);
+            ult_yield_sched(xs, self);
+            return;
+        }
+    }
+    weft_atomic_store_relaxed(&self->state, WEFT_READY);
+    weft_set_post(xs, post, self);
+    prep_run_quiet(xs, next);
+    ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, next));
+}
+
+/* Scheduler bypass on yield, after leave_check.  When the running scheduler is a
+ * predefined BASIC one with a single built-in FIFO pool, going through it would only push
+ * `self` to that pool, pop the head and switch to it.  The yielding ULT does exactly that
+ * itself: one context switch instead of two, and a lone ULT's yield costs no switch at
+ * all.  Order is the same FIFO order.  Every event_freq yields the scheduler runs anyway,
+ * so its stop checks, timers and hand-offs keep their pace; a registered tool takes the
+ * scheduler's path, where every event is reported.  One lock round: the pool's lock stays
+ * held from taking `next` to putting `self` back at the tail, on the other side of the
+ * switch (post_push_release).  Every way out that needs more is a call out of line, and
+ * nothing is kept across the switch but what it returns, so the usual yield saves one
+ * register. */
+static inline __attribute__((always_inline)) int ult_yield_checked(weft_xstream *xs,
+                                                                   weft_unit *self)
+{
+    weft_pool *p = xs->sched->bypass_pool;
+    if (!p || self->pool != p || weft_dec_le_zero(&xs->yield_budget) ||
+        weft_atomic_load_relaxed(&self->migr_to) ||
+        (WEFT_TOOL && weft_atomic_load_relaxed(&weft_tool_g.mask))) {
+        ult_yield_sched(xs, self);
+        return ABT_SUCCESS;
+    }
+    WEFT_ASSERT(xs->cur == self && weft_pool_can(p, WEFT_POOL_CAP_INLINE_FIFO));
+    WEFT_ASSERT(xs->post_fn == NULL);
+    weft_unit *next = weft_pool_fifo_pop_hold(p);
+    if (!next)
+        return ABT_SUCCESS; /* nobody else to run: keep going */
+    if (bypass_declines(next)) {
+        weft_pool_fifo_unpop_release(p, next);
+        ult_yield_sched(xs, self);
+        return ABT_SUCCESS;
+    }
+    weft_ctx to = next->ctx;
+    if (WEFT_UNLIKELY(!to)) {
+        ult_yield_fresh(xs, self, p, next);
+        return ABT_SUCCESS;
+    }
+    weft_atomic_store_relaxed(&self->state, WEFT_READY);
+    weft_set_post(xs, post_push_release, self);
+    prep_run_quiet(xs, next); /* prep_run without its tool hook (no tool here) */
+    ult_landed(self, resume_unit(xs, &self->ctx, &self->asan_fake_stack, next, to));
+    return ABT_SUCCESS;
+}
+
+/* weft_ult_yield, and ABT_thread_yield of an SC unit that has not left its stack yet. */
+static __attribute__((noinline)) void ult_yield(weft_xstream *xs, weft_unit *self)
+{
+    leave_check(self); /* the canary; SC promotion */
+    ult_yield_checked(xs, self);
 }
 
 void weft_ult_yield(weft_xstream *xs, weft_unit *self) { ult_yield(xs, self); }
@@ -1373,8 +1393,14 @@ WEFT_API int ABT_thread_yield(void)
     /* An external thread or a tasklet cannot yield: Argobots makes it a no-op. */
     if (WEFT_UNLIKELY(!self || !weft_unit_is_ult(self)))
         return ABT_SUCCESS;
-    ult_yield(xs, self);
-    return ABT_SUCCESS;
+    /* leave_check, its rare call out of line */
+    if (WEFT_LIKELY(self->stack)) {
+        weft_canary_check(self);                    /* core/overflow.h */
+    } else if (self->stack_kind >= WEFT_STACK_SC) { /* SC, LENT or BORROWED (types.h) */
+        ult_yield(xs, self);
+        return ABT_SUCCESS;
+    }
+    return ult_yield_checked(xs, self);
 }
 
 static inline __attribute__((always_inline)) int ult_yield_to(weft_xstream *xs, weft_unit *self,
