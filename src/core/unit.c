@@ -1348,7 +1348,9 @@ static inline __attribute__((always_inline)) int ult_yield_checked(weft_xstream 
                                                                    weft_unit *self)
 {
     weft_pool *p = xs->sched->bypass_pool;
-    if (!p || self->pool != p || weft_dec_le_zero(&xs->yield_budget) ||
+    /* (no bypass pool: NULL, which self's pool never is) */
+    WEFT_ASSERT(self->pool != NULL);
+    if (self->pool != p || weft_dec_le_zero(&xs->yield_budget) ||
         weft_atomic_load_relaxed(&self->migr_to) ||
         (WEFT_TOOL && weft_atomic_load_relaxed(&weft_tool_g.mask))) {
         ult_yield_sched(xs, self);

@@ -107,7 +107,8 @@ static inline void weft_unit_init(weft_unit *u, weft_pool *p, void (*fn)(void *)
     weft_atomic_store_relaxed(&u->state, WEFT_READY);
     u->xs = NULL;
     weft_atomic_store_relaxed(&u->joiner, NULL);
-    u->stack_size = weft_g.cfg.thread_stacksize;
+    if (flags & WEFT_U_ULT) /* a tasklet's is never read (its stack size is 0) */
+        u->stack_size = weft_g.cfg.thread_stacksize;
     weft_atomic_store_relaxed(&u->id, 0);
 }
 

@@ -408,29 +408,36 @@ WEFT_INTERNAL bool weft_pool_take_fresh_slow(weft_pool *p, weft_unit *u);
  * pending (the scheduler applies those when it pops u); true if taken.  u's context is read
  * under the lock: only the stream that runs u writes it, and a queued u runs nowhere. */
 /* `tasklet`: u is a tasklet, which never runs while queued (no context to test). */
-static inline __attribute__((always_inline)) bool fifo_take_for_join(weft_pool *p, weft_unit *u,
-                                                                     bool ran_ok, bool tasklet)
+static inline __attribute__((always_inline)) bool
+fifo_take_for_join_locked(weft_pool *p, weft_unit *u, bool ran_ok, bool tasklet)
 {
-    bool ok = false;
-    if (p->locked)
-        weft_spin_lock(&p->lock);
     if (WEFT_LIKELY(u->in_pool && u->pool == p)) {
         if (tasklet || u->ctx == NULL) {
             fifo_unlink(p, u);
-            ok = true;
-        } else if (ran_ok && p->head == u &&
-                   !(weft_atomic_load_relaxed(&u->request) & WEFT_REQ_CANCEL) &&
-                   !weft_atomic_load_relaxed(&u->migr_to)) {
+            return true;
+        }
+        if (ran_ok && p->head == u && !(weft_atomic_load_relaxed(&u->request) & WEFT_REQ_CANCEL) &&
+            !weft_atomic_load_relaxed(&u->migr_to)) {
             fifo_unlink_head(p, u);
-            ok = true;
             /* as a pop does: a joiner that goes through its units in order resumes
              * the next head next */
             fifo_prefetch_frame(p->head);
+            return true;
         }
     }
-    if (p->locked)
+    return false;
+}
+/* (two copies of the body, with and without the lock: one test of p->locked) */
+static inline __attribute__((always_inline)) bool fifo_take_for_join(weft_pool *p, weft_unit *u,
+                                                                     bool ran_ok, bool tasklet)
+{
+    if (p->locked) {
+        weft_spin_lock(&p->lock);
+        bool ok = fifo_take_for_join_locked(p, u, ran_ok, tasklet);
         weft_spin_unlock(&p->lock);
-    return ok;
+        return ok;
+    }
+    return fifo_take_for_join_locked(p, u, ran_ok, tasklet);
 }
 static inline bool weft_pool_fifo_take_joinable(weft_pool *p, weft_unit *u, bool ran_ok)
 {
