@@ -20,6 +20,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "arch/compiler.h"
 
@@ -133,6 +134,98 @@ static inline void weft_atomic_add_sole_relaxed(_Atomic size_t *p, size_t v)
                           memory_order_relaxed);
 #endif
 }
+
+/* (relaxed load of *p) & mask, as a truth value; and whether a pointer is non-NULL.  On
+ * x86-64 one `test` (or `cmp`) of the memory word and the branch that reads its flags,
+ * where GCC loads the atomic into a register first (an aligned load is atomic there, and
+ * the test is one); a constant mask that fits a byte (a dword) tests the low byte (dword)
+ * only: x86-64 is little-endian.  Volatile:
+ * each use reads memory, as the relaxed load it stands for.  ThreadSanitizer builds, and
+ * builds without optimization (the byte form needs a constant), keep the C11 load. */
+#if defined(__x86_64__) && defined(__GCC_ASM_FLAG_OUTPUTS__) && defined(__OPTIMIZE__) && !WEFT_TSAN
+#define WEFT_ATOMIC_TEST_ASM 1
+#else
+#define WEFT_ATOMIC_TEST_ASM 0
+#endif
+static inline __attribute__((always_inline)) bool weft_atomic_test64_relaxed(_Atomic uint64_t *p,
+                                                                             uint64_t mask)
+{
+#if WEFT_ATOMIC_TEST_ASM
+    bool nz;
+    if (__builtin_constant_p(mask) && mask == ~(uint64_t)0)
+        __asm__ volatile("cmpq $0, %1" : "=@ccnz"(nz) : "m"(*(const volatile uint64_t *)p));
+    else if (__builtin_constant_p(mask) && mask <= 0xff)
+        __asm__ volatile("testb %2, %1"
+                         : "=@ccnz"(nz)
+                         : "m"(*(const volatile uint8_t *)p), "n"((uint8_t)mask));
+    else if (__builtin_constant_p(mask) && mask <= 0x7fffffff)
+        __asm__ volatile("testl %2, %1"
+                         : "=@ccnz"(nz)
+                         : "m"(*(const volatile uint32_t *)p), "n"((uint32_t)mask));
+    else
+        __asm__ volatile("testq %2, %1"
+                         : "=@ccnz"(nz)
+                         : "m"(*(const volatile uint64_t *)p), "r"(mask));
+    return nz;
+#else
+    return (atomic_load_explicit(p, memory_order_relaxed) & mask) != 0;
+#endif
+}
+static inline __attribute__((always_inline)) bool weft_atomic_test32_relaxed(_Atomic uint32_t *p,
+                                                                             uint32_t mask)
+{
+#if WEFT_ATOMIC_TEST_ASM
+    bool nz;
+    if (__builtin_constant_p(mask) && mask <= 0xff)
+        __asm__ volatile("testb %2, %1"
+                         : "=@ccnz"(nz)
+                         : "m"(*(const volatile uint8_t *)p), "n"((uint8_t)mask));
+    else
+        __asm__ volatile("testl %2, %1"
+                         : "=@ccnz"(nz)
+                         : "m"(*(const volatile uint32_t *)p), "r"(mask));
+    return nz;
+#else
+    return (atomic_load_explicit(p, memory_order_relaxed) & mask) != 0;
+#endif
+}
+/* Whether the 64-bit word at p (an _Atomic of a 64-bit type, passed as void *) equals v:
+ * relaxed, and acquire (the asm is then a compiler barrier too; x86-64 loads acquire). */
+static inline __attribute__((always_inline)) bool weft_atomic_eq64_relaxed(const void *p,
+                                                                           uint64_t v)
+{
+#if WEFT_ATOMIC_TEST_ASM
+    bool eq;
+    __asm__ volatile("cmpq %2, %1" : "=@ccz"(eq) : "m"(*(const volatile uint64_t *)p), "er"(v));
+    return eq;
+#else
+    return atomic_load_explicit((_Atomic uint64_t *)p, memory_order_relaxed) == v;
+#endif
+}
+static inline __attribute__((always_inline)) bool weft_atomic_eq64_acquire(const void *p,
+                                                                           uint64_t v)
+{
+#if WEFT_ATOMIC_TEST_ASM
+    bool eq;
+    __asm__ volatile("cmpq %2, %1"
+                     : "=@ccz"(eq)
+                     : "m"(*(const volatile uint64_t *)p), "er"(v)
+                     : "memory");
+    return eq;
+#else
+    return atomic_load_explicit((_Atomic uint64_t *)p, memory_order_acquire) == v;
+#endif
+}
+#if WEFT_ATOMIC_TEST_ASM
+#define weft_atomic_nonnull_relaxed(p)                                                       \
+    ({                                                                                       \
+        bool nz_;                                                                            \
+        __asm__ volatile("cmpq $0, %1" : "=@ccnz"(nz_) : "m"(*(void *const volatile *)(p))); \
+        nz_;                                                                                 \
+    })
+#else
+#define weft_atomic_nonnull_relaxed(p) (atomic_load_explicit((p), memory_order_relaxed) != NULL)
+#endif
 
 /* Fences, by what they order. */
 #define weft_atomic_fence_acquire() atomic_thread_fence(memory_order_acquire)

@@ -36,7 +36,8 @@ static inline weft_unit *weft_unit_from(ABT_thread h)
 {
     uintptr_t v = (uintptr_t)h;
     weft_unit *u = (weft_unit *)(v & WEFT_HANDLE_ADDR_MASK);
-    if (WEFT_UNLIKELY(u == NULL || weft_atomic_load_relaxed(&u->handle) != v))
+    _Static_assert(sizeof(u->handle) == 8, "a handle is one 64-bit word");
+    if (WEFT_UNLIKELY(u == NULL || !weft_atomic_eq64_relaxed(&u->handle, v)))
         return NULL;
     return u;
 }

@@ -30,10 +30,7 @@ WEFT_API WEFT_HOT_ALIGN int ABT_task_create(ABT_pool pool, void (*task_func)(voi
     weft_xstream *xs = weft_xs_self();
     weft_pool *p = (weft_pool *)pool;
     if (weft_unit_create_fits(xs, p, task_func, 0))
-        return weft_unit_create_fast(xs, p, task_func, arg,
-                                     (uint16_t)((newtask ? WEFT_U_NAMED : 0) |
-                                                WEFT_U_DEFAULT_FLAGS),
-                                     newtask);
+        return weft_unit_create_fast(xs, p, task_func, arg, WEFT_U_DEFAULT_FLAGS, newtask);
     return task_create(pool, task_func, arg, newtask);
 }
 

@@ -55,8 +55,7 @@ WEFT_API WEFT_HOT_ALIGN int ABT_thread_create(ABT_pool pool, void (*thread_func)
     }
     if (weft_unit_create_fits(xs, p, thread_func, fork))
         return weft_unit_create_fast(xs, p, thread_func, arg,
-                                     (uint16_t)(WEFT_U_ULT | (newthread ? WEFT_U_NAMED : 0) |
-                                                WEFT_U_DEFAULT_FLAGS | fork),
+                                     (uint16_t)(WEFT_U_ULT | WEFT_U_DEFAULT_FLAGS | fork),
                                      newthread);
     return thread_create(pool, thread_func, arg, attr, newthread);
 }

@@ -54,14 +54,14 @@ WEFT_INTERNAL WEFT_COLD void weft_tool_dispatch_switch(weft_unit *from, weft_uni
  * test; it then calls weft_tool_dispatch for each (which skips unwanted ones). */
 static inline bool weft_tool_wants(uint64_t evs)
 {
-    return WEFT_TOOL && WEFT_UNLIKELY(weft_atomic_load_relaxed(&weft_tool_g.mask) & evs);
+    return WEFT_TOOL && WEFT_UNLIKELY(weft_atomic_test64_relaxed(&weft_tool_g.mask, evs));
 }
 
 /* With -DWEFT_TOOL=OFF the hooks compile to nothing (ABT_tool_register_thread_callback
  * then reports ABT_ERR_FEATURE_NA, as an Argobots built without --enable-tool does). */
 static inline void weft_tool_event(weft_unit *u, uint64_t ev)
 {
-    if (WEFT_TOOL && WEFT_UNLIKELY(weft_atomic_load_relaxed(&weft_tool_g.mask) & ev))
+    if (WEFT_TOOL && WEFT_UNLIKELY(weft_atomic_test64_relaxed(&weft_tool_g.mask, ev)))
         weft_tool_dispatch(u, ev);
 }
 

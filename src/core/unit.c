@@ -1257,7 +1257,7 @@ static inline bool bypass_declines(weft_unit *next)
         if ((fl & (WEFT_U_ULT | WEFT_U_MAIN)) != WEFT_U_ULT || !next->ctx)
             return true;
     }
-    return weft_atomic_load_relaxed(&next->request) & WEFT_REQ_CANCEL;
+    return weft_atomic_test32_relaxed(&next->request, WEFT_REQ_CANCEL);
 }
 
 /* Scheduler bypass on park: a ULT that blocks (its post action already set, it releases
@@ -1364,8 +1364,8 @@ static inline __attribute__((always_inline)) int ult_yield_checked(weft_xstream 
     /* (no bypass pool: NULL, which self's pool never is) */
     WEFT_ASSERT(self->pool != NULL);
     if (self->pool != p || weft_dec_le_zero(&xs->yield_budget) ||
-        weft_atomic_load_relaxed(&self->migr_to) ||
-        (WEFT_TOOL && weft_atomic_load_relaxed(&weft_tool_g.mask))) {
+        weft_atomic_nonnull_relaxed(&self->migr_to) ||
+        (WEFT_TOOL && weft_atomic_test64_relaxed(&weft_tool_g.mask, ~(uint64_t)0))) {
         ult_yield_sched(xs, self);
         return ABT_SUCCESS;
     }

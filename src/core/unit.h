@@ -248,7 +248,8 @@ static inline WEFT_WUR int weft_unit_spawn(weft_pool *p, void (*fn)(void *), voi
  * five registers for its calls).  The rare ends are tail calls: a tool that wants the
  * CREATE event (weft_unit_push_told), a contended lock (weft_pool_fifo_push_contended) and
  * a sleeper to wake (weft_pool_notify_done).
- * weft_unit_create_fits says whether it applies; weft_unit_create_fast does it. */
+ * weft_unit_create_fits says whether it applies; weft_unit_create_fast does it (`flags`
+ * without WEFT_U_NAMED: a non-NULL `handle` adds it). */
 static inline bool weft_unit_create_fits(weft_xstream *xs, weft_pool *p, void (*fn)(void *),
                                          uint16_t fork_flags)
 {
@@ -268,8 +269,10 @@ weft_unit_create_fast(weft_xstream *xs, weft_pool *p, void (*fn)(void *), void *
 {
     weft_unit *u = weft_desc_cache_take(&xs->cache);
     weft_unit_init(u, p, fn, arg, flags);
-    if (handle)
+    if (handle) { /* named: one test for the flag and the handle */
+        u->flags = (uint16_t)(flags | WEFT_U_NAMED);
         *handle = weft_unit_handle(u);
+    }
     if (WEFT_UNLIKELY(weft_tool_wants(ABT_TOOL_EVENT_THREAD_CREATE)))
         return weft_unit_push_told(p, u);
     return weft_pool_fifo_push_ret(p, u);
@@ -350,7 +353,8 @@ WEFT_INTERNAL void weft_unit_join_wait_chain(weft_xstream *xs, weft_unit *self, 
 
 static inline bool weft_unit_done(weft_unit *t)
 {
-    return weft_atomic_load_acquire(&t->joiner) == WEFT_JOIN_DONE;
+    _Static_assert(sizeof(t->joiner) == 8, "the joiner is one 64-bit word");
+    return weft_atomic_eq64_acquire(&t->joiner, (uint64_t)(uintptr_t)WEFT_JOIN_DONE);
 }
 
 /* Wait until t finished, without the JOIN event; `chain` (join_many) or NULL. */
