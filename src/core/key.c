@@ -120,10 +120,13 @@ static WEFT_COLD struct key_slot *grow(weft_unit *u, uint32_t id)
         if (!fresh)
             return NULL;
         fresh->shift = (uint32_t)__builtin_ctz(b);
-        if (weft_atomic_cas_strong_acq_rel_acquire(&u->keys, &t, fresh))
+        if (weft_atomic_cas_strong_acq_rel_acquire(&u->keys, &t, fresh)) {
             t = fresh;
-        else
+            /* the retire's one test of what it has to release (types.h, `cold`) */
+            weft_atomic_store_relaxed(&u->cold, 1);
+        } else {
             free(fresh);
+        }
     }
     uint32_t q = id >> t->shift;
     if (q == 0)

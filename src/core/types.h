@@ -135,8 +135,9 @@ struct weft_unit {
     _Atomic(struct weft_ktab *) keys; /* work-unit-local values, lazily made (key.c) */
     _Atomic uint32_t request;         /* WEFT_REQ_* bits: set by others, or after a switch */
     uint8_t prio;                     /* priority pools (pool/prio.c): level + 1, 0 = none */
-    /* a field of the third line was set (migr_cb, sched, uunit): the retire resets them.
-     * While it is 0 they are NULL, so freeing a unit touches two lines, not three. */
+    /* a field of the third line was set (migr_cb, sched, uunit), or `keys`: the retire
+     * resets them.  While it is 0 they are NULL, so freeing a unit touches two lines, not
+     * three, and tests one byte for all of them. */
     _Atomic uint8_t cold;
     _Atomic(weft_pool *) migr_to; /* pending migration target, applied at the next push */
     void (*migr_cb)(ABT_thread, void *);

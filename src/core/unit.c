@@ -2196,13 +2196,12 @@ static inline __attribute__((always_inline)) int free_join(weft_unit *t, ABT_thr
     weft_unit *self = xs ? xs->cur : NULL;
     if (WEFT_UNLIKELY(t == self || (t->flags & WEFT_U_SPECIAL)))
         return inv;
-    uintptr_t h = (uintptr_t)*hp;
     if (!join_wait(xs, self, t, NULL, true, bypass)) {
         /* a ULT may come back on another stream; its unit says which */
         xs = self ? self->xs : xs;
         weft_unit_free_told(t);
     }
-    weft_unit_retire(xs, t, h);
+    weft_unit_retire(xs, t);
     *hp = null;
     return ABT_SUCCESS;
 }
@@ -2229,7 +2228,7 @@ WEFT_HOT_ALIGN int weft_thread_free_join_sc(weft_unit *t, ABT_thread *thread)
         if (WEFT_LIKELY(!weft_tool_wants(ABT_TOOL_EVENT_THREAD_FINISH | WEFT_FREE_EVENTS))) {
             /* unpublished, as join_wait leaves a unit it ran when freeing; the retire
              * resets its kind */
-            weft_unit_retire_stackless(xs, t, weft_atomic_load_relaxed(&t->handle));
+            weft_unit_retire_stackless(xs, t);
             *thread = ABT_THREAD_NULL;
             return ABT_SUCCESS;
         }
@@ -2245,7 +2244,7 @@ WEFT_HOT_ALIGN int weft_thread_free_join_sc(weft_unit *t, ABT_thread *thread)
     default: return thread_free_join_general(t, thread, true);
     }
     weft_unit_free_told(t);
-    weft_unit_retire(xs, t, weft_atomic_load_relaxed(&t->handle));
+    weft_unit_retire(xs, t);
     *thread = ABT_THREAD_NULL;
     return ABT_SUCCESS;
 }
@@ -2271,7 +2270,7 @@ WEFT_HOT_ALIGN int weft_thread_free_join(weft_unit *t, ABT_thread *thread)
                                                           : fresh_roc_run(xs, self, t);
         if (WEFT_LIKELY(intact) && WEFT_LIKELY(!weft_tool_wants(WEFT_FREE_EVENTS))) {
             /* unpublished, as join_wait leaves a unit it ran when freeing */
-            weft_unit_retire_stackless(xs, t, weft_atomic_load_relaxed(&t->handle));
+            weft_unit_retire_stackless(xs, t);
             *thread = ABT_THREAD_NULL;
             return ABT_SUCCESS;
         }
@@ -2281,7 +2280,7 @@ WEFT_HOT_ALIGN int weft_thread_free_join(weft_unit *t, ABT_thread *thread)
             xs = self->xs; /* self may come back on another stream */
         }
         weft_unit_free_told(t);
-        weft_unit_retire(xs, t, weft_atomic_load_relaxed(&t->handle));
+        weft_unit_retire(xs, t);
         *thread = ABT_THREAD_NULL;
         return ABT_SUCCESS;
     }
@@ -2313,7 +2312,7 @@ WEFT_HOT_ALIGN int weft_task_free_join(weft_unit *t, ABT_task *task)
             tasklet_publish_end(t);
             weft_unit_free_told(t);
         }
-        weft_unit_retire_stackless(xs, t, weft_atomic_load_relaxed(&t->handle));
+        weft_unit_retire_stackless(xs, t);
         *task = ABT_TASK_NULL;
         return ABT_SUCCESS;
     }

@@ -122,15 +122,15 @@ static inline weft_unit *weft_unit_new(weft_xstream *xs, weft_pool *p, void (*fn
     return u;
 }
 
-/* The descriptor back to the cache, after the FREE event if any.  `handle` is the unit's
- * handle (u->handle; a caller that just checked one passes it, saving a load): its copies
- * are stale from here on (core/handle.h). */
+/* The descriptor back to the cache, after the FREE event if any (weft_unit_retire, below):
+ * the unit's handle gets its next generation, and its copies are stale from here on
+ * (core/handle.h). */
 /* keys, a third line in use (a migration callback, a scheduler, the unit of a
  * user-defined pool: pool/user.c), or a stack kept until now (WEFT_U_F_KEEP,
  * core/fork.h): one test for the three, on the first two lines only */
 static inline uintptr_t unit_extras_but_stack(weft_unit *u)
 {
-    return (uintptr_t)weft_atomic_load_relaxed(&u->keys) | weft_atomic_load_relaxed(&u->cold);
+    return weft_atomic_load_relaxed(&u->cold); /* set with keys too (key.c) */
 }
 static inline bool weft_unit_has_extras(weft_unit *u)
 {
@@ -138,8 +138,8 @@ static inline bool weft_unit_has_extras(weft_unit *u)
 }
 
 /* What a recycled descriptor must have at zero and its handle's new generation (the
- * extras already released). */
-static inline void weft_unit_retire_fields(weft_unit *u, uintptr_t handle)
+ * extras already released; only the unit's freer writes its handle). */
+static inline void weft_unit_retire_fields(weft_unit *u)
 {
     u->flags = 0; /* marks a free descriptor (stack dumps skip it) */
     u->prio = 0;
@@ -149,34 +149,34 @@ static inline void weft_unit_retire_fields(weft_unit *u, uintptr_t handle)
 #if WEFT_ASAN
     u->asan_fake_stack = NULL; /* only ASan builds ever write it (core/sanitizer.h) */
 #endif
-    weft_atomic_store_relaxed(&u->handle, handle + WEFT_HANDLE_GEN_STEP);
+    weft_atomic_add_sole_relaxed(&u->handle, WEFT_HANDLE_GEN_STEP);
 }
 
 /* `extras`: weft_unit_has_extras, or what the caller knows of it */
-static inline void unit_retire_with(weft_xstream *xs, weft_unit *u, uintptr_t handle, bool extras)
+static inline void unit_retire_with(weft_xstream *xs, weft_unit *u, bool extras)
 {
     if (WEFT_UNLIKELY(extras))
         weft_unit_release_extras(xs, u);
-    weft_unit_retire_fields(u, handle);
+    weft_unit_retire_fields(u);
     weft_desc_free(weft_xs_cache(xs), u);
 }
-static inline void weft_unit_retire(weft_xstream *xs, weft_unit *u, uintptr_t handle)
+static inline void weft_unit_retire(weft_xstream *xs, weft_unit *u)
 {
-    unit_retire_with(xs, u, handle, weft_unit_has_extras(u));
+    unit_retire_with(xs, u, weft_unit_has_extras(u));
 }
 
 /* ... of a unit that holds no stack (a tasklet, or a ULT whose stack the caller has just
  * given back): one field less to test. */
-static inline void weft_unit_retire_stackless(weft_xstream *xs, weft_unit *u, uintptr_t handle)
+static inline void weft_unit_retire_stackless(weft_xstream *xs, weft_unit *u)
 {
     WEFT_ASSERT(u->stack == NULL);
-    unit_retire_with(xs, u, handle, unit_extras_but_stack(u) != 0);
+    unit_retire_with(xs, u, unit_extras_but_stack(u) != 0);
 }
 
 /* Back to the cache without telling the tool (a unit whose creation failed). */
 static inline void weft_unit_recycle_quiet(weft_xstream *xs, weft_unit *u)
 {
-    weft_unit_retire(xs, u, weft_atomic_load_relaxed(&u->handle));
+    weft_unit_retire(xs, u);
 }
 
 static inline void weft_unit_recycle(weft_xstream *xs, weft_unit *u)
@@ -395,7 +395,9 @@ static inline bool weft_unit_free_fits(weft_xstream *xs, weft_unit *u)
 }
 static inline void weft_unit_free_fast(weft_xstream *xs, weft_unit *u, ABT_thread h)
 {
-    weft_unit_retire_fields(u, (uintptr_t)h);
+    WEFT_ASSERT(weft_atomic_load_relaxed(&u->handle) == (uintptr_t)h); /* checked */
+    (void)h;
+    weft_unit_retire_fields(u);
     weft_desc_cache_put(&xs->cache, u);
 }
 /* The same for a unit whose only extra is the default-size stack it kept since its
@@ -437,7 +439,7 @@ static inline int weft_unit_free(weft_unit *t, ABT_thread h)
         xs = self ? self->xs : xs;
     }
     weft_unit_free_told(t);
-    weft_unit_retire(xs, t, (uintptr_t)h);
+    weft_unit_retire(xs, t);
     return ABT_SUCCESS;
 }
 /* ... of a unit the caller saw not terminated yet (weft_unit_done false), in one call
