@@ -216,6 +216,28 @@ static inline __attribute__((always_inline)) bool weft_atomic_eq64_acquire(const
     return atomic_load_explicit((_Atomic uint64_t *)p, memory_order_acquire) == v;
 #endif
 }
+/* Whether the byte at p is non-zero, relaxed. */
+static inline __attribute__((always_inline)) bool weft_atomic_nonzero8_relaxed(_Atomic uint8_t *p)
+{
+#if WEFT_ATOMIC_TEST_ASM
+    bool nz;
+    __asm__ volatile("cmpb $0, %1" : "=@ccnz"(nz) : "m"(*(const volatile uint8_t *)p));
+    return nz;
+#else
+    return atomic_load_explicit(p, memory_order_relaxed) != 0;
+#endif
+}
+/* Whether the int at p is > 0, acquire (a compiler barrier too, as eq64_acquire). */
+static inline __attribute__((always_inline)) bool weft_atomic_gt0_acquire(_Atomic int *p)
+{
+#if WEFT_ATOMIC_TEST_ASM
+    bool gt;
+    __asm__ volatile("cmpl $0, %1" : "=@ccg"(gt) : "m"(*(const volatile int *)p) : "memory");
+    return gt;
+#else
+    return atomic_load_explicit(p, memory_order_acquire) > 0;
+#endif
+}
 #if WEFT_ATOMIC_TEST_ASM
 #define weft_atomic_nonnull_relaxed(p)                                                       \
     ({                                                                                       \

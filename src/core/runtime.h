@@ -76,10 +76,7 @@ static inline struct weft_mem_cache *weft_xs_cache(weft_xstream *xs)
 }
 WEFT_INTERNAL weft_xstream *weft_xs_reload(void);
 
-static inline bool weft_initialized(void)
-{
-    return weft_atomic_load_acquire(&weft_g.init_count) > 0;
-}
+static inline bool weft_initialized(void) { return weft_atomic_gt0_acquire(&weft_g.init_count); }
 
 static inline uint64_t weft_new_unit_id(void)
 {

@@ -22,6 +22,9 @@
 #ifndef WEFT_CORE_UNIT_H
 #define WEFT_CORE_UNIT_H
 
+#include <stddef.h>
+#include <string.h>
+
 #include "core/handle.h"
 #include "core/pool/pool.h"
 #include "core/runtime.h"
@@ -97,13 +100,31 @@ WEFT_INTERNAL int weft_key_get(weft_unit *u, ABT_key key, void **value);
  * `cold` is 0, stack_kind is NONE and in_pool is 0.  Fresh
  * descriptors are zeroed (desc.c); weft_unit_recycle restores the state before a
  * descriptor goes back.  So creating a unit only writes what differs per unit. */
+/* u->flags = flags, in a recycled descriptor (stack_kind NONE, in_pool 0): a constant as
+ * one store of the 32-bit word the three share (a 16-bit store of a constant takes two
+ * instructions: GCC avoids its length-changing prefix). */
+static inline void unit_set_flags_word(weft_unit *u, uint16_t flags)
+{
+    _Static_assert(offsetof(weft_unit, stack_kind) == offsetof(weft_unit, flags) + 2 &&
+                       offsetof(weft_unit, in_pool) == offsetof(weft_unit, flags) + 3 &&
+                       WEFT_STACK_NONE == 0,
+                   "flags, stack_kind and in_pool share one 32-bit word");
+    WEFT_ASSERT(u->stack_kind == WEFT_STACK_NONE && !u->in_pool);
+    if (!__builtin_constant_p(flags)) { /* a computed value is in a register already */
+        u->flags = flags;
+        return;
+    }
+    unsigned char w[4] = { 0 }; /* flags, then stack_kind and in_pool at 0 */
+    memcpy(w, &flags, sizeof(flags));
+    memcpy(&u->flags, w, sizeof(w));
+}
 static inline void weft_unit_init(weft_unit *u, weft_pool *p, void (*fn)(void *), void *arg,
                                   uint16_t flags)
 {
     u->pool = p;
     u->fn = fn;
     u->arg = arg;
-    u->flags = flags;
+    unit_set_flags_word(u, flags);
     weft_atomic_store_relaxed(&u->state, WEFT_READY);
     u->xs = NULL;
     weft_atomic_store_relaxed(&u->joiner, NULL);
@@ -128,22 +149,28 @@ static inline weft_unit *weft_unit_new(weft_xstream *xs, weft_pool *p, void (*fn
 /* keys, a third line in use (a migration callback, a scheduler, the unit of a
  * user-defined pool: pool/user.c), or a stack kept until now (WEFT_U_F_KEEP,
  * core/fork.h): one test for the three, on the first two lines only */
-static inline uintptr_t unit_extras_but_stack(weft_unit *u)
+static inline bool unit_extras_but_stack(weft_unit *u)
 {
-    return weft_atomic_load_relaxed(&u->cold); /* set with keys too (key.c) */
+    return weft_atomic_nonzero8_relaxed(&u->cold); /* set with keys too (key.c) */
 }
 static inline bool weft_unit_has_extras(weft_unit *u)
 {
-    return (unit_extras_but_stack(u) | (uintptr_t)u->stack) != 0;
+    return unit_extras_but_stack(u) || u->stack != NULL;
 }
 
 /* What a recycled descriptor must have at zero and its handle's new generation (the
  * extras already released; only the unit's freer writes its handle). */
 static inline void weft_unit_retire_fields(weft_unit *u)
 {
-    u->flags = 0; /* marks a free descriptor (stack dumps skip it) */
+    /* flags 0 (marks a free descriptor: stack dumps skip it), stack_kind NONE and in_pool
+     * 0 (which it is), in one store of the word they share */
+    _Static_assert(offsetof(weft_unit, stack_kind) == offsetof(weft_unit, flags) + 2 &&
+                       offsetof(weft_unit, in_pool) == offsetof(weft_unit, flags) + 3 &&
+                       WEFT_STACK_NONE == 0,
+                   "flags, stack_kind and in_pool share one 32-bit word");
+    WEFT_ASSERT(!u->in_pool);
+    memset(&u->flags, 0, 4);
     u->prio = 0;
-    u->stack_kind = WEFT_STACK_NONE;
     weft_atomic_store_relaxed(&u->migr_to, NULL);
     weft_atomic_store_relaxed(&u->request, 0);
 #if WEFT_ASAN
@@ -170,7 +197,7 @@ static inline void weft_unit_retire(weft_xstream *xs, weft_unit *u)
 static inline void weft_unit_retire_stackless(weft_xstream *xs, weft_unit *u)
 {
     WEFT_ASSERT(u->stack == NULL);
-    unit_retire_with(xs, u, unit_extras_but_stack(u) != 0);
+    unit_retire_with(xs, u, unit_extras_but_stack(u));
 }
 
 /* Back to the cache without telling the tool (a unit whose creation failed). */
@@ -270,7 +297,7 @@ weft_unit_create_fast(weft_xstream *xs, weft_pool *p, void (*fn)(void *), void *
     weft_unit *u = weft_desc_cache_take(&xs->cache);
     weft_unit_init(u, p, fn, arg, flags);
     if (handle) { /* named: one test for the flag and the handle */
-        u->flags = (uint16_t)(flags | WEFT_U_NAMED);
+        unit_set_flags_word(u, (uint16_t)(flags | WEFT_U_NAMED));
         *handle = weft_unit_handle(u);
     }
     if (WEFT_UNLIKELY(weft_tool_wants(ABT_TOOL_EVENT_THREAD_CREATE)))
