@@ -33,6 +33,16 @@
             __builtin_unreachable(); \
     } while (0)
 
+/* WEFT_TSAN: a ThreadSanitizer build (CMake defines it for the core; a layer that does not
+ * gets it from the compiler), where the inline assembly that TSan cannot see is left out */
+#if !defined(WEFT_TSAN) && defined(__SANITIZE_THREAD__)
+#define WEFT_TSAN 1
+#endif
+#if !defined(WEFT_TSAN) && defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define WEFT_TSAN 1
+#endif
+#endif
 #ifndef WEFT_TSAN
 #define WEFT_TSAN 0
 #endif

@@ -170,9 +170,20 @@ static inline void weft_unit_retire_fields(weft_unit *u)
                    "flags, stack_kind and in_pool share one 32-bit word");
     WEFT_ASSERT(!u->in_pool);
     memset(&u->flags, 0, 4);
-    u->prio = 0;
     weft_atomic_store_relaxed(&u->migr_to, NULL);
+#if !WEFT_TSAN
+    /* request 0, prio 0 and cold 0 (which it is: released above) in one 8-byte store of
+     * the word they share with padding; TSan builds keep the atomic store it sees */
+    _Static_assert(offsetof(weft_unit, prio) == offsetof(weft_unit, request) + 4 &&
+                       offsetof(weft_unit, cold) == offsetof(weft_unit, request) + 5 &&
+                       offsetof(weft_unit, migr_to) == offsetof(weft_unit, request) + 8,
+                   "request, prio and cold share one 64-bit word");
+    WEFT_ASSERT(!weft_atomic_load_relaxed(&u->cold));
+    memset((void *)&u->request, 0, 8);
+#else
+    u->prio = 0;
     weft_atomic_store_relaxed(&u->request, 0);
+#endif
 #if WEFT_ASAN
     u->asan_fake_stack = NULL; /* only ASan builds ever write it (core/sanitizer.h) */
 #endif
