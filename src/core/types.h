@@ -164,6 +164,16 @@ struct weft_unit {
 } __attribute__((aligned(WEFT_CACHE_LINE)));
 
 _Static_assert(sizeof(struct weft_unit) == 3 * WEFT_CACHE_LINE, "weft_unit: three cache lines");
+/* Words that creation and the retire write whole (unit.h, unit_set_flags_word and
+ * weft_unit_retire_fields): flags, stack_kind and in_pool; request, prio and cold. */
+_Static_assert(offsetof(struct weft_unit, stack_kind) == offsetof(struct weft_unit, flags) + 2 &&
+                   offsetof(struct weft_unit, in_pool) == offsetof(struct weft_unit, flags) + 3 &&
+                   WEFT_STACK_NONE == 0,
+               "flags, stack_kind and in_pool share one 32-bit word");
+_Static_assert(offsetof(struct weft_unit, prio) == offsetof(struct weft_unit, request) + 4 &&
+                   offsetof(struct weft_unit, cold) == offsetof(struct weft_unit, request) + 5 &&
+                   offsetof(struct weft_unit, migr_to) == offsetof(struct weft_unit, request) + 8,
+               "request, prio and cold share one 64-bit word");
 
 /* A blocked waiter.  For a ULT, `ult` is set and waking means making it ready.  For a
  * tasklet or an external thread, `ult` is NULL and the waiter sleeps on `futex` until the

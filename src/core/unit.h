@@ -101,14 +101,10 @@ WEFT_INTERNAL int weft_key_get(weft_unit *u, ABT_key key, void **value);
  * descriptors are zeroed (desc.c); weft_unit_recycle restores the state before a
  * descriptor goes back.  So creating a unit only writes what differs per unit. */
 /* u->flags = flags, in a recycled descriptor (stack_kind NONE, in_pool 0): a constant as
- * one store of the 32-bit word the three share (a 16-bit store of a constant takes two
+ * one store of the 32-bit word the three share (types.h; a 16-bit store of a constant takes two
  * instructions: GCC avoids its length-changing prefix). */
 static inline void unit_set_flags_word(weft_unit *u, uint16_t flags)
 {
-    _Static_assert(offsetof(weft_unit, stack_kind) == offsetof(weft_unit, flags) + 2 &&
-                       offsetof(weft_unit, in_pool) == offsetof(weft_unit, flags) + 3 &&
-                       WEFT_STACK_NONE == 0,
-                   "flags, stack_kind and in_pool share one 32-bit word");
     WEFT_ASSERT(u->stack_kind == WEFT_STACK_NONE && !u->in_pool);
     if (!__builtin_constant_p(flags)) { /* a computed value is in a register already */
         u->flags = flags;
@@ -163,21 +159,14 @@ static inline bool weft_unit_has_extras(weft_unit *u)
 static inline void weft_unit_retire_fields(weft_unit *u)
 {
     /* flags 0 (marks a free descriptor: stack dumps skip it), stack_kind NONE and in_pool
-     * 0 (which it is), in one store of the word they share */
-    _Static_assert(offsetof(weft_unit, stack_kind) == offsetof(weft_unit, flags) + 2 &&
-                       offsetof(weft_unit, in_pool) == offsetof(weft_unit, flags) + 3 &&
-                       WEFT_STACK_NONE == 0,
-                   "flags, stack_kind and in_pool share one 32-bit word");
+     * 0 (which it is), in one store of the word they share (types.h) */
     WEFT_ASSERT(!u->in_pool);
     memset(&u->flags, 0, 4);
     weft_atomic_store_relaxed(&u->migr_to, NULL);
 #if !WEFT_TSAN
     /* request 0, prio 0 and cold 0 (which it is: released above) in one 8-byte store of
-     * the word they share with padding; TSan builds keep the atomic store it sees */
-    _Static_assert(offsetof(weft_unit, prio) == offsetof(weft_unit, request) + 4 &&
-                       offsetof(weft_unit, cold) == offsetof(weft_unit, request) + 5 &&
-                       offsetof(weft_unit, migr_to) == offsetof(weft_unit, request) + 8,
-                   "request, prio and cold share one 64-bit word");
+     * the word they share with padding (types.h); TSan builds keep the atomic store it
+     * sees */
     WEFT_ASSERT(!weft_atomic_load_relaxed(&u->cold));
     memset((void *)&u->request, 0, 8);
 #else
