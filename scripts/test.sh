@@ -295,7 +295,7 @@ if want aarch64; then
   else
     mkdir -p build/aarch64
     log=build/aarch64/cross.log
-    echo "== [aarch64] cross-build tests/internal_arch_context.c, run under qemu-user (log: $log)"
+    echo "== [aarch64] cross-build tests/internal_arch_context.c and internal_arch_switch_release.c, run under qemu-user (log: $log)"
     WEFT_CROSS_OUT="$root/build/aarch64" tests/cross/aarch64.sh all >"$log" 2>&1
     rc=$?
     p=$(sed -n 's/^aarch64: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$log")

@@ -11,9 +11,19 @@
  * a different value and reading it back costs ~60 ns, so the x86-64 backend only writes the
  * control bits when they differ, and never rewrites status flags.
  *
- * The three entry points:
+ * The entry points:
  *   weft_ctx_switch(from, to, data)  save into *from, resume `to`; returns the `data` handed
  *                                   over by whoever resumes *from later.
+ *   weft_ctx_switch_release(from, to, data, word)
+ *                                   weft_ctx_switch that stores 0 into the 32-bit *word
+ *                                   (release order) once it runs on `to`'s stack: a
+ *                                   spinlock held across the switch is released only
+ *                                   when the suspended side is saved and off its stack,
+ *                                   so another thread may resume it at once.  The
+ *                                   assembly backends have it and
+ *                                   weft_ctx_start_release(from, top, fn, d, word), the
+ *                                   same for weft_ctx_start (WEFT_CTX_HAS_SWITCH_RELEASE);
+ *                                   ucontext, which switches in one call, does not.
  *   weft_ctx_start(from, top, fn, d) save into *from, move to the fresh stack ending at `top`
  *                                   (16-byte aligned) and call fn(d) there.  fn must never
  *                                   return: it leaves with weft_ctx_jump or weft_ctx_switch.
@@ -38,11 +48,24 @@
 #ifndef WEFT_ARCH_CONTEXT_H
 #define WEFT_ARCH_CONTEXT_H
 
+#include <stdint.h>
+
 typedef void *weft_ctx;
+
+#if !WEFT_CONTEXT_UCONTEXT && (defined(__x86_64__) || defined(__aarch64__))
+#define WEFT_CTX_HAS_SWITCH_RELEASE 1
+#else
+#define WEFT_CTX_HAS_SWITCH_RELEASE 0
+#endif
 
 #define WEFT_HIDDEN __attribute__((visibility("hidden")))
 
 WEFT_HIDDEN void *weft_ctx_switch(weft_ctx *from, weft_ctx to, void *data);
+#if WEFT_CTX_HAS_SWITCH_RELEASE
+WEFT_HIDDEN void *weft_ctx_switch_release(weft_ctx *from, weft_ctx to, void *data, uint32_t *word);
+WEFT_HIDDEN void *weft_ctx_start_release(weft_ctx *from, void *stack_top, void (*fn)(void *),
+                                         void *data, uint32_t *word);
+#endif
 WEFT_HIDDEN void *weft_ctx_start(weft_ctx *from, void *stack_top, void (*fn)(void *), void *data);
 WEFT_HIDDEN __attribute__((noreturn)) void weft_ctx_jump(weft_ctx to, void *data);
 WEFT_HIDDEN void *weft_ctx_call(weft_ctx *from, void *stack_top, void *(*fn)(void *), void *data);

@@ -1,7 +1,8 @@
 /* src/arch/spinlock.h - a test-and-test-and-set spinlock for short critical sections only
  * (pool queues, waiter lists, timer heaps): a few pointer writes, never a syscall or a
  * wait while held.  (A ULT that parks or yields may hold one across its context switch:
- * the post action on the other side releases it first thing, core/unit.h.)  The
+ * the post action on the other side releases it first thing, core/unit.h, or the switch
+ * itself once it left the suspended stack, weft_spin_word.)  The
  * uncontended acquire is one exchange inline; spinning is out of line. */
 #ifndef WEFT_ARCH_SPINLOCK_H
 #define WEFT_ARCH_SPINLOCK_H
@@ -58,6 +59,10 @@ static inline bool weft_spin_trylock(weft_spinlock *l)
 }
 
 static inline void weft_spin_unlock(weft_spinlock *l) { weft_atomic_store_release(&l->v, 0); }
+
+/* The lock's word, for a release the caller's code cannot do itself: the context switch
+ * that stores 0 into it once it is off the suspended stack (weft_ctx_switch_release). */
+static inline uint32_t *weft_spin_word(weft_spinlock *l) { return (uint32_t *)&l->v; }
 
 /* Held by the caller (contracts; a racy read, exact when the caller holds it). */
 static inline bool weft_spin_is_locked(weft_spinlock *l)

@@ -195,6 +195,26 @@ weft_ctx_switch:
         .cfi_endproc
         .size   weft_ctx_switch, .-weft_ctx_switch
 
+/* void *weft_ctx_switch_release(weft_ctx *from x0, weft_ctx to x1, void *data x2,
+ *                               uint32_t *word x3)
+ * weft_ctx_switch that stores 0 into *word with release order once sp points at the
+ * target's frame: a spinlock held across the switch, released after the suspended frame
+ * and *from are written and after the suspended stack is left. */
+        .globl  weft_ctx_switch_release
+        .hidden weft_ctx_switch_release
+        .type   weft_ctx_switch_release, %function
+        .p2align 4
+weft_ctx_switch_release:
+        .cfi_startproc
+        ENTRY_SAVING
+        SAVE_FRAME x0                           /* suspend the caller into *from */
+        mov     sp, x1                          /* enter the target's frame (same layout) */
+        stlr    wzr, [x3]                       /* release the word: the saved side may run */
+        mov     x0, x2                          /* data becomes the target's return value */
+        RESTORE_AND_RETURN                      /* x10 = live FPCR, from SAVE_FRAME */
+        .cfi_endproc
+        .size   weft_ctx_switch_release, .-weft_ctx_switch_release
+
 /* void *weft_ctx_start(weft_ctx *from x0, void *top x1, void (*fn)(void *) x2,
  *                      void *data x3) */
         .globl  weft_ctx_start
@@ -215,6 +235,30 @@ weft_ctx_start:
         br      x16                             /* enter fn; it must never return */
         .cfi_endproc
         .size   weft_ctx_start, .-weft_ctx_start
+
+/* void *weft_ctx_start_release(weft_ctx *from x0, void *top x1, void (*fn)(void *) x2,
+ *                              void *data x3, uint32_t *word x4)
+ * weft_ctx_start that stores 0 into *word with release order once sp is on the fresh
+ * stack (as weft_ctx_switch_release). */
+        .globl  weft_ctx_start_release
+        .hidden weft_ctx_start_release
+        .type   weft_ctx_start_release, %function
+        .p2align 4
+weft_ctx_start_release:
+        .cfi_startproc
+        ENTRY_SAVING
+        SAVE_FRAME x0                           /* suspend the caller into *from */
+        mov     sp, x1                          /* the fresh stack, 16-byte aligned */
+        .cfi_def_cfa_offset 0                   /* nothing of ours is on it ... */
+        .cfi_undefined 30                       /* ... and there is no caller to return to */
+        stlr    wzr, [x4]                       /* release the word: the saved side may run */
+        mov     x0, x3                          /* fn's argument */
+        mov     x29, xzr                        /* fp = 0: end of the frame-record chain */
+        mov     x30, xzr                        /* lr = 0: unwinders stop at fn */
+        mov     x16, x2                         /* br via x16: fn's `bti c` accepts it */
+        br      x16                             /* enter fn; it must never return */
+        .cfi_endproc
+        .size   weft_ctx_start_release, .-weft_ctx_start_release
 
 /* void weft_ctx_jump(weft_ctx to x0, void *data x1) -- never returns */
         .globl  weft_ctx_jump

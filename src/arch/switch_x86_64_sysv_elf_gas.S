@@ -137,6 +137,35 @@ weft_ctx_switch:
         .cfi_endproc
         .size   weft_ctx_switch, .-weft_ctx_switch
 
+/* void *weft_ctx_switch_release(weft_ctx *from %rdi, weft_ctx to %rsi, void *data %rdx,
+ *                               uint32_t *word %rcx)
+ * weft_ctx_switch that stores 0 into *word once it has left the suspended side's stack:
+ * a spinlock held across the switch, released after the suspended frame and *from are
+ * written (x86-64 keeps stores in order, so a plain store releases) and after %rsp points
+ * at the target's frame, so no signal frame or push can land on the suspended stack once
+ * another stream may resume it. */
+        .globl  weft_ctx_switch_release
+        .hidden weft_ctx_switch_release
+        .type   weft_ctx_switch_release, @function
+        .p2align 4
+weft_ctx_switch_release:
+        .cfi_startproc
+        SAVE_INTO %rdi
+        movq    (%rsp), %r8             /* live MXCSR | x87 CW << 32 */
+        movq    %rsi, %rsp              /* enter the target's frame */
+        movl    $0, (%rcx)              /* release the word: the saved side may now run */
+        movq    %rdx, %rax              /* data becomes the target's return value */
+        xorq    (%rsp), %r8             /* which bits differ from the target's words? */
+        movabsq $0xffff0000ffc0, %rdx
+        testq   %rdx, %r8
+        jnz     1f
+        POP_FRAME
+1:
+        .cfi_restore_state
+        RESTORE_AND_RETURN
+        .cfi_endproc
+        .size   weft_ctx_switch_release, .-weft_ctx_switch_release
+
 /* void *weft_ctx_start(weft_ctx *from %rdi, void *top %rsi, void (*fn)(void *) %rdx,
  *                      void *data %rcx) */
         .globl  weft_ctx_start
@@ -155,6 +184,28 @@ weft_ctx_start:
         jmpq    *%rdx                   /* enter fn with %rsp = 8 mod 16, as after a call */
         .cfi_endproc
         .size   weft_ctx_start, .-weft_ctx_start
+
+/* void *weft_ctx_start_release(weft_ctx *from %rdi, void *top %rsi,
+ *                              void (*fn)(void *) %rdx, void *data %rcx, uint32_t *word %r8)
+ * weft_ctx_start that stores 0 into *word once it runs on the fresh stack (as
+ * weft_ctx_switch_release). */
+        .globl  weft_ctx_start_release
+        .hidden weft_ctx_start_release
+        .type   weft_ctx_start_release, @function
+        .p2align 4
+weft_ctx_start_release:
+        .cfi_startproc
+        SAVE_INTO %rdi
+        movq    %rsi, %rsp              /* the fresh stack, 16-byte aligned */
+        .cfi_def_cfa %rsp, 0
+        .cfi_undefined %rip             /* nothing to unwind into on the new stack */
+        movl    $0, (%r8)               /* release the word: the saved side may now run */
+        movq    %rcx, %rdi              /* fn's argument */
+        xorl    %ebp, %ebp              /* end of the frame chain for debuggers */
+        pushq   $0                      /* fake return address: fn must not return */
+        jmpq    *%rdx                   /* enter fn with %rsp = 8 mod 16, as after a call */
+        .cfi_endproc
+        .size   weft_ctx_start_release, .-weft_ctx_start_release
 
 /* void *weft_ctx_call(weft_ctx *from %rdi, void *top %rsi, void *(*fn)(void *) %rdx,
  *                     void *data %rcx)

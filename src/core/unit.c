@@ -1230,7 +1230,8 @@ static void post_push_fifo(weft_xstream *xs, void *arg)
     weft_pool_fifo_push(u->pool, u);
 }
 
-/* yield_to's post action: the yielding ULT still holds its pool's lock
+/* The yield's and yield_to's post action where the switch cannot release the lock
+ * (YIELD_RELEASE_IN_SWITCH): the yielding ULT still holds its pool's lock
  * (weft_pool_fifo_take_hold); queue it and release the lock. */
 static void post_push_release(weft_xstream *xs, void *arg)
 {
@@ -1258,6 +1259,15 @@ static inline bool bypass_declines(weft_unit *next)
             return true;
     }
     return weft_atomic_test32_relaxed(&next->request, WEFT_REQ_CANCEL);
+}
+
+/* bypass_declines of a unit that has run (next->ctx set, so a ULT: a tasklet never gets
+ * a context): only the primary ULT or a cancelled unit needs the scheduler. */
+static inline bool bypass_declines_ran(weft_unit *next)
+{
+    WEFT_ASSERT(next->ctx && (next->flags & WEFT_U_ULT));
+    return (next->flags & WEFT_U_MAIN) ||
+           weft_atomic_test32_relaxed(&next->request, WEFT_REQ_CANCEL);
 }
 
 /* Scheduler bypass on park: a ULT that blocks (its post action already set, it releases
@@ -1328,8 +1338,48 @@ static __attribute__((noinline)) void ult_yield_fresh_slow(weft_xstream *xs, wef
     ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, next));
 }
 
-/* The bypass's next unit `next`, taken with p's lock still held, has never run: a stack
- * from the stream's cache is a pop, taken under the lock.  Inline: out of line, as a call
+/* A yield in one lock round ends without a post action where the context switch can
+ * release the pool's lock itself (weft_ctx_switch_release: the assembly backends), the
+ * build is not ThreadSanitizer's (which would not see that release) and no scheduler
+ * sleeps on the pool (p->notify: the push must wake it, post_push_release does). */
+#if WEFT_CTX_HAS_SWITCH_RELEASE && !WEFT_TSAN
+#define YIELD_RELEASE_IN_SWITCH 1
+#else
+#define YIELD_RELEASE_IN_SWITCH 0
+#endif
+
+/* The switch of a yield in one lock round from `self` to `next` (prepared, out of p):
+ * `self` is already linked at the tail of its pool `p`, whose lock is held if it has
+ * one; the switch releases it once `self` is saved and off its stack, so no other stream
+ * can resume `self` before (docs/architecture.md, "The switching protocol"). */
+static inline __attribute__((always_inline)) void *
+yield_switch_release(weft_xstream *xs, weft_unit *self, weft_pool *p, weft_unit *next, weft_ctx to)
+{
+    san_switch_to(&self->asan_fake_stack, next);
+#if YIELD_RELEASE_IN_SWITCH
+    if (p->locked)
+        return weft_ctx_switch_release(&self->ctx, to, xs, weft_spin_word(&p->lock));
+#endif
+    return weft_ctx_switch(&self->ctx, to, xs);
+}
+
+/* yield_switch_release for a `next` that never ran: it starts on its stack. */
+static inline __attribute__((always_inline)) void *
+yield_start_release(weft_xstream *xs, weft_unit *self, weft_pool *p, weft_unit *next)
+{
+#if YIELD_RELEASE_IN_SWITCH
+    if (p->locked) {
+        san_switch_to(&self->asan_fake_stack, next);
+        return weft_ctx_start_release(&self->ctx, unit_stack_top(next), ult_entry, next,
+                                      weft_spin_word(&p->lock));
+    }
+#endif
+    return enter_unit(xs, &self->ctx, &self->asan_fake_stack, next);
+}
+
+/* The bypass's next unit `next`, p's head, seen with p's lock held, has never run: a
+ * stack from the stream's cache is a pop, taken under the lock, and `next` starts as
+ * yield_switch_release resumes (weft_ctx_start_release).  Inline: out of line, as a call
  * of its own, it made the deviation benchmark 4-20 % slower at D = 50-100 % (N = 4096,
  * alternating runs), with fewer instructions: a start from a yield is the deviation's
  * common step, and the yielded ULT later returns through every frame it left. */
@@ -1337,12 +1387,19 @@ static inline __attribute__((always_inline)) void ult_yield_fresh(weft_xstream *
                                                                   weft_pool *p, weft_unit *next)
 {
     if (WEFT_UNLIKELY(!stack_from_cache(xs, next))) {
+        weft_pool_fifo_take_head(p, next);
         ult_yield_fresh_slow(xs, self, p, next);
         return;
     }
     weft_atomic_store_relaxed(&self->state, WEFT_READY);
-    weft_set_post(xs, post_push_release, self);
     prep_run_quiet(xs, next);
+    if (YIELD_RELEASE_IN_SWITCH && WEFT_LIKELY(!p->notify)) {
+        weft_pool_fifo_rotate(p, next, self);
+        ult_landed(self, yield_start_release(xs, self, p, next));
+        return;
+    }
+    weft_pool_fifo_take_head(p, next);
+    weft_set_post(xs, post_push_release, self);
     ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, next));
 }
 
@@ -1352,11 +1409,15 @@ static inline __attribute__((always_inline)) void ult_yield_fresh(weft_xstream *
  * itself: one context switch instead of two, and a lone ULT's yield costs no switch at
  * all.  Order is the same FIFO order.  Every event_freq yields the scheduler runs anyway,
  * so its stop checks, timers and hand-offs keep their pace; a registered tool takes the
- * scheduler's path, where every event is reported.  One lock round: the pool's lock stays
- * held from taking `next` to putting `self` back at the tail, on the other side of the
- * switch (post_push_release).  Every way out that needs more is a call out of line, and
- * nothing is kept across the switch but what it returns, so the usual yield saves one
- * register. */
+ * scheduler's path, where every event is reported.  One lock round: the pool's lock is
+ * taken to look at the head; when it has run before, the head leaves and `self` joins
+ * the tail in one step (weft_pool_fifo_rotate) and the switch releases the lock
+ * (yield_switch_release; a head that never ran starts the same way, ult_yield_fresh).
+ * Where that cannot be (YIELD_RELEASE_IN_SWITCH, p->notify), the lock stays held across
+ * the switch and the post action on the other side queues `self` and releases it
+ * (post_push_release).  Every
+ * way out that needs more is a call out of line, and nothing is kept across the switch
+ * but what it returns, so the usual yield saves one register. */
 static inline __attribute__((always_inline)) int ult_yield_checked(weft_xstream *xs,
                                                                    weft_unit *self)
 {
@@ -1371,22 +1432,28 @@ static inline __attribute__((always_inline)) int ult_yield_checked(weft_xstream 
     }
     WEFT_ASSERT(xs->cur == self && weft_pool_can(p, WEFT_POOL_CAP_INLINE_FIFO));
     WEFT_ASSERT(xs->post_fn == NULL);
-    weft_unit *next = weft_pool_fifo_pop_hold(p);
+    weft_unit *next = weft_pool_fifo_head_hold(p);
     if (!next)
         return ABT_SUCCESS; /* nobody else to run: keep going */
-    if (bypass_declines(next)) {
-        weft_pool_fifo_unpop_release(p, next);
+    weft_ctx to = next->ctx;
+    if (WEFT_UNLIKELY(!to ? bypass_declines(next) : bypass_declines_ran(next))) {
+        weft_pool_unlock(p);
         ult_yield_sched(xs, self);
         return ABT_SUCCESS;
     }
-    weft_ctx to = next->ctx;
     if (WEFT_UNLIKELY(!to)) {
         ult_yield_fresh(xs, self, p, next);
         return ABT_SUCCESS;
     }
     weft_atomic_store_relaxed(&self->state, WEFT_READY);
-    weft_set_post(xs, post_push_release, self);
     prep_run_quiet(xs, next); /* prep_run without its tool hook (no tool here) */
+    if (YIELD_RELEASE_IN_SWITCH && WEFT_LIKELY(!p->notify)) {
+        weft_pool_fifo_rotate(p, next, self);
+        ult_landed(self, yield_switch_release(xs, self, p, next, to));
+        return ABT_SUCCESS;
+    }
+    weft_pool_fifo_take_head(p, next);
+    weft_set_post(xs, post_push_release, self);
     ult_landed(self, resume_unit(xs, &self->ctx, &self->asan_fake_stack, next, to));
     return ABT_SUCCESS;
 }
@@ -1432,10 +1499,15 @@ static inline __attribute__((always_inline)) int ult_yield_to(weft_xstream *xs, 
         if (!weft_pool_fifo_take_hold(p, to))
             return ABT_ERR_THREAD;
         weft_atomic_store_relaxed(&self->state, WEFT_READY);
-        weft_set_post(xs, post_push_release, self);
         prep_run_quiet(xs, to);
         /* to->ctx read again: it is only stable now that we own `to` (a unit that has
          * run keeps a context until it terminates) */
+        if (YIELD_RELEASE_IN_SWITCH && WEFT_LIKELY(!p->notify)) {
+            fifo_link_tail(p, self); /* the lock released by the switch, as a yield's */
+            ult_landed(self, yield_switch_release(xs, self, p, to, to->ctx));
+            return ABT_SUCCESS;
+        }
+        weft_set_post(xs, post_push_release, self);
         ult_landed(self, resume_unit(xs, &self->ctx, &self->asan_fake_stack, to, to->ctx));
         return ABT_SUCCESS;
     }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# tests/cross/aarch64.sh - cross-build the context-switch test (tests/internal_arch_context.c)
-# for AArch64 and run it under qemu user-mode emulation, on an x86-64 Debian/Ubuntu machine.
+# tests/cross/aarch64.sh - cross-build the context-switch tests (tests/internal_arch_context.c,
+# and tests/internal_arch_switch_release.c for the assembly backend) for AArch64 and run them
+# under qemu user-mode emulation, on an x86-64 Debian/Ubuntu machine.
 # CI runs it as the aarch64 configuration of scripts/test.sh, which installs the tools first
 # and skips it with one message when they cannot be installed.
 #
@@ -67,7 +68,6 @@ echo "== $("$qemu" --version | head -n1)"
 
 # ---- build and run -------------------------------------------------------------------
 mkdir -p "$out"
-test_src=$root/tests/internal_arch_context.c
 cflags=(-std=gnu11 -Wall -Wextra -Wno-unused-parameter -Werror -g
     -I"$root/src" -I"$root/tests" -pthread)
 
@@ -75,11 +75,13 @@ passed=0
 failed=0
 failed_names=()
 
-# run_variant NAME BACKEND_SOURCE EXTRA_FLAGS...
+# run_variant NAME TEST BACKEND_SOURCE EXTRA_FLAGS...   (TEST: tests/TEST.c)
 run_variant() {
-    local name=$1 backend=$2
-    shift 2
-    local exe=$out/internal_arch_context.$name
+    local name=$1 test=$2 backend=$3
+    shift 3
+    local test_src=$root/tests/$test.c
+    local exe=$out/$test.$name
+    name="$test $name"
     echo "== $name: build"
     if ! "$cc" "${cflags[@]}" "$@" "$test_src" "$root/$backend" -o "$exe"; then
         failed=$((failed + 1))
@@ -98,12 +100,14 @@ run_variant() {
 asm=src/arch/switch_arm64_aapcs_elf_gas.S
 uctx=src/arch/switch_ucontext.c
 if [ "$what" = asm ] || [ "$what" = all ]; then
-    run_variant asm-O2 "$asm" -O2 -DWEFT_CONTEXT_UCONTEXT=0
-    run_variant asm-O0 "$asm" -O0 -DWEFT_CONTEXT_UCONTEXT=0
-    run_variant asm-O2-pac-bti "$asm" -O2 -DWEFT_CONTEXT_UCONTEXT=0 -mbranch-protection=standard
+    for t in internal_arch_context internal_arch_switch_release; do
+        run_variant asm-O2 $t "$asm" -O2 -DWEFT_CONTEXT_UCONTEXT=0
+        run_variant asm-O0 $t "$asm" -O0 -DWEFT_CONTEXT_UCONTEXT=0
+        run_variant asm-O2-pac-bti $t "$asm" -O2 -DWEFT_CONTEXT_UCONTEXT=0 -mbranch-protection=standard
+    done
 fi
 if [ "$what" = ucontext ] || [ "$what" = all ]; then
-    run_variant ucontext-O2 "$uctx" -O2 -DWEFT_CONTEXT_UCONTEXT=1
+    run_variant ucontext-O2 internal_arch_context "$uctx" -O2 -DWEFT_CONTEXT_UCONTEXT=1
 fi
 
 echo "== binaries in $out"

@@ -314,32 +314,62 @@ static inline weft_unit *fifo_lock_take_head(weft_pool *p)
     return NULL;
 }
 
-/* The pop of a pool with WEFT_POOL_CAP_INLINE_FIFO (callers that know it has the cap,
- * such as the yield bypass, call it directly). */
-/* The yield bypass in one lock round: pop the head of the INLINE_FIFO pool `p` and keep
- * holding p's lock when there is one (NULL: nothing there, the lock is released).  The
- * round ends with weft_pool_fifo_push_release (the yielding unit to the tail, after its
- * switch), weft_pool_fifo_unpop_release (the head back where it was) or
- * weft_pool_unlock. */
-static inline weft_unit *weft_pool_fifo_pop_hold(weft_pool *p)
+/* The yield bypass in one lock round: the head of the INLINE_FIFO pool `p`, left queued,
+ * with p's lock held when there is one (NULL: nothing there, the lock is released).  The
+ * round ends with weft_pool_fifo_rotate (the head out, the yielding unit in at the tail;
+ * the lock released by the switch, weft_ctx_switch_release), weft_pool_fifo_take_head
+ * (the head out; the yielding unit goes to the tail after the switch,
+ * weft_pool_fifo_push_release) or weft_pool_unlock. */
+static inline weft_unit *weft_pool_fifo_head_hold(weft_pool *p)
 {
     WEFT_ASSERT(p->caps & WEFT_POOL_CAP_INLINE_FIFO);
     if (weft_atomic_load_relaxed(&p->size) == 0)
         return NULL;
-    weft_unit *u = fifo_lock_take_head(p);
-    if (u)
-        fifo_prefetch_frame(p->head);
+    weft_pool_lock(p);
+    weft_unit *u = p->head;
+    if (WEFT_UNLIKELY(!u))
+        weft_pool_unlock(p);
     return u;
 }
 
-/* weft_pool_fifo_pop_hold's prefetch, for a pop that releases the lock at once: after
- * the release, so that the load of h->ctx, which may wait for h's line (in the cache of
- * the stream that created h), does not hold the lock.  h may have been taken and even
- * recycled meanwhile (descriptors stay mapped while the runtime lives): then the
- * prefetch is only useless.  Before the lock, the head it is about to take is prefetched
- * for writing (read without the lock, so maybe stale: again only a useless prefetch), so
- * that its line, which the unlink reads and writes, arrives while the lock is taken
- * instead of while it is held.  Neither read under TSan, which would report them. */
+/* p's lock held (weft_pool_fifo_head_hold): its head `h` leaves the pool. */
+static inline void weft_pool_fifo_take_head(weft_pool *p, weft_unit *h)
+{
+    fifo_unlink_head(p, h);
+    fifo_prefetch_frame(p->head);
+}
+
+/* p's lock held (weft_pool_fifo_head_hold): its head `h` leaves the pool and `u`, a unit
+ * of p that runs (in no pool), joins it at the tail, in one step: the size does not
+ * change.  The head after it runs next: its frame is prefetched (fifo_prefetch_frame). */
+static inline void weft_pool_fifo_rotate(weft_pool *p, weft_unit *h, weft_unit *u)
+{
+    WEFT_ASSERT(p->head == h && !u->in_pool && u->pool == p);
+    weft_unit *n = h->next;
+    u->next = NULL;
+    if (n) {
+        weft_unit *t = p->tail;
+        p->head = n;
+        t->next = u;
+        u->prev = t;
+        __builtin_prefetch(n->ctx);
+    } else {
+        p->head = u; /* (a head's prev is not kept) */
+    }
+    p->tail = u;
+    h->in_pool = 0;
+    u->in_pool = 1;
+}
+
+/* The pop of a pool with WEFT_POOL_CAP_INLINE_FIFO (callers that know it has the cap
+ * call it directly).  fifo_prefetch_frame's prefetch, for a pop that releases the lock at once:
+ * after the release, so that the load of h->ctx, which may wait for h's line (in the cache of the
+ * stream that created h), does not hold the lock.  h may have been taken and even recycled
+ * meanwhile (descriptors stay mapped while the runtime lives): then the prefetch is only useless.
+ * Before the lock, the head it is about to take is prefetched for writing (read without the lock,
+ * so maybe stale: again only a useless prefetch), so that its line, which the unlink reads and
+ * writes, arrives while the lock is taken instead of while it is held.  Neither read under TSan,
+ * which would report them. */
 static inline weft_unit *weft_pool_fifo_pop(weft_pool *p)
 {
     WEFT_ASSERT(p->caps & WEFT_POOL_CAP_INLINE_FIFO);
@@ -489,12 +519,6 @@ static inline bool weft_pool_remove_ready(weft_pool *p, weft_unit *u)
     weft_pool_unlock(p);
     return true;
 }
-static inline void weft_pool_fifo_unpop_release(weft_pool *p, weft_unit *u)
-{
-    fifo_link_head(p, u);
-    fifo_unlock_notify(p, p->locked);
-}
-
 static inline void weft_pool_fifo_push_release(weft_pool *p, weft_unit *u)
 {
     fifo_link_tail(p, u);
