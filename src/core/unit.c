@@ -218,7 +218,8 @@ static inline void san_switch_to(void **fake, weft_unit *to)
     weft_san_switch(fake, lo, sz, to->tsan_fiber);
 }
 
-static inline void *enter_unit(weft_xstream *xs, weft_ctx *save, void **fake, weft_unit *to)
+static inline __attribute__((always_inline)) void *enter_unit(weft_xstream *xs, weft_ctx *save,
+                                                              void **fake, weft_unit *to)
 {
     if (to->ctx == NULL) {
         if (WEFT_TSAN)
