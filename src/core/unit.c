@@ -1416,9 +1416,8 @@ static inline __attribute__((always_inline)) void ult_yield_fresh(weft_xstream *
  * (yield_switch_release; a head that never ran starts the same way, ult_yield_fresh).
  * Where that cannot be (YIELD_RELEASE_IN_SWITCH, p->notify), the lock stays held across
  * the switch and the post action on the other side queues `self` and releases it
- * (post_push_release).  Every
- * way out that needs more is a call out of line, and nothing is kept across the switch
- * but what it returns, so the usual yield saves one register. */
+ * (post_push_release).  Every way out that needs more is a call out of line, and nothing
+ * is kept across the switch but what it returns, so the usual yield saves one register. */
 static inline __attribute__((always_inline)) int ult_yield_checked(weft_xstream *xs,
                                                                    weft_unit *self)
 {

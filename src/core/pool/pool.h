@@ -362,14 +362,14 @@ static inline void weft_pool_fifo_rotate(weft_pool *p, weft_unit *h, weft_unit *
 }
 
 /* The pop of a pool with WEFT_POOL_CAP_INLINE_FIFO (callers that know it has the cap
- * call it directly).  fifo_prefetch_frame's prefetch, for a pop that releases the lock at once:
- * after the release, so that the load of h->ctx, which may wait for h's line (in the cache of the
- * stream that created h), does not hold the lock.  h may have been taken and even recycled
- * meanwhile (descriptors stay mapped while the runtime lives): then the prefetch is only useless.
- * Before the lock, the head it is about to take is prefetched for writing (read without the lock,
- * so maybe stale: again only a useless prefetch), so that its line, which the unlink reads and
- * writes, arrives while the lock is taken instead of while it is held.  Neither read under TSan,
- * which would report them. */
+ * call it directly).  It prefetches the new head's frame after the release, so that the
+ * load of h->ctx, which may wait for h's line (in the cache of the stream that created
+ * h), does not hold the lock.  h may have been taken and even recycled meanwhile
+ * (descriptors stay mapped while the runtime lives): then the prefetch is only useless.
+ * Before the lock, the head it is about to take is prefetched for writing (read without
+ * the lock, so maybe stale: again only a useless prefetch), so that its line, which the
+ * unlink reads and writes, arrives while the lock is taken instead of while it is held.
+ * Neither read under TSan, which would report them. */
 static inline weft_unit *weft_pool_fifo_pop(weft_pool *p)
 {
     WEFT_ASSERT(p->caps & WEFT_POOL_CAP_INLINE_FIFO);
