@@ -1033,8 +1033,8 @@ void weft_unit_apply_attr(weft_unit *u, const struct weft_thread_attr *attr)
         u->migr_cb_arg = attr->cb_arg;
         weft_atomic_store_relaxed(&u->cold, 1);
     }
-    if (attr->fork && (u->flags & WEFT_U_ULT))
-        u->flags = (uint16_t)((u->flags & ~WEFT_U_FORK_BITS) | weft_fork_flags(attr->fork));
+    if (attr->fork_flags && (u->flags & WEFT_U_ULT)) /* (weft_fork_flags(attr->fork)) */
+        u->flags = (uint16_t)((u->flags & ~WEFT_U_FORK_BITS) | attr->fork_flags);
 }
 
 void weft_unit_release_extras(weft_xstream *xs, weft_unit *u)
@@ -1193,6 +1193,15 @@ int weft_unit_spawn_fork(weft_pool *p, weft_unit *u, ABT_thread *handle)
     if (WEFT_UNLIKELY(!(p->caps & WEFT_POOL_CAP_INLINE_FIFO)))
         return weft_unit_spawn_other(p, u, handle);
     return weft_unit_publish_fifo(p, u, handle);
+}
+
+int weft_unit_create_fork(weft_xstream *xs, weft_pool *p, void (*fn)(void *), void *arg,
+                          uint16_t flags, ABT_thread *handle)
+{
+    WEFT_ASSERT(flags & (WEFT_U_F_CF | WEFT_U_F_KEEP));
+    weft_unit *u = weft_desc_cache_take(&xs->cache);
+    weft_unit_init(u, p, fn, arg, handle ? (uint16_t)(flags | WEFT_U_NAMED) : flags);
+    return weft_unit_spawn_fork(p, u, handle);
 }
 
 /* ---------------------------------------------------------------- yield, park, wake */

@@ -247,6 +247,11 @@ WEFT_INTERNAL void weft_unit_apply_attr(weft_unit *u, const struct weft_thread_a
 WEFT_INTERNAL WEFT_WUR int weft_unit_spawn_other(weft_pool *p, weft_unit *u, ABT_thread *handle);
 /* ... of a ULT whose technique takes its stack at creation or runs it child-first. */
 WEFT_INTERNAL WEFT_WUR int weft_unit_spawn_fork(weft_pool *p, weft_unit *u, ABT_thread *handle);
+/* ABT_thread_create of such a ULT where weft_unit_create_fits holds but for its
+ * technique: a descriptor from xs's cache (not empty), `flags` with the technique's, no
+ * attribute to apply (none, or one weft_thread_attr_plain), then weft_unit_spawn_fork. */
+WEFT_INTERNAL WEFT_WUR int weft_unit_create_fork(weft_xstream *xs, weft_pool *p, void (*fn)(void *),
+                                                 void *arg, uint16_t flags, ABT_thread *handle);
 static inline WEFT_WUR int weft_unit_spawn(weft_pool *p, void (*fn)(void *), void *arg,
                                            const struct weft_thread_attr *attr, uint16_t flags,
                                            ABT_thread *handle)
