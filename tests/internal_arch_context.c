@@ -24,22 +24,7 @@
 #include <string.h>
 #include <unwind.h>
 
-#if !defined(ARCH_TEST_NO_VALGRIND) && defined(__has_include)
-#if __has_include(<valgrind/valgrind.h>)
-#include <valgrind/valgrind.h>
-#define HAVE_VALGRIND_H 1
-#endif
-#endif
-
-static int failures;
-
-#define CHECK(cond)                                                          \
-    do {                                                                     \
-        if (!(cond)) {                                                       \
-            fprintf(stderr, "%s:%d: FAIL: %s\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                      \
-        }                                                                    \
-    } while (0)
+#include "arch_test.h"
 
 /* Tokens with the high bits set, so a truncated or mixed-up word is noticed. */
 #define TOK(i)   ((void *)((~(uintptr_t)0 / 3) ^ (uintptr_t)(i)))

@@ -24,15 +24,7 @@
 #define BEFORE_JUMP() ((void)0)
 #endif
 
-static int failures;
-
-#define CHECK(cond)                                                          \
-    do {                                                                     \
-        if (!(cond)) {                                                       \
-            fprintf(stderr, "%s:%d: FAIL: %s\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                      \
-        }                                                                    \
-    } while (0)
+#include "arch_test.h"
 
 struct job {
     weft_lend_buf buf;
@@ -129,7 +121,7 @@ static void outer_body(void *arg)
 
 int main(void)
 {
-#if defined(__SANITIZE_THREAD__)
+#ifdef UNDER_TSAN
     /* TSan's shadow call stack does not follow a jump over frames (weft does not lend in
      * such builds: core/unit.c, "scheduler creation in the joiner") */
     fprintf(stderr, "SKIP: ThreadSanitizer cannot follow weft_lend_jump\n");

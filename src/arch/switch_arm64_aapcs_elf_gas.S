@@ -170,7 +170,24 @@
         ret                                     /* to the suspended side, with x0 */
 .endm
 
-/* Function prologue shared by the two saving entry points. */
+/* START_FRESH [word]: after SAVE_FRAME, move to the fresh stack ending at x1 and enter
+ * fn x2 with argument x3.  With `word` (a register), store 0 into that 32-bit word with
+ * release order once sp is on the fresh stack (weft_ctx_start_release). */
+.macro START_FRESH word
+        mov     sp, x1                          /* the fresh stack, 16-byte aligned */
+        .cfi_def_cfa_offset 0                   /* nothing of ours is on it ... */
+        .cfi_undefined 30                       /* ... and there is no caller to return to */
+.ifnb \word
+        stlr    wzr, [\word]                    /* release the word: the saved side may run */
+.endif
+        mov     x0, x3                          /* fn's argument */
+        mov     x29, xzr                        /* fp = 0: end of the frame-record chain */
+        mov     x30, xzr                        /* lr = 0: unwinders stop at fn */
+        mov     x16, x2                         /* br via x16: fn's `bti c` accepts it */
+        br      x16                             /* enter fn; it must never return */
+.endm
+
+/* Function prologue shared by the saving entry points. */
 .macro ENTRY_SAVING
         BTI_C                                   /* landing pad for indirect calls */
 #if WEFT_PAC
@@ -225,14 +242,7 @@ weft_ctx_start:
         .cfi_startproc
         ENTRY_SAVING
         SAVE_FRAME x0                           /* suspend the caller into *from */
-        mov     sp, x1                          /* the fresh stack, 16-byte aligned */
-        .cfi_def_cfa_offset 0                   /* nothing of ours is on it ... */
-        .cfi_undefined 30                       /* ... and there is no caller to return to */
-        mov     x0, x3                          /* fn's argument */
-        mov     x29, xzr                        /* fp = 0: end of the frame-record chain */
-        mov     x30, xzr                        /* lr = 0: unwinders stop at fn */
-        mov     x16, x2                         /* br via x16: fn's `bti c` accepts it */
-        br      x16                             /* enter fn; it must never return */
+        START_FRESH
         .cfi_endproc
         .size   weft_ctx_start, .-weft_ctx_start
 
@@ -248,15 +258,7 @@ weft_ctx_start_release:
         .cfi_startproc
         ENTRY_SAVING
         SAVE_FRAME x0                           /* suspend the caller into *from */
-        mov     sp, x1                          /* the fresh stack, 16-byte aligned */
-        .cfi_def_cfa_offset 0                   /* nothing of ours is on it ... */
-        .cfi_undefined 30                       /* ... and there is no caller to return to */
-        stlr    wzr, [x4]                       /* release the word: the saved side may run */
-        mov     x0, x3                          /* fn's argument */
-        mov     x29, xzr                        /* fp = 0: end of the frame-record chain */
-        mov     x30, xzr                        /* lr = 0: unwinders stop at fn */
-        mov     x16, x2                         /* br via x16: fn's `bti c` accepts it */
-        br      x16                             /* enter fn; it must never return */
+        START_FRESH x4
         .cfi_endproc
         .size   weft_ctx_start_release, .-weft_ctx_start_release
 

@@ -112,10 +112,45 @@
         movq    %rsp, (\from)
 .endm
 
-/* void *weft_ctx_switch(weft_ctx *from %rdi, weft_ctx to %rsi, void *data %rdx)
- * The FP control words just saved are the live ones, so they are compared with the
- * target's saved words in registers: no second read of MXCSR.  Only when a control
- * bit differs does it take the general path (live read, selective write). */
+/* SWITCH_TO [word]: after SAVE_INTO, enter the frame %rsi points at and return %rdx
+ * there.  With `word` (a register), store 0 into that 32-bit word once %rsp is on the
+ * target's stack: the release of weft_ctx_switch_release.  The FP control words just
+ * saved are the live ones, so they are compared with the target's saved words in a
+ * register (%r8): no second read of MXCSR.  Only when a control bit differs does it take
+ * the general path (live read, selective write). */
+.macro SWITCH_TO word
+        movq    (%rsp), %r8             /* live MXCSR | x87 CW << 32 (bits 48-63: padding) */
+        movq    %rsi, %rsp              /* enter the target's frame */
+.ifnb \word
+        movl    $0, (\word)             /* release the word: the saved side may now run */
+.endif
+        movq    %rdx, %rax              /* data becomes the target's return value */
+        xorq    (%rsp), %r8             /* which bits differ from the target's words? */
+        movabsq $0xffff0000ffc0, %rdx   /* MXCSR control bits and the whole x87 CW */
+        testq   %rdx, %r8
+        jnz     1f
+        POP_FRAME                       /* same FP control state: just pop */
+1:
+        .cfi_restore_state
+        RESTORE_AND_RETURN
+.endm
+
+/* START_FRESH [word]: after SAVE_INTO, move to the fresh stack ending at %rsi and enter
+ * fn %rdx with argument %rcx.  With `word`, store 0 into it once on the fresh stack. */
+.macro START_FRESH word
+        movq    %rsi, %rsp              /* the fresh stack, 16-byte aligned */
+        .cfi_def_cfa %rsp, 0
+        .cfi_undefined %rip             /* nothing to unwind into on the new stack */
+.ifnb \word
+        movl    $0, (\word)             /* release the word: the saved side may now run */
+.endif
+        movq    %rcx, %rdi              /* fn's argument */
+        xorl    %ebp, %ebp              /* end of the frame chain for debuggers */
+        pushq   $0                      /* fake return address: fn must not return */
+        jmpq    *%rdx                   /* enter fn with %rsp = 8 mod 16, as after a call */
+.endm
+
+/* void *weft_ctx_switch(weft_ctx *from %rdi, weft_ctx to %rsi, void *data %rdx) */
         .globl  weft_ctx_switch
         .hidden weft_ctx_switch
         .type   weft_ctx_switch, @function
@@ -123,17 +158,7 @@
 weft_ctx_switch:
         .cfi_startproc
         SAVE_INTO %rdi
-        movq    (%rsp), %rcx            /* live MXCSR | x87 CW << 32 (bits 48-63: padding) */
-        movq    %rsi, %rsp              /* enter the target's frame */
-        movq    %rdx, %rax              /* data becomes the target's return value */
-        xorq    (%rsp), %rcx            /* which bits differ from the target's words? */
-        movabsq $0xffff0000ffc0, %rdx   /* MXCSR control bits and the whole x87 CW */
-        testq   %rdx, %rcx
-        jnz     1f
-        POP_FRAME                       /* same FP control state: just pop */
-1:
-        .cfi_restore_state
-        RESTORE_AND_RETURN
+        SWITCH_TO
         .cfi_endproc
         .size   weft_ctx_switch, .-weft_ctx_switch
 
@@ -151,18 +176,7 @@ weft_ctx_switch:
 weft_ctx_switch_release:
         .cfi_startproc
         SAVE_INTO %rdi
-        movq    (%rsp), %r8             /* live MXCSR | x87 CW << 32 */
-        movq    %rsi, %rsp              /* enter the target's frame */
-        movl    $0, (%rcx)              /* release the word: the saved side may now run */
-        movq    %rdx, %rax              /* data becomes the target's return value */
-        xorq    (%rsp), %r8             /* which bits differ from the target's words? */
-        movabsq $0xffff0000ffc0, %rdx
-        testq   %rdx, %r8
-        jnz     1f
-        POP_FRAME
-1:
-        .cfi_restore_state
-        RESTORE_AND_RETURN
+        SWITCH_TO %rcx
         .cfi_endproc
         .size   weft_ctx_switch_release, .-weft_ctx_switch_release
 
@@ -175,13 +189,7 @@ weft_ctx_switch_release:
 weft_ctx_start:
         .cfi_startproc
         SAVE_INTO %rdi
-        movq    %rsi, %rsp              /* the fresh stack, 16-byte aligned */
-        .cfi_def_cfa %rsp, 0
-        .cfi_undefined %rip             /* nothing to unwind into on the new stack */
-        movq    %rcx, %rdi              /* fn's argument */
-        xorl    %ebp, %ebp              /* end of the frame chain for debuggers */
-        pushq   $0                      /* fake return address: fn must not return */
-        jmpq    *%rdx                   /* enter fn with %rsp = 8 mod 16, as after a call */
+        START_FRESH
         .cfi_endproc
         .size   weft_ctx_start, .-weft_ctx_start
 
@@ -196,14 +204,7 @@ weft_ctx_start:
 weft_ctx_start_release:
         .cfi_startproc
         SAVE_INTO %rdi
-        movq    %rsi, %rsp              /* the fresh stack, 16-byte aligned */
-        .cfi_def_cfa %rsp, 0
-        .cfi_undefined %rip             /* nothing to unwind into on the new stack */
-        movl    $0, (%r8)               /* release the word: the saved side may now run */
-        movq    %rcx, %rdi              /* fn's argument */
-        xorl    %ebp, %ebp              /* end of the frame chain for debuggers */
-        pushq   $0                      /* fake return address: fn must not return */
-        jmpq    *%rdx                   /* enter fn with %rsp = 8 mod 16, as after a call */
+        START_FRESH %r8
         .cfi_endproc
         .size   weft_ctx_start_release, .-weft_ctx_start_release
 
