@@ -448,10 +448,9 @@ fifo_take_for_join_locked(weft_pool *p, weft_unit *u, bool ran_ok, bool tasklet)
         }
         if (ran_ok && p->head == u && !(weft_atomic_load_relaxed(&u->request) & WEFT_REQ_CANCEL) &&
             !weft_atomic_load_relaxed(&u->migr_to)) {
-            fifo_unlink_head(p, u);
-            /* as a pop does: a joiner that goes through its units in order resumes
-             * the next head next */
-            fifo_prefetch_frame(p->head);
+            /* with the next head's frame prefetched, as a pop does: a joiner that goes
+             * through its units in order resumes the next head next */
+            weft_pool_fifo_take_head(p, u);
             return true;
         }
     }
