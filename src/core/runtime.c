@@ -279,7 +279,7 @@ static int runtime_init(void)
     weft_sched_idle_reset();
     weft_g.rank_cap = weft_g.cfg.max_xstreams;
     weft_g.by_rank = calloc((size_t)weft_g.rank_cap, sizeof(weft_xstream *));
-    weft_xstream *xs = calloc(1, sizeof(*xs));
+    weft_xstream *xs = weft_xstream_alloc();
     weft_unit *m = aligned_alloc(WEFT_CACHE_LINE, sizeof(weft_unit));
     if (!weft_g.by_rank || !xs || !m)
         goto fail_alloc;

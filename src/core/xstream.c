@@ -125,10 +125,19 @@ static void *xstream_thread(void *arg)
     return NULL;
 }
 
+weft_xstream *weft_xstream_alloc(void)
+{
+    size_t size = (sizeof(weft_xstream) + WEFT_CACHE_LINE - 1) & ~(size_t)(WEFT_CACHE_LINE - 1);
+    weft_xstream *xs = aligned_alloc(WEFT_CACHE_LINE, size);
+    if (xs)
+        memset(xs, 0, size);
+    return xs;
+}
+
 /* Create a stream around a scheduler that nobody uses yet.  rank < 0: lowest free. */
 static int xstream_create(weft_sched *s, int rank, weft_xstream **out)
 {
-    weft_xstream *xs = calloc(1, sizeof(*xs));
+    weft_xstream *xs = weft_xstream_alloc();
     if (!xs)
         return ABT_ERR_MEM;
     xs->cpubind = -1;

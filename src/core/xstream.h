@@ -11,6 +11,9 @@ static inline weft_xstream *weft_xstream_from(ABT_xstream h)
 }
 
 /* Record the OS stack of the calling thread in xs (AddressSanitizer bounds). */
+/* A zeroed stream, on cache lines of its own (its first line is written at every switch:
+ * no other object may share it), NULL without memory; free() frees it. */
+WEFT_INTERNAL weft_xstream *weft_xstream_alloc(void);
 WEFT_INTERNAL void weft_xstream_note_os_stack(weft_xstream *xs);
 /* Ask a secondary stream to finish, wait for its thread, and free it. */
 WEFT_INTERNAL int weft_xstream_join(weft_xstream *xs);

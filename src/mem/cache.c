@@ -1,8 +1,8 @@
 /* src/mem/cache.c - the arrays of a stream's caches (struct weft_mem_cache): they start
  * empty and grow on the slow paths, doubling from 64 entries up to the cache's bound
- * (ABT_MEM_MAX_NUM_DESCS, ABT_MEM_MAX_NUM_STACKS), so that a stream that never frees a
- * unit holds no array and a large bound costs memory only when it is used.  A failed
- * allocation leaves the array as it was: the caller goes to the depot. */
+ * (ABT_MEM_MAX_NUM_DESCS, ABT_MEM_MAX_NUM_STACKS, the latter for both stack sizes), so that a
+ * stream that never frees a unit holds no array and a large bound costs memory only when it is
+ * used.  A failed allocation leaves the array as it was: the caller goes to the depot. */
 #include <stdlib.h>
 
 #include "mem/mem.h"
@@ -29,8 +29,10 @@ void weft_mem_cache_release(struct weft_mem_cache *c)
 {
     free(c->descs);
     free(c->stacks);
+    free(c->bigs);
     c->descs = NULL;
     c->stacks = NULL;
-    c->cap_descs = c->cap_stacks = 0;
-    c->num_descs = c->num_stacks = 0;
+    c->bigs = NULL;
+    c->cap_descs = c->cap_stacks = c->cap_big = 0;
+    c->num_descs = c->num_stacks = c->num_big = 0;
 }

@@ -63,16 +63,17 @@ struct weft_mem_cache {
     uint32_t num_descs, num_stacks;
     uint32_t cap_descs, cap_stacks; /* entries the arrays have room for */
     /* free stacks of the second cached size (big_stacksize: schedulers' loops and the
-     * ULTs that take one over, core/fork.h), at most WEFT_MEM_MAX_BIG; slow paths only */
-    weft_stack *big;
-    uint32_t num_big;
+     * SC units that take one over, core/fork.h), an array like `stacks`, up to max_stacks
+     * (WEFT_MEM_CACHE_FLOOR_BIG if that is less), the rest in the big depot (stack.c);
+     * slow paths only */
+    void **bigs; /* weft_stack * each */
+    uint32_t num_big, cap_big;
+    uint32_t big_mark; /* decaying mark of the big stacks it handed out (trim.c) */
     /* trimming (trim.c; slow paths only) */
     uint32_t events;                /* event checks since the clock was last read */
     uint32_t desc_mark, stack_mark; /* decaying high-water marks of what the cache needed */
     uint64_t next_trim;             /* CLOCK_MONOTONIC ns of this cache's next trim */
 };
-
-#define WEFT_MEM_MAX_BIG 4
 
 /* What mem needs to know, set by weft_mem_init (ABT_init, before any stream runs) and
  * read-only afterwards. */
@@ -80,7 +81,7 @@ struct weft_mem_config {
     size_t desc_size;              /* bytes per descriptor (a multiple of WEFT_CACHE_LINE) */
     void (*desc_init)(void *desc); /* on each zeroed descriptor of a slab carved (again) */
     size_t thread_stacksize;       /* the default, cached stack size */
-    size_t big_stacksize;          /* the second size a stream caches a few of (0: none) */
+    size_t big_stacksize;          /* the second cached size (0: none) */
     uint32_t max_descs;            /* per-stream descriptor cache bound */
     uint32_t max_stacks;           /* per-stream stack cache bound */
     int lp_alloc;                  /* enum weft_lp_alloc */
@@ -170,6 +171,7 @@ WEFT_INTERNAL void weft_stack_atfork(int phase, void **forgotten);
 /* What a cache keeps whatever its mark (a small fork-join round costs no depot trip). */
 #define WEFT_MEM_CACHE_FLOOR_STACKS 16
 #define WEFT_MEM_CACHE_FLOOR_DESCS  64
+#define WEFT_MEM_CACHE_FLOOR_BIG    4
 /* The next trim step of each depot, UINT64_MAX if none is due (relaxed atomics). */
 extern WEFT_INTERNAL uint64_t weft_mem_stack_trim_at, weft_mem_desc_trim_at;
 WEFT_INTERNAL void weft_mem_tick_slow(struct weft_mem_cache *c);
@@ -191,7 +193,7 @@ static inline uint64_t weft_mem_trim_deadline(const struct weft_mem_cache *c)
         d = e;
     if (c && weft_mem_cfg.trim_ns && c->next_trim < d &&
         (c->num_stacks > WEFT_MEM_CACHE_FLOOR_STACKS || c->num_descs > WEFT_MEM_CACHE_FLOOR_DESCS ||
-         c->stack_mark || c->desc_mark))
+         c->num_big > WEFT_MEM_CACHE_FLOOR_BIG || c->stack_mark || c->desc_mark || c->big_mark))
         d = c->next_trim;
     return d;
 }
@@ -212,6 +214,8 @@ WEFT_INTERNAL bool weft_stack_depot_trim(uint64_t now);
 /* A cache's surplus beyond `keep` back to the depot (trim.c). */
 WEFT_INTERNAL void weft_desc_cache_shrink(struct weft_mem_cache *c, uint32_t keep);
 WEFT_INTERNAL void weft_stack_cache_shrink(struct weft_mem_cache *c, uint32_t keep);
+/* The same for its big stacks (the most recent `keep` stay). */
+WEFT_INTERNAL void weft_stack_big_shrink(struct weft_mem_cache *c, uint32_t keep);
 
 /* (cache.c) Room for one more entry in a cache array of *cap entries holding `num`, up
  * to `max`: the array grows (doubling, from 64).  False when it holds `max` already or

@@ -42,8 +42,11 @@ void weft_mem_tick_slow(struct weft_mem_cache *c)
     weft_stack_cache_shrink(c, keep);
     keep = c->desc_mark > WEFT_MEM_CACHE_FLOOR_DESCS ? c->desc_mark : WEFT_MEM_CACHE_FLOOR_DESCS;
     weft_desc_cache_shrink(c, keep);
+    keep = c->big_mark > WEFT_MEM_CACHE_FLOOR_BIG ? c->big_mark : WEFT_MEM_CACHE_FLOOR_BIG;
+    weft_stack_big_shrink(c, keep);
     c->stack_mark /= 8;
     c->desc_mark /= 8;
+    c->big_mark /= 8;
     weft_stack_depot_trim(now);
     weft_desc_depot_trim(now);
 }
