@@ -1874,9 +1874,10 @@ static inline __attribute__((always_inline)) bool join_wait(weft_xstream *xs, we
     if (w.ult) {
         /* Join bypass: a target that never ran and waits in one of our pools is run
          * here and now, by the joiner itself. */
-        /* a fresh SS or SC target is left to the stream's predefined (stateless) loop,
-         * which starts it without saving itself (core/fork.h): the joiner waits */
-        if (bypass && !(t->flags & (WEFT_U_F_SS | WEFT_U_F_SC)) && bypass_take(xs, t, true)) {
+        /* a fresh SS or SC target runs here as RoC (its flags carry WEFT_U_F_ROC): left
+         * to the loop, the targets of a recursive program ran in the pool's order, breadth
+         * first, every one a live stack (bench/abt/recursive.c) */
+        if (bypass && bypass_take(xs, t, true)) {
             if (t->flags & WEFT_U_ULT) {
                 if (t->ctx || ensure_stack(xs, t)) { /* a unit that ran has its stack */
                     if (chain) { /* join_many: t may start the next one itself */

@@ -180,8 +180,12 @@ int weft_sched_create_predef(ABT_sched_predef predef, int num_pools, ABT_pool *p
     s->automatic = autom >= 0 ? autom != 0 : automatic;
     s->predef = predef == ABT_SCHED_DEFAULT ? ABT_SCHED_BASIC : predef;
     s->num_join_pools = s->num_pools; /* join bypass allowed (unit.c) */
-    /* a BASIC loop over one built-in FIFO pool: yields may skip it (unit.c) */
-    if ((s->predef == ABT_SCHED_BASIC || s->predef == ABT_SCHED_BASIC_WAIT) && s->num_pools == 1 &&
+    /* a BASIC loop over one built-in FIFO pool, or a RANDWS loop whose own pool (the
+     * first, which it pops before it steals) is one: yields, parks and joins may skip
+     * the loop there (unit.c) */
+    bool basic =
+        (s->predef == ABT_SCHED_BASIC || s->predef == ABT_SCHED_BASIC_WAIT) && s->num_pools == 1;
+    if ((basic || (s->predef == ABT_SCHED_RANDWS && s->num_pools >= 1)) &&
         weft_pool_can(s->pools[0], WEFT_POOL_CAP_INLINE_FIFO))
         s->bypass_pool = s->pools[0];
     s->def.type = ABT_SCHED_TYPE_ULT;
