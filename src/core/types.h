@@ -286,7 +286,8 @@ struct weft_sched {
      * unit.c): num_pools for a predefined scheduler, 0 for a user-defined one */
     int num_join_pools;
     uint32_t event_freq;      /* check events every this many pops */
-    weft_pool *bypass_pool;   /* its only pool, when yields may bypass it (unit.c) */
+    weft_pool *bypass_pool;   /* the pool it pops first, when yields, parks and joins may
+                               * bypass it there (sched.c sets it; unit.c) */
     _Atomic uint32_t request; /* enum weft_sched_request */
     uint8_t automatic;
     uint8_t use;       /* enum weft_sched_use */

@@ -514,7 +514,7 @@ static inline bool join_may_bypass(weft_xstream *xs, weft_pool *p)
 {
     weft_sched *s = xs->sched;
     WEFT_ASSERT(p != NULL);  /* a unit always has its pool */
-    if (p == s->bypass_pool) /* a BASIC loop's only pool (NULL otherwise): the usual case */
+    if (p == s->bypass_pool) /* a BASIC loop's only pool, RANDWS's own (else NULL): usual */
         return true;
     for (int i = 0; i < s->num_join_pools; i++) /* 0 for user-defined schedulers */
         if (s->pools[i] == p)
@@ -1281,8 +1281,8 @@ static inline bool bypass_declines_ran(weft_unit *next)
 }
 
 /* Scheduler bypass on park: a ULT that blocks (its post action already set, it releases
- * the lock of its waitlist) switches straight to the next ready ULT of its BASIC
- * scheduler's only pool, `p` (a built-in FIFO pool).  Returns true when self ran again
+ * the lock of its waitlist) switches straight to the next ready ULT of its loop's
+ * bypass pool, `p` (a built-in FIFO pool).  Returns true when self ran again
  * later; false when the pool is empty or its head needs the scheduler (a tasklet, the
  * primary ULT, a cancelled unit, or no stack to be had: back at the head). */
 static inline __attribute__((always_inline)) bool park_run_next(weft_xstream *xs, weft_unit *self,
@@ -1927,7 +1927,7 @@ static inline __attribute__((always_inline)) bool join_wait(weft_xstream *xs, we
  * join_wait's bypass for its two usual cases, with the tests of what those cases establish
  * before the take left out, so that the compiler keeps them short (a frame of four or
  * five registers, no re-test of a unit's stack or technique after the pool's lock):
- * - a tasklet that never ran, queued in the only pool of the running BASIC loop, joined
+ * - a tasklet that never ran, queued in the running loop's bypass pool, joined
  *   by a ULT whose stack can carry it: taken out of the pool and run inline;
  * - a fresh lazy return-on-completion ULT (RoC-L, the default) with the default stack
  *   size, in that pool, joined by a ULT, a stack in the stream's cache: taken, given a
@@ -1936,8 +1936,8 @@ static inline __attribute__((always_inline)) bool join_wait(weft_xstream *xs, we
  * No tool may be listening for the events these paths skip.  Anything else takes
  * join_wait (weft_unit_join_wait) or free_join (the frees). */
 
-/* t's pool, if the caller (self, running on xs) runs on a stream whose BASIC loop takes
- * work from that pool only (its bypass pool); else NULL. */
+/* t's pool, if it is the bypass pool of the loop the caller (self) runs under on xs: a
+ * BASIC loop's only pool, a RANDWS loop's own (sched.c); else NULL. */
 static inline __attribute__((always_inline)) weft_pool *loop_pool_of(weft_xstream *xs,
                                                                      weft_unit *self, weft_unit *t)
 {
