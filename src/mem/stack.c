@@ -581,12 +581,8 @@ void weft_stack_big_shrink(struct weft_mem_cache *c, uint32_t keep)
  * when neither has one. */
 static weft_stack *big_take(struct weft_mem_cache *c)
 {
-    if (c && c->num_big) {
-        /* every take counts (this is a slow path anyway): a stream that cycles through
-         * its array keeps it at the next trim */
-        c->big_mark++;
+    if (c && c->num_big)
         return c->bigs[--c->num_big];
-    }
     if (c) /* room for the batch (before the lock: it may allocate) */
         weft_mem_cache_grow(&c->bigs, &c->cap_big, DEPOT_BATCH - 1, big_bound());
     pthread_mutex_lock(&depot_lock);
@@ -601,7 +597,6 @@ static weft_stack *big_take(struct weft_mem_cache *c)
             big_num -= n;
             memcpy(c->bigs + c->num_big, big_arr + big_num, (size_t)n * sizeof *c->bigs);
             c->num_big += n;
-            c->big_mark += n + 1;
         }
         big_taken += n + 1;
     }
@@ -638,6 +633,11 @@ static void big_give(struct weft_mem_cache *c, weft_stack *s)
 weft_stack *weft_stack_alloc_slow(struct weft_mem_cache *c, size_t usable)
 {
     if (usable == weft_mem_cfg.big_stacksize) {
+        /* every big stack handed out counts in the stream's mark, wherever it comes from
+         * (all of them come through here): a stream keeps, at its next trim, as many as
+         * it used in the period, whether it cycled through its array or mapped them */
+        if (c)
+            c->big_mark++;
         weft_stack *s = big_take(c);
         if (s)
             return s;
