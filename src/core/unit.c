@@ -1111,9 +1111,34 @@ static inline bool cf_applies(weft_xstream *xs, weft_pool *p)
 
 static void post_push(weft_xstream *xs, void *arg);
 
+/* The post action of a child-first creation by the primary ULT on the primary stream:
+ * the creator waits in that stream's hand-off slot rather than in its pool.  Another
+ * stream could take it from the pool only to send it home (weft_sched_run_unit), and
+ * then the child's end would go through the primary stream's scheduler: a round trip
+ * between the streams per child (deviation --fork c-roc-e --streams 2).  The primary
+ * stream's scheduler looks at the slot first in every round (weft_sched_take_main), so
+ * a child that deviates leaves the creator to it as a queued creator would be. */
+static void post_home(weft_xstream *xs, void *arg)
+{
+    WEFT_ASSERT(xs->primary && weft_atomic_load_relaxed(&xs->main_handoff) == NULL);
+    weft_atomic_store_release(&xs->main_handoff, (weft_unit *)arg);
+}
+
+static bool weft_main_belongs_home(weft_unit *m);
+
 /* The child takes its creator `par` back if it is still queued for it. */
 static inline bool cf_take_parent(weft_unit *par, weft_unit *c)
 {
+    if (WEFT_UNLIKELY(par->flags & WEFT_U_MAIN)) {
+        /* the primary ULT waits at home (post_home): only the primary stream's scheduler
+         * takes it from there, and it is not running while c runs on that stream */
+        weft_xstream *xs = c->xs;
+        if (xs->primary && weft_atomic_load_acquire(&xs->main_handoff) == par &&
+            par->cf_child == c) {
+            weft_atomic_store_relaxed(&xs->main_handoff, NULL);
+            return true;
+        }
+    }
     weft_pool *pp = weft_atomic_load_relaxed_plain(&par->pool);
     if (!(pp->caps & WEFT_POOL_CAP_INLINE_FIFO))
         return false;
@@ -1161,7 +1186,11 @@ static int cf_spawn(weft_xstream *xs, weft_unit *c, ABT_thread *handle)
     leave_check(self); /* the canary; SC promotion */
     self->cf_child = c;
     weft_atomic_store_relaxed(&self->state, WEFT_READY);
-    weft_set_post(xs, post_push, self);
+    if (WEFT_UNLIKELY(self->flags & WEFT_U_MAIN) && xs->primary &&
+        !weft_atomic_load_relaxed(&self->migr_to) && weft_main_belongs_home(self))
+        weft_set_post(xs, post_home, self);
+    else
+        weft_set_post(xs, post_push, self);
     prep_run_quiet(xs, c);
     if (WEFT_TSAN)
         c->tsan_fiber = weft_tsan_fiber_create();
@@ -1442,8 +1471,13 @@ static inline __attribute__((always_inline)) int ult_yield_checked(weft_xstream 
     WEFT_ASSERT(xs->cur == self && weft_pool_can(p, WEFT_POOL_CAP_INLINE_FIFO));
     WEFT_ASSERT(xs->post_fn == NULL);
     weft_unit *next = weft_pool_fifo_head_hold(p);
-    if (!next)
-        return ABT_SUCCESS; /* nobody else to run: keep going */
+    if (!next) {
+        /* nobody else to run: keep going, unless the primary ULT waits at home for its
+         * child-first child (post_home), which the scheduler runs */
+        if (WEFT_UNLIKELY(weft_atomic_nonnull_relaxed(&xs->main_handoff)))
+            ult_yield_sched(xs, self);
+        return ABT_SUCCESS;
+    }
     weft_ctx to = next->ctx;
     if (WEFT_UNLIKELY(!to ? bypass_declines(next) : bypass_declines_ran(next))) {
         weft_pool_unlock(p);

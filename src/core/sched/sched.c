@@ -73,8 +73,12 @@ void weft_sched_request(weft_sched *s, uint32_t req)
 
 void weft_sched_take_main_slow(weft_xstream *xs, weft_sched *s)
 {
-    weft_unit *m = weft_atomic_exchange_acquire(&xs->main_handoff, NULL);
-    if (m)
+    /* again after it ran: back here, this scheduler was resumed by whatever the primary
+     * ULT started, and the slot may hold the primary ULT once more (a child-first
+     * creation's post_home, unit.c), which runs before the pools, as it would have come
+     * before what that child queued */
+    weft_unit *m;
+    while ((m = weft_atomic_exchange_acquire(&xs->main_handoff, NULL)) != NULL)
         weft_sched_run_unit(xs, s, m);
 }
 
