@@ -660,6 +660,7 @@ WEFT_API int ABT_thread_get_attr(ABT_thread thread, ABT_thread_attr *attr)
     a->migratable = (u->flags & WEFT_U_MIGRATABLE) != 0;
     a->cb = u->migr_cb;
     a->cb_arg = u->migr_cb_arg;
+    weft_thread_attr_reshape(a);
     *attr = (ABT_thread_attr)a;
     return ABT_SUCCESS;
 }

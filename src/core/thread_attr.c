@@ -16,6 +16,7 @@ int weft_thread_attr_new(struct weft_thread_attr **out)
     a->cb_arg = NULL;
     a->fork = 0;
     a->fork_flags = 0;
+    weft_thread_attr_reshape(a);
     *out = a;
     return ABT_SUCCESS;
 }
@@ -58,6 +59,7 @@ WEFT_API int ABT_thread_attr_set_stack(ABT_thread_attr attr, void *stackaddr, si
         return ABT_ERR_INV_ARG;
     a->stackaddr = stackaddr;
     a->stacksize = stacksize;
+    weft_thread_attr_reshape(a);
     return ABT_SUCCESS;
 }
 
@@ -82,6 +84,7 @@ WEFT_API int ABT_thread_attr_set_stacksize(ABT_thread_attr attr, size_t stacksiz
         return ABT_ERR_INV_ARG;
     a->stackaddr = NULL; /* a size alone asks the runtime for the memory */
     a->stacksize = (stacksize + 15) & ~(size_t)15;
+    weft_thread_attr_reshape(a);
     return ABT_SUCCESS;
 }
 
@@ -104,6 +107,7 @@ WEFT_API int ABT_thread_attr_set_callback(ABT_thread_attr attr, void (*cb_func)(
         return ABT_ERR_INV_THREAD_ATTR;
     a->cb = cb_func;
     a->cb_arg = cb_arg;
+    weft_thread_attr_reshape(a);
     return ABT_SUCCESS;
 }
 
@@ -113,5 +117,6 @@ WEFT_API int ABT_thread_attr_set_migratable(ABT_thread_attr attr, ABT_bool is_mi
     if (!a)
         return ABT_ERR_INV_THREAD_ATTR;
     a->migratable = is_migratable != ABT_FALSE;
+    weft_thread_attr_reshape(a);
     return ABT_SUCCESS;
 }

@@ -78,12 +78,22 @@ struct weft_thread_attr {
     void *cb_arg;
     int fork;            /* weft_fork_t (weft.h); 0: the runtime default */
     uint16_t fork_flags; /* weft_fork_flags(fork), 0 with fork (set with it: fork.c) */
+    /* no user stack, no callback, migratable: kept by every writer of those fields
+     * (weft_thread_attr_reshape), so that ABT_thread_create tests one byte for them */
+    bool shape_plain;
 };
 
-/* An attribute that changes nothing but the technique (ABT_thread_create's fast path). */
+static inline void weft_thread_attr_reshape(struct weft_thread_attr *a)
+{
+    a->shape_plain = !a->stackaddr && !a->cb && a->migratable;
+}
+
+/* An attribute that changes nothing but the technique (ABT_thread_create's fast path).
+ * The stack size is compared with the runtime's at each call: an attribute created
+ * before an ABT_finalize and ABT_init keeps the size of its time. */
 static inline bool weft_thread_attr_plain(const struct weft_thread_attr *a)
 {
-    return !a->stackaddr && !a->cb && a->migratable && a->stacksize == weft_g.cfg.thread_stacksize;
+    return a->shape_plain && a->stacksize == weft_g.cfg.thread_stacksize;
 }
 
 WEFT_INTERNAL void weft_unit_run_key_dtors(weft_unit *u);
