@@ -6,7 +6,8 @@ Normally started through bench/run.sh, which installs the baseline packages
 first and runs this script with /usr/bin/python3 (Debian's matplotlib).
 
   bench/run.sh [--quick] [--argobots PREFIX] [--out DIR] [--build DIR]
-               [--only fork_join,yield,join_many,deviation,memory,patterns,sync,callgrind]
+               [--only fork_join,yield,join_many,deviation,memory,patterns,sync,recursive,
+                       callgrind]
                [--threads 1,2] [--skip-build] [--no-plots]
 """
 import argparse
@@ -26,7 +27,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 
 ALL_BENCHES = ["fork_join", "yield", "join_many", "deviation", "memory", "patterns", "sync",
-               "callgrind"]
+               "recursive", "callgrind"]
 
 # bench/sync rows: key (the "op" of its results) -> label of the summary table
 SYNC_OPS = [("mutex", "mutex lock + unlock"), ("mutex_trylock", "mutex trylock + unlock"),
@@ -241,6 +242,13 @@ def make_jobs(args, bench_dir):
                             "--threads", th]
             jobs.append({"bench": "patterns", "impl": impl, "what": "T=" + th, "cmd": cmd})
 
+    if "recursive" in only:
+        # fib, N-Queens and a UTS-like tree on 1 and 2 streams (a pool per stream, RANDWS),
+        # the library's default technique; bench/README.md has the per-technique table
+        for impl, path in binaries(bench_dir, "recursive"):
+            jobs.append({"bench": "recursive", "impl": impl, "what": "fib, nqueens, uts",
+                         "cmd": [path, "--json", "--repeats", rep]})
+
     if "sync" in only:
         for impl, path in binaries(bench_dir, "sync"):
             cmd = [path] + common
@@ -376,9 +384,33 @@ def summary_md(args, results, meta):
     if find(results, bench="yield"):
         L += yield_md(results, impls)
     L += rest_md(results, impls)
+    if find(results, bench="recursive"):
+        L += recursive_md(results)
     if find(results, bench="sync"):
         L += sync_md(results)
     return "\n".join(L)
+
+
+def recursive_md(results):
+    rimpls = [i for i in ("weft", "argobots") if find(results, bench="recursive", impl=i)]
+    L = []
+    L.append("**Recursive divide-and-conquer (bench/abt/recursive.c, default technique, a pool "
+             "per stream under RANDWS), ms per execution on 1 / 2 streams, and the speedup**")
+    L.append("")
+    L.append("| program | " + " | ".join(IMPL_LABEL[i] for i in rimpls) + " |")
+    L.append("|---|" + "---:|" * len(rimpls))
+    for prog in ("fib", "nqueens", "uts"):
+        cells = []
+        for i in rimpls:
+            one_s = med(results, bench="recursive", impl=i, program=prog, streams=1)
+            two_s = med(results, bench="recursive", impl=i, program=prog, streams=2)
+            if one_s is None or two_s is None:
+                cells.append(cell(None))
+            else:
+                cells.append("%s / %s (%.2fx)" % (cell(one_s), cell(two_s), one_s / two_s))
+        L.append("| %s | " % prog + " | ".join(cells) + " |")
+    L.append("")
+    return L
 
 
 def sync_md(results):
