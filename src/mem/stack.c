@@ -124,23 +124,17 @@ uint64_t weft_mem_stack_trim_at = UINT64_MAX; /* relaxed atomic: the next step, 
 /* The big depot (see the header comment), protected by depot_lock, with its own mark:
  * an array, the most recently returned last, so that moving stacks in and out touches
  * none of them (their headers are cold lines on pages of their own). */
-static weft_stack **big_arr;
-static size_t big_num, big_cap;
+static void **big_arr; /* weft_stack * each, as a stream's `bigs` */
+static uint32_t big_num, big_cap;
 static uint32_t big_taken, big_mark;
 
-/* Room in the big depot for n more; false when memory is short.  Lock held. */
-static bool big_room(size_t n)
+/* Room in the big depot for n more (the arrays' growth, cache.c, unbounded); false when
+ * memory is short.  Lock held. */
+static bool big_room(uint32_t n)
 {
-    if (big_num + n <= big_cap)
-        return true;
-    size_t cap = big_cap ? big_cap : 64;
-    while (cap < big_num + n)
-        cap *= 2;
-    weft_stack **a = realloc(big_arr, cap * sizeof *a);
-    if (!a)
-        return false;
-    big_arr = a;
-    big_cap = cap;
+    while (big_num + n > big_cap)
+        if (!weft_mem_cache_grow(&big_arr, &big_cap, big_cap, UINT32_MAX))
+            return false;
     return true;
 }
 
@@ -514,16 +508,16 @@ bool weft_stack_depot_trim(uint64_t now)
         depot_num = keep;
         give_back(rest);
     }
-    /* the big depot the same way; its surplus is unmapped once the lock is dropped */
+    /* the big depot the same way; what it gives back is unmapped */
     big_mark = weft_mem_decay(big_mark, big_taken);
     big_taken = 0;
     keep = big_mark > WEFT_MEM_CACHE_FLOOR_BIG ? big_mark : WEFT_MEM_CACHE_FLOOR_BIG;
     if (big_num > keep) { /* the oldest go (the bottom of the array) */
-        size_t n = big_num - keep;
-        for (size_t i = 0; i < n; i++)
+        uint32_t n = big_num - (uint32_t)keep;
+        for (uint32_t i = 0; i < n; i++)
             stack_unmap(big_arr[i]);
         memmove(big_arr, big_arr + n, keep * sizeof *big_arr);
-        big_num = keep;
+        big_num = (uint32_t)keep;
     }
     bool more = depot_num > DEPOT_FLOOR || big_num > WEFT_MEM_CACHE_FLOOR_BIG;
     weft_atomic_store_relaxed_plain(&weft_mem_stack_trim_at, more ? depot_next_trim : UINT64_MAX);
@@ -593,7 +587,7 @@ static weft_stack *big_take(struct weft_mem_cache *c)
         if (c) {
             n = c->cap_big - c->num_big;
             n = n < DEPOT_BATCH - 1 ? n : DEPOT_BATCH - 1;
-            n = n < big_num ? n : (uint32_t)big_num;
+            n = n < big_num ? n : big_num;
             big_num -= n;
             memcpy(c->bigs + c->num_big, big_arr + big_num, (size_t)n * sizeof *c->bigs);
             c->num_big += n;
