@@ -223,14 +223,10 @@ static const char *state_name(uint32_t s)
 
 static const char *kind_name(uint8_t k)
 {
-    static const char *n[] = { "none",
-                               "runtime (default size)",
-                               "runtime (own mapping)",
-                               "user-supplied",
-                               "OS thread",
-                               "its scheduler loop's (SC)",
-                               "its joiner's (SC, not left yet)",
-                               "its joiner's (SC)" };
+    static const char *n[] = {
+        "none",      "runtime (default size)",    "runtime (own mapping)",       "user-supplied",
+        "OS thread", "its scheduler loop's (SC)", "its joiner's (not left yet)", "its joiner's"
+    };
     return k < sizeof(n) / sizeof(n[0]) ? n[k] : "?";
 }
 
@@ -249,6 +245,11 @@ static bool unit_stack(weft_unit *u, const struct maps *m, uintptr_t sp, uintptr
     case WEFT_STACK_USER:
         *lo = (uintptr_t)u->user_stack;
         *top = ((uintptr_t)u->user_stack + u->stack_size) & ~(uintptr_t)15;
+        return true;
+    case WEFT_STACK_LENT:
+    case WEFT_STACK_BORROWED: /* below its lend record, in its joiner's frame */
+        *lo = weft_unit_lent_lo(u);
+        *top = (uintptr_t)u->user_stack;
         return true;
     case WEFT_STACK_OS: {
         if (u->xs && known_xs(m, u->xs) && u->xs->os_stack_lo) {

@@ -584,8 +584,12 @@ WEFT_API int ABT_thread_get_stack(ABT_thread thread, void **stackaddr, size_t *s
         *stacksize = ls ? ls->usable : u->stack_size;
         break;
     }
-    default: /* a tasklet, a ULT whose stack is not allocated yet (lazy), or an SC ULT
-              * running on its joiner's stack (WEFT_STACK_LENT, _BORROWED), not its own */
+    case WEFT_STACK_LENT:
+    case WEFT_STACK_BORROWED: /* the part of its joiner's stack it runs on */
+        *stackaddr = (void *)weft_unit_lent_lo(u);
+        *stacksize = u->stack_size;
+        break;
+    default: /* a tasklet, or a ULT whose stack is not allocated yet (lazy) */
         *stackaddr = NULL;
         *stacksize = weft_unit_is_ult(u) ? u->stack_size : 0;
         break;

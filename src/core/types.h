@@ -96,9 +96,9 @@ enum weft_stack_kind {
     WEFT_STACK_USER,     /* supplied through ABT_thread_attr_set_stack: never released */
     WEFT_STACK_OS,       /* the OS thread's stack (primary ULT) */
     WEFT_STACK_SC,       /* an SC unit on its scheduler's loop stack, not promoted yet */
-    WEFT_STACK_LENT,     /* an SC unit called by its joiner on the joiner's stack, that has
-                          * not left it (unit.c, "scheduler creation in the joiner"):
-                          * user_stack holds the lend record, stack is NULL */
+    WEFT_STACK_LENT,     /* an SC or RoC-L unit called by its joiner on the joiner's stack,
+                          * that has not left it (unit.c, "a fresh unit on its joiner's
+                          * stack"): user_stack holds the lend record, stack is NULL */
     WEFT_STACK_BORROWED, /* ... that left it once: it keeps running on it, its joiner
                           * waiting beneath; user_stack holds the lend record, stack the
                           * bottom stack's descriptor when it has one (canary checks) */
@@ -144,7 +144,7 @@ struct weft_unit {
     void *migr_cb_arg;
     void *user_stack; /* base of a user-supplied stack (WEFT_STACK_USER); the floor of the
                        * primary OS thread's stack (WEFT_STACK_OS, runtime.c); the lend record
-                       * of an SC unit on its joiner's stack (WEFT_STACK_LENT, _BORROWED) */
+                       * of a unit on its joiner's stack (WEFT_STACK_LENT, _BORROWED) */
     union {
         weft_sched *sched;   /* for WEFT_U_SCHED units: the scheduler it runs */
         weft_unit *cf_child; /* a ULT that started a child-first child and may get it

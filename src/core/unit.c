@@ -15,8 +15,8 @@
 
 /* ---------------------------------------------------------------- stacks and bounds */
 
-/* The lend record of an SC unit running on its joiner's stack (WEFT_STACK_LENT,
- * _BORROWED: "scheduler creation in the joiner", below), in the joiner's frame. */
+/* The lend record of a unit running on its joiner's stack (WEFT_STACK_LENT, _BORROWED: "a
+ * fresh unit on its joiner's stack", below), in the joiner's frame. */
 struct sc_lend {
     weft_lend_buf buf; /* arch/lend.h: the call of sc_lend_run */
     weft_unit *lender; /* the joiner, beneath */
@@ -285,12 +285,14 @@ static WEFT_COLD void sc_promote_of(weft_xstream *xs, weft_sched *s, weft_unit *
     WEFT_ASSERT(s->ctx == NULL);
 }
 
-/* ---------------------------------------------------------------- scheduler creation
- * in the joiner.  A ULT that joins or frees a fresh SC unit waiting in its loop's only
- * pool calls it on its own stack, as it runs a tasklet (sc_lend_run, "the usual join"
- * below), when that stack has room below the caller for the unit's stack size: no stack
- * to take, no context, and the unit returns to its joiner like a function.  The unit is
- * LENT the stack.  The first time it is about to leave it (leave_check), it is promoted:
+/* ---------------------------------------------------------------- a fresh unit on its
+ * joiner's stack (scheduler creation in the joiner, and the default technique's usual
+ * join).  A ULT that joins or frees a fresh SC or RoC-L unit without a stack, waiting in
+ * its loop's bypass pool, calls it on its own stack, as it runs a tasklet (sc_lend_run,
+ * "the usual join" below), when that stack has room below the caller for the unit's stack
+ * size: no stack to take, no context, and the unit returns to its joiner like a function
+ * (RoC-L's return on completion, with the joiner's stack as the lazily found one).  The
+ * unit is LENT the stack.  The first time it is about to leave it (leave_check), it is promoted:
  * it keeps running on that stack (BORROWED), and its joiner, whose frames lie beneath,
  * waits (BLOCKED, counted in its pool) until the unit's function returns into the
  * joiner's frame, on whatever stream ran the unit last; so does every joiner further down
@@ -299,8 +301,8 @@ static WEFT_COLD void sc_promote_of(weft_xstream *xs, weft_sched *s, weft_unit *
  * such a unit, and its cancellation, go back to that frame (arch/lend.h: weft_lend_jump
  * to the lend record's buffer); the unit's frames are dropped, as a terminated ULT's
  * stack is.  ThreadSanitizer builds do not lend (its shadow call stack does not follow
- * such a jump): their SC units wait for the loop, as before.  (struct sc_lend is
- * at the top of the file.) */
+ * such a jump): their SC units wait for the loop, and their RoC-L units get a stack of their
+ * own.  (struct sc_lend is at the top of the file.) */
 
 /* The lowest address of the stack u runs on; SC_FLOOR_NONE when it is unknown (an SC unit
  * on its loop's stack, a unit that has none).  On a 64-bit target SC_FLOOR_NONE is the
@@ -2167,20 +2169,6 @@ join_fresh_tasklet(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p
     tasklet_publish_end(t);
 }
 
-/* The usual join of a fresh RoC-L ULT (weft_unit_join_wait). */
-static WEFT_HOT_ALIGN __attribute__((noinline)) void
-join_fresh_roc(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p)
-{
-    if (WEFT_UNLIKELY(!weft_pool_fifo_take_joinable(p, t, true))) {
-        join_wait_missed(xs, self, t);
-        return;
-    }
-    if (WEFT_UNLIKELY(!taken_fresh_lazy(t)))
-        taken_run_ult(xs, self, t, false);
-    else if (fresh_roc_run(xs, self, t))
-        fresh_roc_publish_end(t);
-}
-
 /* ---- a fresh SC unit, run on its joiner's stack (scheduler creation in the joiner) ---- */
 
 /* Below the caller's frame, what self's stack must have left for t beyond t's own stack
@@ -2228,11 +2216,12 @@ enum {
                      * caller resets its kind), self current */
     SC_LEND_ENDED,  /* t left the stack once and has ended: published, self runs again */
     SC_LEND_MISSED, /* t is not queued any more: nothing done */
-    SC_LEND_NO_ROOM /* self's stack is too short for t, or its extent unknown: nothing done */
+    SC_LEND_NO_ROOM /* self's stack is too short for t, its extent unknown, or t has a stack of
+                     * its own: nothing done */
 };
 
-/* Takes the fresh SC unit t out of its pool p and calls it on self's stack.  Its frame
- * is the one t comes back to (inlined where arch/lend.h is native). */
+/* Takes the fresh SC or RoC-L unit t out of its pool p and calls it on self's stack.  Its
+ * frame is the one t comes back to (inlined where arch/lend.h is native). */
 static WEFT_LEND_INLINE int sc_lend_run(weft_xstream *xs, weft_unit *self, weft_unit *t,
                                         weft_pool *p)
 {
@@ -2240,8 +2229,10 @@ static WEFT_LEND_INLINE int sc_lend_run(weft_xstream *xs, weft_unit *self, weft_
     uintptr_t floor = unit_stack_floor(self);
     if (WEFT_UNLIKELY(!sc_lend_has_room(floor, (uintptr_t)&lend, t->stack_size + SC_LEND_SLACK)))
         return SC_LEND_NO_ROOM;
-    if (WEFT_UNLIKELY(!weft_pool_fifo_take_joinable(p, t, false)))
-        return SC_LEND_MISSED;
+    if (WEFT_UNLIKELY(!weft_pool_fifo_take_stackless(p, t))) {
+        /* a stack its user gave (set at creation, never changed) is the one it runs on */
+        return t->stack_kind == WEFT_STACK_USER ? SC_LEND_NO_ROOM : SC_LEND_MISSED;
+    }
     lend.lender = self;
     lend.floor = floor; /* a unit that t joins in turn finds it here, at any depth */
     /* (lend.how is set where it is read: at t's promotion, sc_lend_promote) */
@@ -2257,19 +2248,54 @@ static WEFT_LEND_INLINE int sc_lend_run(weft_xstream *xs, weft_unit *self, weft_
     return SC_LEND_ENDED;
 }
 
+/* The join's end of sc_lend_run: what it did, the unit published if it ran intact. */
+static inline __attribute__((always_inline)) int join_lent(weft_xstream *xs, weft_unit *self,
+                                                           weft_unit *t, weft_pool *p)
+{
+    int r = sc_lend_run(xs, self, t, p);
+    if (WEFT_LIKELY(r == SC_LEND_INTACT)) {
+        t->stack_kind = WEFT_STACK_NONE;
+        tasklet_publish_end(t);
+    }
+    return r;
+}
+
 /* The usual join of a fresh SC unit (join_wait_general). */
 static __attribute__((noinline)) void join_fresh_sc(weft_xstream *xs, weft_unit *self, weft_unit *t,
                                                     weft_pool *p)
 {
-    switch (sc_lend_run(xs, self, t, p)) {
+    switch (join_lent(xs, self, t, p)) {
     case SC_LEND_INTACT:
-        t->stack_kind = WEFT_STACK_NONE;
-        tasklet_publish_end(t);
-        return;
     case SC_LEND_ENDED: return;
     case SC_LEND_MISSED: join_wait_missed(xs, self, t); return;
     default: join_wait_plain(xs, self, t); return;
     }
+}
+
+/* The usual join of a fresh RoC-L ULT (weft_unit_join_wait). */
+static WEFT_HOT_ALIGN __attribute__((noinline)) void
+join_fresh_roc(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p)
+{
+    /* on self's stack first; else (no room, or t ran: the take takes it if it is the
+     * head) on a stack of its own */
+    if (!WEFT_TSAN &&
+        WEFT_LIKELY(!weft_tool_wants(ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH))) {
+        int r = join_lent(xs, self, t, p);
+        if (WEFT_LIKELY(r == SC_LEND_INTACT) || r == SC_LEND_ENDED)
+            return;
+    }
+    if (WEFT_UNLIKELY(!fresh_roc_fits(xs, t))) {
+        join_wait_plain(xs, self, t);
+        return;
+    }
+    if (WEFT_UNLIKELY(!weft_pool_fifo_take_joinable(p, t, true))) {
+        join_wait_missed(xs, self, t);
+        return;
+    }
+    if (WEFT_UNLIKELY(!taken_fresh_lazy(t)))
+        taken_run_ult(xs, self, t, false);
+    else if (fresh_roc_run(xs, self, t))
+        fresh_roc_publish_end(t);
 }
 
 /* Frameless: every way out is a tail call, so a join that is not the usual one (a unit
@@ -2287,8 +2313,7 @@ WEFT_HOT_ALIGN void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_
             join_fresh_tasklet(xs, self, t, p);
             return;
         }
-    } else if (weft_unit_fresh_roc_flags(t) && (p = fresh_pool(xs, self, t)) &&
-               fresh_roc_fits(xs, t)) {
+    } else if (weft_unit_fresh_roc_flags(t) && (p = fresh_pool(xs, self, t))) {
         join_fresh_roc(xs, self, t, p);
         return;
     }
@@ -2328,6 +2353,33 @@ static __attribute__((noinline)) int thread_free_join_general(weft_unit *t, ABT_
     return free_join(t, thread, ABT_THREAD_NULL, ABT_ERR_INV_THREAD, bypass);
 }
 
+/* The free's end of sc_lend_run: true when the free is done (the unit ran on self's stack
+ * and is retired), false when sc_lend_run did nothing (*r: SC_LEND_MISSED or _NO_ROOM). */
+static inline __attribute__((always_inline)) bool
+free_lent(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p, ABT_thread *thread, int *r)
+{
+    *r = sc_lend_run(xs, self, t, p);
+    if (WEFT_LIKELY(*r == SC_LEND_INTACT)) {
+        if (WEFT_LIKELY(!weft_tool_wants(ABT_TOOL_EVENT_THREAD_FINISH | WEFT_FREE_EVENTS))) {
+            /* unpublished, as join_wait leaves a unit it ran when freeing; the retire
+             * resets its kind */
+            weft_unit_retire_stackless(xs, t);
+            *thread = ABT_THREAD_NULL;
+            return true;
+        }
+        t->stack_kind = WEFT_STACK_NONE;
+        tasklet_publish_end(t);
+    } else if (*r == SC_LEND_ENDED) {
+        xs = self->xs; /* self may run on another stream now */
+    } else {
+        return false;
+    }
+    weft_unit_free_told(t);
+    weft_unit_retire(xs, t);
+    *thread = ABT_THREAD_NULL;
+    return true;
+}
+
 /* ABT_thread_free of an SC ULT (its flags tested: WEFT_U_PICK_SC): the usual join of a
  * fresh one, called on the caller's stack (sc_lend_run), then free_join's end. */
 WEFT_HOT_ALIGN int weft_thread_free_join_sc(weft_unit *t, ABT_thread *thread)
@@ -2335,34 +2387,16 @@ WEFT_HOT_ALIGN int weft_thread_free_join_sc(weft_unit *t, ABT_thread *thread)
     weft_xstream *xs = weft_xs_self();
     weft_unit *self = xs ? xs->cur : NULL;
     weft_pool *p;
+    int r;
     /* (t == self, or a t that ran: the take misses, below) */
     if (WEFT_UNLIKELY(!(p = fresh_sc_pool(xs, self, t)) ||
                       weft_tool_wants(ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH)))
         return thread_free_join_general(t, thread, true);
-    switch (sc_lend_run(xs, self, t, p)) {
-    case SC_LEND_INTACT:
-        if (WEFT_LIKELY(!weft_tool_wants(ABT_TOOL_EVENT_THREAD_FINISH | WEFT_FREE_EVENTS))) {
-            /* unpublished, as join_wait leaves a unit it ran when freeing; the retire
-             * resets its kind */
-            weft_unit_retire_stackless(xs, t);
-            *thread = ABT_THREAD_NULL;
-            return ABT_SUCCESS;
-        }
-        t->stack_kind = WEFT_STACK_NONE;
-        tasklet_publish_end(t);
-        break;
-    case SC_LEND_ENDED:
-        xs = self->xs;
-        break; /* self may run on another stream now */
+    if (WEFT_LIKELY(free_lent(xs, self, t, p, thread, &r)))
+        return ABT_SUCCESS;
     /* a unit that ran (promoted by its loop, now ready) may still be resumed by the
      * join's bypass; one gone from its pool may not (ran_hint: the take checks again) */
-    case SC_LEND_MISSED: return thread_free_join_general(t, thread, ran_hint(t));
-    default: return thread_free_join_general(t, thread, true);
-    }
-    weft_unit_free_told(t);
-    weft_unit_retire(xs, t);
-    *thread = ABT_THREAD_NULL;
-    return ABT_SUCCESS;
+    return thread_free_join_general(t, thread, r == SC_LEND_MISSED ? ran_hint(t) : true);
 }
 
 /* ABT_thread_free of a ULT that is neither RoC-L nor SC (ABT_thread_free tested both). */
@@ -2379,6 +2413,13 @@ WEFT_HOT_ALIGN int weft_thread_free_join(weft_unit *t, ABT_thread *thread)
     weft_xstream *xs = weft_xs_self();
     weft_unit *self = xs ? xs->cur : NULL;
     weft_pool *p = fresh_pool(xs, self, t);
+    int r;
+    /* on self's stack first (free_lent); else (no room, or t ran: the take takes it if it
+     * is the head) on a stack of its own */
+    if (!WEFT_TSAN && WEFT_LIKELY(p != NULL) &&
+        WEFT_LIKELY(!weft_tool_wants(ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH)) &&
+        WEFT_LIKELY(free_lent(xs, self, t, p, thread, &r)))
+        return ABT_SUCCESS;
     if (WEFT_LIKELY(p != NULL && fresh_roc_fits(xs, t))) {
         if (WEFT_UNLIKELY(!weft_pool_fifo_take_joinable(p, t, true)))
             return thread_free_join_general(t, thread, false);

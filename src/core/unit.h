@@ -372,6 +372,16 @@ static inline bool weft_unit_fresh_roc_flags(const weft_unit *t)
 {
     return weft_unit_fork_pick(t) == WEFT_U_PICK_ROC_L;
 }
+/* The lowest address of the part of its joiner's stack that a unit LENT or BORROWED it
+ * (WEFT_STACK_LENT, _BORROWED) may use: its stack size below its lend record, which lies in
+ * the joiner's frame (user_stack) and which the room test found free (unit.c, "a fresh
+ * unit on its joiner's stack").  From the record's address alone: nothing in the joiner's
+ * frame is read, so another stream may ask. */
+static inline uintptr_t weft_unit_lent_lo(const weft_unit *u)
+{
+    return ((uintptr_t)u->user_stack - u->stack_size) & ~(uintptr_t)15;
+}
+
 /* An SC ULT (not a special unit): a fresh one may take the usual join, on its joiner's
  * stack (unit.c, "scheduler creation in the joiner").  Never in TSan builds. */
 static inline bool weft_unit_fresh_sc_flags(const weft_unit *t)

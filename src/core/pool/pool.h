@@ -472,6 +472,29 @@ static inline bool weft_pool_fifo_take_joinable(weft_pool *p, weft_unit *u, bool
 {
     return fifo_take_for_join(p, u, ran_ok, false);
 }
+/* ... of a ULT that has no stack (WEFT_STACK_NONE), to run it on the caller's: queued u
+ * out of p if it never ran (a unit that ran, queued, has a stack) and has no stack of its
+ * user's (WEFT_STACK_USER, set at creation).  Its kind is read under the lock, as the
+ * context is above. */
+static inline __attribute__((always_inline)) bool fifo_take_stackless_locked(weft_pool *p,
+                                                                             weft_unit *u)
+{
+    if (WEFT_LIKELY(u->in_pool && u->pool == p) && u->stack_kind == WEFT_STACK_NONE) {
+        fifo_unlink(p, u);
+        return true;
+    }
+    return false;
+}
+static inline bool weft_pool_fifo_take_stackless(weft_pool *p, weft_unit *u)
+{
+    if (p->locked) {
+        weft_spin_lock(&p->lock);
+        bool ok = fifo_take_stackless_locked(p, u);
+        weft_spin_unlock(&p->lock);
+        return ok;
+    }
+    return fifo_take_stackless_locked(p, u);
+}
 /* ... of a tasklet: out of p if it is queued there */
 static inline bool weft_pool_fifo_take_tasklet(weft_pool *p, weft_unit *u)
 {

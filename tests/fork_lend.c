@@ -1,17 +1,19 @@
-/* fork_sc_lend: scheduler creation in the joiner (WEFT_FORK_SC).  A ULT that joins or
- * frees a fresh SC ULT queued in its loop's pool calls it on its own stack, when that
- * stack has room for the SC ULT's stack size; at its first deviation the SC ULT keeps
- * running on that stack and its joiner waits beneath it (BLOCKED) until the SC ULT's
- * function returns.  Covered, joined and freed: a child that never leaves (it runs on the
- * joiner's stack, next to the joiner's frame), one that yields while others run (the
+/* fork_lend: a fresh unit on its joiner's stack, for the default technique (RoC-L, no
+ * attribute) or, with the argument "sc", for scheduler creation (WEFT_FORK_SC).  A ULT
+ * that joins or frees a fresh RoC-L or SC ULT queued in its loop's pool calls it on its
+ * own stack, when that stack has room for the child's stack size; at its first deviation
+ * the child keeps running on that stack and its joiner waits beneath it (BLOCKED) until
+ * the child's function returns.  Covered, joined and freed: a child that never leaves (it
+ * runs on the joiner's stack, next to the joiner's frame, and ABT_thread_get_stack gives
+ * the part of that stack it may use), one that yields while others run (the
  * joiner is BLOCKED meanwhile), ABT_thread_exit before and after a deviation, a
  * cancellation while it waits ready after a deviation (the joiner gets its frame back and
- * the rest of the child never runs), nested SC joins whose innermost child deviates, a
+ * the rest of the child never runs), nested joins whose innermost child deviates, a
  * joiner with a stack too small to lend (the scheduler runs the child), and a child that
  * deviates and ends on a second stream (the primary ULT comes back to the primary
  * stream).  weft only; ThreadSanitizer builds do not lend, nor does a build whose tool
- * listens for RUN and FINISH (the life-cycle checker: fork_sc_lend_told): the checks of
- * where the child ran are skipped there, the rest holds either way. */
+ * listens for RUN and FINISH (the life-cycle checker: fork_lend_told, fork_sc_lend_told): the
+ * checks of where the child ran are skipped there, the rest holds either way. */
 #include "weft_only.h"
 #ifndef WEFT_ONLY_SKIPPED
 
@@ -41,7 +43,8 @@ static int lend_expected(void)
 }
 
 static ABT_pool pool;
-static ABT_thread_attr sc_attr;
+static ABT_thread_attr child_attr; /* the technique under test: NULL for the default */
+static ABT_thread_attr own_attr;   /* RoC: a stack of its own from creation, never lent */
 static ABT_thread main_ult;
 static atomic_int steps, after_exit, blocked_seen;
 static char *joiner_frame, *joiner_lo;
@@ -56,7 +59,19 @@ static int on_joiner_stack(void)
     return &here < joiner_frame && joiner_frame - &here < 64 * 1024;
 }
 
-static void plain(void *arg) { *(int *)arg = on_joiner_stack() ? 1 : 2; }
+static void plain(void *arg)
+{
+    char here;
+    ABT_thread self;
+    void *lo;
+    size_t sz;
+    CHECK_ABT(ABT_self_get_thread(&self));
+    CHECK_ABT(ABT_thread_get_stack(self, &lo, &sz));
+    /* on its own stack or on the part of its joiner's it was lent: here either way */
+    CHECK(lo != NULL && sz > 0);
+    CHECK(&here >= (char *)lo && &here < (char *)lo + sz);
+    *(int *)arg = on_joiner_stack() ? 1 : 2;
+}
 
 static void yielding(void *arg)
 {
@@ -111,7 +126,7 @@ static void nested(void *arg)
         yielding(NULL);
         return;
     }
-    CHECK_ABT(ABT_thread_create(pool, nested, (void *)(intptr_t)(depth - 1), sc_attr, &c));
+    CHECK_ABT(ABT_thread_create(pool, nested, (void *)(intptr_t)(depth - 1), child_attr, &c));
     if (depth % 2)
         CHECK_ABT(ABT_thread_join(c));
     CHECK_ABT(ABT_thread_free(&c));
@@ -131,7 +146,7 @@ static void small_joiner(void *arg)
     joiner_frame = &here;
     joiner_lo = lo;
     ABT_thread c;
-    CHECK_ABT(ABT_thread_create(pool, plain, where, sc_attr, &c));
+    CHECK_ABT(ABT_thread_create(pool, plain, where, child_attr, &c));
     CHECK_ABT(ABT_thread_free(&c));
     joiner_lo = NULL;
 }
@@ -165,8 +180,13 @@ int main(int argc, char **argv)
     ABT_xstream xs;
     CHECK_ABT(ABT_xstream_self(&xs));
     CHECK_ABT(ABT_xstream_get_main_pools(xs, 1, &pool));
-    CHECK_ABT(ABT_thread_attr_create(&sc_attr));
-    CHECK_ABT(weft_thread_attr_set_fork(sc_attr, WEFT_FORK_SC));
+    child_attr = ABT_THREAD_ATTR_NULL;
+    if (argc > 1 && strcmp(argv[1], "sc") == 0) {
+        CHECK_ABT(ABT_thread_attr_create(&child_attr));
+        CHECK_ABT(weft_thread_attr_set_fork(child_attr, WEFT_FORK_SC));
+    }
+    CHECK_ABT(ABT_thread_attr_create(&own_attr));
+    CHECK_ABT(weft_thread_attr_set_fork(own_attr, WEFT_FORK_ROC));
     char here;
     joiner_frame = &here;
 
@@ -174,7 +194,7 @@ int main(int argc, char **argv)
         ABT_thread t, w;
         /* never leaves: called on our stack */
         int where = 0;
-        CHECK_ABT(ABT_thread_create(pool, plain, &where, sc_attr, &t));
+        CHECK_ABT(ABT_thread_create(pool, plain, &where, child_attr, &t));
         finish(&t, how);
         CHECK_EQ_INT(where, lend_expected() ? 1 : where);
         CHECK(where != 0);
@@ -182,7 +202,7 @@ int main(int argc, char **argv)
         /* yields: another ULT runs and sees us blocked beneath it */
         atomic_store(&steps, 0);
         atomic_store(&blocked_seen, 0);
-        CHECK_ABT(ABT_thread_create(pool, yielding, NULL, sc_attr, &t));
+        CHECK_ABT(ABT_thread_create(pool, yielding, NULL, child_attr, &t));
         CHECK_ABT(ABT_thread_create(pool, watcher, NULL, ABT_THREAD_ATTR_NULL, &w));
         finish(&t, how);
         CHECK_EQ_INT(atomic_load(&steps), 2);
@@ -196,9 +216,9 @@ int main(int argc, char **argv)
         /* exits before and after a deviation */
         atomic_store(&steps, 0);
         atomic_store(&after_exit, 0);
-        CHECK_ABT(ABT_thread_create(pool, exit_now, NULL, sc_attr, &t));
+        CHECK_ABT(ABT_thread_create(pool, exit_now, NULL, child_attr, &t));
         finish(&t, how);
-        CHECK_ABT(ABT_thread_create(pool, exit_after_yield, NULL, sc_attr, &t));
+        CHECK_ABT(ABT_thread_create(pool, exit_after_yield, NULL, child_attr, &t));
         finish(&t, how);
         CHECK_EQ_INT(atomic_load(&steps), 2);
         CHECK_EQ_INT(atomic_load(&after_exit), 0);
@@ -206,22 +226,22 @@ int main(int argc, char **argv)
         /* cancelled while ready after a deviation */
         atomic_store(&steps, 0);
         ABT_thread me = ABT_THREAD_NULL;
-        CHECK_ABT(ABT_thread_create(pool, cancelled, &me, sc_attr, &t));
+        CHECK_ABT(ABT_thread_create(pool, cancelled, &me, child_attr, &t));
         CHECK_ABT(ABT_thread_create(pool, canceller, &me, ABT_THREAD_ATTR_NULL, &w));
         finish(&t, how);
         CHECK_ABT(ABT_thread_free(&w));
         CHECK_EQ_INT(atomic_load(&steps), 1);
         CHECK_EQ_INT(atomic_load(&after_exit), 0);
 
-        /* nested SC joins; the innermost yields */
+        /* nested joins; the innermost yields */
         atomic_store(&steps, 0);
-        CHECK_ABT(ABT_thread_create(pool, nested, (void *)(intptr_t)5, sc_attr, &t));
+        CHECK_ABT(ABT_thread_create(pool, nested, (void *)(intptr_t)5, child_attr, &t));
         finish(&t, how);
         CHECK_EQ_INT(atomic_load(&steps), 5 + 2);
 
         /* a joiner whose stack (16 KiB, the default) has no room for a 16 KiB child */
         where = 0;
-        CHECK_ABT(ABT_thread_create(pool, small_joiner, &where, ABT_THREAD_ATTR_NULL, &t));
+        CHECK_ABT(ABT_thread_create(pool, small_joiner, &where, own_attr, &t));
         finish(&t, how);
         CHECK_EQ_INT(where, 2);
         joiner_frame = &here;
@@ -233,7 +253,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < 4; i++) {
         ABT_thread t;
         atomic_store(&steps, 0);
-        CHECK_ABT(ABT_thread_create(pool, spin_yield, NULL, sc_attr, &t));
+        CHECK_ABT(ABT_thread_create(pool, spin_yield, NULL, child_attr, &t));
         finish(&t, i % 2);
         CHECK_EQ_INT(atomic_load(&steps), 1);
         ABT_bool primary;
@@ -242,7 +262,9 @@ int main(int argc, char **argv)
     }
     CHECK_ABT(ABT_xstream_join(x2));
     CHECK_ABT(ABT_xstream_free(&x2));
-    CHECK_ABT(ABT_thread_attr_free(&sc_attr));
+    if (child_attr != ABT_THREAD_ATTR_NULL)
+        CHECK_ABT(ABT_thread_attr_free(&child_attr));
+    CHECK_ABT(ABT_thread_attr_free(&own_attr));
     CHECK_ABT(ABT_finalize());
     return 0;
 }
