@@ -224,8 +224,14 @@ static const char *state_name(uint32_t s)
 static const char *kind_name(uint8_t k)
 {
     static const char *n[] = {
-        "none",      "runtime (default size)",    "runtime (own mapping)",       "user-supplied",
-        "OS thread", "its scheduler loop's (SC)", "its joiner's (not left yet)", "its joiner's"
+        [WEFT_STACK_NONE] = "none",
+        [WEFT_STACK_CACHED] = "runtime (default size)",
+        [WEFT_STACK_OWNED] = "runtime (own mapping)",
+        [WEFT_STACK_USER] = "user-supplied",
+        [WEFT_STACK_OS] = "OS thread",
+        [WEFT_STACK_BORROWED] = "its joiner's",
+        [WEFT_STACK_SC] = "its scheduler loop's (SC)",
+        [WEFT_STACK_LENT] = "its joiner's (not left yet)",
     };
     return k < sizeof(n) / sizeof(n[0]) ? n[k] : "?";
 }

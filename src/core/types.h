@@ -95,13 +95,19 @@ enum weft_stack_kind {
     WEFT_STACK_OWNED,    /* non-default size: mapped for this unit, unmapped at release */
     WEFT_STACK_USER,     /* supplied through ABT_thread_attr_set_stack: never released */
     WEFT_STACK_OS,       /* the OS thread's stack (primary ULT) */
+    /* The kinds below are in this order so that one comparison tells each group: from
+     * BORROWED, an exit goes back to a joiner's frame or to the loop (weft_ult_exit); from
+     * SC, a unit has not left its stack yet and is promoted when it first does
+     * (leave_check).  A BORROWED unit left it already: its leaves cost what a primary
+     * ULT's do. */
+    WEFT_STACK_BORROWED, /* a LENT unit (below) that left its joiner's stack once: it keeps
+                          * running on it, its joiner waiting beneath; user_stack holds the
+                          * lend record, stack the bottom stack's descriptor when it has
+                          * one (canary checks) */
     WEFT_STACK_SC,       /* an SC unit on its scheduler's loop stack, not promoted yet */
     WEFT_STACK_LENT,     /* an SC or RoC-L unit called by its joiner on the joiner's stack,
                           * that has not left it (unit.c, "a fresh unit on its joiner's
                           * stack"): user_stack holds the lend record, stack is NULL */
-    WEFT_STACK_BORROWED, /* ... that left it once: it keeps running on it, its joiner
-                          * waiting beneath; user_stack holds the lend record, stack the
-                          * bottom stack's descriptor when it has one (canary checks) */
 };
 
 /* unit->request bits */

@@ -363,9 +363,9 @@ static WEFT_COLD __attribute__((noinline)) void sc_lend_promote(weft_unit *u)
     }
 }
 
-/* An SC unit with no stack descriptor is about to leave the stack it runs on: promoted
- * if it never left it before (a BORROWED one on a stack without a descriptor, the
- * primary ULT's, comes here at every leave and has nothing to do). */
+/* A unit with no stack descriptor that never left the stack it runs on (SC, LENT) is
+ * about to leave it: promoted.  (A BORROWED one, which left it before, does not come
+ * here: types.h orders the kinds so.) */
 static WEFT_COLD __attribute__((noinline)) void sc_leave_promote(weft_unit *self)
 {
     if (self->stack_kind == WEFT_STACK_SC)
@@ -394,7 +394,7 @@ static WEFT_COLD __attribute__((noreturn)) void sc_lend_leave(weft_unit *u, int 
 static inline void leave_check(weft_unit *self)
 {
     if (WEFT_UNLIKELY(!self->stack)) {
-        if (self->stack_kind >= WEFT_STACK_SC) /* SC, LENT or BORROWED (types.h) */
+        if (self->stack_kind >= WEFT_STACK_SC) /* SC or LENT (types.h) */
             sc_leave_promote(self);
         return;
     }
@@ -598,8 +598,9 @@ static void join_chain_next(weft_xstream *xs, weft_unit *self, weft_waiter *w)
     __builtin_unreachable();
 }
 
-/* An SC unit exits.  On its joiner's stack, it goes back to its joiner's frame; on the
- * loop's, it ends there, and the loop takes the stack back (restarting). */
+/* A unit on a stack not its own exits.  On its joiner's stack (an SC or RoC-L unit, LENT
+ * or BORROWED), it goes back to its joiner's frame; on the loop's (SC), it ends there,
+ * and the loop takes the stack back (restarting). */
 static WEFT_COLD __attribute__((noinline)) void sc_exit_stack(weft_xstream *xs, weft_unit *self)
 {
     if (self->stack_kind == WEFT_STACK_LENT || self->stack_kind == WEFT_STACK_BORROWED)
@@ -616,7 +617,7 @@ void weft_ult_exit(weft_xstream *xs, weft_unit *self)
 {
     weft_canary_check(self); /* (helper) core/overflow.h: ABT_STACK_OVERFLOW_CHECK */
     xs->epoch++;             /* no return on completion below this */
-    if (WEFT_UNLIKELY(self->stack_kind >= WEFT_STACK_SC)) /* SC, LENT, BORROWED */
+    if (WEFT_UNLIKELY(self->stack_kind >= WEFT_STACK_BORROWED)) /* BORROWED, SC, LENT */
         sc_exit_stack(xs, self);
     weft_waiter *w = weft_atomic_load_acquire(&self->joiner);
     if (w && w != WEFT_JOIN_DONE && w->ult && w->ult->xs == xs && (self->flags & WEFT_U_NAMED)) {
@@ -1523,7 +1524,7 @@ WEFT_API int ABT_thread_yield(void)
     /* leave_check, its rare call out of line */
     if (WEFT_LIKELY(self->stack)) {
         weft_canary_check(self);                    /* core/overflow.h */
-    } else if (self->stack_kind >= WEFT_STACK_SC) { /* SC, LENT or BORROWED (types.h) */
+    } else if (self->stack_kind >= WEFT_STACK_SC) { /* SC or LENT (types.h) */
         ult_yield(xs, self);
         return ABT_SUCCESS;
     }
