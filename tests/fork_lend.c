@@ -1,5 +1,6 @@
 /* fork_lend: a fresh unit on its joiner's stack, for the default technique (RoC-L, no
- * attribute) or, with the argument "sc", for scheduler creation (WEFT_FORK_SC).  A ULT
+ * attribute) or, with the argument "sc" or "ss-l", for scheduler creation (WEFT_FORK_SC)
+ * or stack separation (WEFT_FORK_SS_L, which a joiner runs as RoC-L).  A ULT
  * that joins or frees a fresh RoC-L or SC ULT queued in its loop's pool calls it on its
  * own stack, when that stack has room for the child's stack size; at its first deviation
  * the child keeps running on that stack and its joiner waits beneath it (BLOCKED) until
@@ -181,9 +182,12 @@ int main(int argc, char **argv)
     CHECK_ABT(ABT_xstream_self(&xs));
     CHECK_ABT(ABT_xstream_get_main_pools(xs, 1, &pool));
     child_attr = ABT_THREAD_ATTR_NULL;
-    if (argc > 1 && strcmp(argv[1], "sc") == 0) {
+    if (argc > 1) { /* "sc" or "ss-l" (which a joiner runs as RoC-L) */
+        CHECK(strcmp(argv[1], "sc") == 0 || strcmp(argv[1], "ss-l") == 0);
         CHECK_ABT(ABT_thread_attr_create(&child_attr));
-        CHECK_ABT(weft_thread_attr_set_fork(child_attr, WEFT_FORK_SC));
+        CHECK_ABT(weft_thread_attr_set_fork(child_attr, strcmp(argv[1], "sc") == 0
+                                                            ? WEFT_FORK_SC
+                                                            : WEFT_FORK_SS_L));
     }
     CHECK_ABT(ABT_thread_attr_create(&own_attr));
     CHECK_ABT(weft_thread_attr_set_fork(own_attr, WEFT_FORK_ROC));

@@ -24,9 +24,13 @@ static const struct {
     [WEFT_FORK_C_ROC] = { "C-RoC", "c-roc", WEFT_U_F_CF | WEFT_U_F_KEEP | WEFT_U_F_ROC },
     [WEFT_FORK_C_ROC_E] = { "C-RoC-E", "c-roc-e", WEFT_U_F_CF | WEFT_U_F_ROC },
 };
-/* ABT_thread_free picks an SC unit's path by these flags (unit.h, WEFT_U_PICK_SC) */
-_Static_assert(WEFT_U_PICK_SC == (WEFT_U_ULT | WEFT_U_F_ROC | WEFT_U_F_SS | WEFT_U_F_SC),
+/* ABT_thread_free picks an SC unit's path, and a RoC-L or SS-L one's, by these flags
+ * (unit.h, WEFT_U_FORK_PICK) */
+_Static_assert(((WEFT_U_ULT | WEFT_U_F_ROC | WEFT_U_F_SS | WEFT_U_F_SC) & WEFT_U_FORK_PICK) ==
+                   WEFT_U_PICK_SC,
                "the SC technique's flags and WEFT_U_PICK_SC differ");
+_Static_assert(((WEFT_U_ULT | WEFT_U_F_ROC | WEFT_U_F_SS) & WEFT_U_FORK_PICK) == WEFT_U_PICK_ROC_L,
+               "the SS-L technique's flags do not pick RoC-L's paths");
 #define NUM_TECHNIQUES ((int)(sizeof(techniques) / sizeof(*techniques)))
 
 static bool valid(int f) { return f > WEFT_FORK_DEFAULT && f < NUM_TECHNIQUES; }

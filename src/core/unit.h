@@ -358,11 +358,12 @@ WEFT_INTERNAL __attribute__((noreturn)) void weft_ult_exit(weft_xstream *xs, wef
  * weft_unit_join_wait: the target has not finished yet; the caller runs as `self` on
  * `xs` (either may be NULL for an external thread) and self != t.  A tasklet or a RoC-L
  * ULT (the default technique, weft_unit_fresh_roc_flags) may take the usual join of a
- * fresh unit (unit.c, "the usual join of a fresh unit"). */
-#define WEFT_U_FORK_PICK \
-    (WEFT_U_ULT | WEFT_U_SPECIAL | WEFT_U_F_KEEP | WEFT_U_F_ROC | WEFT_U_F_SS | WEFT_U_F_SC)
-#define WEFT_U_PICK_ROC_L (WEFT_U_ULT | WEFT_U_F_ROC)
-#define WEFT_U_PICK_SC    (WEFT_U_ULT | WEFT_U_F_ROC | WEFT_U_F_SS | WEFT_U_F_SC) /* (fork.c) */
+ * fresh unit (unit.c, "the usual join of a fresh unit").  So may an SS-L ULT, which a
+ * joiner runs as RoC-L: the pick leaves out the SS bit (the SS technique, eager, has
+ * KEEP). */
+#define WEFT_U_FORK_PICK  (WEFT_U_ULT | WEFT_U_SPECIAL | WEFT_U_F_KEEP | WEFT_U_F_ROC | WEFT_U_F_SC)
+#define WEFT_U_PICK_ROC_L (WEFT_U_ULT | WEFT_U_F_ROC)               /* RoC-L, SS-L */
+#define WEFT_U_PICK_SC    (WEFT_U_ULT | WEFT_U_F_ROC | WEFT_U_F_SC) /* (fork.c) */
 /* What a join or a free picks its path by: the unit's kind and technique. */
 static inline uint16_t weft_unit_fork_pick(const weft_unit *t)
 {
