@@ -1,6 +1,8 @@
 /* tests/overflow_death.h - the driver of the overflow_death_* tests: for each overrun size
  * (64 bytes, 1 KiB, 8 KiB, 1 MiB) a child process, with ABT_STACK_OVERFLOW_CHECK set to
- * the test's mode (or unset: the default), runs one ULT on a 16 KiB stack that writes the
+ * the test's mode (or unset: the default), runs one ULT on a 16 KiB stack of its own (the
+ * primary ULT yields to it rather than free it fresh, which would run it on the primary
+ * ULT's stack: overflow_death_lent) that writes the
  * N bytes right below the low end of its stack (ABT_thread_get_stack), from the top
  * down as a growing stack would, then returns.  The child must die of SIGABRT after one
  * message that names the ULT (its id and its function, overrun_ult), its stack size
@@ -50,6 +52,9 @@ static void overrun_child(void)
     CHECK_ABT(ABT_thread_get_id(t, &id));
     fprintf(stderr, "expect ULT %llu\n", (unsigned long long)id);
     fflush(stderr);
+    /* the scheduler runs it, on a stack of its own: freed here before it ran, it would
+     * run on ours (overflow_death_lent) */
+    CHECK_ABT(ABT_thread_yield());
     CHECK_ABT(ABT_thread_free(&t));
     fprintf(stderr, "the ULT returned, its stack of %zu bytes\n", sink);
     ABT_finalize();

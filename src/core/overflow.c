@@ -106,13 +106,14 @@ static void put_fn(struct msg *m, void (*fn)(void *))
     }
 }
 
-/* The one report, for an overflowed ULT (u) or scheduler stack (u == NULL): `over` is
- * how far below the stack the overrun reached at least (0: unknown), `how` what caught
- * it. */
-static void report(weft_unit *u, weft_stack *s, size_t over, const char *how)
+/* The one report, for an overflowed ULT (u) or scheduler stack (u == NULL): [lo, top)
+ * the stack, `over` how far below it the overrun reached at least (0: unknown), `how`
+ * what caught it; `lent`: u ran on a stack its joiner lent it (unit.c, "a fresh unit on
+ * its joiner's stack"), not one of its own. */
+static void report_range(weft_unit *u, uintptr_t lo, uintptr_t top, size_t size, size_t over,
+                         const char *how, bool lent)
 {
     struct msg m = { .n = 0 };
-    uintptr_t lo = (uintptr_t)weft_stack_lo(s), top = (uintptr_t)weft_stack_top(s);
     if (u) {
         put(&m, "weft: stack overflow in ULT ");
         put_dec(&m, weft_unit_id(u));
@@ -126,8 +127,10 @@ static void report(weft_unit *u, weft_stack *s, size_t over, const char *how)
         weft_xstream *xs = weft_tls_xs;
         put_dec(&m, xs ? (uint64_t)xs->rank : 0);
     }
-    put(&m, ": it ran past the low end of its stack of ");
-    put_dec(&m, s->usable);
+    put(&m, lent ? ": it ran on the stack its joiner lent it (it had room for the ULT's own "
+                   "stack size) and ran past the low end of that stack of "
+                 : ": it ran past the low end of its stack of ");
+    put_dec(&m, size);
     put(&m, " bytes [");
     put_hex(&m, lo);
     put(&m, ", ");
@@ -151,6 +154,8 @@ static void report(weft_unit *u, weft_stack *s, size_t over, const char *how)
         put_dec(&m, weft_g.cfg.sched_stacksize);
         put(&m, " bytes).\n");
     }
+    if (lent)
+        put(&m, "weft: a ULT that goes that deep may also recurse without end.\n");
     const char *p = m.buf;
     size_t left = m.n;
     while (left) {
@@ -160,6 +165,12 @@ static void report(weft_unit *u, weft_stack *s, size_t over, const char *how)
         p += w;
         left -= (size_t)w;
     }
+}
+
+static void report(weft_unit *u, weft_stack *s, size_t over, const char *how)
+{
+    report_range(u, (uintptr_t)weft_stack_lo(s), (uintptr_t)weft_stack_top(s), s->usable, over, how,
+                 false);
 }
 
 void weft_canary_fail(weft_unit *u)
@@ -186,14 +197,27 @@ static uintptr_t fault_sp(void *uc)
 #endif
 }
 
-/* Did this fault overflow stack s?  Returns how far below the stack it reached (at
- * least 1), 0 if it is no overflow of s. */
+/* Did this fault overflow the stack [lo, top) (of `size` usable bytes)?  Returns how far
+ * below the stack it reached (at least 1), 0 if it is no overflow of it: the access below
+ * it (within OVERRUN_REACH) while the stack pointer is in the stack or below it. */
+static size_t overflowed_range(uintptr_t lo, uintptr_t top, size_t size, uintptr_t addr,
+                               uintptr_t sp, const char **how)
+{
+    if (addr >= lo || lo - addr > OVERRUN_REACH)
+        return 0;
+    if (sp && sp <= top && top - sp <= size + OVERRUN_REACH) {
+        *how = sp < lo ? "the stack pointer went below it" : "an access below it faulted";
+        return lo - (sp < addr ? sp : addr);
+    }
+    return 0;
+}
+
+/* ... of the stack s weft allocated (or its guard page) */
 static size_t overflowed(weft_stack *s, uintptr_t addr, uintptr_t sp, const char **how)
 {
     if (!s)
         return 0;
-    uintptr_t base = (uintptr_t)s->map_base, lo = (uintptr_t)weft_stack_lo(s),
-              top = (uintptr_t)weft_stack_top(s);
+    uintptr_t base = (uintptr_t)s->map_base, lo = (uintptr_t)weft_stack_lo(s);
     size_t pg = weft_g.cfg.sys_page_size ? weft_g.cfg.sys_page_size : 4096;
     if (addr >= lo || lo - addr > OVERRUN_REACH)
         return 0;
@@ -201,12 +225,30 @@ static size_t overflowed(weft_stack *s, uintptr_t addr, uintptr_t sp, const char
         *how = "the access hit the guard page below it";
         return lo - addr;
     }
-    /* the stack pointer is in the stack or below it, the access below the stack */
-    if (sp && sp <= top && top - sp <= s->usable + OVERRUN_REACH) {
-        *how = sp < lo ? "the stack pointer went below it" : "an access below it faulted";
-        return lo - (sp < addr ? sp : addr);
+    return overflowed_range(lo, (uintptr_t)weft_stack_top(s), s->usable, addr, sp, how);
+}
+
+/* A unit on its joiner's stack (LENT, BORROWED): did the fault overflow the stack under
+ * it?  Reports and aborts if so. */
+static void lent_overflow(weft_unit *u, uintptr_t addr, uintptr_t sp)
+{
+    weft_stack *st;
+    uintptr_t lo = 0, top = 0;
+    const char *how = NULL;
+    size_t over;
+    if (!weft_unit_lent_stack(u, &st, &lo, &top))
+        return;
+    if (st) {
+        over = overflowed(st, addr, sp, &how);
+        lo = (uintptr_t)weft_stack_lo(st);
+        top = (uintptr_t)weft_stack_top(st);
+    } else {
+        over = overflowed_range(lo, top, top - lo, addr, sp, &how);
     }
-    return 0;
+    if (over) {
+        report_range(u, lo, top, top - lo, over, how, true);
+        abort();
+    }
 }
 
 static void chain(int sig, siginfo_t *si, void *uc)
@@ -236,8 +278,11 @@ static void segv_handler(int sig, siginfo_t *si, void *uc)
         weft_unit *u = xs->cur;
         const char *how = NULL;
         size_t over;
-        if (u && (u->flags & WEFT_U_ULT) && u->stack_kind != WEFT_STACK_USER &&
-            (over = overflowed(u->stack, addr, sp, &how)) != 0) {
+        if (u && (u->flags & WEFT_U_ULT) &&
+            (u->stack_kind == WEFT_STACK_LENT || u->stack_kind == WEFT_STACK_BORROWED))
+            lent_overflow(u, addr, sp);
+        else if (u && (u->flags & WEFT_U_ULT) && u->stack_kind != WEFT_STACK_USER &&
+                 (over = overflowed(u->stack, addr, sp, &how)) != 0) {
             report(u, u->stack, over, how);
             abort();
         }

@@ -325,6 +325,29 @@ static inline uintptr_t unit_stack_floor(const weft_unit *u)
     return SC_FLOOR_NONE;
 }
 
+bool weft_unit_lent_stack(const weft_unit *u, weft_stack **st, uintptr_t *lo, uintptr_t *top)
+{
+    const weft_unit *v = u;
+    while (v->stack_kind == WEFT_STACK_LENT || v->stack_kind == WEFT_STACK_BORROWED)
+        v = sc_lend_of(v)->lender;
+    *st = NULL;
+    switch (v->stack_kind) {
+    case WEFT_STACK_CACHED:
+    case WEFT_STACK_OWNED: *st = v->stack; return *st != NULL;
+    case WEFT_STACK_USER:
+        *lo = (uintptr_t)v->user_stack;
+        *top = *lo + v->stack_size;
+        return true;
+    case WEFT_STACK_OS:
+        if (!v->xs || !v->xs->os_stack_lo)
+            return false;
+        *lo = (uintptr_t)v->xs->os_stack_lo;
+        *top = *lo + v->xs->os_stack_size;
+        return true;
+    default: return false;
+    }
+}
+
 /* Whether the stack whose floor is `floor` has `need` bytes below `here`, an address on
  * it (need < 2^41: WEFT_STACKSIZE_MAX; the sum does not wrap). */
 static inline bool sc_lend_has_room(uintptr_t floor, uintptr_t here, size_t need)

@@ -383,6 +383,14 @@ static inline uintptr_t weft_unit_lent_lo(const weft_unit *u)
     return ((uintptr_t)u->user_stack - u->stack_size) & ~(uintptr_t)15;
 }
 
+/* For the SIGSEGV handler (overflow.c): the stack under a unit that runs on its joiner's
+ * (LENT, BORROWED), the one of the first lender down the chain that is not lent itself:
+ * its descriptor (*st) when weft allocated it, else its bounds [*lo, *top) (the primary
+ * ULT's OS stack, a user's stack).  False when they are unknown.  Reads only the lend
+ * records, which lie in the frames beneath the running unit's. */
+WEFT_INTERNAL bool weft_unit_lent_stack(const weft_unit *u, weft_stack **st, uintptr_t *lo,
+                                        uintptr_t *top);
+
 /* An SC ULT (not a special unit): a fresh one may take the usual join, on its joiner's
  * stack (unit.c, "scheduler creation in the joiner").  Never in TSan builds. */
 static inline bool weft_unit_fresh_sc_flags(const weft_unit *t)
