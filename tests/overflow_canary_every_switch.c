@@ -66,13 +66,14 @@ static void body(void)
     /* B is made in a pool nobody runs, so that only A's switch can start it */
     ABT_pool side;
     CHECK_ABT(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_TRUE, &side));
+    CHECK_ABT(ABT_thread_create(pool, a_fn, NULL, ABT_THREAD_ATTR_NULL, &a));
+    /* for P_JOIN, B is behind A in the main pool: A's join takes it from there and runs it */
     if (path != P_YIELD && path != P_PARK)
         CHECK_ABT(
             ABT_thread_create(path == P_JOIN ? pool : side, b_fn, NULL, ABT_THREAD_ATTR_NULL, &b));
-    CHECK_ABT(ABT_thread_create(pool, a_fn, NULL, ABT_THREAD_ATTR_NULL, &a));
-    if (path == P_JOIN) {
-        /* B is behind A in the main pool: A's join takes it from there and runs it */
-    }
+    /* A runs from the scheduler, on its own stack: joined here before it ran, it would run
+     * on ours (src/core/unit.c, "a fresh unit on its joiner's stack") */
+    CHECK_ABT(ABT_thread_yield());
     CHECK_ABT(ABT_thread_join(a));
     _exit(0);
 }

@@ -39,19 +39,8 @@ __attribute__((noinline)) void overrun_ult(void *arg)
 
 static void overrun_child(void)
 {
-    setenv("ABT_THREAD_STACKSIZE", "16384", 1);
-    CHECK_ABT(ABT_init(0, NULL));
-    ABT_xstream xs;
-    ABT_pool pool;
-    CHECK_ABT(ABT_xstream_self(&xs));
-    CHECK_ABT(ABT_xstream_get_main_pools(xs, 1, &pool));
     static size_t sink;
-    ABT_thread t;
-    CHECK_ABT(ABT_thread_create(pool, overrun_ult, &sink, ABT_THREAD_ATTR_NULL, &t));
-    ABT_unit_id id;
-    CHECK_ABT(ABT_thread_get_id(t, &id));
-    fprintf(stderr, "expect ULT %llu\n", (unsigned long long)id);
-    fflush(stderr);
+    ABT_thread t = overflow_child_ult(overrun_ult, &sink);
     /* the scheduler runs it, on a stack of its own: freed here before it ran, it would
      * run on ours (overflow_death_lent) */
     CHECK_ABT(ABT_thread_yield());

@@ -28,19 +28,8 @@ __attribute__((noinline)) void deep_ult(void *arg) { *(volatile unsigned *)arg =
 
 static void child(void)
 {
-    setenv("ABT_THREAD_STACKSIZE", "16384", 1);
-    CHECK_ABT(ABT_init(0, NULL));
-    ABT_xstream xs;
-    ABT_pool pool;
-    CHECK_ABT(ABT_xstream_self(&xs));
-    CHECK_ABT(ABT_xstream_get_main_pools(xs, 1, &pool));
     static unsigned sink;
-    ABT_thread t;
-    CHECK_ABT(ABT_thread_create(pool, deep_ult, &sink, ABT_THREAD_ATTR_NULL, &t));
-    ABT_unit_id id;
-    CHECK_ABT(ABT_thread_get_id(t, &id));
-    fprintf(stderr, "expect ULT %llu\n", (unsigned long long)id);
-    fflush(stderr);
+    ABT_thread t = overflow_child_ult(deep_ult, &sink);
     CHECK_ABT(ABT_thread_free(&t)); /* runs it, on our stack when it may */
     fprintf(stderr, "the ULT returned\n");
     ABT_finalize();

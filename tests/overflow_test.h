@@ -53,6 +53,26 @@ static inline void run_child(const char *mode, void (*body)(void), struct child_
     CHECK(waitpid(pid, &r->status, 0) == pid);
 }
 
+/* In a child: ABT_init with 16 KiB ULT stacks, then one ULT created into the primary
+ * stream's pool (not run yet), its id written to stderr as "expect ULT <id>" for the
+ * parent to find in the report. */
+static inline ABT_thread overflow_child_ult(void (*fn)(void *), void *arg)
+{
+    setenv("ABT_THREAD_STACKSIZE", "16384", 1);
+    CHECK_ABT(ABT_init(0, NULL));
+    ABT_xstream xs;
+    ABT_pool pool;
+    CHECK_ABT(ABT_xstream_self(&xs));
+    CHECK_ABT(ABT_xstream_get_main_pools(xs, 1, &pool));
+    ABT_thread t;
+    CHECK_ABT(ABT_thread_create(pool, fn, arg, ABT_THREAD_ATTR_NULL, &t));
+    ABT_unit_id id;
+    CHECK_ABT(ABT_thread_get_id(t, &id));
+    fprintf(stderr, "expect ULT %llu\n", (unsigned long long)id);
+    fflush(stderr);
+    return t;
+}
+
 /* The child died (signal) or exited with a failure code. */
 static inline int child_failed(const struct child_result *r)
 {

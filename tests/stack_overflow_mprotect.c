@@ -21,18 +21,11 @@ static void ult(void *arg) { *(int *)arg = recurse(0); }
 
 static void body(void)
 {
-    CHECK_ABT(ABT_init(0, NULL));
-    ABT_xstream xs;
-    ABT_pool pool;
-    CHECK_ABT(ABT_xstream_self(&xs));
-    CHECK_ABT(ABT_xstream_get_main_pools(xs, 1, &pool));
     static int result;
-    ABT_thread t;
-    CHECK_ABT(ABT_thread_create(pool, ult, &result, ABT_THREAD_ATTR_NULL, &t));
-    ABT_unit_id id;
-    CHECK_ABT(ABT_thread_get_id(t, &id));
-    fprintf(stderr, "expect ULT %llu\n", (unsigned long long)id);
-    fflush(stderr);
+    ABT_thread t = overflow_child_ult(ult, &result);
+    /* the scheduler runs it, on its own stack (freed fresh, it would run on ours; a ULT
+     * that recurses without end there is tests/overflow_death_lent.c's) */
+    CHECK_ABT(ABT_thread_yield());
     CHECK_ABT(ABT_thread_free(&t));
 }
 
