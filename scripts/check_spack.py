@@ -20,7 +20,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 RECIPE = ROOT / "packaging/spack/packages/weft/package.py"
 # Build options that are deliberately not variants (see the recipe's header comment).
 DEV_ONLY = {"WEFT_SANITIZE_ADDRESS", "WEFT_SANITIZE_THREAD", "WEFT_BUILD_TESTS",
-            "WEFT_BUILD_BENCH", "WEFT_TEST_VALGRIND", "WEFT_BENCH_ARGOBOTS_PREFIX",
+            "WEFT_BUILD_BENCH", "WEFT_TEST_VALGRIND", "WEFT_TEST_LIFECYCLE",
+            "WEFT_BENCH_ARGOBOTS_PREFIX",
             "WEFT_DOCS", "WEFT_PACKAGE_MAINTAINER"}
 
 problems = []

@@ -47,6 +47,7 @@ static ABT_pool pool;
 static ABT_thread_attr child_attr; /* the technique under test: NULL for the default */
 static ABT_thread_attr own_attr;   /* RoC: a stack of its own from creation, never lent */
 static ABT_thread main_ult;
+static ABT_thread joiner; /* of the child that runs `plain` */
 static atomic_int steps, after_exit, blocked_seen;
 static char *joiner_frame, *joiner_lo;
 
@@ -71,6 +72,10 @@ static void plain(void *arg)
     /* on its own stack or on the part of its joiner's it was lent: here either way */
     CHECK(lo != NULL && sz > 0);
     CHECK(&here >= (char *)lo && &here < (char *)lo + sz);
+    /* its joiner waits in its join, whatever stack the child runs on */
+    ABT_thread_state st;
+    CHECK_ABT(ABT_thread_get_state(joiner, &st));
+    CHECK_EQ_INT(st, ABT_THREAD_STATE_BLOCKED);
     *(int *)arg = on_joiner_stack() ? 1 : 2;
 }
 
@@ -146,10 +151,12 @@ static void small_joiner(void *arg)
     CHECK(lo != NULL);
     joiner_frame = &here;
     joiner_lo = lo;
+    joiner = self;
     ABT_thread c;
     CHECK_ABT(ABT_thread_create(pool, plain, where, child_attr, &c));
     CHECK_ABT(ABT_thread_free(&c));
     joiner_lo = NULL;
+    joiner = main_ult;
 }
 
 static void spin_yield(void *arg)
@@ -178,6 +185,7 @@ int main(int argc, char **argv)
 {
     CHECK_ABT(ABT_init(argc, argv));
     CHECK_ABT(ABT_self_get_thread(&main_ult));
+    joiner = main_ult;
     ABT_xstream xs;
     CHECK_ABT(ABT_xstream_self(&xs));
     CHECK_ABT(ABT_xstream_get_main_pools(xs, 1, &pool));

@@ -2262,10 +2262,14 @@ static WEFT_LEND_INLINE int sc_lend_run(weft_xstream *xs, weft_unit *self, weft_
     /* (lend.how is set where it is read: at t's promotion, sc_lend_promote) */
     t->user_stack = &lend;
     t->stack_kind = WEFT_STACK_LENT;
+    /* self waits in its join, as a joiner that starts its target on the target's own
+     * stack does (fresh_roc_run): BLOCKED, in no pool, unmovable */
+    weft_atomic_store_relaxed(&self->state, WEFT_BLOCKED);
     prep_run_quiet(xs, t);
     weft_lend_call(&lend.buf, t->fn, t->arg);
     if (WEFT_LIKELY(t->stack_kind == WEFT_STACK_LENT)) { /* it never left (or exited) */
         xs->cur = self;                                  /* on the stream it was called on */
+        weft_atomic_store_relaxed(&self->state, WEFT_RUNNING);
         return SC_LEND_INTACT;
     }
     sc_lend_end(self, t, lend.how);

@@ -6,8 +6,9 @@
 #
 # Every variant is a CMake option of the build (scripts/check_spack.py checks the mapping
 # in CI).  Not variants on purpose: sanitizers (WEFT_SANITIZE_*), valgrind-run tests
-# (WEFT_TEST_VALGRIND), benchmarks (WEFT_BUILD_BENCH) and the documentation (WEFT_DOCS):
-# they are developer settings, not properties of an installed library.  Tests are built
+# (WEFT_TEST_VALGRIND), the tests' life-cycle checker (WEFT_TEST_LIFECYCLE), benchmarks
+# (WEFT_BUILD_BENCH) and the documentation (WEFT_DOCS): they are developer settings, not
+# properties of an installed library.  Tests are built
 # and run only by `spack install --test=root`.
 
 from spack.package import *
