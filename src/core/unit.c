@@ -35,8 +35,8 @@ static inline void *unit_stack_top(weft_unit *u)
     return weft_stack_top(u->stack);
 }
 
-/* Bounds of the stack a context runs on (used by ASan only). */
-static inline const void *unit_stack_lo(weft_unit *u, size_t *size)
+/* Bounds of the stack a context runs on (ASan; weft_unit_lent_stack). */
+static inline const void *unit_stack_lo(const weft_unit *u, size_t *size)
 {
     switch (u->stack_kind) {
     case WEFT_STACK_USER: *size = u->stack_size; return u->user_stack;
@@ -330,22 +330,16 @@ bool weft_unit_lent_stack(const weft_unit *u, weft_stack **st, uintptr_t *lo, ui
     const weft_unit *v = u;
     while (v->stack_kind == WEFT_STACK_LENT || v->stack_kind == WEFT_STACK_BORROWED)
         v = sc_lend_of(v)->lender;
-    *st = NULL;
-    switch (v->stack_kind) {
-    case WEFT_STACK_CACHED:
-    case WEFT_STACK_OWNED: *st = v->stack; return *st != NULL;
-    case WEFT_STACK_USER:
-        *lo = (uintptr_t)v->user_stack;
-        *top = *lo + v->stack_size;
-        return true;
-    case WEFT_STACK_OS:
-        if (!v->xs || !v->xs->os_stack_lo)
-            return false;
-        *lo = (uintptr_t)v->xs->os_stack_lo;
-        *top = *lo + v->xs->os_stack_size;
-        return true;
-    default: return false;
+    if (v->stack_kind == WEFT_STACK_CACHED || v->stack_kind == WEFT_STACK_OWNED) {
+        *st = v->stack; /* its guard page too */
+        return *st != NULL;
     }
+    *st = NULL;
+    size_t size;
+    const void *l = unit_stack_lo(v, &size); /* the primary ULT's, a user's; else NULL */
+    *lo = (uintptr_t)l;
+    *top = *lo + size;
+    return l != NULL;
 }
 
 /* Whether the stack whose floor is `floor` has `need` bytes below `here`, an address on
@@ -2159,6 +2153,13 @@ static __attribute__((noinline)) void join_wait_plain(weft_xstream *xs, weft_uni
     join_wait(xs, self, t, NULL, false, true);
 }
 static void join_fresh_sc(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p);
+/* Whether a joiner may call a fresh unit on its own stack ("a fresh unit on its joiner's
+ * stack"): not in ThreadSanitizer builds (its shadow call stack does not follow the jump
+ * back), nor while a tool listens for the RUN and FINISH events that the call skips. */
+static inline bool lend_allowed(void)
+{
+    return !WEFT_TSAN && !weft_tool_wants(ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH);
+}
 /* A join of a unit that never ran and is neither a tasklet nor RoC-L: a fresh SC unit
  * first (its test here, so that the dispatcher's usual cases pay none), then join_wait.
  * Frameless: both ways out are tail calls. */
@@ -2166,8 +2167,7 @@ static __attribute__((noinline)) void join_wait_general(weft_xstream *xs, weft_u
                                                         weft_unit *t)
 {
     weft_pool *p;
-    if (weft_unit_fresh_sc_flags(t) && (p = fresh_sc_pool(xs, self, t)) &&
-        !weft_tool_wants(ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH)) {
+    if (weft_unit_fresh_sc_flags(t) && (p = fresh_sc_pool(xs, self, t)) && lend_allowed()) {
         join_fresh_sc(xs, self, t, p);
         return;
     }
@@ -2306,8 +2306,7 @@ join_fresh_roc(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p)
 {
     /* on self's stack first; else (no room, or t ran: the take takes it if it is the
      * head) on a stack of its own */
-    if (!WEFT_TSAN &&
-        WEFT_LIKELY(!weft_tool_wants(ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH))) {
+    if (WEFT_LIKELY(lend_allowed())) {
         int r = join_lent(xs, self, t, p);
         if (WEFT_LIKELY(r == SC_LEND_INTACT) || r == SC_LEND_ENDED)
             return;
@@ -2417,8 +2416,7 @@ WEFT_HOT_ALIGN int weft_thread_free_join_sc(weft_unit *t, ABT_thread *thread)
     weft_pool *p;
     int r;
     /* (t == self, or a t that ran: the take misses, below) */
-    if (WEFT_UNLIKELY(!(p = fresh_sc_pool(xs, self, t)) ||
-                      weft_tool_wants(ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH)))
+    if (WEFT_UNLIKELY(!(p = fresh_sc_pool(xs, self, t)) || !lend_allowed()))
         return thread_free_join_general(t, thread, true);
     if (WEFT_LIKELY(free_lent(xs, self, t, p, thread, &r)))
         return ABT_SUCCESS;
@@ -2444,8 +2442,7 @@ WEFT_HOT_ALIGN int weft_thread_free_join(weft_unit *t, ABT_thread *thread)
     int r;
     /* on self's stack first (free_lent); else (no room, or t ran: the take takes it if it
      * is the head) on a stack of its own */
-    if (!WEFT_TSAN && WEFT_LIKELY(p != NULL) &&
-        WEFT_LIKELY(!weft_tool_wants(ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH)) &&
+    if (WEFT_LIKELY(p != NULL) && WEFT_LIKELY(lend_allowed()) &&
         WEFT_LIKELY(free_lent(xs, self, t, p, thread, &r)))
         return ABT_SUCCESS;
     if (WEFT_LIKELY(p != NULL && fresh_roc_fits(xs, t))) {
