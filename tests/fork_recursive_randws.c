@@ -17,6 +17,8 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "recursive_kernels.h" /* bench/common: the serial kernels of bench/abt/recursive.c */
+
 static ABT_pool pools[2];
 static ABT_thread_attr attr;
 static atomic_long ran_on[2];
@@ -30,13 +32,6 @@ static ABT_pool my_pool(void)
 }
 
 /* ---- fib ---- */
-typedef struct {
-    int n;
-    long r;
-} fib_job;
-
-static long fib_serial(int n) { return n < 2 ? n : fib_serial(n - 1) + fib_serial(n - 2); }
-
 static void fib(void *arg)
 {
     fib_job *j = arg;
@@ -54,26 +49,6 @@ static void fib(void *arg)
 }
 
 /* ---- N-Queens ---- */
-typedef struct {
-    int n, row;
-    uint32_t cols, d1, d2;
-    long count;
-} nq_job;
-
-static long nq_serial(int n, int row, uint32_t cols, uint32_t d1, uint32_t d2)
-{
-    if (row == n)
-        return 1;
-    long c = 0;
-    uint32_t all = (1u << n) - 1, fr = all & ~(cols | d1 | d2);
-    while (fr) {
-        uint32_t bit = fr & -fr;
-        fr &= fr - 1;
-        c += nq_serial(n, row + 1, cols | bit, ((d1 | bit) << 1) & all, (d2 | bit) >> 1);
-    }
-    return c;
-}
-
 static void nq(void *arg)
 {
     nq_job *j = arg;
@@ -104,14 +79,7 @@ static void nq(void *arg)
 }
 
 /* ---- an unbalanced tree ---- */
-static uint64_t mix(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-static int tree_kids(uint64_t id, int depth) { return depth < 2 || mix(id) % 4 == 0 ? 4 : 0; }
+static int tree_kids(uint64_t id, int depth) { return depth < 2 || mix64(id) % 4 == 0 ? 4 : 0; }
 
 typedef struct {
     uint64_t id;
@@ -123,7 +91,7 @@ static long tree_serial(uint64_t id, int depth)
 {
     long c = 1;
     for (int i = 0, k = tree_kids(id, depth); i < k; i++)
-        c += tree_serial(mix(id * 31 + (uint64_t)i + 1), depth + 1);
+        c += tree_serial(mix64(id * 31 + (uint64_t)i + 1), depth + 1);
     return c;
 }
 
@@ -134,7 +102,7 @@ static void tree(void *arg)
     tree_job kids[4];
     ABT_thread th[4];
     for (int i = 0; i < k; i++) {
-        kids[i] = (tree_job){ mix(j->id * 31 + (uint64_t)i + 1), j->depth + 1, 0 };
+        kids[i] = (tree_job){ mix64(j->id * 31 + (uint64_t)i + 1), j->depth + 1, 0 };
         CHECK_ABT(ABT_thread_create(my_pool(), tree, &kids[i], attr, &th[i]));
     }
     long c = 1;

@@ -54,14 +54,7 @@
 #endif
 #endif
 
-#define CHECK(call)                                                                        \
-    do {                                                                                   \
-        int rc_ = (call);                                                                  \
-        if (rc_ != ABT_SUCCESS) {                                                          \
-            fprintf(stderr, "deviation: %s failed: %d (line %d)\n", #call, rc_, __LINE__); \
-            exit(1);                                                                       \
-        }                                                                                  \
-    } while (0)
+#define CHECK(call) BENCH_CHECK("deviation", call)
 
 static void kernel(void *yield_flag)
 {

@@ -49,14 +49,7 @@ static void empty_fn(void *arg) { (void)arg; }
 
 static void *empty_pthread(void *arg) { return arg; }
 
-#define CHECK(call)                                                                        \
-    do {                                                                                   \
-        int rc_ = (call);                                                                  \
-        if (rc_ != ABT_SUCCESS) {                                                          \
-            fprintf(stderr, "fork_join: %s failed: %d (line %d)\n", #call, rc_, __LINE__); \
-            exit(1);                                                                       \
-        }                                                                                  \
-    } while (0)
+#define CHECK(call) BENCH_CHECK("fork_join", call)
 
 static bench_t bench;     /* the common flags: --json, --repeats, --sample-ms ... */
 static int free_only = 0; /* --free-only: ABT_thread_free joins implicitly */

@@ -13,14 +13,7 @@
 
 #include <abt.h>
 
-#define CHECK(call)                                                                        \
-    do {                                                                                   \
-        int rc_ = (call);                                                                  \
-        if (rc_ != ABT_SUCCESS) {                                                          \
-            fprintf(stderr, "join_many: %s failed: %d (line %d)\n", #call, rc_, __LINE__); \
-            exit(1);                                                                       \
-        }                                                                                  \
-    } while (0)
+#define CHECK(call) BENCH_CHECK("join_many", call)
 
 static void empty_fn(void *arg) { (void)arg; }
 

@@ -24,14 +24,7 @@
 
 #include <abt.h>
 
-#define CHECK(call)                                                                       \
-    do {                                                                                  \
-        int rc_ = (call);                                                                 \
-        if (rc_ != ABT_SUCCESS) {                                                         \
-            fprintf(stderr, "patterns: %s failed: %d (line %d)\n", #call, rc_, __LINE__); \
-            exit(1);                                                                      \
-        }                                                                                 \
-    } while (0)
+#define CHECK(call) BENCH_CHECK("patterns", call)
 
 #define MAX_T 64
 enum { K_ULT, K_TASKLET };

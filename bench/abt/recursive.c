@@ -28,6 +28,7 @@
  * --programs fib,nqueens,uts --streams 1,2 --fork default, and the common flags of
  * bench/common/bench.h (--json, --csv, --repeats 5). */
 #include "bench.h"
+#include "recursive_kernels.h"
 
 #include <abt.h>
 
@@ -38,14 +39,7 @@
 #endif
 #endif
 
-#define CHECK(call)                                                                        \
-    do {                                                                                   \
-        int rc_ = (call);                                                                  \
-        if (rc_ != ABT_SUCCESS) {                                                          \
-            fprintf(stderr, "recursive: %s failed: %d (line %d)\n", #call, rc_, __LINE__); \
-            exit(1);                                                                       \
-        }                                                                                  \
-    } while (0)
+#define CHECK(call) BENCH_CHECK("recursive", call)
 
 static ABT_pool g_pools[2]; /* --sched randws: one per stream; shared: g_pools[0] twice */
 static ABT_thread_attr g_attr = ABT_THREAD_ATTR_NULL; /* the technique, or NULL */
@@ -61,13 +55,6 @@ static ABT_pool my_pool(void)
 }
 
 /* ---- fib ------------------------------------------------------------------ */
-
-typedef struct {
-    int n;
-    long r;
-} fib_job;
-
-static long fib_serial(int n) { return n < 2 ? n : fib_serial(n - 1) + fib_serial(n - 2); }
 
 static void fib_ult(void *arg)
 {
@@ -88,26 +75,6 @@ static void fib_ult(void *arg)
 /* ---- N-Queens (bit masks: columns and both diagonals taken) ------------------- */
 
 #define MAX_QUEENS 16
-
-typedef struct {
-    int n, row;
-    uint32_t cols, d1, d2;
-    long count;
-} nq_job;
-
-static long nq_serial(int n, int row, uint32_t cols, uint32_t d1, uint32_t d2)
-{
-    if (row == n)
-        return 1;
-    long c = 0;
-    uint32_t all = (1u << n) - 1, free_ = all & ~(cols | d1 | d2);
-    while (free_) {
-        uint32_t bit = free_ & -free_;
-        free_ &= free_ - 1;
-        c += nq_serial(n, row + 1, cols | bit, ((d1 | bit) << 1) & all, (d2 | bit) >> 1);
-    }
-    return c;
-}
 
 static void nq_ult(void *arg)
 {
@@ -143,14 +110,6 @@ static void nq_ult(void *arg)
 
 #define UTS_M 8
 #define UTS_Q 0.12
-
-static uint64_t mix64(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
 
 /* children of a non-root node */
 static int uts_children(uint64_t id)

@@ -16,14 +16,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#define CHECK(call)                                                                     \
-    do {                                                                                \
-        int rc_ = (call);                                                               \
-        if (rc_ != ABT_SUCCESS) {                                                       \
-            fprintf(stderr, "wakeup: %s failed: %d (line %d)\n", #call, rc_, __LINE__); \
-            exit(1);                                                                    \
-        }                                                                               \
-    } while (0)
+#define CHECK(call) BENCH_CHECK("wakeup", call)
 
 static _Atomic uint64_t started_ns;
 static ABT_pool target;

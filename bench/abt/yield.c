@@ -19,14 +19,7 @@
 #include <abt.h>
 #include <stdatomic.h>
 
-#define CHECK(call)                                                                    \
-    do {                                                                               \
-        int rc_ = (call);                                                              \
-        if (rc_ != ABT_SUCCESS) {                                                      \
-            fprintf(stderr, "yield: %s failed: %d (line %d)\n", #call, rc_, __LINE__); \
-            exit(1);                                                                   \
-        }                                                                              \
-    } while (0)
+#define CHECK(call) BENCH_CHECK("yield", call)
 
 enum { OP_YIELD, OP_YIELD_TO };
 static const char *op_name[2] = { "yield", "yield_to" };

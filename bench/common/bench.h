@@ -55,6 +55,18 @@ extern "C" {
 /* Upper bound of --repeats: programs keep their samples in arrays of this size. */
 #define BENCH_MAX_REPEATS 256
 
+/* A call that must return 0 (ABT_SUCCESS, GLT's success): otherwise the benchmark `name`
+ * (a string literal) stops with the call, its code and the line.  Each benchmark's
+ * CHECK(call). */
+#define BENCH_CHECK(name, call)                                                        \
+    do {                                                                               \
+        int rc_ = (call);                                                              \
+        if (rc_ != 0) {                                                                \
+            fprintf(stderr, name ": %s failed: %d (line %d)\n", #call, rc_, __LINE__); \
+            exit(1);                                                                   \
+        }                                                                              \
+    } while (0)
+
 static inline uint64_t bench_now_ns(void)
 {
     struct timespec ts;

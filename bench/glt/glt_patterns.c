@@ -107,14 +107,7 @@ typedef GLT_ult unit_t;
 #endif
 
 #undef CHECK /* glt.h's CHECK(x, y) of the original API */
-#define CHECK(call)                                                                           \
-    do {                                                                                      \
-        int rc_ = (call);                                                                     \
-        if (rc_ != 0) {                                                                       \
-            fprintf(stderr, "glt_patterns: %s failed: %d (line %d)\n", #call, rc_, __LINE__); \
-            exit(1);                                                                          \
-        }                                                                                     \
-    } while (0)
+#define CHECK(call) BENCH_CHECK("glt_patterns", call)
 
 static volatile double alpha_v = 1.0;
 static double alpha;
