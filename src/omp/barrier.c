@@ -122,7 +122,7 @@ static bool try_release(omp_team *t, unsigned gen)
         weft_spin_lock(&t->ws_lock); /* thr[0].ws: a cancelled region's end may reclaim */
         t->bar_ws_cancelled = weft_atomic_load_acquire(&t->thr[0].ws->cancelled);
         weft_spin_unlock(&t->ws_lock);
-        omp_ws_reclaim(t);
+        omp_ws_reclaim(t, false);
     }
     weft_atomic_store_release(&t->bar_gen, gen + 1);
     omp_team_wake(t);

@@ -95,28 +95,43 @@ omp_ws *omp_ws_next(omp_thr *me, void (*init)(omp_ws *, void *), void *arg, bool
 /* Only when every thread of the team is in a barrier (or the region is over).  Under
  * ws_lock as a whole, and idempotent: in a cancelled region the master leaves the last
  * barrier early and reclaims at the region's end while the worker that releases that
- * barrier may be reclaiming too (a race ThreadSanitizer saw in omp_cancel). */
-void omp_ws_reclaim(omp_team *t)
+ * barrier may be reclaiming too (a race ThreadSanitizer saw in omp_cancel).
+ *
+ * The team memory of the last construct (GOMP_loop_start's and GOMP_sections2_start's
+ * `mem`) outlives the barrier: gcc's code for reduction(inscan) keeps using it across the
+ * GOMP_barrier calls between the scan's two phases, after GOMP_loop_end_nowait.  It stays
+ * valid until a later construct is over, as in libgomp: a reclaim moves it to
+ * t->ws_mem_kept, the next reclaim that finds constructs (every thread has then left
+ * the scan behind) or the region's end (region_end) frees it. */
+void omp_ws_reclaim(omp_team *t, bool region_end)
 {
     /* No construct since the last reclaim (a barrier-only or task-only stretch): every
      * thread's ws is the head already; nothing to lock. */
-    if (!weft_atomic_load_acquire(&t->ws_head.next))
+    if (!weft_atomic_load_acquire(&t->ws_head.next) &&
+        (!region_end || !weft_atomic_load_acquire(&t->ws_mem_kept)))
         return;
     weft_spin_lock(&t->ws_lock);
     omp_ws *first = t->ws_head.next;
     if (first) {
         omp_ws *last = first;
         for (;;) {
-            free(last->mem);
-            last->mem = NULL;
             omp_ws *nx = last->next;
             if (!nx)
                 break;
+            free(last->mem);
+            last->mem = NULL;
             last = nx;
         }
+        free(weft_atomic_load_relaxed(&t->ws_mem_kept));
+        weft_atomic_store_relaxed(&t->ws_mem_kept, last->mem);
+        last->mem = NULL;
         last->next = t->ws_free;
         t->ws_free = first;
         t->ws_head.next = NULL;
+    }
+    if (region_end) {
+        free(weft_atomic_load_relaxed(&t->ws_mem_kept));
+        weft_atomic_store_relaxed(&t->ws_mem_kept, NULL);
     }
     for (unsigned i = 0; i < t->nthreads; i++)
         t->thr[i].ws = &t->ws_head;

@@ -293,7 +293,7 @@ void omp_team_end(void)
     omp_thr *parent = me->parent;
     omp_set_self(parent);
     /* Reclaim the constructs left after the last barrier; keep the team for next time. */
-    omp_ws_reclaim(t);
+    omp_ws_reclaim(t, true);
     if (parent->child)
         omp_team_free(t);
     else

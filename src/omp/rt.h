@@ -226,6 +226,7 @@ struct omp_team {
     weft_spinlock ws_lock;
     omp_ws ws_head;                /* the chain's dummy head */
     omp_ws *ws_free;               /* recycled constructs (ws_lock) */
+    void *_Atomic ws_mem_kept;     /* the last reclaimed construct's `mem` (ws_lock) */
     void *copy_ptr;                /* single copyprivate */
     _Atomic unsigned long singles; /* single constructs won in this region */
     /* tasks (queued in the threads' own queues: omp_thr.q_*) */
@@ -355,7 +356,7 @@ __attribute__((visibility("hidden"))) bool omp_barrier(omp_thr *me);
 /* Enter the next construct; *created says whether this thread made it (then init ran). */
 __attribute__((visibility("hidden"))) omp_ws *
 omp_ws_next(omp_thr *me, void (*init)(omp_ws *, void *), void *arg, bool *created);
-__attribute__((visibility("hidden"))) void omp_ws_reclaim(omp_team *t);
+__attribute__((visibility("hidden"))) void omp_ws_reclaim(omp_team *t, bool region_end);
 /* The construct of a thread outside any team (orphaned loop, sections, scope): emptied. */
 __attribute__((visibility("hidden"))) omp_ws *omp_ws_lone(omp_thr *me);
 

@@ -285,6 +285,7 @@ void omp_team_free(omp_team *t)
         free(w);
         w = n;
     }
+    free(weft_atomic_load_relaxed(&t->ws_mem_kept));
     omp_task_blocks_free(t);
     free(t->dock);
     free(t);
