@@ -87,10 +87,14 @@ static void sums(int n)
             long x = 0;
             memset(out, 0x5a, sizeof(out));
             switch (form * 2 + incl) {
-            case 0: SCAN_EXCL(parallel for); break;
-            case 1: SCAN_INCL(parallel for); break;
-            case 2: SCAN_EXCL(parallel for simd); break;
-            case 3: SCAN_INCL(parallel for simd); break;
+            case 0: SCAN_EXCL(parallel for);
+                break;
+            case 1: SCAN_INCL(parallel for);
+                break;
+            case 2: SCAN_EXCL(parallel for simd);
+                break;
+            case 3: SCAN_INCL(parallel for simd);
+                break;
             case 4:
 #pragma omp parallel
                 SCAN_EXCL(for);
