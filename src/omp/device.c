@@ -70,8 +70,7 @@ OMP_API void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_teams,
     }
     for (unsigned i = 1; i < num_teams; i++) {
         ABT_pool pool = omp_pools[((unsigned)rank + i) % (unsigned)omp_npools];
-        int err =
-            ABT_thread_create(pool, league_member, &l[i], ABT_THREAD_ATTR_NULL, &l[i].thr.ult);
+        int err = ABT_thread_create(pool, league_member, &l[i], omp_thread_attr, &l[i].thr.ult);
         if (err != ABT_SUCCESS) {
             fprintf(stderr, "libweft-omp: cannot create team %u (weft error %d)\n", i, err);
             abort();

@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -398,6 +399,32 @@ static void parse_int(const char *name, unsigned long min, unsigned long max, in
     *out = (int)v;
 }
 
+/* The stack of an OpenMP thread that is not the initial one: OMP_STACKSIZE when set;
+ * else what a thread of libgomp gets, the C library's default thread stack size (glibc:
+ * the soft RLIMIT_STACK at the program's start, 2 MiB on x86-64 when that is unlimited),
+ * and never less than 1 MiB.  Rounded up to pages (the guard page then sits right below
+ * the stack).  ULT stacks are mapped MAP_NORESERVE: only the pages a thread touches cost
+ * memory. */
+static size_t omp_thread_stack(void)
+{
+    size_t s = g_env.stacksize;
+    if (!s) {
+        pthread_attr_t a;
+        if (pthread_getattr_default_np(&a) == 0) {
+            if (pthread_attr_getstacksize(&a, &s) != 0)
+                s = 0;
+            pthread_attr_destroy(&a);
+        }
+        if (s < ((size_t)1 << 20))
+            s = (size_t)1 << 20;
+    }
+    long pg = sysconf(_SC_PAGESIZE);
+    size_t page = pg > 0 ? (size_t)pg : 4096;
+    if (s <= SIZE_MAX - page)
+        s = (s + page - 1) / page * page;
+    return s;
+}
+
 #define SUPPORTED_ACTIVE_LEVELS 255
 
 /* Read the environment: at load time (constructor), before any OpenMP call. */
@@ -423,6 +450,7 @@ __attribute__((constructor)) void omp_env_init(void)
     parse_num_threads();
     parse_schedule();
     parse_stacksize();
+    g_env.thread_stack = omp_thread_stack();
     parse_proc_bind();
     parse_places();
     g_env.icv.dyn = parse_bool("OMP_DYNAMIC", 0);
@@ -513,8 +541,7 @@ void omp_display_env_print(bool verbose)
     fprintf(f, "'\n");
     fprintf(f, "  [host] OMP_PROC_BIND = '%s'\n", bind_names[g_env.icv.bind % 5]);
     fprintf(f, "  [host] OMP_PLACES = '%s'\n", g_env.places ? g_env.places : "");
-    fprintf(f, "  [host] OMP_STACKSIZE = '%zu'\n",
-            g_env.stacksize ? g_env.stacksize : (size_t)1 << 20);
+    fprintf(f, "  [host] OMP_STACKSIZE = '%zu'\n", g_env.thread_stack);
     fprintf(f, "  [host] OMP_WAIT_POLICY = '%s'\n", g_env.wait_policy == 1 ? "ACTIVE" : "PASSIVE");
     fprintf(f, "  [host] OMP_THREAD_LIMIT = '%d'\n", g_env.icv.thread_limit);
     fprintf(f, "  [host] OMP_MAX_ACTIVE_LEVELS = '%d'\n", g_env.max_active_levels);

@@ -264,7 +264,7 @@ omp_team *omp_team_begin_ws(void (*fn)(void *), void *data, unsigned num_threads
         weft_atomic_store_relaxed(&d->go, 1);
         weft_atomic_store_relaxed(&d->done, 0);
         ABT_pool pool = omp_pools[((unsigned)rank + i * stride) % (unsigned)omp_npools];
-        int err = ABT_thread_create(pool, worker_main, d, ABT_THREAD_ATTR_NULL, &d->ult);
+        int err = ABT_thread_create(pool, worker_main, d, omp_thread_attr, &d->ult);
         if (err != ABT_SUCCESS) {
             fprintf(stderr, "libweft-omp: cannot create thread %u of a team (weft error %d)\n", i,
                     err);

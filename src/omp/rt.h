@@ -71,6 +71,7 @@ struct omp_env {
     int nteams;             /* nteams-var (OMP_NUM_TEAMS, omp_set_num_teams), 0: default */
     int teams_thread_limit; /* teams-thread-limit-var (OMP_TEAMS_THREAD_LIMIT), 0: none */
     size_t stacksize;       /* OMP_STACKSIZE, 0: unset */
+    size_t thread_stack;    /* the stack of a worker ULT (env.c, omp_thread_stack) */
     int wait_policy;        /* -1 unset, 0 passive, 1 active */
     uint64_t spin;          /* busy-wait iterations before parking */
     bool display_env;       /* OMP_DISPLAY_ENV=true/verbose */
@@ -239,6 +240,9 @@ struct omp_team {
 extern ABT_key omp_key __attribute__((visibility("hidden")));
 extern _Atomic int omp_rt_state __attribute__((visibility("hidden"))); /* 2 = running */
 extern __thread omp_thr *omp_tls_cur __attribute__((visibility("hidden")));
+
+/* The attribute worker ULTs (and league members) are created with: g_env.thread_stack. */
+extern ABT_thread_attr omp_thread_attr __attribute__((visibility("hidden")));
 
 /* The streams' pools (pool i feeds stream i), and whether the program owns weft. */
 extern ABT_pool *omp_pools __attribute__((visibility("hidden")));

@@ -34,6 +34,7 @@ __thread struct omp_id_cache omp_tls_id __attribute__((tls_model("initial-exec")
 static __thread omp_thr *tls_initial;
 
 __attribute__((visibility("hidden"))) ABT_pool *omp_pools;
+__attribute__((visibility("hidden"))) ABT_thread_attr omp_thread_attr = ABT_THREAD_ATTR_NULL;
 __attribute__((visibility("hidden"))) int omp_npools;
 static ABT_xstream *streams;
 static bool own_runtime;
@@ -182,11 +183,13 @@ void omp_rt_init(void)
     own_runtime = ABT_initialized() != ABT_SUCCESS;
     omp_join_workers = !own_runtime;
     if (own_runtime) {
-        /* ULT stacks: OMP_STACKSIZE, else 1 MiB (OpenMP code keeps arrays on the stack;
-         * weft's 16 KiB default is for fine-grained ULTs).  Idle streams: passive = no
-         * spin before sleeping, active = spin long. */
+        /* ULT stacks: the workers' (g_env.thread_stack: OMP_STACKSIZE, else the C
+         * library's thread stack; OpenMP code keeps arrays on the stack, weft's 16 KiB
+         * default is for fine-grained ULTs), so that theirs are default-size stacks
+         * (weft's caches).  Idle streams: passive = no spin before sleeping, active =
+         * spin long. */
         char buf[32];
-        snprintf(buf, sizeof(buf), "%zu", g_env.stacksize ? g_env.stacksize : (size_t)1 << 20);
+        snprintf(buf, sizeof(buf), "%zu", g_env.thread_stack);
         setenv_default("ABT_THREAD_STACKSIZE", buf);
         /* OMP_PROC_BIND (other than false) or OMP_PLACES binds the streams: stream r to
          * place r (an explicit OMP_PLACES list has Argobots' ABT_SET_AFFINITY syntax),
@@ -211,6 +214,20 @@ void omp_rt_init(void)
     int err = ABT_init(0, NULL);
     if (err != ABT_SUCCESS)
         init_fail("ABT_init", err);
+    /* Worker ULTs get the OpenMP threads' stack whoever started weft (the program's
+     * default ULT stack, ABT_THREAD_STACKSIZE, is for its own ULTs). */
+    if (omp_thread_attr == ABT_THREAD_ATTR_NULL) {
+        if ((err = ABT_thread_attr_create(&omp_thread_attr)) != ABT_SUCCESS)
+            init_fail("ABT_thread_attr_create", err);
+        if ((err = ABT_thread_attr_set_stacksize(omp_thread_attr, g_env.thread_stack)) !=
+            ABT_SUCCESS) {
+            fprintf(stderr,
+                    "libweft-omp: a stack of %zu bytes (OMP_STACKSIZE) is more than a weft "
+                    "ULT can have\n",
+                    g_env.thread_stack);
+            abort();
+        }
+    }
     if ((err = ABT_key_create(NULL, &omp_key)) != ABT_SUCCESS ||
         (err = ABT_key_create(initial_free, &own_key)) != ABT_SUCCESS)
         init_fail("ABT_key_create", err);
@@ -312,6 +329,7 @@ __attribute__((destructor)) static void omp_rt_fini(void)
     omp_id_changed();
     ABT_key_free(&omp_key);
     ABT_key_free(&own_key);
+    ABT_thread_attr_free(&omp_thread_attr);
     ABT_finalize();
     free(streams);
     free(omp_pools);
