@@ -214,9 +214,13 @@ void omp_rt_init(void)
     int err = ABT_init(0, NULL);
     if (err != ABT_SUCCESS)
         init_fail("ABT_init", err);
-    /* Worker ULTs get the OpenMP threads' stack whoever started weft (the program's
-     * default ULT stack, ABT_THREAD_STACKSIZE, is for its own ULTs). */
-    if (omp_thread_attr == ABT_THREAD_ATTR_NULL) {
+    /* Worker ULTs get the OpenMP threads' stack (g_env.thread_stack): when weft-omp
+     * started weft, whatever ABT_THREAD_STACKSIZE says; when the program did, only if
+     * OMP_STACKSIZE is set, else the program's default ULT stack.  There the workers are
+     * joined at each region's end (omp_team_end), and a stack of another size than the
+     * default is mapped and unmapped each time: five times the cost of a region of 4
+     * threads (omp_thread_attr stays ABT_THREAD_ATTR_NULL: the default). */
+    if (omp_thread_attr == ABT_THREAD_ATTR_NULL && (own_runtime || g_env.stacksize)) {
         if ((err = ABT_thread_attr_create(&omp_thread_attr)) != ABT_SUCCESS)
             init_fail("ABT_thread_attr_create", err);
         if ((err = ABT_thread_attr_set_stacksize(omp_thread_attr, g_env.thread_stack)) !=
