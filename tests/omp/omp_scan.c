@@ -1,8 +1,9 @@
 /* reduction(inscan) with scan inclusive / exclusive: combined parallel for and for
  * inside a region, with and without simd, sum and max, several trip counts (none, fewer
  * than the threads, not a multiple of them), back-to-back scans in one region, a scan
- * followed by other constructs, and lastprivate(conditional) (it uses the same team
- * memory, GOMP_loop_start's and GOMP_sections2_start's `mem`).  Every result is checked
+ * followed by other constructs, an orphaned scan loop (in a region and outside any), and
+ * lastprivate(conditional) (it uses the same team memory, GOMP_loop_start's and
+ * GOMP_sections2_start's `mem`).  Every result is checked
  * against a serial computation.  Run with OMP_NUM_THREADS 1, 2 and 4 (CMakeLists.txt);
  * gcc rejects a schedule clause with inscan, so every loop is static whatever
  * OMP_SCHEDULE says (one registration sets it). */
@@ -166,6 +167,36 @@ static void one_region(int n)
     CHECK_EQ(singles, 1);
 }
 
+/* An orphaned scan loop: called outside any region (its thread is a team of one) and
+ * from every thread of a region. */
+static long gx;
+static void orphaned_scan(int n)
+{
+#pragma omp for reduction(inscan, + : gx)
+    for (int i = 0; i < n; i++) {
+        gx += a[i];
+#pragma omp scan inclusive(gx)
+        out[i] = gx;
+    }
+}
+
+static void orphaned(int n)
+{
+    ref_sum(n, 1);
+    for (int r = 0; r < 2; r++) {
+        gx = 0;
+        memset(out, 0x5a, sizeof(out));
+        if (r == 0) {
+            orphaned_scan(n);
+        } else {
+#pragma omp parallel
+            orphaned_scan(n);
+        }
+        check_out(out, n, r == 0 ? "orphaned scan outside a region" : "orphaned scan");
+        CHECK_EQ(gx, total(n));
+    }
+}
+
 /* lastprivate(conditional:) keeps each thread's last assignment in the team memory. */
 static void conditional(int n)
 {
@@ -207,6 +238,7 @@ int main(void)
             fill(n, (unsigned)(r * 31 + k));
             sums(n);
             one_region(n);
+            orphaned(n);
             conditional(n);
         }
     }
