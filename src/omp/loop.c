@@ -122,14 +122,17 @@ void omp_ws_reclaim(omp_team *t, bool region_end)
             last->mem = NULL;
             last = nx;
         }
-        free(weft_atomic_load_relaxed(&t->ws_mem_kept));
-        weft_atomic_store_relaxed(&t->ws_mem_kept, last->mem);
-        last->mem = NULL;
+        void *kept = weft_atomic_load_relaxed(&t->ws_mem_kept);
+        if (kept || last->mem) { /* most constructs have no team memory */
+            free(kept);
+            weft_atomic_store_relaxed(&t->ws_mem_kept, last->mem);
+            last->mem = NULL;
+        }
         last->next = t->ws_free;
         t->ws_free = first;
         t->ws_head.next = NULL;
     }
-    if (region_end) {
+    if (region_end && weft_atomic_load_relaxed(&t->ws_mem_kept)) {
         free(weft_atomic_load_relaxed(&t->ws_mem_kept));
         weft_atomic_store_relaxed(&t->ws_mem_kept, NULL);
     }
