@@ -86,8 +86,6 @@ struct header {
 #define BLOCK_HDR sizeof(struct header)
 _Static_assert(BLOCK_HDR % MIN_ALIGN == 0, "the header keeps malloc's alignment");
 
-static _Atomic uintptr_t default_alloc = DEFAULT_ALLOC;
-
 static bool valid_value(int key, uintptr_t v)
 {
     if (v == ATV_DEFAULT)
@@ -149,15 +147,14 @@ OMP_API void omp_destroy_allocator(uintptr_t allocator)
         free((void *)allocator);
 }
 
+/* def-allocator-var is the task's (its ICVs: inherited by the tasks and the implicit
+ * tasks it makes; initially OMP_ALLOCATOR's, env.c). */
 OMP_API void omp_set_default_allocator(uintptr_t allocator)
 {
-    weft_atomic_store_relaxed(&default_alloc, allocator ? allocator : DEFAULT_ALLOC);
+    omp_self()->task->icv.def_alloc = allocator ? allocator : DEFAULT_ALLOC;
 }
 
-OMP_API uintptr_t omp_get_default_allocator(void)
-{
-    return weft_atomic_load_relaxed(&default_alloc);
-}
+OMP_API uintptr_t omp_get_default_allocator(void) { return omp_self()->task->icv.def_alloc; }
 
 static struct allocator *user(uintptr_t allocator)
 {
@@ -194,7 +191,7 @@ static void *block_alloc(size_t align, size_t size, uintptr_t allocator, bool ze
     size_t want = align; /* the alignment asked for, by the call or the allocators */
     for (int hops = 0; hops < FALLBACK_HOPS; hops++) {
         if (allocator == 0)
-            allocator = weft_atomic_load_relaxed(&default_alloc);
+            allocator = omp_get_default_allocator();
         struct allocator *a = user(allocator);
         if (a && a->align > want)
             want = a->align;

@@ -425,6 +425,29 @@ static size_t omp_thread_stack(void)
     return s;
 }
 
+static const char *const alloc_names[] = { "omp_default_mem_alloc", "omp_large_cap_mem_alloc",
+                                           "omp_const_mem_alloc",   "omp_high_bw_mem_alloc",
+                                           "omp_low_lat_mem_alloc", "omp_cgroup_mem_alloc",
+                                           "omp_pteam_mem_alloc",   "omp_thread_mem_alloc" };
+
+/* OMP_ALLOCATOR: the name of a predefined allocator (handles 1 .. 8), as libgomp takes it. */
+static void parse_allocator(void)
+{
+    g_env.icv.def_alloc = 1; /* omp_default_mem_alloc */
+    const char *s = getenv("OMP_ALLOCATOR");
+    if (!s)
+        return;
+    s = skip_ws(s);
+    for (unsigned i = 0; i < sizeof(alloc_names) / sizeof(alloc_names[0]); i++) {
+        size_t n = strlen(alloc_names[i]);
+        if (strncasecmp(s, alloc_names[i], n) == 0 && at_end(s + n)) {
+            g_env.icv.def_alloc = i + 1;
+            return;
+        }
+    }
+    invalid("OMP_ALLOCATOR");
+}
+
 #define SUPPORTED_ACTIVE_LEVELS 255
 
 /* Read the environment: at load time (constructor), before any OpenMP call. */
@@ -451,6 +474,7 @@ __attribute__((constructor)) void omp_env_init(void)
     parse_schedule();
     parse_stacksize();
     g_env.thread_stack = omp_thread_stack();
+    parse_allocator();
     parse_proc_bind();
     parse_places();
     g_env.icv.dyn = parse_bool("OMP_DYNAMIC", 0);
@@ -548,6 +572,9 @@ void omp_display_env_print(bool verbose)
     fprintf(f, "  [host] OMP_CANCELLATION = '%s'\n", g_env.cancel ? "TRUE" : "FALSE");
     fprintf(f, "  [host] OMP_DEFAULT_DEVICE = '%d'\n", g_env.icv.default_device);
     fprintf(f, "  [host] OMP_MAX_TASK_PRIORITY = '%d'\n", g_env.max_task_priority);
+    uintptr_t da = g_env.icv.def_alloc;
+    if (da >= 1 && da <= sizeof(alloc_names) / sizeof(alloc_names[0]))
+        fprintf(f, "  [host] OMP_ALLOCATOR = '%s'\n", alloc_names[da - 1]);
     if (verbose) {
         if (g_env.spin == UINT64_MAX)
             fprintf(f, "  [host] GOMP_SPINCOUNT = 'INFINITY'\n");

@@ -48,14 +48,15 @@ enum {
 };
 
 struct omp_icv {
-    int nthreads;       /* nthreads-var (first element for the next level) */
-    int nt_pos;         /* index in g_env.nt_list of nthreads, -1 when set by API */
-    int dyn;            /* dyn-var */
-    int run_sched;      /* run-sched-var kind (with OMP_S_MONOTONIC bit) */
-    long run_chunk;     /* run-sched-var chunk (0: default) */
-    int bind;           /* bind-var (omp_proc_bind_t) */
-    int default_device; /* default-device-var */
-    int thread_limit;   /* thread-limit-var */
+    int nthreads;        /* nthreads-var (first element for the next level) */
+    int nt_pos;          /* index in g_env.nt_list of nthreads, -1 when set by API */
+    int dyn;             /* dyn-var */
+    int run_sched;       /* run-sched-var kind (with OMP_S_MONOTONIC bit) */
+    long run_chunk;      /* run-sched-var chunk (0: default) */
+    int bind;            /* bind-var (omp_proc_bind_t) */
+    int default_device;  /* default-device-var */
+    int thread_limit;    /* thread-limit-var */
+    uintptr_t def_alloc; /* def-allocator-var: an omp_allocator_handle_t, never 0 */
 };
 
 /* Global settings read from the environment once (env.c). */

@@ -4,7 +4,8 @@
  * too: host memory).  omp_free gives the charge back; the fallbacks (null_fb,
  * default_mem_fb, allocator_fb, abort_fb in a child process); the alignment trait and
  * omp_aligned_alloc; omp_calloc and omp_realloc in a pool; traits and memory spaces
- * that are refused; a block that does not fit never makes a concurrent one fail. */
+ * that are refused; a block that does not fit never makes a concurrent one fail; the
+ * default allocator, one per task, first OMP_ALLOCATOR's (a second run sets it). */
 #include "omp_test.h"
 
 #include <signal.h>
@@ -350,6 +351,52 @@ static void concurrent(void)
     omp_destroy_allocator(a);
 }
 
+/* def-allocator-var: OMP_ALLOCATOR's at first, one per task, inherited by the tasks and
+ * the implicit tasks a task makes; omp_null_allocator in a call means it. */
+static void default_allocator(void)
+{
+    const char *env = getenv("OMP_ALLOCATOR");
+    omp_allocator_handle_t first = env && !strcmp(env, "omp_low_lat_mem_alloc")
+                                       ? omp_low_lat_mem_alloc
+                                       : omp_default_mem_alloc;
+    CHECK_EQ(omp_get_default_allocator(), first);
+    omp_allocator_handle_t p = make(omp_default_mem_space, 4096, omp_atv_null_fb, 0, 0);
+    CHECK(p != omp_null_allocator);
+    omp_set_default_allocator(p);
+    CHECK_EQ(omp_get_default_allocator(), p);
+    CHECK(fits(4096 - HDR, omp_null_allocator));
+    CHECK(!fits(4096 - HDR + 1, omp_null_allocator)); /* p's pool, null fallback */
+    long inherited = 0, own = 0, in_task = 0;
+#pragma omp parallel num_threads(4) reduction(+ : inherited, own, in_task)
+    {
+        inherited += omp_get_default_allocator() == p;
+        if (omp_get_thread_num() == 1)
+            omp_set_default_allocator(omp_large_cap_mem_alloc);
+#pragma omp barrier
+        own += omp_get_default_allocator() ==
+               (omp_get_thread_num() == 1 ? omp_large_cap_mem_alloc : p);
+        if (omp_get_thread_num() == 0) {
+            long t = 0;
+#pragma omp task shared(t)
+            {
+                t += omp_get_default_allocator() == p;
+                omp_set_default_allocator(omp_thread_mem_alloc);
+                t += omp_get_default_allocator() == omp_thread_mem_alloc;
+            }
+#pragma omp taskwait
+            in_task = t == 2 && omp_get_default_allocator() == p;
+        }
+    }
+    CHECK_EQ(inherited, 4);
+    CHECK_EQ(own, 4);
+    CHECK_EQ(in_task, 1);
+    CHECK_EQ(omp_get_default_allocator(), p);
+    omp_set_default_allocator(omp_null_allocator); /* back to omp_default_mem_alloc */
+    CHECK_EQ(omp_get_default_allocator(), omp_default_mem_alloc);
+    CHECK(fits(MiB, omp_null_allocator));
+    omp_destroy_allocator(p);
+}
+
 int main(void)
 {
     check_runtime_is_weft();
@@ -360,5 +407,6 @@ int main(void)
     alignment();
     calloc_realloc();
     concurrent();
+    default_allocator();
     return 0;
 }
