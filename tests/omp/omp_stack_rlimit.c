@@ -6,13 +6,17 @@
  *   RLIMIT_STACK 8 MiB, OMP_STACKSIZE unset, 5 MB: runs;
  *   RLIMIT_STACK 16 MiB, OMP_STACKSIZE unset, 12 MB: runs (the limit, not a fixed size);
  *   RLIMIT_STACK 8 MiB, OMP_STACKSIZE=16M, 12 MB: runs (OMP_STACKSIZE wins);
+ *   RLIMIT_STACK 8 MiB, OMP_STACKSIZE=8M, 5 MB, in a program that starts weft itself
+ *   (whose default ULT stack is 16 KiB): runs;
  *   RLIMIT_STACK 8 MiB, OMP_STACKSIZE=1M, 5 MB: dies (SIGABRT) with weft's overflow
  *   report naming the 1 MiB stack (skipped under sanitizers and valgrind, whose fault
  *   handling and stacks differ, as the neighbours' death tests do).
  * OMP_DISPLAY_ENV shows the size the workers get. */
 #include "omp_test.h"
 
+#include <abt.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -39,9 +43,11 @@ __attribute__((noinline)) static long deep(size_t n)
     return s + buf[n - 1];
 }
 
-static int child(size_t n)
+static int child(size_t n, bool own)
 {
     check_runtime_is_weft();
+    if (own) /* the program starts weft itself (abt.h and OpenMP mixed) */
+        CHECK_EQ(ABT_init(0, NULL), ABT_SUCCESS);
     long want = 0;
     for (size_t i = 0; i < n; i += 4096)
         want += (char)i;
@@ -55,6 +61,8 @@ static int child(size_t n)
             ok += deep(n) == want;
     }
     printf("team %d ok %d\n", team, ok);
+    if (own)
+        CHECK_EQ(ABT_finalize(), ABT_SUCCESS);
     return team == 4 && ok == 3 ? 0 : 1;
 }
 
@@ -63,7 +71,7 @@ struct result {
     char out[8192];
 };
 
-static void run(size_t rlimit, const char *stacksize, size_t n, struct result *r)
+static void run(size_t rlimit, const char *stacksize, size_t n, bool own, struct result *r)
 {
     int fd[2];
     CHECK(pipe(fd) == 0);
@@ -89,7 +97,7 @@ static void run(size_t rlimit, const char *stacksize, size_t n, struct result *r
         setenv("OMP_DISPLAY_ENV", "true", 1);
         char arg[32];
         snprintf(arg, sizeof(arg), "%zu", n);
-        execl("/proc/self/exe", "omp_stack_rlimit", arg, (char *)NULL);
+        execl("/proc/self/exe", "omp_stack_rlimit", arg, own ? "own" : "omp", (char *)NULL);
         _exit(4);
     }
     close(fd[1]);
@@ -103,26 +111,27 @@ static void run(size_t rlimit, const char *stacksize, size_t n, struct result *r
     CHECK(waitpid(pid, &r->status, 0) == pid);
 }
 
-static void expect_ok(size_t rlimit, const char *stacksize, size_t n, size_t shown)
+static void expect_ok(size_t rlimit, const char *stacksize, size_t n, bool own, size_t shown)
 {
     static struct result r;
-    run(rlimit, stacksize, n, &r);
+    run(rlimit, stacksize, n, own, &r);
     char want[64];
     snprintf(want, sizeof(want), "OMP_STACKSIZE = '%zu'", shown);
     if (!WIFEXITED(r.status) || WEXITSTATUS(r.status) != 0 || !strstr(r.out, "team 4 ok 3") ||
         !strstr(r.out, want)) {
         fprintf(stderr,
-                "RLIMIT_STACK %zu, OMP_STACKSIZE %s, %zu bytes on each worker's stack: "
+                "RLIMIT_STACK %zu, OMP_STACKSIZE %s, %zu bytes on each worker's stack%s: "
                 "status %#x (want exit 0 and %s); output:\n%s\n",
-                rlimit, stacksize ? stacksize : "unset", n, r.status, want, r.out);
+                rlimit, stacksize ? stacksize : "unset", n,
+                own ? " (weft started by the program)" : "", r.status, want, r.out);
         exit(1);
     }
 }
 
 int main(int argc, char **argv)
 {
-    if (argc > 1)
-        return child(strtoul(argv[1], NULL, 10));
+    if (argc > 2)
+        return child(strtoul(argv[1], NULL, 10), !strcmp(argv[2], "own"));
     check_runtime_is_weft();
     if (slow() && !SANITIZED) {
         fprintf(stderr, "SKIP: under valgrind, ULT stacks of megabytes and the overflow "
@@ -136,15 +145,16 @@ int main(int argc, char **argv)
                 (unsigned long long)rl.rlim_max);
         return 77;
     }
-    expect_ok(8 * MiB, NULL, 5000000, 8 * MiB);
-    expect_ok(16 * MiB, NULL, 12000000, 16 * MiB);
-    expect_ok(8 * MiB, "16M", 12000000, 16 * MiB);
+    expect_ok(8 * MiB, NULL, 5000000, false, 8 * MiB);
+    expect_ok(16 * MiB, NULL, 12000000, false, 16 * MiB);
+    expect_ok(8 * MiB, "16M", 12000000, false, 16 * MiB);
+    expect_ok(8 * MiB, "8M", 5000000, true, 8 * MiB); /* OMP_STACKSIZE, weft the program's */
     if (SANITIZED) {
         fprintf(stderr, "(the death case is skipped under sanitizers)\n");
         return 0;
     }
     static struct result r;
-    run(8 * MiB, "1M", 5000000, &r);
+    run(8 * MiB, "1M", 5000000, false, &r);
     if (!WIFSIGNALED(r.status) || WTERMSIG(r.status) != SIGABRT ||
         !strstr(r.out, "weft: stack overflow in ULT") ||
         !strstr(r.out, "its stack of 1048576 bytes") || strstr(r.out, "team 4")) {
