@@ -191,8 +191,9 @@ extern glt_team_t *main_team;
  * (ABT_tool_register_thread_callback, one event bit each): for every such event of any ULT,
  * ask_cb (if not NULL) filters and act_cb (if not NULL) is called, with abt_arg = the
  * ABT_thread; they run inside weft's tool callback, so they must not block nor call GLT
- * or abt.h (other than reading their arguments).  A weft built without the tool
- * interface answers GLT_ERR_NOT_SUPPORTED for the ULT kinds. */
+ * or abt.h (other than reading their arguments).  With weft's tool interface off (the
+ * default: WEFT_ENABLE_TOOL, README "Configuration") the ULT kinds answer
+ * GLT_ERR_NOT_SUPPORTED. */
 typedef enum GLT_event_kind {
     GLT_EVENT_STOP_XSTREAM = 0, /**< a GLT thread stops (glt_thread_disable*) */
     GLT_EVENT_ADD_XSTREAM = 1,  /**< a GLT thread starts again (glt_thread_enable*) */
@@ -461,7 +462,7 @@ int glt_get_error_str(int err, char *str, size_t *len) GLT_API_PUBLIC;
 /** Registers a callback pair for an event kind (see GLT_event_kind); *cb_id receives its id
  * for glt_event_del_callback.  Errors: ABT_ERR_UNINITIALIZED, ABT_ERR_INV_ARG (unknown
  * kind, both callbacks NULL, cb_id NULL), ABT_ERR_MEM (GLT_EVENT_MAX_CALLBACKS reached),
- * GLT_ERR_NOT_SUPPORTED (a ULT kind on a weft without the tool interface). */
+ * GLT_ERR_NOT_SUPPORTED (a ULT kind while weft's tool interface is off). */
 int glt_event_add_callbac(GLT_event_kind event, GLT_event_cb_fn ask_cb, void *ask_user_arg,
                           GLT_event_cb_fn act_cb, void *act_user_arg, int *cb_id) GLT_API_PUBLIC;
 /** Alias of glt_event_add_callbac (spelled right). */
