@@ -29,7 +29,7 @@ bad() { echo "   FAILED $*"; fail=1; }
 # ---- 1. RUNPATH of every installed weft library ----------------------------------------
 n=0
 while IFS= read -r f; do
-  readelf -h "$f" 2>/dev/null | grep -q 'DYN (' || continue
+  readelf -h "$f" 2>/dev/null | grep 'DYN (' >/dev/null || continue  # (no -q: pipefail)
   dyn=$(readelf -d "$f" 2>/dev/null)
   n=$((n + 1))
   dir=$(dirname "$f")
