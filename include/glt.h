@@ -36,7 +36,8 @@
  *     (stealable), glt_ult_create_to(..., dest) into dest's private pool (runs on dest).
  *   When both are set, GLTO_NUM_THREADS wins.  A value that is not a positive integer makes
  *   glt_init() fail with ABT_ERR_INV_ARG, so does a team larger than GLT_MAX_THREADS.  weft's own
- * variables (ABT_THREAD_STACKSIZE, ABT_SET_AFFINITY to bind streams to CPUs, ...) apply as usual.
+ * variables (ABT_THREAD_STACKSIZE, WEFT_ENABLE_AFFINITY=1 with ABT_SET_AFFINITY to bind streams
+ * to CPUs, ...) apply as usual.
  *
  * Errors (the one mechanism, everywhere): every GLT function that was `void` in the
  * original returns an int error code: GLT_SUCCESS (0) or an ABT_ERR_* code of abt.h, passed
@@ -61,7 +62,7 @@
  *
  * Differences from the original GLT (adcastel/GLT, Argobots backend): errors are returned
  * (it discarded them); glt_init() does not call the removed ABT_xstream_start; streams are
- * not bound to CPUs unless ABT_SET_AFFINITY says so; the malleability functions and the
+ * not bound to CPUs unless WEFT_ENABLE_AFFINITY and ABT_SET_AFFINITY say so; the malleability functions and the
  * event functions do something (they were empty or relied on the event API removed in
  * Argobots 1.0, see "Events" below); glt_get_error_str's first parameter is not named
  * errno; the glt_start/glt_end hooks stay empty (GLT's state is made by glt_init, not at
