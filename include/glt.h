@@ -62,9 +62,9 @@
  *
  * Differences from the original GLT (adcastel/GLT, Argobots backend): errors are returned
  * (it discarded them); glt_init() does not call the removed ABT_xstream_start; streams are
- * not bound to CPUs unless WEFT_ENABLE_AFFINITY and ABT_SET_AFFINITY say so; the malleability functions and the
- * event functions do something (they were empty or relied on the event API removed in
- * Argobots 1.0, see "Events" below); glt_get_error_str's first parameter is not named
+ * not bound to CPUs unless WEFT_ENABLE_AFFINITY and ABT_SET_AFFINITY say so; the malleability
+ * functions and the event functions do something (they were empty or relied on the event API
+ * removed in Argobots 1.0, see "Events" below); glt_get_error_str's first parameter is not named
  * errno; the glt_start/glt_end hooks stay empty (GLT's state is made by glt_init, not at
  * load time).  The misspelled names glt_schededuler_create_basic and glt_event_add_callbac
  * are kept, with the spellings of the other backends (glt_scheduler_create_basic,
