@@ -8,6 +8,31 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
+# RUNPATH $ORIGIN on every shared library of the build but libweft itself (the faces, added
+# before this file is included): each needs libweft.so.1 and finds it in its own directory,
+# so a program that loads the face alone from a private prefix finds libweft too
+# (LD_PRELOAD=$prefix/lib/libweft-pthread.so, or a program linked with `pkg-config relic`
+# whose -lweft --as-needed drops): a program's own RUNPATH does not apply to its libraries'
+# dependencies.  No absolute path: under /usr (the Debian packages) $ORIGIN is the
+# directory the loader searches anyway.  A library that sets its own (libweft-omp, whose
+# lib/weft-omp/libgomp.so.1 stand-in looks one level up) keeps it.
+# scripts/check_install.sh checks every installed library (scripts/test.sh, release).
+function(weft_origin_runpath dir)
+  get_property(targets DIRECTORY ${dir} PROPERTY BUILDSYSTEM_TARGETS)
+  foreach(t ${targets})
+    get_target_property(type ${t} TYPE)
+    get_target_property(rp ${t} INSTALL_RPATH)
+    if(type STREQUAL "SHARED_LIBRARY" AND NOT t STREQUAL "weft" AND NOT rp)
+      set_target_properties(${t} PROPERTIES INSTALL_RPATH "\$ORIGIN")
+    endif()
+  endforeach()
+  get_property(subdirs DIRECTORY ${dir} PROPERTY SUBDIRECTORIES)
+  foreach(d ${subdirs})
+    weft_origin_runpath(${d})
+  endforeach()
+endfunction()
+weft_origin_runpath(${PROJECT_SOURCE_DIR})
+
 install(TARGETS weft weft_static relic relic_static EXPORT weftTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_COMPONENT dev
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev

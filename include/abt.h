@@ -1004,6 +1004,8 @@ int ABT_xstream_check_events(ABT_sched sched) ABT_API_PUBLIC;
  * @retval ABT_ERR_CPUID cpuid is negative or not below CPU_SETSIZE
  * @retval ABT_ERR_SYS the OS refused the binding
  * @retval ABT_ERR_MEM out of memory
+ * @retval ABT_ERR_FEATURE_NA CPU binding is off (the default: WEFT_ENABLE_AFFINITY), as in
+ * an Argobots built without --enable-affinity
  * @undefined a freed stream handle.
  */
 int ABT_xstream_set_cpubind(ABT_xstream xstream, int cpuid) ABT_API_PUBLIC;
@@ -1015,6 +1017,8 @@ int ABT_xstream_set_cpubind(ABT_xstream xstream, int cpuid) ABT_API_PUBLIC;
  * @retval ABT_ERR_INV_ARG cpuid is NULL
  * @retval ABT_ERR_CPUID the affinity set is empty
  * @retval ABT_ERR_SYS the OS affinity could not be read
+ * @retval ABT_ERR_FEATURE_NA CPU binding is off (the default: WEFT_ENABLE_AFFINITY), as in
+ * an Argobots built without --enable-affinity
  * @undefined a freed stream handle.
  */
 int ABT_xstream_get_cpubind(ABT_xstream xstream, int *cpuid) ABT_API_PUBLIC;
@@ -1028,6 +1032,8 @@ int ABT_xstream_get_cpubind(ABT_xstream xstream, int *cpuid) ABT_API_PUBLIC;
  * @retval ABT_ERR_CPUID an id is negative or not below CPU_SETSIZE
  * @retval ABT_ERR_SYS the OS refused the binding
  * @retval ABT_ERR_MEM out of memory
+ * @retval ABT_ERR_FEATURE_NA CPU binding is off (the default: WEFT_ENABLE_AFFINITY), as in
+ * an Argobots built without --enable-affinity
  * @undefined a freed stream handle.
  */
 int ABT_xstream_set_affinity(ABT_xstream xstream, int num_cpuids, int *cpuids) ABT_API_PUBLIC;
@@ -1039,6 +1045,8 @@ int ABT_xstream_set_affinity(ABT_xstream xstream, int num_cpuids, int *cpuids) A
  * @retval ABT_ERR_INV_XSTREAM xstream is ABT_XSTREAM_NULL
  * @retval ABT_ERR_INV_ARG max_cpuids negative, or cpuids NULL with max_cpuids > 0
  * @retval ABT_ERR_SYS the OS affinity could not be read
+ * @retval ABT_ERR_FEATURE_NA CPU binding is off (the default: WEFT_ENABLE_AFFINITY), as in
+ * an Argobots built without --enable-affinity
  * @undefined a freed stream handle.
  */
 int ABT_xstream_get_affinity(ABT_xstream xstream, int max_cpuids, int *cpuids,
@@ -3717,9 +3725,13 @@ int ABT_info_trigger_print_all_thread_stacks(FILE *fp, double timeout,
  * Lets performance tools observe ULT events. register_thread_callback
  * installs one callback for the events whose bits are set in event_mask (a
  * NULL callback unregisters it); inside the callback, query_thread extracts
- * details of the event through its ABT_tool_context. Both return
- * ABT_ERR_FEATURE_NA if the tool interface is compiled out; query_thread
- * returns ABT_ERR_INV_ARG for a query that does not apply to the event.
+ * details of the event through its ABT_tool_context. The interface is off by
+ * default, as in an Argobots built without --enable-tool: both then return
+ * ABT_ERR_FEATURE_NA and ABT_INFO_QUERY_KIND_ENABLED_TOOL is ABT_FALSE. It is
+ * on when the environment variable WEFT_ENABLE_TOOL is 1 at ABT_init() (or the
+ * library was built with -DWEFT_ENABLE_TOOL=ON and WEFT_ENABLE_TOOL is not 0),
+ * never with -DWEFT_TOOL=OFF. query_thread returns ABT_ERR_INV_ARG for a query
+ * that does not apply to the event.
  * @{
  */
 /**
@@ -3727,7 +3739,7 @@ int ABT_info_trigger_print_all_thread_stacks(FILE *fp, double timeout,
  * @contexts any (after ABT_init()).
  * @retval ABT_SUCCESS
  * @retval ABT_ERR_UNINITIALIZED the runtime is not running
- * @retval ABT_ERR_FEATURE_NA weft was built with -DWEFT_TOOL=OFF
+ * @retval ABT_ERR_FEATURE_NA the tool interface is off (the default: WEFT_ENABLE_TOOL)
  * @undefined a callback that blocks or calls back into the runtime (other than
  * ABT_tool_query_thread() and queries).
  */
@@ -3737,6 +3749,7 @@ int ABT_tool_register_thread_callback(ABT_tool_thread_callback_fn cb_func, uint6
  * @brief Inside a tool callback, a detail of the event (see ABT_tool_query_kind).
  * @contexts a tool callback, with the context it received.
  * @retval ABT_SUCCESS
+ * @retval ABT_ERR_FEATURE_NA the tool interface is off (checked first)
  * @retval ABT_ERR_INV_TOOL_CONTEXT context is NULL or ABT_TOOL_CONTEXT_NULL
  * @retval ABT_ERR_INV_ARG val is NULL, or the query does not apply to the event
  * @undefined using a context after its callback returned.

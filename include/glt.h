@@ -36,7 +36,8 @@
  *     (stealable), glt_ult_create_to(..., dest) into dest's private pool (runs on dest).
  *   When both are set, GLTO_NUM_THREADS wins.  A value that is not a positive integer makes
  *   glt_init() fail with ABT_ERR_INV_ARG, so does a team larger than GLT_MAX_THREADS.  weft's own
- * variables (ABT_THREAD_STACKSIZE, ABT_SET_AFFINITY to bind streams to CPUs, ...) apply as usual.
+ * variables (ABT_THREAD_STACKSIZE, WEFT_ENABLE_AFFINITY=1 with ABT_SET_AFFINITY to bind streams
+ * to CPUs, ...) apply as usual.
  *
  * Errors (the one mechanism, everywhere): every GLT function that was `void` in the
  * original returns an int error code: GLT_SUCCESS (0) or an ABT_ERR_* code of abt.h, passed
@@ -61,9 +62,9 @@
  *
  * Differences from the original GLT (adcastel/GLT, Argobots backend): errors are returned
  * (it discarded them); glt_init() does not call the removed ABT_xstream_start; streams are
- * not bound to CPUs unless ABT_SET_AFFINITY says so; the malleability functions and the
- * event functions do something (they were empty or relied on the event API removed in
- * Argobots 1.0, see "Events" below); glt_get_error_str's first parameter is not named
+ * not bound to CPUs unless WEFT_ENABLE_AFFINITY and ABT_SET_AFFINITY say so; the malleability
+ * functions and the event functions do something (they were empty or relied on the event API
+ * removed in Argobots 1.0, see "Events" below); glt_get_error_str's first parameter is not named
  * errno; the glt_start/glt_end hooks stay empty (GLT's state is made by glt_init, not at
  * load time).  The misspelled names glt_schededuler_create_basic and glt_event_add_callbac
  * are kept, with the spellings of the other backends (glt_scheduler_create_basic,
@@ -191,8 +192,9 @@ extern glt_team_t *main_team;
  * (ABT_tool_register_thread_callback, one event bit each): for every such event of any ULT,
  * ask_cb (if not NULL) filters and act_cb (if not NULL) is called, with abt_arg = the
  * ABT_thread; they run inside weft's tool callback, so they must not block nor call GLT
- * or abt.h (other than reading their arguments).  A weft built without the tool
- * interface answers GLT_ERR_NOT_SUPPORTED for the ULT kinds. */
+ * or abt.h (other than reading their arguments).  With weft's tool interface off (the
+ * default: WEFT_ENABLE_TOOL, README "Configuration") the ULT kinds answer
+ * GLT_ERR_NOT_SUPPORTED. */
 typedef enum GLT_event_kind {
     GLT_EVENT_STOP_XSTREAM = 0, /**< a GLT thread stops (glt_thread_disable*) */
     GLT_EVENT_ADD_XSTREAM = 1,  /**< a GLT thread starts again (glt_thread_enable*) */
@@ -461,7 +463,7 @@ int glt_get_error_str(int err, char *str, size_t *len) GLT_API_PUBLIC;
 /** Registers a callback pair for an event kind (see GLT_event_kind); *cb_id receives its id
  * for glt_event_del_callback.  Errors: ABT_ERR_UNINITIALIZED, ABT_ERR_INV_ARG (unknown
  * kind, both callbacks NULL, cb_id NULL), ABT_ERR_MEM (GLT_EVENT_MAX_CALLBACKS reached),
- * GLT_ERR_NOT_SUPPORTED (a ULT kind on a weft without the tool interface). */
+ * GLT_ERR_NOT_SUPPORTED (a ULT kind while weft's tool interface is off). */
 int glt_event_add_callbac(GLT_event_kind event, GLT_event_cb_fn ask_cb, void *ask_user_arg,
                           GLT_event_cb_fn act_cb, void *act_user_arg, int *cb_id) GLT_API_PUBLIC;
 /** Alias of glt_event_add_callbac (spelled right). */

@@ -7,7 +7,9 @@
 #      life-cycle checker's tool, as programs run, AddressSanitizer with it:
 #      tests/CMakeLists.txt, WEFT_TEST_LIFECYCLE); after Release it
 #      installs the package and builds examples/hello.c against it three ways (pkg-config
-#      weft, pkg-config argobots, find_package(weft));
+#      weft, pkg-config argobots, find_package(weft)), and checks that every installed
+#      library finds libweft by itself (scripts/check_install.sh: RUNPATH $ORIGIN, the
+#      Pthreads preload and a Relic-only program from that prefix, no LD_LIBRARY_PATH);
 #   3. cross-builds the context-switch test for AArch64 and runs it under qemu-user
 #      (tests/cross/aarch64.sh), skipped with one message when the tools cannot be installed;
 #   4. docs: builds the API reference with Doxygen, any warning or a public function without
@@ -253,6 +255,14 @@ for cfg in "${configs[@]}"; do
           echo "   FAILED glt_hello via pkg-config $gpc $gflags"; ifail=$((ifail + 1))
         fi
       done
+      # every installed library finds libweft.so.1 from this private prefix by itself
+      # (RUNPATH $ORIGIN): their RUNPATHs, LD_PRELOAD of libweft-pthread, a Relic-only program
+      if { echo "-- scripts/check_install.sh $prefix" && scripts/check_install.sh "$prefix"; } >>"$log" 2>&1; then
+        ipass=$((ipass + 1))
+      else
+        echo "   FAILED scripts/check_install.sh: an installed library does not find libweft by itself"
+        ifail=$((ifail + 1))
+      fi
       if { echo "-- hello via find_package(weft)" &&
            cmake -S examples/consumer -B "$bdir/_consumer" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" &&
            cmake --build "$bdir/_consumer" && "$bdir/_consumer/hello"; } >>"$log" 2>&1; then

@@ -3,7 +3,9 @@
 # configuration of scripts/test.sh; run it alone the same way).
 #   1. builds the library (Release, prefix /usr, no tests) in build/packages and runs
 #      `cpack -G DEB`: libweft_<v>-1_<arch>.deb and libweft-dev_<v>-1_<arch>.deb;
-#   2. checks their metadata (names, versions, dependencies, shlibs file, file split);
+#   2. checks their metadata (names, versions, dependencies, shlibs file, file split) and
+#      that their libraries carry only $ORIGIN RUNPATHs and find libweft wherever they are
+#      unpacked (scripts/check_install.sh);
 #   3. installs both with `apt-get install ./libweft*.deb`, then builds and runs
 #      examples/hello.c through `pkg-config weft`, `pkg-config argobots`, the static
 #      library, and examples/consumer through find_package(weft), all from /usr;
@@ -122,6 +124,11 @@ work=$(mktemp -d)
 trap 'purge; rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM HUP
 
+# the packaged libraries carry no absolute RUNPATH (lintian's custom-library-search-path) and
+# find libweft by themselves wherever they are unpacked ($ORIGIN: scripts/check_install.sh)
+check "the packaged libraries: RUNPATH \$ORIGIN only, relocatable (scripts/check_install.sh)" \
+  bash -c "dpkg-deb -x '$root/$rt' '$work/unpacked' && dpkg-deb -x '$root/$dev' '$work/unpacked' &&
+           '$root/scripts/check_install.sh' '$work/unpacked/usr'"
 if ! check "apt-get install ./libweft*.deb" \
      as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$root/$rt" "$root/$dev"; then
   tail -n 20 "$log"

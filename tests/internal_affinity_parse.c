@@ -1,7 +1,8 @@
 /* internal_affinity_parse: the ABT_SET_AFFINITY parser (src/core/affinity.c) against the
  * examples of the Argobots documentation of the grammar (12 CPUs), white space, negative
  * ids and strides, malformed strings, and the mapping of ids to CPUs through the set the
- * process may use (ids wrap around modulo its size; rank r takes list r % N). */
+ * process may use (ids wrap around modulo its size; rank r takes list r % N), and how the
+ * configuration reads ABT_SET_AFFINITY with affinity on and off. */
 #define _GNU_SOURCE
 #include "core/affinity.h"
 
@@ -153,23 +154,43 @@ int main(void)
     EXPECT(!strcmp(rank_cpus(-1), "none"));
     weft_affinity_config_free(&weft_g.cfg);
 
-    /* the configuration: booleans, lists, malformed lists (affinity on, default lists) */
+    /* the configuration, affinity on (WEFT_ENABLE_AFFINITY): as Argobots --enable-affinity,
+     * unset and a value that does not parse bind with the default lists, n/no/false/off
+     * (any case) bind nothing, "0" and "1" are lists of one CPU */
     struct weft_config c;
     memset(&c, 0, sizeof(c));
+    c.affinity = true;
     weft_affinity_config(&c, NULL);
-    EXPECT(!c.set_affinity && c.affinity_ninit > 0);
+    EXPECT(c.set_affinity && c.affinity_len == 0 && c.affinity_ninit > 0);
     weft_affinity_config_free(&c);
     weft_affinity_config(&c, "yes");
     EXPECT(c.set_affinity && c.affinity_len == 0);
     weft_affinity_config_free(&c);
-    weft_affinity_config(&c, "off");
-    EXPECT(!c.set_affinity);
+    const char *no[] = { "off", "n", "No", "FALSE" };
+    for (int i = 0; i < 4; i++) {
+        weft_affinity_config(&c, no[i]);
+        EXPECT(!c.set_affinity);
+        weft_affinity_config_free(&c);
+    }
+    weft_affinity_config(&c, "0");
+    EXPECT(c.set_affinity && c.affinity_len == 1);
+    weft_affinity_config_free(&c);
+    weft_affinity_config(&c, "1");
+    EXPECT(c.set_affinity && c.affinity_len == 1);
     weft_affinity_config_free(&c);
     weft_affinity_config(&c, "{0,1}:2:2");
     EXPECT(c.set_affinity && c.affinity_len == 2);
     weft_affinity_config_free(&c);
     weft_affinity_config(&c, "{0,1");
     EXPECT(c.set_affinity && c.affinity_len == 0);
+    weft_affinity_config_free(&c);
+    /* affinity off (the default): nothing binds, whatever ABT_SET_AFFINITY says */
+    c.affinity = false;
+    weft_affinity_config(&c, NULL);
+    EXPECT(!c.set_affinity);
+    weft_affinity_config_free(&c);
+    weft_affinity_config(&c, "{0,1}:2:2");
+    EXPECT(!c.set_affinity && c.affinity_len == 0);
     weft_affinity_config_free(&c);
     return fails ? 1 : 0;
 }

@@ -52,7 +52,7 @@ int main(int argc, char **argv)
     CHECK_ABT(ABT_info_query_config(ABT_INFO_QUERY_KIND_ENABLED_TOOL, &on));
     if (!on) {
         ABT_finalize();
-        TEST_SKIP("built without the tool interface");
+        TEST_SKIP("the tool interface is off (WEFT_ENABLE_TOOL unset or 0, or -DWEFT_TOOL=OFF)");
     }
     ABT_xstream xs[2];
     ABT_pool pools[2];

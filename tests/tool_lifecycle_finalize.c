@@ -13,7 +13,7 @@ int main(int argc, char **argv)
     CHECK_ABT(ABT_init(argc, argv));
     if (!lc_active()) {
         ABT_finalize();
-        TEST_SKIP("built without the tool interface");
+        TEST_SKIP("the tool interface is off (WEFT_ENABLE_TOOL unset or 0, or -DWEFT_TOOL=OFF)");
     }
     ABT_xstream xs, xs2;
     ABT_pool pool;

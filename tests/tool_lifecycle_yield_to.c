@@ -57,7 +57,7 @@ int main(int argc, char **argv)
     CHECK_ABT(ABT_init(argc, argv));
     if (!lc_active()) {
         ABT_finalize();
-        TEST_SKIP("built without the tool interface");
+        TEST_SKIP("the tool interface is off (WEFT_ENABLE_TOOL unset or 0, or -DWEFT_TOOL=OFF)");
     }
     CHECK_ABT(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_TRUE, &Q));
     scenario(NULL);

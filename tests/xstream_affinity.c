@@ -3,7 +3,8 @@
  * joined stream (the binding is kept and applied when it is revived), an empty list resets
  * a binding to every CPU the process may use, and the errors: ABT_ERR_INV_XSTREAM,
  * ABT_ERR_INV_ARG (negative counts), ABT_ERR_CPUID (negative or impossible CPU ids).
- * Parts that need two CPUs are skipped on a one-CPU machine. */
+ * Parts that need two CPUs are skipped on a one-CPU machine.  ABT_SET_AFFINITY=no: no
+ * stream is bound by its rank (xstream_affinity_env tests that). */
 #include "affinity_test.h"
 
 static volatile int ran_on = -1;
@@ -23,6 +24,7 @@ int main(int argc, char **argv)
     static int avail[MAX_CPUS], got[MAX_CPUS];
     int navail = process_cpus(avail, MAX_CPUS);
     CHECK(navail >= 1);
+    CHECK(setenv("ABT_SET_AFFINITY", "no", 1) == 0);
     CHECK_ABT(ABT_init(argc, argv));
     skip_without_affinity();
     ABT_xstream self;

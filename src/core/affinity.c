@@ -163,20 +163,13 @@ int weft_affinity_parse(const char *s, int **ids, int **off)
 
 /* ---------------------------------------------------------------- configuration */
 
-static bool is_boolean(const char *v, bool *b)
+/* Argobots' "false" of ABT_SET_AFFINITY: "0" is not one (it is a CPU list) */
+static bool is_false(const char *v)
 {
-    static const char *yes[] = { "1", "y", "yes", "true", "on" };
-    static const char *no[] = { "0", "n", "no", "false", "off" };
-    for (size_t i = 0; i < sizeof(yes) / sizeof(*yes); i++) {
-        if (!strcasecmp(v, yes[i])) {
-            *b = true;
+    static const char *no[] = { "n", "no", "false", "off" };
+    for (size_t i = 0; i < sizeof(no) / sizeof(*no); i++)
+        if (!strcasecmp(v, no[i]))
             return true;
-        }
-        if (!strcasecmp(v, no[i])) {
-            *b = false;
-            return true;
-        }
-    }
     return false;
 }
 
@@ -187,6 +180,9 @@ void weft_affinity_config(struct weft_config *c, const char *v)
     c->affinity_len = 0;
     c->affinity_init = NULL;
     c->affinity_ninit = 0;
+    c->set_affinity = false;
+    if (!c->affinity)
+        return; /* no binding at all: ABT_SET_AFFINITY is ignored */
     /* the CPUs this process may use now: what list ids index, and the reset value */
     cpu_set_t set;
     CPU_ZERO(&set);
@@ -198,16 +194,12 @@ void weft_affinity_config(struct weft_config *c, const char *v)
                 c->affinity_init[k++] = i;
         c->affinity_ninit = c->affinity_init ? n : 0;
     }
-    c->set_affinity = false;
-    if (!v)
+    if (v && is_false(v))
         return;
-    bool b;
-    if (is_boolean(v, &b)) {
-        c->set_affinity = b;
-        return;
-    }
-    c->set_affinity = true; /* a list; a malformed one means the default lists */
-    c->affinity_len = weft_affinity_parse(v, &c->affinity_list, &c->affinity_off);
+    /* unset or a list; no CPU set to index (or a malformed list) means the default lists */
+    c->set_affinity = c->affinity_ninit > 0;
+    if (v && c->set_affinity)
+        c->affinity_len = weft_affinity_parse(v, &c->affinity_list, &c->affinity_off);
 }
 
 void weft_affinity_config_free(struct weft_config *c)

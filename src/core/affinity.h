@@ -12,9 +12,13 @@
  * with k*stride added to every id.  num and stride default to 1.  Rank r is bound to the
  * CPUs of list r % N (N lists).  An id names the (id mod n)-th CPU of the set the process
  * could run on at ABT_init (n CPUs): on a machine where every CPU is available that is
- * CPU id itself, and out-of-range ids wrap around.  A value that is not a boolean and
- * does not parse enables affinity with the default lists: rank r on the (r mod n)-th
- * available CPU. */
+ * CPU id itself, and out-of-range ids wrap around.
+ *
+ * As in an Argobots built with --enable-affinity, and only while affinity is on
+ * (WEFT_ENABLE_AFFINITY, weft_g.cfg.affinity): unset, or a value that does not parse
+ * ("yes", "{0"), binds with the default lists, rank r on the (r mod n)-th available CPU;
+ * "n", "no", "false" or "off" (any case) binds nothing; "0" and "1" are CPU lists.  With
+ * affinity off the variable is ignored. */
 #ifndef WEFT_CORE_AFFINITY_H
 #define WEFT_CORE_AFFINITY_H
 
@@ -22,12 +26,17 @@
 
 #include "core/runtime.h"
 
+#ifndef WEFT_ENABLE_AFFINITY_DEFAULT
+#define WEFT_ENABLE_AFFINITY_DEFAULT 0
+#endif
+
 /* Parse a CPU list.  Returns the number of CPU-id lists (> 0) and sets *ids (every id,
  * list after list) and *off (n + 1 offsets: list i is ids[off[i]] .. ids[off[i+1]-1]),
  * both malloc'd; returns 0 for a malformed string (nothing allocated). */
 WEFT_INTERNAL int weft_affinity_parse(const char *s, int **ids, int **off);
 
-/* ABT_SET_AFFINITY into the configuration (runtime.c, weft_config_load), and its memory. */
+/* ABT_SET_AFFINITY into the configuration (runtime.c, weft_config_load, after it has set
+ * c->affinity), and its memory. */
 WEFT_INTERNAL void weft_affinity_config(struct weft_config *c, const char *value);
 WEFT_INTERNAL void weft_affinity_config_free(struct weft_config *c);
 

@@ -25,8 +25,13 @@ WEFT_API int ABT_info_query_config(ABT_info_query_kind query_kind, void *val)
     case ABT_INFO_QUERY_KIND_ENABLED_CHECK_POOL_PRODUCER:
     case ABT_INFO_QUERY_KIND_ENABLED_CHECK_POOL_CONSUMER:
     case ABT_INFO_QUERY_KIND_ENABLED_STACK_UNWIND: *b = ABT_FALSE; return ABT_SUCCESS;
-    case ABT_INFO_QUERY_KIND_ENABLED_TOOL:
-        *b = WEFT_TOOL ? ABT_TRUE : ABT_FALSE;
+    case ABT_INFO_QUERY_KIND_ENABLED_TOOL: /* WEFT_ENABLE_TOOL (runtime.c) */
+        *b = WEFT_TOOL && c->tool ? ABT_TRUE : ABT_FALSE;
+        return ABT_SUCCESS;
+    case ABT_INFO_QUERY_KIND_ENABLED_AFFINITY:
+        /* as Argobots: affinity is on (WEFT_ENABLE_AFFINITY) and ABT_SET_AFFINITY does not
+         * turn the binding off (core/affinity.h) */
+        *b = c->set_affinity ? ABT_TRUE : ABT_FALSE;
         return ABT_SUCCESS;
     case ABT_INFO_QUERY_KIND_ENABLED_VALGRIND:
         *b = WEFT_USE_VALGRIND ? ABT_TRUE : ABT_FALSE;
@@ -39,7 +44,6 @@ WEFT_API int ABT_info_query_config(ABT_info_query_kind query_kind, void *val)
     case ABT_INFO_QUERY_KIND_ENABLED_STACKABLE_SCHED:
     case ABT_INFO_QUERY_KIND_ENABLED_EXTERNAL_THREAD:
     case ABT_INFO_QUERY_KIND_ENABLED_SCHED_SLEEP:
-    case ABT_INFO_QUERY_KIND_ENABLED_AFFINITY:
     case ABT_INFO_QUERY_KIND_DYNAMIC_PROMOTION:
     case ABT_INFO_QUERY_KIND_ENABLED_LAZY_STACK_ALLOC: *b = ABT_TRUE; return ABT_SUCCESS;
     case ABT_INFO_QUERY_KIND_ENABLED_PRINT_CONFIG:

@@ -19,6 +19,7 @@
 #include "core/fork.h"
 #include "core/sanitizer.h"
 #include "core/stack_dump.h"
+#include "core/tool.h"
 #include "core/trace.h"
 #include "core/unit.h"
 #include "core/xstream.h"
@@ -163,6 +164,19 @@ void weft_config_load(struct weft_config *c)
         else if (!strcasecmp(so, "mprotect_strict"))
             c->stack_overflow_check = 3;
     }
+    /* the two features Argobots' configure switches on (--enable-tool, --enable-affinity):
+     * the build's default, which the environment overrides */
+    const char *t = getenv("WEFT_ENABLE_TOOL");
+    int tb = t ? parse_bool(t) : -1;
+    c->tool = tb < 0 ? WEFT_ENABLE_TOOL_DEFAULT : tb;
+    if (c->tool && !WEFT_TOOL) {
+        weft_warn("WEFT_ENABLE_TOOL=%s: this build has no tool interface (-DWEFT_TOOL=OFF)",
+                  t ? t : "ON");
+        c->tool = false;
+    }
+    const char *a = getenv("WEFT_ENABLE_AFFINITY");
+    int ab = a ? parse_bool(a) : -1;
+    c->affinity = ab < 0 ? WEFT_ENABLE_AFFINITY_DEFAULT : ab;
     weft_affinity_config(c, env("SET_AFFINITY")); /* (helper) affinity.c */
 }
 
@@ -180,7 +194,12 @@ void weft_config_print(FILE *fp, const struct weft_config *c)
     fprintf(fp, " - scheduler sleep: %llu ns\n", (unsigned long long)c->sched_sleep_nsec);
     fprintf(fp, " - idle spin: %llu ns, at most %u streams at a time\n",
             (unsigned long long)c->sched_spin_nsec, c->sched_max_spinners);
-    fprintf(fp, " - set affinity: %s\n", c->set_affinity ? "yes" : "no");
+    fprintf(fp, " - tool interface (WEFT_ENABLE_TOOL): %s\n",
+            c->tool     ? "on"
+            : WEFT_TOOL ? "off"
+                        : "off (compiled out: -DWEFT_TOOL=OFF)");
+    fprintf(fp, " - affinity (WEFT_ENABLE_AFFINITY): %s\n", c->affinity ? "on" : "off");
+    fprintf(fp, " - set affinity (ABT_SET_AFFINITY): %s\n", c->set_affinity ? "yes" : "no");
     fprintf(fp, " - key table size: %u\n", c->key_table_size);
     fprintf(fp, " - stack cache per stream: %u stacks\n", c->mem_max_stacks);
     fprintf(fp, " - descriptor cache per stream: %u descriptors\n", c->mem_max_descs);
@@ -273,6 +292,7 @@ static int runtime_init(void)
         free_config();
         return r;
     }
+    weft_tool_init(weft_g.cfg.tool); /* (helper) tool.c */
     r = ABT_ERR_MEM;
     /* a spinner's place is left taken if the primary ULT finalized while the primary
      * scheduler, which handed it over, was spinning (core/sched/idle.c) */

@@ -16,7 +16,9 @@ struct weft_config {
     uint64_t sched_sleep_nsec;   /* ABT_SCHED_SLEEP_NSEC */
     uint64_t sched_spin_nsec;    /* ABT_SCHED_SPIN_NSEC: an idle scheduler spins so long */
     uint32_t sched_max_spinners; /* ABT_SCHED_MAX_SPINNERS: streams spinning at once */
-    bool set_affinity;           /* ABT_SET_AFFINITY */
+    bool tool;                   /* WEFT_ENABLE_TOOL: the tool interface answers */
+    bool affinity;               /* WEFT_ENABLE_AFFINITY: CPU binding is available */
+    bool set_affinity;           /* ABT_SET_AFFINITY: streams bound by rank (affinity on) */
     int *affinity_list;          /* ABT_SET_AFFINITY CPU-id lists, flattened, or NULL */
     int *affinity_off;           /* list i: affinity_list[off[i] .. off[i+1]) (affinity.c) */
     int affinity_len;            /* number of lists (0: the default, one CPU per rank) */

@@ -85,13 +85,23 @@ void weft_tool_set_trace(bool on, uint64_t events)
                               weft_atomic_load_relaxed(&weft_tool_g.user_mask) | trace_events);
 }
 
+void weft_tool_init(bool on)
+{
+    if (on)
+        return;
+    weft_atomic_store_seq_cst(&weft_tool_g.user_mask, 0);
+    weft_atomic_store_seq_cst(&weft_tool_g.mask, trace_events);
+    weft_atomic_store_relaxed(&weft_tool_g.cb, NULL);
+    weft_atomic_store_relaxed(&weft_tool_g.arg, NULL);
+}
+
 WEFT_API int ABT_tool_register_thread_callback(ABT_tool_thread_callback_fn cb_func,
                                                uint64_t event_mask, void *user_arg)
 {
     if (!weft_initialized())
         return ABT_ERR_UNINITIALIZED;
-    if (!WEFT_TOOL)
-        return ABT_ERR_FEATURE_NA;
+    if (!WEFT_TOOL || !weft_g.cfg.tool)
+        return ABT_ERR_FEATURE_NA; /* the tool interface is off (WEFT_ENABLE_TOOL) */
     /* disable first, so a callback never sees a half-updated (cb, arg) pair; the
      * tracer's events stay on */
     weft_atomic_store_seq_cst(&weft_tool_g.user_mask, 0);
@@ -109,6 +119,8 @@ WEFT_API int ABT_tool_register_thread_callback(ABT_tool_thread_callback_fn cb_fu
 WEFT_API int ABT_tool_query_thread(ABT_tool_context context, uint64_t event,
                                    ABT_tool_query_kind query_kind, void *val)
 {
+    if (!WEFT_TOOL || !weft_g.cfg.tool)
+        return ABT_ERR_FEATURE_NA; /* as Argobots without --enable-tool, before any check */
     if (context == NULL || context == ABT_TOOL_CONTEXT_NULL)
         return ABT_ERR_INV_TOOL_CONTEXT;
     if (!val)

@@ -49,6 +49,14 @@ WEFT_INTERNAL WEFT_COLD void weft_tool_dispatch_switch(weft_unit *from, weft_uni
 #ifndef WEFT_TOOL
 #define WEFT_TOOL 1
 #endif
+#ifndef WEFT_ENABLE_TOOL_DEFAULT
+#define WEFT_ENABLE_TOOL_DEFAULT 0
+#endif
+
+/* ABT_init: the tool interface is on (weft_g.cfg.tool, WEFT_ENABLE_TOOL) or off for this
+ * session; off drops a callback an earlier session registered, so that none is called
+ * while ABT_tool_register_thread_callback answers ABT_ERR_FEATURE_NA. */
+WEFT_INTERNAL void weft_tool_init(bool on);
 
 /* Is any of the events `evs` wanted?  For a path that reports several events behind one
  * test; it then calls weft_tool_dispatch for each (which skips unwanted ones). */
@@ -57,8 +65,10 @@ static inline bool weft_tool_wants(uint64_t evs)
     return WEFT_TOOL && WEFT_UNLIKELY(weft_atomic_test64_relaxed(&weft_tool_g.mask, evs));
 }
 
-/* With -DWEFT_TOOL=OFF the hooks compile to nothing (ABT_tool_register_thread_callback
- * then reports ABT_ERR_FEATURE_NA, as an Argobots built without --enable-tool does). */
+/* With -DWEFT_TOOL=OFF the hooks compile to nothing.  ABT_tool_register_thread_callback
+ * reports ABT_ERR_FEATURE_NA then, and whenever the tool interface is off at run time (the
+ * default: WEFT_ENABLE_TOOL), as an Argobots built without --enable-tool does; the hooks
+ * stay in, for the tracer. */
 static inline void weft_tool_event(weft_unit *u, uint64_t ev)
 {
     if (WEFT_TOOL && WEFT_UNLIKELY(weft_atomic_test64_relaxed(&weft_tool_g.mask, ev)))

@@ -549,6 +549,8 @@ WEFT_API int ABT_xstream_self_rank(int *rank)
     return ABT_SUCCESS;
 }
 
+static void rebind_rank(weft_xstream *xs);
+
 WEFT_API int ABT_xstream_set_rank(ABT_xstream xstream, int rank)
 {
     weft_xstream *xs = weft_xstream_from(xstream);
@@ -571,6 +573,7 @@ WEFT_API int ABT_xstream_set_rank(ABT_xstream xstream, int rank)
         weft_g.by_rank[xs->rank] = NULL;
     weft_g.by_rank[rank] = xs;
     xs->rank = rank;
+    rebind_rank(xs);
     pthread_mutex_unlock(&weft_g.lock);
     return ABT_SUCCESS;
 }
@@ -740,6 +743,23 @@ static int bind_stream(weft_xstream *xs, const int *cpus, int n)
     return ABT_SUCCESS;
 }
 
+/* ABT_xstream_set_rank while ABT_SET_AFFINITY binds: the stream takes the CPUs of its new
+ * rank, as in Argobots, in place of an explicit binding (under weft_g.lock). */
+static void rebind_rank(weft_xstream *xs)
+{
+    cpu_set_t set;
+    if (!weft_g.cfg.set_affinity || !weft_affinity_rank_set(xs->rank, &set))
+        return;
+    free(xs->affinity);
+    xs->affinity = NULL;
+    xs->num_affinity = 0;
+    xs->cpubind = -1;
+    if (!thread_alive(xs))
+        return; /* its thread binds itself by rank when it starts (bind_at_start) */
+    if (apply_set(xs->thread, &set) == ABT_SUCCESS)
+        xs->cpubind = first_cpu(&set);
+}
+
 /* The CPUs xs is bound to: the OS's answer for a running stream, else what it will get. */
 static int stream_set(weft_xstream *xs, cpu_set_t *set)
 {
@@ -757,11 +777,18 @@ static int stream_set(weft_xstream *xs, cpu_set_t *set)
     return r;
 }
 
+/* With affinity off (the default, WEFT_ENABLE_AFFINITY: core/affinity.h) the four calls
+ * answer ABT_ERR_FEATURE_NA after checking their arguments, as an Argobots built without
+ * --enable-affinity does. */
+static inline bool affinity_off(void) { return !weft_g.cfg.affinity; }
+
 WEFT_API int ABT_xstream_set_cpubind(ABT_xstream xstream, int cpuid)
 {
     weft_xstream *xs = weft_xstream_from(xstream);
     if (!xs)
         return ABT_ERR_INV_XSTREAM;
+    if (affinity_off())
+        return ABT_ERR_FEATURE_NA;
     return bind_stream(xs, &cpuid, 1);
 }
 
@@ -772,6 +799,8 @@ WEFT_API int ABT_xstream_get_cpubind(ABT_xstream xstream, int *cpuid)
         return ABT_ERR_INV_XSTREAM;
     if (!cpuid)
         return ABT_ERR_INV_ARG;
+    if (affinity_off())
+        return ABT_ERR_FEATURE_NA;
     cpu_set_t set;
     int r = stream_set(xs, &set);
     if (r != ABT_SUCCESS)
@@ -790,6 +819,8 @@ WEFT_API int ABT_xstream_set_affinity(ABT_xstream xstream, int num_cpuids, int *
         return ABT_ERR_INV_XSTREAM;
     if (num_cpuids < 0 || (num_cpuids > 0 && !cpuids))
         return ABT_ERR_INV_ARG;
+    if (affinity_off())
+        return ABT_ERR_FEATURE_NA;
     if (num_cpuids > 0)
         return bind_stream(xs, cpuids, num_cpuids);
     /* an empty list resets the binding: the CPUs the process could use at ABT_init */
@@ -819,6 +850,8 @@ WEFT_API int ABT_xstream_get_affinity(ABT_xstream xstream, int max_cpuids, int *
         return ABT_ERR_INV_XSTREAM;
     if (max_cpuids < 0 || (max_cpuids > 0 && !cpuids))
         return ABT_ERR_INV_ARG;
+    if (affinity_off())
+        return ABT_ERR_FEATURE_NA;
     cpu_set_t set;
     int r = stream_set(xs, &set);
     if (r != ABT_SUCCESS)

@@ -193,11 +193,13 @@ void omp_rt_init(void)
         setenv_default("ABT_THREAD_STACKSIZE", buf);
         /* OMP_PROC_BIND (other than false) or OMP_PLACES binds the streams: stream r to
          * place r (an explicit OMP_PLACES list has Argobots' ABT_SET_AFFINITY syntax),
-         * or to the r-th CPU for the abstract names. */
+         * or to the r-th CPU for the abstract names ("yes": not a list, the default
+         * lists).  weft's CPU binding is off by default (WEFT_ENABLE_AFFINITY): on. */
         bool bind = (g_env.icv.bind != 0 && g_env.bind_len > 0) || g_env.places;
         if (bind) {
             const char *pl = g_env.places;
-            setenv_default("ABT_SET_AFFINITY", pl && strchr(pl, '{') ? pl : "1");
+            setenv_default("WEFT_ENABLE_AFFINITY", "1");
+            setenv_default("ABT_SET_AFFINITY", pl && strchr(pl, '{') ? pl : "yes");
         }
         int n = g_env.nt_len > 0 ? g_env.nt_list[0] : g_env.num_procs;
         if (g_env.wait_policy == 0) {

@@ -1,7 +1,8 @@
 /* glt_events: the ULT event kinds map to weft's tool interface: an act callback counts
  * CREATE and FINISH of ULTs, an ask callback filters, deleting stops the calls; the table
- * limit (GLT_EVENT_MAX_CALLBACKS) and bad arguments are reported.  On a weft built without
- * the tool interface the ULT kinds answer GLT_ERR_NOT_SUPPORTED (checked instead). */
+ * limit (GLT_EVENT_MAX_CALLBACKS) and bad arguments are reported.  With weft's tool
+ * interface off (WEFT_ENABLE_TOOL) the ULT kinds answer GLT_ERR_NOT_SUPPORTED (checked
+ * instead). */
 #include "glt_test.h"
 
 static int creates, finishes, filtered;
@@ -53,7 +54,7 @@ int main(int argc, char **argv)
         CHECK_ERR(glt_event_add_callbac(GLT_EVENT_ULT_CREATE, NULL, NULL, on_create, NULL, &id),
                   GLT_ERR_NOT_SUPPORTED);
         CHECK_ABT(glt_finalize());
-        printf("glt_events (%s): tool interface compiled out: not supported, ok\n", GLT_TEST_BUILD);
+        printf("glt_events (%s): tool interface off: not supported, ok\n", GLT_TEST_BUILD);
         return 0;
     }
     int idc, idf, idq;

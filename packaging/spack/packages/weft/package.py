@@ -4,6 +4,11 @@
 #   spack develop --path <weft> weft@main      # in an environment, or:
 #   spack dev-build --source-path <weft> weft@main +tool context=asm
 #
+# +tool and +affinity are Argobots' own variants (--enable-tool, --enable-affinity): off by
+# default, as there, so a default weft answers what a default Argobots answers; either way
+# the run-time variables WEFT_ENABLE_TOOL / WEFT_ENABLE_AFFINITY (README, "Configuration")
+# switch the feature on or off for one run.
+#
 # Every variant is a CMake option of the build (scripts/check_spack.py checks the mapping
 # in CI).  Not variants on purpose: sanitizers (WEFT_SANITIZE_*), valgrind-run tests
 # (WEFT_TEST_VALGRIND), the tests' life-cycle checker (WEFT_TEST_LIFECYCLE), benchmarks
@@ -32,7 +37,23 @@ class Weft(CMakePackage):
         multi=False,
         description="Context-switch backend: assembly (x86-64, AArch64) or ucontext",
     )
-    variant("tool", default=True, description="Tool interface (ABT_tool_*) event hooks")
+    variant(
+        "tool",
+        default=False,
+        description="Tool interface (ABT_tool_*) on by default, as Argobots' --enable-tool",
+    )
+    variant(
+        "affinity",
+        default=False,
+        description="CPU binding (ABT_xstream_*_cpubind/_affinity, ABT_SET_AFFINITY) on by "
+        "default, as Argobots' --enable-affinity",
+    )
+    variant(
+        "hooks",
+        default=True,
+        description="Event hooks the tool interface and WEFT_TRACE use (~hooks compiles "
+        "them out)",
+    )
     variant(
         "valgrind",
         default=True,
@@ -52,13 +73,16 @@ class Weft(CMakePackage):
     # The assembly switch exists for x86-64 and AArch64 (System V / AAPCS, ELF).
     conflicts("context=asm", when="target=ppc64le:", msg="use context=ucontext")
     conflicts("context=asm", when="target=riscv64:", msg="use context=ucontext")
+    conflicts("+tool", when="~hooks", msg="the tool interface needs the event hooks")
     conflicts("platform=darwin", msg="weft supports Linux only")
     conflicts("platform=windows", msg="weft supports Linux only")
 
     def cmake_args(self):
         return [
             self.define_from_variant("WEFT_CONTEXT", "context"),
-            self.define_from_variant("WEFT_TOOL", "tool"),
+            self.define_from_variant("WEFT_TOOL", "hooks"),
+            self.define_from_variant("WEFT_ENABLE_TOOL", "tool"),
+            self.define_from_variant("WEFT_ENABLE_AFFINITY", "affinity"),
             self.define_from_variant("WEFT_VALGRIND", "valgrind"),
             self.define_from_variant("WEFT_ASSERTS", "asserts"),
             self.define("WEFT_BUILD_TESTS", self.run_tests),
