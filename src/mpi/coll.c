@@ -12,13 +12,13 @@ int MPI_Barrier(MPI_Comm comm)
 {
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
-        wm_enter(r);
-        return wm_leave(r, PMPI_Barrier(comm));
+        int h = wm_enter(r);
+        return wm_leave(h, PMPI_Barrier(comm));
     }
     MPI_Request q;
-    wm_lock();
+    int h = wm_lock();
     int rc = PMPI_Ibarrier(comm, &q);
-    wm_unlock();
+    wm_unlock(h);
     return wm_finish(r, rc, &q);
 }
 
@@ -26,13 +26,13 @@ int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
 {
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
-        wm_enter(r);
-        return wm_leave(r, PMPI_Bcast(buf, count, dt, root, comm));
+        int h = wm_enter(r);
+        return wm_leave(h, PMPI_Bcast(buf, count, dt, root, comm));
     }
     MPI_Request q;
-    wm_lock();
+    int h = wm_lock();
     int rc = PMPI_Ibcast(buf, count, dt, root, comm, &q);
-    wm_unlock();
+    wm_unlock(h);
     return wm_finish(r, rc, &q);
 }
 
@@ -41,13 +41,13 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, M
 {
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
-        wm_enter(r);
-        return wm_leave(r, PMPI_Reduce(sendbuf, recvbuf, count, dt, op, root, comm));
+        int h = wm_enter(r);
+        return wm_leave(h, PMPI_Reduce(sendbuf, recvbuf, count, dt, op, root, comm));
     }
     MPI_Request q;
-    wm_lock();
+    int h = wm_lock();
     int rc = PMPI_Ireduce(sendbuf, recvbuf, count, dt, op, root, comm, &q);
-    wm_unlock();
+    wm_unlock(h);
     return wm_finish(r, rc, &q);
 }
 
@@ -56,13 +56,13 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt
 {
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
-        wm_enter(r);
-        return wm_leave(r, PMPI_Allreduce(sendbuf, recvbuf, count, dt, op, comm));
+        int h = wm_enter(r);
+        return wm_leave(h, PMPI_Allreduce(sendbuf, recvbuf, count, dt, op, comm));
     }
     MPI_Request q;
-    wm_lock();
+    int h = wm_lock();
     int rc = PMPI_Iallreduce(sendbuf, recvbuf, count, dt, op, comm, &q);
-    wm_unlock();
+    wm_unlock(h);
     return wm_finish(r, rc, &q);
 }
 
@@ -71,14 +71,14 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 {
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
-        wm_enter(r);
-        return wm_leave(r, PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+        int h = wm_enter(r);
+        return wm_leave(h, PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                          comm));
     }
     MPI_Request q;
-    wm_lock();
+    int h = wm_lock();
     int rc = PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &q);
-    wm_unlock();
+    wm_unlock(h);
     return wm_finish(r, rc, &q);
 }
 
@@ -87,15 +87,15 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
 {
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
-        wm_enter(r);
-        return wm_leave(r, PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+        int h = wm_enter(r);
+        return wm_leave(h, PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                        root, comm));
     }
     MPI_Request q;
-    wm_lock();
+    int h = wm_lock();
     int rc =
         PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &q);
-    wm_unlock();
+    wm_unlock(h);
     return wm_finish(r, rc, &q);
 }
 
@@ -105,15 +105,15 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
 {
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
-        wm_enter(r);
-        return wm_leave(r, PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+        int h = wm_enter(r);
+        return wm_leave(h, PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                         recvtype, root, comm));
     }
     MPI_Request q;
-    wm_lock();
+    int h = wm_lock();
     int rc = PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                            root, comm, &q);
-    wm_unlock();
+    wm_unlock(h);
     return wm_finish(r, rc, &q);
 }
 
@@ -122,15 +122,15 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
 {
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
-        wm_enter(r);
-        return wm_leave(r, PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+        int h = wm_enter(r);
+        return wm_leave(h, PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                         root, comm));
     }
     MPI_Request q;
-    wm_lock();
+    int h = wm_lock();
     int rc =
         PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &q);
-    wm_unlock();
+    wm_unlock(h);
     return wm_finish(r, rc, &q);
 }
 
@@ -140,15 +140,15 @@ int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[]
 {
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
-        wm_enter(r);
-        return wm_leave(r, PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+        int h = wm_enter(r);
+        return wm_leave(h, PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
                                          recvtype, root, comm));
     }
     MPI_Request q;
-    wm_lock();
+    int h = wm_lock();
     int rc = PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
                             root, comm, &q);
-    wm_unlock();
+    wm_unlock(h);
     return wm_finish(r, rc, &q);
 }
 
@@ -157,14 +157,14 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 {
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
-        wm_enter(r);
-        return wm_leave(r, PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+        int h = wm_enter(r);
+        return wm_leave(h, PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                           recvtype, comm));
     }
     MPI_Request q;
-    wm_lock();
+    int h = wm_lock();
     int rc = PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &q);
-    wm_unlock();
+    wm_unlock(h);
     return wm_finish(r, rc, &q);
 }
 
@@ -173,14 +173,14 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 {
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
-        wm_enter(r);
-        return wm_leave(r, PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+        int h = wm_enter(r);
+        return wm_leave(h, PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                                            displs, recvtype, comm));
     }
     MPI_Request q;
-    wm_lock();
+    int h = wm_lock();
     int rc = PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                               comm, &q);
-    wm_unlock();
+    wm_unlock(h);
     return wm_finish(r, rc, &q);
 }
