@@ -8,7 +8,7 @@
  * error codes are MPI's own: the arguments are passed on unchanged. */
 #include "mpi/layer.h"
 
-int MPI_Barrier(MPI_Comm comm)
+static __attribute__((noinline)) int layer_barrier(MPI_Comm comm)
 {
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
@@ -22,7 +22,15 @@ int MPI_Barrier(MPI_Comm comm)
     return wm_finish(r, rc, &q);
 }
 
-int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
+int MPI_Barrier(MPI_Comm comm)
+{
+    if (wm_direct())
+        return PMPI_Barrier(comm);
+    return layer_barrier(comm);
+}
+
+static __attribute__((noinline)) int layer_bcast(void *buf, int count, MPI_Datatype dt, int root,
+                                                 MPI_Comm comm)
 {
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
@@ -36,8 +44,16 @@ int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
     return wm_finish(r, rc, &q);
 }
 
-int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
-               MPI_Comm comm)
+int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
+{
+    if (wm_direct())
+        return PMPI_Bcast(buf, count, dt, root, comm);
+    return layer_bcast(buf, count, dt, root, comm);
+}
+
+static __attribute__((noinline)) int layer_reduce(const void *sendbuf, void *recvbuf, int count,
+                                                  MPI_Datatype dt, MPI_Op op, int root,
+                                                  MPI_Comm comm)
 {
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
@@ -51,8 +67,16 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, M
     return wm_finish(r, rc, &q);
 }
 
-int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
-                  MPI_Comm comm)
+int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
+               MPI_Comm comm)
+{
+    if (wm_direct())
+        return PMPI_Reduce(sendbuf, recvbuf, count, dt, op, root, comm);
+    return layer_reduce(sendbuf, recvbuf, count, dt, op, root, comm);
+}
+
+static __attribute__((noinline)) int layer_allreduce(const void *sendbuf, void *recvbuf, int count,
+                                                     MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
 {
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
@@ -66,8 +90,18 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt
     return wm_finish(r, rc, &q);
 }
 
-int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
+                  MPI_Comm comm)
+{
+    if (wm_direct())
+        return PMPI_Allreduce(sendbuf, recvbuf, count, dt, op, comm);
+    return layer_allreduce(sendbuf, recvbuf, count, dt, op, comm);
+}
+
+static __attribute__((noinline)) int layer_alltoall(const void *sendbuf, int sendcount,
+                                                    MPI_Datatype sendtype, void *recvbuf,
+                                                    int recvcount, MPI_Datatype recvtype,
+                                                    MPI_Comm comm)
 {
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
@@ -82,8 +116,18 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     return wm_finish(r, rc, &q);
 }
 
-int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    if (wm_direct())
+        return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    return layer_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+static __attribute__((noinline)) int layer_gather(const void *sendbuf, int sendcount,
+                                                  MPI_Datatype sendtype, void *recvbuf,
+                                                  int recvcount, MPI_Datatype recvtype, int root,
+                                                  MPI_Comm comm)
 {
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
@@ -99,9 +143,18 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
     return wm_finish(r, rc, &q);
 }
 
-int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                MPI_Comm comm)
+int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    if (wm_direct())
+        return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    return layer_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+static __attribute__((noinline)) int layer_gatherv(const void *sendbuf, int sendcount,
+                                                   MPI_Datatype sendtype, void *recvbuf,
+                                                   const int recvcounts[], const int displs[],
+                                                   MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
@@ -117,8 +170,21 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     return wm_finish(r, rc, &q);
 }
 
-int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                MPI_Comm comm)
+{
+    if (wm_direct())
+        return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                            root, comm);
+    return layer_gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
+                         comm);
+}
+
+static __attribute__((noinline)) int layer_scatter(const void *sendbuf, int sendcount,
+                                                   MPI_Datatype sendtype, void *recvbuf,
+                                                   int recvcount, MPI_Datatype recvtype, int root,
+                                                   MPI_Comm comm)
 {
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
@@ -134,9 +200,18 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     return wm_finish(r, rc, &q);
 }
 
-int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
-                 MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                 int root, MPI_Comm comm)
+int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    if (wm_direct())
+        return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    return layer_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+static __attribute__((noinline)) int layer_scatterv(const void *sendbuf, const int sendcounts[],
+                                                    const int displs[], MPI_Datatype sendtype,
+                                                    void *recvbuf, int recvcount,
+                                                    MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
@@ -152,8 +227,21 @@ int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[]
     return wm_finish(r, rc, &q);
 }
 
-int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                 MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                 int root, MPI_Comm comm)
+{
+    if (wm_direct())
+        return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                             root, comm);
+    return layer_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                          comm);
+}
+
+static __attribute__((noinline)) int layer_allgather(const void *sendbuf, int sendcount,
+                                                     MPI_Datatype sendtype, void *recvbuf,
+                                                     int recvcount, MPI_Datatype recvtype,
+                                                     MPI_Comm comm)
 {
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
@@ -168,8 +256,18 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     return wm_finish(r, rc, &q);
 }
 
-int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    if (wm_direct())
+        return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    return layer_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+static __attribute__((noinline)) int layer_allgatherv(const void *sendbuf, int sendcount,
+                                                      MPI_Datatype sendtype, void *recvbuf,
+                                                      const int recvcounts[], const int displs[],
+                                                      MPI_Datatype recvtype, MPI_Comm comm)
 {
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
@@ -183,4 +281,14 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
                               comm, &q);
     wm_unlock(h);
     return wm_finish(r, rc, &q);
+}
+
+int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    if (wm_direct())
+        return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                               comm);
+    return layer_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                            comm);
 }

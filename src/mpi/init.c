@@ -189,6 +189,8 @@ static void start(int provided, int reported)
             lm = WM_LK_NONE; /* everything passes through */
         }
         atomic_store_explicit(&wm_g.lockmode, lm, memory_order_relaxed);
+        atomic_store_explicit(&wm_g.direct, lm == WM_LK_NONE ? WM_DIRECT_ALL : wm_g.owner,
+                              memory_order_relaxed);
         atomic_store_explicit(&wm_g.phase, phase, memory_order_release);
     }
     pthread_mutex_unlock(&start_lock);
@@ -200,6 +202,7 @@ void wm_lock_on(void)
 {
     pthread_mutex_lock(&wm_g.lock);
     if (atomic_load_explicit(&wm_g.lockmode, memory_order_relaxed) == WM_LK_OWNER) {
+        atomic_store_explicit(&wm_g.direct, NULL, memory_order_relaxed);
         atomic_store_explicit(&wm_g.lockmode, WM_LK_ON, memory_order_seq_cst);
         if (!wm_g.owner_fence &&
             syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) != 0 &&

@@ -48,6 +48,8 @@
 /* Life of the layer: MPI not initialised (or not through us yet), running, finalised. */
 enum { WM_OFF = 0, WM_ACTIVE = 1, WM_FINALIZED = 2 };
 
+#define WM_DIRECT_ALL ((const void *)1)
+
 /* Who may be inside MPI at once (wm_g.lockmode). */
 enum {
     WM_LK_NONE = 0,  /* MPI gave MULTIPLE (or the layer is off or bypassed): never a lock */
@@ -60,12 +62,15 @@ struct wm_global {
     _Atomic int lockmode;          /* WM_LK_*; OWNER -> ON once, by wm_lock_on */
     _Atomic unsigned owner_inside; /* PMPI calls the owner is in while lockmode is OWNER */
     const void *owner;             /* wm_self_mark() of the thread that initialised MPI */
-    bool owner_fence;              /* no membarrier(2): the owner's count is a seq_cst RMW */
-    bool bypass;                   /* WEFT_MPI_BYPASS: the layer passes everything through */
-    bool raised;                   /* the layer asked MPI for more than the program did */
-    int level;                     /* the thread level MPI gave the layer */
-    int reported;                  /* the level the program sees (provided, MPI_Query_thread) */
-    unsigned nap_min_ns;           /* idle naps of a stream with waiters (WEFT_MPI_NAP_US) */
+    /* wm_direct's answer in one word: the owner's mark while the layer runs with the lock
+     * off, WM_DIRECT_ALL with no lock ever (MULTIPLE, bypass, disabled), else NULL */
+    const void *_Atomic direct;
+    bool owner_fence;    /* no membarrier(2): the owner's count is a seq_cst RMW */
+    bool bypass;         /* WEFT_MPI_BYPASS: the layer passes everything through */
+    bool raised;         /* the layer asked MPI for more than the program did */
+    int level;           /* the thread level MPI gave the layer */
+    int reported;        /* the level the program sees (provided, MPI_Query_thread) */
+    unsigned nap_min_ns; /* idle naps of a stream with waiters (WEFT_MPI_NAP_US) */
     unsigned nap_max_ns;
     uint64_t spin_ns;     /* no sleep so long after activity (WEFT_MPI_SPIN_US) */
     uint64_t poll_gap_ns; /* between-units polls at most this often (WEFT_MPI_POLL_GAP_US) */
@@ -163,6 +168,16 @@ static inline enum wm_route wm_route(void)
             return WM_DIRECT;
     }
     return wm_route_other();
+}
+
+/* The caller gets MPI's own call and nothing else: it is not a stream's thread, and there
+ * is no lock to take or to turn on (MPI_THREAD_MULTIPLE, or the owner while the lock is
+ * off).  Every interposed function tests this first and then jumps to PMPI itself: in a
+ * program whose ULTs never call MPI this is all the layer does (p2p.c, coll.c). */
+static inline bool wm_direct(void)
+{
+    const void *d = atomic_load_explicit(&wm_g.direct, memory_order_relaxed);
+    return (d == wm_self_mark() || d == WM_DIRECT_ALL) && weft_xs_self() == NULL;
 }
 
 /* Start the layer after PMPI_Init_thread gave `provided` (init.c). */

@@ -31,7 +31,8 @@ static bool direct_send(int count, MPI_Datatype dt)
            (long)count * sz <= wm_g.direct_send;
 }
 
-int MPI_Send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
+static __attribute__((noinline)) int layer_send(const void *buf, int count, MPI_Datatype dt,
+                                                int dest, int tag, MPI_Comm comm)
 {
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
@@ -51,7 +52,15 @@ int MPI_Send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI
     return wm_finish(r, rc, &q);
 }
 
-int MPI_Ssend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
+int MPI_Send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
+{
+    if (wm_direct())
+        return PMPI_Send(buf, count, dt, dest, tag, comm);
+    return layer_send(buf, count, dt, dest, tag, comm);
+}
+
+static __attribute__((noinline)) int layer_ssend(const void *buf, int count, MPI_Datatype dt,
+                                                 int dest, int tag, MPI_Comm comm)
 {
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
@@ -65,8 +74,15 @@ int MPI_Ssend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MP
     return wm_finish(r, rc, &q);
 }
 
-int MPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
-             MPI_Status *status)
+int MPI_Ssend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
+{
+    if (wm_direct())
+        return PMPI_Ssend(buf, count, dt, dest, tag, comm);
+    return layer_ssend(buf, count, dt, dest, tag, comm);
+}
+
+static __attribute__((noinline)) int layer_recv(void *buf, int count, MPI_Datatype dt, int source,
+                                                int tag, MPI_Comm comm, MPI_Status *status)
 {
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
@@ -79,9 +95,19 @@ int MPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Com
     return wm_start_wait_one(r, h, rc, &q, status); /* unlocks */
 }
 
-int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
-                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
-                 MPI_Comm comm, MPI_Status *status)
+int MPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+             MPI_Status *status)
+{
+    if (wm_direct())
+        return PMPI_Recv(buf, count, dt, source, tag, comm, status);
+    return layer_recv(buf, count, dt, source, tag, comm, status);
+}
+
+static __attribute__((noinline)) int layer_sendrecv(const void *sendbuf, int sendcount,
+                                                    MPI_Datatype sendtype, int dest, int sendtag,
+                                                    void *recvbuf, int recvcount,
+                                                    MPI_Datatype recvtype, int source, int recvtag,
+                                                    MPI_Comm comm, MPI_Status *status)
 {
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
@@ -112,6 +138,17 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
         status->MPI_ERROR = keep;
     }
     return rc;
+}
+
+int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                 MPI_Comm comm, MPI_Status *status)
+{
+    if (wm_direct())
+        return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                             recvtype, source, recvtag, comm, status);
+    return layer_sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
+                          source, recvtag, comm, status);
 }
 
 /* The waits, hidden: weft_mpi_wait & co. call these directly, so that they park a ULT
@@ -201,54 +238,120 @@ int weft_mpi_probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 
 /* ---- nonblocking calls: only the lock ---- */
 
-int MPI_Isend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
-              MPI_Request *request)
+static __attribute__((noinline)) int layer_isend(const void *buf, int count, MPI_Datatype dt,
+                                                 int dest, int tag, MPI_Comm comm,
+                                                 MPI_Request *request)
 {
     int on = nb_lock();
     return nb_unlock(on, PMPI_Isend(buf, count, dt, dest, tag, comm, request));
 }
 
-int MPI_Issend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
-               MPI_Request *request)
+int MPI_Isend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+              MPI_Request *request)
+{
+    if (wm_direct())
+        return PMPI_Isend(buf, count, dt, dest, tag, comm, request);
+    return layer_isend(buf, count, dt, dest, tag, comm, request);
+}
+
+static __attribute__((noinline)) int layer_issend(const void *buf, int count, MPI_Datatype dt,
+                                                  int dest, int tag, MPI_Comm comm,
+                                                  MPI_Request *request)
 {
     int on = nb_lock();
     return nb_unlock(on, PMPI_Issend(buf, count, dt, dest, tag, comm, request));
 }
 
-int MPI_Irecv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
-              MPI_Request *request)
+int MPI_Issend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+               MPI_Request *request)
+{
+    if (wm_direct())
+        return PMPI_Issend(buf, count, dt, dest, tag, comm, request);
+    return layer_issend(buf, count, dt, dest, tag, comm, request);
+}
+
+static __attribute__((noinline)) int layer_irecv(void *buf, int count, MPI_Datatype dt, int source,
+                                                 int tag, MPI_Comm comm, MPI_Request *request)
 {
     int on = nb_lock();
     return nb_unlock(on, PMPI_Irecv(buf, count, dt, source, tag, comm, request));
 }
 
-int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+int MPI_Irecv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+              MPI_Request *request)
+{
+    if (wm_direct())
+        return PMPI_Irecv(buf, count, dt, source, tag, comm, request);
+    return layer_irecv(buf, count, dt, source, tag, comm, request);
+}
+
+static __attribute__((noinline)) int layer_iprobe(int source, int tag, MPI_Comm comm, int *flag,
+                                                  MPI_Status *status)
 {
     int on = nb_lock();
     return nb_unlock(on, PMPI_Iprobe(source, tag, comm, flag, status));
 }
 
-int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+    if (wm_direct())
+        return PMPI_Iprobe(source, tag, comm, flag, status);
+    return layer_iprobe(source, tag, comm, flag, status);
+}
+
+static __attribute__((noinline)) int layer_test(MPI_Request *request, int *flag, MPI_Status *status)
 {
     int on = nb_lock();
     return nb_unlock(on, PMPI_Test(request, flag, status));
 }
 
-int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
+int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    if (wm_direct())
+        return PMPI_Test(request, flag, status);
+    return layer_test(request, flag, status);
+}
+
+static __attribute__((noinline)) int layer_testall(int count, MPI_Request requests[], int *flag,
+                                                   MPI_Status statuses[])
 {
     int on = nb_lock();
     return nb_unlock(on, PMPI_Testall(count, requests, flag, statuses));
 }
 
-int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
+int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
+{
+    if (wm_direct())
+        return PMPI_Testall(count, requests, flag, statuses);
+    return layer_testall(count, requests, flag, statuses);
+}
+
+static __attribute__((noinline)) int layer_testany(int count, MPI_Request requests[], int *index,
+                                                   int *flag, MPI_Status *status)
 {
     int on = nb_lock();
     return nb_unlock(on, PMPI_Testany(count, requests, index, flag, status));
 }
 
-int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
-                 MPI_Status statuses[])
+int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
+{
+    if (wm_direct())
+        return PMPI_Testany(count, requests, index, flag, status);
+    return layer_testany(count, requests, index, flag, status);
+}
+
+static __attribute__((noinline)) int layer_testsome(int incount, MPI_Request requests[],
+                                                    int *outcount, int indices[],
+                                                    MPI_Status statuses[])
 {
     int on = nb_lock();
     return nb_unlock(on, PMPI_Testsome(incount, requests, outcount, indices, statuses));
+}
+
+int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                 MPI_Status statuses[])
+{
+    if (wm_direct())
+        return PMPI_Testsome(incount, requests, outcount, indices, statuses);
+    return layer_testsome(incount, requests, outcount, indices, statuses);
 }
