@@ -302,8 +302,8 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 int MPI_Query_thread(int *provided)
 {
     int rc = PMPI_Query_thread(provided);
-    if (rc == MPI_SUCCESS && provided && wm_g.raised &&
-        atomic_load_explicit(&wm_g.phase, memory_order_acquire) != WM_OFF)
+    if (rc == MPI_SUCCESS && provided &&
+        atomic_load_explicit(&wm_g.phase, memory_order_acquire) != WM_OFF && wm_g.raised)
         *provided = wm_g.reported;
     return rc;
 }
