@@ -25,18 +25,28 @@
  * or made before ABT_init or after ABT_finalize, goes straight to PMPI (see the
  * thread levels below for the one exception).
  *
- * Thread levels.  With MPI_THREAD_MULTIPLE the layer calls PMPI from every stream
- * without a lock.  A program that asks for less (MPI_Init, or MPI_Init_thread with
- * SINGLE, FUNNELED or SERIALIZED) gets at least MPI_THREAD_SERIALIZED from MPI (the
- * layer asks for it; `provided` reports what MPI gave) and the layer serialises the
- * MPI calls it makes itself with one lock: the interposed calls above, the polls, and
- * the nonblocking calls a program typically makes between them (MPI_Isend, MPI_Issend,
+ * Thread levels.  The layer keeps the program's level: MPI_Init is MPI's own, and
+ * MPI_Init_thread asks MPI for the level the program asks, except that FUNNELED is asked
+ * as SERIALIZED (so that ULTs of several streams may call MPI one at a time; Open MPI
+ * and MPICH do the same work at both levels).  `provided` and MPI_Query_thread answer
+ * what MPI gives, never more than the program asked.  With MPI_THREAD_MULTIPLE the layer
+ * calls PMPI from every stream without a lock.  Below it, the layer takes no lock either
+ * while only the thread that initialised MPI calls MPI (its ULTs on its own stream
+ * included): a program whose ULTs never call MPI, or call it from one stream, pays a
+ * test and a jump per call.  The first MPI call from any other thread (a ULT of a second
+ * stream, another OS thread) switches the layer's lock on for good, once the first thread
+ * is out of the MPI call it may be making; from then on the layer serialises the MPI
+ * calls it makes itself with that lock: the interposed calls above, the polls, and the
+ * nonblocking calls a program typically makes between them (MPI_Isend, MPI_Issend,
  * MPI_Irecv, MPI_Iprobe, MPI_Test, MPI_Testall, MPI_Testany, MPI_Testsome).  Other MPI
  * calls the program makes from several streams at once must take the same lock:
- * weft_mpi_lock / weft_mpi_unlock.  In that mode a blocking call from a thread that is
- * not a ULT, made while weft runs, is a nonblocking call plus a test loop that drops
+ * weft_mpi_lock / weft_mpi_unlock.  With the lock on, a blocking call from a thread that
+ * is not a ULT, made while weft runs, is a nonblocking call plus a test loop that drops
  * the lock between tests (holding it across a blocking call would stop every stream's
- * poll).  The lock is never held while a ULT is parked.
+ * poll).  The lock is never held while a ULT is parked.  A program initialised with
+ * MPI_Init or MPI_THREAD_SINGLE whose ULTs of several streams call MPI breaks the level
+ * it chose: the layer serialises the calls and says so once on stderr; such a program
+ * asks FUNNELED or more, or runs with WEFT_MPI_THREAD_LEVEL=serialized.
  *
  * Errors.  Every function returns what MPI returned: an MPI error code, passed on
  * unchanged, with the communicator's error handler called by MPI as for the plain
@@ -56,6 +66,9 @@
  * between the units it runs (not only every event_freq units or when idle), at most once
  * per n microseconds (default 50; 0: after every unit), so that a transfer needing
  * several progress calls advances while the other ULTs compute.
+ * WEFT_MPI_THREAD_LEVEL=single|funneled|serialized|multiple: the least level the layer
+ * asks MPI for, whatever the program asks (MPI_Init included); the program still sees
+ * its own level.  Unset: no floor.
  *
  * Out of memory.  A ULT that cannot be registered for the poll (its stream's table
  * cannot grow) waits by testing and yielding instead: slower, never wrong. */
@@ -129,12 +142,14 @@ int weft_mpi_waitany(int count, MPI_Request requests[], int *index,
 int weft_mpi_probe(int source, int tag, MPI_Comm comm, MPI_Status *status) WEFT_MPI_API;
 
 /**
- * @brief Take the layer's MPI lock (serialised thread levels only).
+ * @brief Take the layer's MPI lock (below MPI_THREAD_MULTIPLE only).
  *
- * Below MPI_THREAD_MULTIPLE the layer serialises its own MPI calls with this lock; a
- * program that makes other MPI calls from several streams takes it around them.  With
- * MPI_THREAD_MULTIPLE (or before MPI_Init) it does nothing.  Never park a ULT (block on
- * anything) while holding it: the streams' polls need it.
+ * Below MPI_THREAD_MULTIPLE the layer serialises its own MPI calls with this lock once a
+ * second thread calls MPI; a program that makes other MPI calls from several streams
+ * takes it around them.  Taken from a thread other than the one that initialised MPI, it
+ * switches the layer's lock on first.  With MPI_THREAD_MULTIPLE (or before MPI_Init) it
+ * does nothing.  Never park a ULT (block on anything) while holding it: the streams'
+ * polls need it.
  * @contexts any.
  * @return nothing.
  * @undefined taking it twice in one thread.
@@ -175,8 +190,10 @@ int weft_mpi_get_stats(struct weft_mpi_stats *stats) WEFT_MPI_API;
 
 /**
  * @brief How the layer handles calls: 0 not active (MPI not initialised through it, or
- * WEFT_MPI_BYPASS), 1 ULTs park with MPI_THREAD_MULTIPLE, 2 ULTs park and the layer
- * serialises its MPI calls.
+ * WEFT_MPI_BYPASS), 1 ULTs park and the layer takes no lock (MPI_THREAD_MULTIPLE, or
+ * below it while only the thread that initialised MPI has called MPI), 2 ULTs park and
+ * the layer serialises its MPI calls with its lock (below MULTIPLE, since a second
+ * thread called MPI).
  * @contexts any.
  * @return the mode.
  * @undefined nothing.

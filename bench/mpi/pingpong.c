@@ -29,7 +29,9 @@
  * quiet); it is not a quiet-machine proxy.
  * Each ULT uses blocking MPI_Send/MPI_Recv; the layer makes them nonblocking + park.  One
  * line of JSON per run on rank 0's stdout.  Thread level: MPI_THREAD_MULTIPLE, or
- * FUNNELED (the layer then asks SERIALIZED and locks; all ULTs run on the main thread). */
+ * FUNNELED (the layer then asks MPI for SERIALIZED; all ULTs run on the main thread, so
+ * its lock stays off).  The plain build under LD_PRELOAD=libweft-mpi.so measures what the
+ * layer costs a program whose ULTs never call MPI (docs/architecture.md, "MPI"). */
 #include <mpi.h>
 #include <stdio.h>
 #include <sys/resource.h>

@@ -18,8 +18,10 @@ Configurations (2 ranks: one process per core on the 2-core reference machine):
            a window of 64 then an ack, per pair: plain MPI (one pair of processes, one
            per core) vs 1, 8, 64 ULT pairs per rank pair, MPI_THREAD_MULTIPLE and FUNNELED;
            plus, as a reference only, plain MPI initialised with MPI_THREAD_MULTIPLE (Open
-           MPI's own thread-safety cost: it locks at every level above SINGLE, and the layer
-           needs at least SERIALIZED).  The criterion's baseline stays plain MPI at SINGLE.
+           MPI's own thread-safety cost: it locks at every level above SINGLE, and ULTs of
+           several streams need at least SERIALIZED).  The criterion's baseline stays plain MPI at SINGLE.
+           And the plain MPI program with LD_PRELOAD=libweft-mpi.so (no ULT calls MPI: the
+           layer keeps SINGLE and takes no lock, so this should match plain MPI).
   stencil  examples/mpi/stencil.c, with the layer vs WEFT_MPI_BYPASS=1 (the same binary,
            every call straight to PMPI), on 2 and 4 ranks: thin slabs (65536 columns, 32
            rows per rank), so that the halo rows (512 KiB) are a visible part of an
@@ -76,6 +78,12 @@ def main():
                         ["latency", k, max(200, it_lat // k)], {}, "json"))
     configs.append((("rate", "plain", 1, "single"), 2, plain, ["rate", 1, it_rate], {}, "json"))
     configs.append((("rate", "plain", 1, "multiple"), 2, plain, ["rate", 1, it_rate, "multiple"], {},
+                    "json"))
+    # the plain MPI program (MPI_THREAD_SINGLE, no ULT) with the layer preloaded: what the
+    # layer costs a program that never blocks a ULT in MPI
+    preload = {"LD_PRELOAD": os.path.join(a.build, "src", "mpi", "libweft-mpi.so"),
+               "LD_LIBRARY_PATH": a.build}
+    configs.append((("rate", "preload", 1, "single"), 2, plain, ["rate", 1, it_rate], preload,
                     "json"))
     for k in (1, 8, 64):
         for lvl in ("multiple", "funneled"):
@@ -147,6 +155,11 @@ def main():
         lines.append(f"| message rate | plain MPI | {pr / 1e6:.3f} M/s | 1.00 |")
         lines.append(f"| message rate | plain MPI at MPI_THREAD_MULTIPLE (reference) | "
                      f"{prm / 1e6:.3f} M/s | {prm / pr:.2f}x ({paired(pmkey, pkey):.2f}x) |")
+        plk = ("rate", "preload", 1, "single")
+        if plk in med:  # not in a --replot of a results file without it
+            lines.append(f"| message rate | plain MPI with LD_PRELOAD=libweft-mpi.so | "
+                         f"{med[plk] / 1e6:.3f} M/s | {med[plk] / pr:.2f}x "
+                         f"({paired(plk, pkey):.2f}x) |")
         for k in (1, 8, 64):
             for lvl in ("multiple", "funneled"):
                 key = ("rate", "weft", k, lvl)

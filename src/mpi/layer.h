@@ -21,8 +21,14 @@
  * table is found through a thread-local pointer (a stream is an OS thread).  A ULT
  * registers on the stream it runs on and may be resumed anywhere (its pool decides).
  *
- * Thread levels.  `serialize` is set when MPI gave less than MPI_THREAD_MULTIPLE: every
- * PMPI call of the layer is then made under `lock` (never held across a park). */
+ * Thread levels and the lock (init.c, docs/architecture.md "MPI").  The layer asks MPI for
+ * the program's own level (FUNNELED raised to SERIALIZED, which costs nothing more in Open
+ * MPI or MPICH and lets ULTs of several streams call MPI one at a time).  Below
+ * MPI_THREAD_MULTIPLE its lock stays off while only the thread that initialised MPI (the
+ * owner) calls MPI through it: wm_g.lockmode WM_LK_OWNER.  The first call from another
+ * thread turns it on for good (wm_lock_on, WM_LK_ON): it waits until the owner is out of
+ * the PMPI call it may be making (wm_g.owner_inside, counted by the owner around its
+ * calls; an asymmetric fence, membarrier(2), spares the owner a fence of its own). */
 #ifndef WEFT_MPI_LAYER_H
 #define WEFT_MPI_LAYER_H
 
@@ -42,35 +48,101 @@
 /* Life of the layer: MPI not initialised (or not through us yet), running, finalised. */
 enum { WM_OFF = 0, WM_ACTIVE = 1, WM_FINALIZED = 2 };
 
+#define WM_DIRECT_ALL ((const void *)1)
+
+/* Who may be inside MPI at once (wm_g.lockmode). */
+enum {
+    WM_LK_NONE = 0,  /* MPI gave MULTIPLE (or the layer is off or bypassed): never a lock */
+    WM_LK_OWNER = 1, /* below MULTIPLE, only the owner has called MPI: no lock */
+    WM_LK_ON = 2,    /* below MULTIPLE, a second thread has called MPI: PMPI under `lock` */
+};
+
 struct wm_global {
-    _Atomic int phase;   /* WM_*; written at init/finalize, read by every call */
-    bool serialize;      /* MPI gave < MPI_THREAD_MULTIPLE: PMPI under `lock` */
+    _Atomic int phase;             /* WM_*; written at init/finalize, read by every call */
+    _Atomic int lockmode;          /* WM_LK_*; OWNER -> ON once, by wm_lock_on */
+    _Atomic unsigned owner_inside; /* PMPI calls the owner is in while lockmode is OWNER */
+    const void *owner;             /* wm_self_mark() of the thread that initialised MPI */
+    /* wm_direct's answer in one word: the owner's mark while the layer runs with the lock
+     * off, WM_DIRECT_ALL with no lock ever (MULTIPLE, bypass, disabled), else NULL */
+    const void *_Atomic direct;
+    bool owner_fence;    /* no membarrier(2): the owner's count is a seq_cst RMW */
     bool bypass;         /* WEFT_MPI_BYPASS: the layer passes everything through */
+    bool raised;         /* the layer asked MPI for more than the program did */
+    int level;           /* the thread level MPI gave the layer */
+    int reported;        /* the level the program sees (provided, MPI_Query_thread) */
     unsigned nap_min_ns; /* idle naps of a stream with waiters (WEFT_MPI_NAP_US) */
     unsigned nap_max_ns;
     uint64_t spin_ns;     /* no sleep so long after activity (WEFT_MPI_SPIN_US) */
     uint64_t poll_gap_ns; /* between-units polls at most this often (WEFT_MPI_POLL_GAP_US) */
     long direct_send;     /* MPI_Send of at most this many bytes: PMPI_Send (see p2p.c) */
-    pthread_mutex_t lock; /* the serialising lock (serialize only) */
+    pthread_mutex_t lock; /* the serialising lock (WM_LK_ON only) */
 };
 extern WM_HIDDEN struct wm_global wm_g;
 
-static inline void wm_lock(void)
+/* A byte per thread whose address names the thread (initial-exec: two instructions). */
+extern WM_HIDDEN __thread char wm_mark __attribute__((tls_model("initial-exec")));
+static inline const void *wm_self_mark(void) { return &wm_mark; }
+/* The same, read through a call: for code that runs after a park or a yield, where a ULT
+ * may be on another OS thread and the compiler would reuse the thread pointer it read
+ * before (progress.c). */
+WM_HIDDEN const void *wm_self_mark_reload(void);
+
+/* A thread other than the owner calls MPI while the lock is off: turn it on, once the
+ * owner is out of MPI (init.c). */
+WM_HIDDEN void wm_lock_on(void);
+
+/* What a wm_lock holds, for wm_unlock. */
+enum { WM_H_NONE, WM_H_OWNER, WM_H_MUTEX };
+
+/* Around every PMPI call the layer makes (and the program's nonblocking ones): nothing
+ * with MULTIPLE; the owner's count while the lock is off; else the mutex.  `mark` names
+ * the calling thread (wm_self_mark, or wm_self_mark_reload after a possible switch). */
+static inline __attribute__((always_inline)) int wm_lock_as(const void *(*mark)(void))
 {
-    if (wm_g.serialize)
-        pthread_mutex_lock(&wm_g.lock);
+    int m = atomic_load_explicit(&wm_g.lockmode, memory_order_relaxed);
+    if (m == WM_LK_NONE)
+        return WM_H_NONE;
+    if (m == WM_LK_OWNER) {
+        if (wm_g.owner == mark()) {
+            if (__builtin_expect(wm_g.owner_fence, 0)) {
+                atomic_fetch_add_explicit(&wm_g.owner_inside, 1, memory_order_seq_cst);
+                if (atomic_load_explicit(&wm_g.lockmode, memory_order_seq_cst) == WM_LK_OWNER)
+                    return WM_H_OWNER;
+            } else {
+                /* only the owner writes the count: no RMW; wm_lock_on's membarrier orders
+                 * this store before the load below as a fence here would */
+                unsigned v = atomic_load_explicit(&wm_g.owner_inside, memory_order_relaxed);
+                atomic_store_explicit(&wm_g.owner_inside, v + 1, memory_order_relaxed);
+                atomic_signal_fence(memory_order_seq_cst);
+                if (atomic_load_explicit(&wm_g.lockmode, memory_order_relaxed) == WM_LK_OWNER)
+                    return WM_H_OWNER;
+            }
+            /* the lock went on meanwhile: out again, and take it */
+            atomic_fetch_sub_explicit(&wm_g.owner_inside, 1, memory_order_release);
+        } else {
+            wm_lock_on();
+        }
+    }
+    pthread_mutex_lock(&wm_g.lock);
+    return WM_H_MUTEX;
 }
-static inline void wm_unlock(void)
+static inline int wm_lock(void) { return wm_lock_as(wm_self_mark); }
+static inline int wm_lock_moved(void) { return wm_lock_as(wm_self_mark_reload); }
+static inline void wm_unlock(int h)
 {
-    if (wm_g.serialize)
+    if (h == WM_H_OWNER) {
+        unsigned v = atomic_load_explicit(&wm_g.owner_inside, memory_order_relaxed);
+        atomic_store_explicit(&wm_g.owner_inside, v - 1, memory_order_release);
+    } else if (h == WM_H_MUTEX) {
         pthread_mutex_unlock(&wm_g.lock);
+    }
 }
 
 /* How a call is carried out (wm_route). */
 enum wm_route {
     WM_DIRECT, /* straight to the blocking PMPI call */
-    WM_LOCKED, /* the blocking PMPI call under the lock (serialised, weft not running) */
-    WM_SPIN,   /* nonblocking + test loop dropping the lock (serialised, not a ULT) */
+    WM_LOCKED, /* the blocking PMPI call under the lock (lock on, weft not running) */
+    WM_SPIN,   /* nonblocking + test loop dropping the lock (below MULTIPLE, not a ULT) */
     WM_ULT,    /* nonblocking + park: the point of the layer */
 };
 
@@ -88,7 +160,24 @@ static inline enum wm_route wm_route(void)
         return WM_DIRECT;
     if (__builtin_expect(weft_self_ult() != NULL, 1))
         return WM_ULT; /* the unit its stream runs, a ULT: what ABT_self_get_type says too */
+    if (weft_xs_self() == NULL) {
+        /* not a stream's thread (no ULT, or weft not running): MPI's own call, with no
+         * lock to take or to turn on - MPI_THREAD_MULTIPLE, or the owner while it is off */
+        int m = atomic_load_explicit(&wm_g.lockmode, memory_order_relaxed);
+        if (m == WM_LK_NONE || (m == WM_LK_OWNER && wm_g.owner == wm_self_mark()))
+            return WM_DIRECT;
+    }
     return wm_route_other();
+}
+
+/* The caller gets MPI's own call and nothing else: it is not a stream's thread, and there
+ * is no lock to take or to turn on (MPI_THREAD_MULTIPLE, or the owner while the lock is
+ * off).  Every interposed function tests this first and then jumps to PMPI itself: in a
+ * program whose ULTs never call MPI this is all the layer does (p2p.c, coll.c). */
+static inline bool wm_direct(void)
+{
+    const void *d = atomic_load_explicit(&wm_g.direct, memory_order_relaxed);
+    return (d == wm_self_mark() || d == WM_DIRECT_ALL) && weft_xs_self() == NULL;
 }
 
 /* Start the layer after PMPI_Init_thread gave `provided` (init.c). */
@@ -103,11 +192,12 @@ WM_HIDDEN void wm_start(int provided);
  *   wm_probe:    MPI_Probe's, by polling PMPI_Iprobe. */
 WM_HIDDEN int wm_wait_one(enum wm_route route, MPI_Request *req, MPI_Status *status);
 WM_HIDDEN int wm_wait_all(enum wm_route route, int n, MPI_Request *reqs, MPI_Status *statuses);
-/* wm_wait_one for a request the caller just started under wm_lock, still held: the first
- * test is made under the same hold (one lock round trip less per call below
+/* wm_wait_one for a request the caller just started under wm_lock, still held (h): the
+ * first test is made under the same hold (one lock round trip less per call below
  * MPI_THREAD_MULTIPLE, where MPI_Recv is Irecv + Test); rc is the start's result.  Returns
  * with the lock released. */
-WM_HIDDEN int wm_start_wait_one(enum wm_route route, int rc, MPI_Request *req, MPI_Status *status);
+WM_HIDDEN int wm_start_wait_one(enum wm_route route, int h, int rc, MPI_Request *req,
+                                MPI_Status *status);
 WM_HIDDEN int wm_wait_any(enum wm_route route, int n, MPI_Request *reqs, int *index,
                           MPI_Status *status);
 WM_HIDDEN int wm_probe(enum wm_route route, int source, int tag, MPI_Comm comm, MPI_Status *status);
@@ -120,18 +210,13 @@ WM_HIDDEN bool wm_progress_start(void);
 
 /* The pattern of every interposed call:
  *     enum wm_route r = wm_route();
- *     if (r <= WM_LOCKED) { wm_enter(r); return wm_leave(r, PMPI_Bcast(...)); }
- *     wm_lock(); rc = PMPI_Ibcast(..., &q); wm_unlock();
+ *     if (r <= WM_LOCKED) { int h = wm_enter(r); return wm_leave(h, PMPI_Bcast(...)); }
+ *     int h = wm_lock(); rc = PMPI_Ibcast(..., &q); wm_unlock(h);
  *     return wm_finish(r, rc, &q);                                                       */
-static inline void wm_enter(enum wm_route r)
+static inline int wm_enter(enum wm_route r) { return r == WM_LOCKED ? wm_lock() : WM_H_NONE; }
+static inline int wm_leave(int h, int rc)
 {
-    if (r == WM_LOCKED)
-        wm_lock();
-}
-static inline int wm_leave(enum wm_route r, int rc)
-{
-    if (r == WM_LOCKED)
-        wm_unlock();
+    wm_unlock(h);
     return rc;
 }
 /* rc of a nonblocking start, then the wait for its request. */

@@ -4,22 +4,15 @@
  * MPI_Waitany, MPI_Probe) follow the pattern of layer.h: a ULT starts the nonblocking
  * form and waits in progress.c; anyone else goes to the blocking PMPI call.  The
  * nonblocking starts and tests (MPI_Isend, MPI_Issend, MPI_Irecv, MPI_Iprobe, MPI_Test*)
- * are interposed only to take the serialising lock below MPI_THREAD_MULTIPLE. */
+ * are interposed only for the serialising lock below MPI_THREAD_MULTIPLE (layer.h: nothing
+ * while only the thread that initialised MPI calls it). */
 #include "mpi/layer.h"
 
-/* The lock for a nonblocking call, below MPI_THREAD_MULTIPLE once the layer runs. */
-static inline bool nb_lock(void)
+/* The lock for a nonblocking call (the layer's lockmode is WM_LK_NONE until it starts). */
+static inline int nb_lock(void) { return wm_lock(); }
+static inline int nb_unlock(int h, int rc)
 {
-    bool on =
-        wm_g.serialize && atomic_load_explicit(&wm_g.phase, memory_order_acquire) == WM_ACTIVE;
-    if (on)
-        pthread_mutex_lock(&wm_g.lock);
-    return on;
-}
-static inline int nb_unlock(bool on, int rc)
-{
-    if (on)
-        pthread_mutex_unlock(&wm_g.lock);
+    wm_unlock(h);
     return rc;
 }
 
@@ -38,67 +31,93 @@ static bool direct_send(int count, MPI_Datatype dt)
            (long)count * sz <= wm_g.direct_send;
 }
 
-int MPI_Send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
+static __attribute__((noinline)) int layer_send(const void *buf, int count, MPI_Datatype dt,
+                                                int dest, int tag, MPI_Comm comm)
 {
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
-        wm_enter(r);
-        return wm_leave(r, PMPI_Send(buf, count, dt, dest, tag, comm));
+        int h = wm_enter(r);
+        return wm_leave(h, PMPI_Send(buf, count, dt, dest, tag, comm));
     }
-    wm_lock(); /* PMPI_Type_size is an MPI call too: one hold for it and the send */
+    int h = wm_lock(); /* PMPI_Type_size is an MPI call too: one hold for it and the send */
     if (direct_send(count, dt)) {
         int rc = PMPI_Send(buf, count, dt, dest, tag, comm);
-        wm_unlock();
+        wm_unlock(h);
         wm_count_direct();
         return rc;
     }
     MPI_Request q;
     int rc = PMPI_Isend(buf, count, dt, dest, tag, comm, &q);
-    wm_unlock();
+    wm_unlock(h);
+    return wm_finish(r, rc, &q);
+}
+
+int MPI_Send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
+{
+    if (wm_direct())
+        return PMPI_Send(buf, count, dt, dest, tag, comm);
+    return layer_send(buf, count, dt, dest, tag, comm);
+}
+
+static __attribute__((noinline)) int layer_ssend(const void *buf, int count, MPI_Datatype dt,
+                                                 int dest, int tag, MPI_Comm comm)
+{
+    enum wm_route r = wm_route();
+    if (r <= WM_LOCKED) {
+        int h = wm_enter(r);
+        return wm_leave(h, PMPI_Ssend(buf, count, dt, dest, tag, comm));
+    }
+    MPI_Request q;
+    int h = wm_lock();
+    int rc = PMPI_Issend(buf, count, dt, dest, tag, comm, &q);
+    wm_unlock(h);
     return wm_finish(r, rc, &q);
 }
 
 int MPI_Ssend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
 {
+    if (wm_direct())
+        return PMPI_Ssend(buf, count, dt, dest, tag, comm);
+    return layer_ssend(buf, count, dt, dest, tag, comm);
+}
+
+static __attribute__((noinline)) int layer_recv(void *buf, int count, MPI_Datatype dt, int source,
+                                                int tag, MPI_Comm comm, MPI_Status *status)
+{
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
-        wm_enter(r);
-        return wm_leave(r, PMPI_Ssend(buf, count, dt, dest, tag, comm));
+        int h = wm_enter(r);
+        return wm_leave(h, PMPI_Recv(buf, count, dt, source, tag, comm, status));
     }
     MPI_Request q;
-    wm_lock();
-    int rc = PMPI_Issend(buf, count, dt, dest, tag, comm, &q);
-    wm_unlock();
-    return wm_finish(r, rc, &q);
+    int h = wm_lock();
+    int rc = PMPI_Irecv(buf, count, dt, source, tag, comm, &q);
+    return wm_start_wait_one(r, h, rc, &q, status); /* unlocks */
 }
 
 int MPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
              MPI_Status *status)
 {
-    enum wm_route r = wm_route();
-    if (r <= WM_LOCKED) {
-        wm_enter(r);
-        return wm_leave(r, PMPI_Recv(buf, count, dt, source, tag, comm, status));
-    }
-    MPI_Request q;
-    wm_lock();
-    int rc = PMPI_Irecv(buf, count, dt, source, tag, comm, &q);
-    return wm_start_wait_one(r, rc, &q, status); /* unlocks */
+    if (wm_direct())
+        return PMPI_Recv(buf, count, dt, source, tag, comm, status);
+    return layer_recv(buf, count, dt, source, tag, comm, status);
 }
 
-int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
-                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
-                 MPI_Comm comm, MPI_Status *status)
+static __attribute__((noinline)) int layer_sendrecv(const void *sendbuf, int sendcount,
+                                                    MPI_Datatype sendtype, int dest, int sendtag,
+                                                    void *recvbuf, int recvcount,
+                                                    MPI_Datatype recvtype, int source, int recvtag,
+                                                    MPI_Comm comm, MPI_Status *status)
 {
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
-        wm_enter(r);
-        return wm_leave(r, PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+        int h = wm_enter(r);
+        return wm_leave(h, PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
                                          recvcount, recvtype, source, recvtag, comm, status));
     }
     MPI_Request q[2];
     MPI_Status st[2];
-    wm_lock();
+    int h = wm_lock();
     int rc = PMPI_Irecv(recvbuf, recvcount, recvtype, source, recvtag, comm, &q[0]);
     if (rc == MPI_SUCCESS) {
         rc = PMPI_Isend(sendbuf, sendcount, sendtype, dest, sendtag, comm, &q[1]);
@@ -107,7 +126,7 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
             PMPI_Wait(&q[0], MPI_STATUS_IGNORE);
         }
     }
-    wm_unlock();
+    wm_unlock(h);
     if (rc != MPI_SUCCESS)
         return rc;
     rc = wm_wait_all(r, 2, q, st);
@@ -121,6 +140,17 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
     return rc;
 }
 
+int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                 MPI_Comm comm, MPI_Status *status)
+{
+    if (wm_direct())
+        return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                             recvtype, source, recvtag, comm, status);
+    return layer_sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
+                          source, recvtag, comm, status);
+}
+
 /* The waits, hidden: weft_mpi_wait & co. call these directly, so that they park a ULT
  * even in a program where MPI's own MPI_Wait comes first in the symbol lookup (a call to
  * MPI_Wait from here would go through the PLT and could bind to it). */
@@ -128,13 +158,13 @@ static int wait1(MPI_Request *request, MPI_Status *status)
 {
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
-        wm_enter(r);
-        return wm_leave(r, PMPI_Wait(request, status));
+        int h = wm_enter(r);
+        return wm_leave(h, PMPI_Wait(request, status));
     }
     if (!request) { /* MPI reports it (and the error handler runs as for PMPI_Wait) */
-        wm_lock();
+        int h = wm_lock();
         int rc = PMPI_Wait(request, status);
-        wm_unlock();
+        wm_unlock(h);
         return rc;
     }
     return wm_wait_one(r, request, status);
@@ -144,8 +174,8 @@ static int waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 {
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
-        wm_enter(r);
-        return wm_leave(r, PMPI_Waitall(count, requests, statuses));
+        int h = wm_enter(r);
+        return wm_leave(h, PMPI_Waitall(count, requests, statuses));
     }
     return wm_wait_all(r, count, requests, statuses);
 }
@@ -154,8 +184,8 @@ static int waitany(int count, MPI_Request requests[], int *index, MPI_Status *st
 {
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
-        wm_enter(r);
-        return wm_leave(r, PMPI_Waitany(count, requests, index, status));
+        int h = wm_enter(r);
+        return wm_leave(h, PMPI_Waitany(count, requests, index, status));
     }
     return wm_wait_any(r, count, requests, index, status);
 }
@@ -164,8 +194,8 @@ static int probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
     enum wm_route r = wm_route();
     if (r <= WM_LOCKED) {
-        wm_enter(r);
-        return wm_leave(r, PMPI_Probe(source, tag, comm, status));
+        int h = wm_enter(r);
+        return wm_leave(h, PMPI_Probe(source, tag, comm, status));
     }
     return wm_probe(r, source, tag, comm, status);
 }
@@ -208,54 +238,120 @@ int weft_mpi_probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 
 /* ---- nonblocking calls: only the lock ---- */
 
+static __attribute__((noinline)) int layer_isend(const void *buf, int count, MPI_Datatype dt,
+                                                 int dest, int tag, MPI_Comm comm,
+                                                 MPI_Request *request)
+{
+    int on = nb_lock();
+    return nb_unlock(on, PMPI_Isend(buf, count, dt, dest, tag, comm, request));
+}
+
 int MPI_Isend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
               MPI_Request *request)
 {
-    bool on = nb_lock();
-    return nb_unlock(on, PMPI_Isend(buf, count, dt, dest, tag, comm, request));
+    if (wm_direct())
+        return PMPI_Isend(buf, count, dt, dest, tag, comm, request);
+    return layer_isend(buf, count, dt, dest, tag, comm, request);
+}
+
+static __attribute__((noinline)) int layer_issend(const void *buf, int count, MPI_Datatype dt,
+                                                  int dest, int tag, MPI_Comm comm,
+                                                  MPI_Request *request)
+{
+    int on = nb_lock();
+    return nb_unlock(on, PMPI_Issend(buf, count, dt, dest, tag, comm, request));
 }
 
 int MPI_Issend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
                MPI_Request *request)
 {
-    bool on = nb_lock();
-    return nb_unlock(on, PMPI_Issend(buf, count, dt, dest, tag, comm, request));
+    if (wm_direct())
+        return PMPI_Issend(buf, count, dt, dest, tag, comm, request);
+    return layer_issend(buf, count, dt, dest, tag, comm, request);
+}
+
+static __attribute__((noinline)) int layer_irecv(void *buf, int count, MPI_Datatype dt, int source,
+                                                 int tag, MPI_Comm comm, MPI_Request *request)
+{
+    int on = nb_lock();
+    return nb_unlock(on, PMPI_Irecv(buf, count, dt, source, tag, comm, request));
 }
 
 int MPI_Irecv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
               MPI_Request *request)
 {
-    bool on = nb_lock();
-    return nb_unlock(on, PMPI_Irecv(buf, count, dt, source, tag, comm, request));
+    if (wm_direct())
+        return PMPI_Irecv(buf, count, dt, source, tag, comm, request);
+    return layer_irecv(buf, count, dt, source, tag, comm, request);
+}
+
+static __attribute__((noinline)) int layer_iprobe(int source, int tag, MPI_Comm comm, int *flag,
+                                                  MPI_Status *status)
+{
+    int on = nb_lock();
+    return nb_unlock(on, PMPI_Iprobe(source, tag, comm, flag, status));
 }
 
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
-    bool on = nb_lock();
-    return nb_unlock(on, PMPI_Iprobe(source, tag, comm, flag, status));
+    if (wm_direct())
+        return PMPI_Iprobe(source, tag, comm, flag, status);
+    return layer_iprobe(source, tag, comm, flag, status);
+}
+
+static __attribute__((noinline)) int layer_test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    int on = nb_lock();
+    return nb_unlock(on, PMPI_Test(request, flag, status));
 }
 
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
-    bool on = nb_lock();
-    return nb_unlock(on, PMPI_Test(request, flag, status));
+    if (wm_direct())
+        return PMPI_Test(request, flag, status);
+    return layer_test(request, flag, status);
+}
+
+static __attribute__((noinline)) int layer_testall(int count, MPI_Request requests[], int *flag,
+                                                   MPI_Status statuses[])
+{
+    int on = nb_lock();
+    return nb_unlock(on, PMPI_Testall(count, requests, flag, statuses));
 }
 
 int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
 {
-    bool on = nb_lock();
-    return nb_unlock(on, PMPI_Testall(count, requests, flag, statuses));
+    if (wm_direct())
+        return PMPI_Testall(count, requests, flag, statuses);
+    return layer_testall(count, requests, flag, statuses);
+}
+
+static __attribute__((noinline)) int layer_testany(int count, MPI_Request requests[], int *index,
+                                                   int *flag, MPI_Status *status)
+{
+    int on = nb_lock();
+    return nb_unlock(on, PMPI_Testany(count, requests, index, flag, status));
 }
 
 int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
 {
-    bool on = nb_lock();
-    return nb_unlock(on, PMPI_Testany(count, requests, index, flag, status));
+    if (wm_direct())
+        return PMPI_Testany(count, requests, index, flag, status);
+    return layer_testany(count, requests, index, flag, status);
+}
+
+static __attribute__((noinline)) int layer_testsome(int incount, MPI_Request requests[],
+                                                    int *outcount, int indices[],
+                                                    MPI_Status statuses[])
+{
+    int on = nb_lock();
+    return nb_unlock(on, PMPI_Testsome(incount, requests, outcount, indices, statuses));
 }
 
 int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
                  MPI_Status statuses[])
 {
-    bool on = nb_lock();
-    return nb_unlock(on, PMPI_Testsome(incount, requests, outcount, indices, statuses));
+    if (wm_direct())
+        return PMPI_Testsome(incount, requests, outcount, indices, statuses);
+    return layer_testsome(incount, requests, outcount, indices, statuses);
 }

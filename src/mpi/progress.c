@@ -37,6 +37,9 @@
  * shared Testsome (a batch may complete two of them, and Waitany must complete one);
  * a lock per table (the single-thread ownership makes it unnecessary).
  *
+ * The layer's lock (layer.h) is taken here with wm_lock_moved: these waits park and yield,
+ * and a ULT may go on on another OS thread.
+ *
  * Failure: a table that cannot grow, a wait that cannot park (a main scheduler cannot
  * suspend: ABT_ERR_INV_THREAD) - the caller tests and yields until done instead. */
 #define _GNU_SOURCE
@@ -286,12 +289,12 @@ static void custom_unlink(struct table *t, struct waiter *w)
 static bool custom_test(struct waiter *w)
 {
     int flag = 0;
-    wm_lock();
+    int h = wm_lock_moved();
     if (w->kind == W_ANY)
         w->rc = PMPI_Testany(w->n, w->reqs, w->index, &flag, w->status);
     else
         w->rc = PMPI_Iprobe(w->source, w->tag, w->comm, &flag, w->status);
-    wm_unlock();
+    wm_unlock(h);
     return w->rc != MPI_SUCCESS || flag;
 }
 
@@ -324,9 +327,9 @@ static bool poll(void)
         for (int i = 0; i < t->n; i++)
             t->st[i].MPI_ERROR = MPI_SUCCESS; /* Testsome sets it only on MPI_ERR_IN_STATUS */
         int out = 0;
-        wm_lock();
+        int h = wm_lock_moved();
         int rc = PMPI_Testsome(t->n, t->req, &out, t->idx, t->st);
-        wm_unlock();
+        wm_unlock(h);
         count(t, C_TESTSOME);
         if (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) {
             for (int j = 0; out != MPI_UNDEFINED && j < out; j++)
@@ -338,9 +341,9 @@ static bool poll(void)
                 MPI_Status s;
                 s.MPI_ERROR = MPI_SUCCESS;
                 int f = 0;
-                wm_lock();
+                int h = wm_lock_moved();
                 int r = PMPI_Test(&t->req[i], &f, &s);
-                wm_unlock();
+                wm_unlock(h);
                 if (r != MPI_SUCCESS) {
                     s.MPI_ERROR = r;
                     f = 1;
@@ -469,9 +472,9 @@ static int spin_all(enum wm_route route, int n, MPI_Request *reqs, MPI_Status *s
 {
     for (;;) {
         int flag = 0;
-        wm_lock();
+        int h = wm_lock_moved();
         int rc = one ? PMPI_Test(reqs, &flag, statuses) : PMPI_Testall(n, reqs, &flag, statuses);
-        wm_unlock();
+        wm_unlock(h);
         if (rc != MPI_SUCCESS || flag)
             return rc;
         pause_caller(route);
@@ -485,16 +488,16 @@ static int wait_reqs(enum wm_route route, int n, MPI_Request *reqs, MPI_Status *
     if (route != WM_ULT)
         return spin_all(route, n, reqs, statuses, one);
     if (n < 0 || (n > 0 && !reqs)) {
-        wm_lock();
+        int h = wm_lock_moved();
         int rc = PMPI_Waitall(n, reqs, statuses); /* MPI reports the bad argument */
-        wm_unlock();
+        wm_unlock(h);
         return rc;
     }
     if (one && !tested) { /* the common case first: one request, often complete at once */
         int flag = 0;
-        wm_lock();
+        int h = wm_lock_moved();
         int rc = PMPI_Test(reqs, &flag, statuses);
-        wm_unlock();
+        wm_unlock(h);
         if (rc != MPI_SUCCESS || flag) {
             count_quick(false);
             return rc;
@@ -520,9 +523,9 @@ static int wait_reqs(enum wm_route route, int n, MPI_Request *reqs, MPI_Status *
         MPI_Status s;
         s.MPI_ERROR = MPI_SUCCESS;
         int flag = 0;
-        wm_lock();
+        int h = wm_lock_moved();
         int rc = PMPI_Test(&reqs[k], &flag, &s);
-        wm_unlock();
+        wm_unlock(h);
         if (rc != MPI_SUCCESS)
             record(&w, k, reqs[k], &s, rc);
         else if (flag)
@@ -554,9 +557,9 @@ static int wait_reqs(enum wm_route route, int n, MPI_Request *reqs, MPI_Status *
                     MPI_Status s;
                     s.MPI_ERROR = MPI_SUCCESS;
                     int flag = 0, k = todo[j];
-                    wm_lock();
+                    int h = wm_lock_moved();
                     int rc = PMPI_Test(&reqs[k], &flag, &s);
-                    wm_unlock();
+                    wm_unlock(h);
                     if (rc != MPI_SUCCESS || flag) {
                         record(&w, k, reqs[k], &s, rc);
                         todo[j] = todo[--ntodo];
@@ -582,16 +585,16 @@ int wm_wait_one(enum wm_route route, MPI_Request *req, MPI_Status *status)
     return wait_reqs(route, 1, req, status == MPI_STATUS_IGNORE ? NULL : status, true, false);
 }
 
-int wm_start_wait_one(enum wm_route route, int rc, MPI_Request *req, MPI_Status *status)
+int wm_start_wait_one(enum wm_route route, int h, int rc, MPI_Request *req, MPI_Status *status)
 {
     if (rc != MPI_SUCCESS) {
-        wm_unlock();
+        wm_unlock(h);
         return rc;
     }
     MPI_Status *st = status == MPI_STATUS_IGNORE ? NULL : status;
     int flag = 0;
     rc = PMPI_Test(req, &flag, st);
-    wm_unlock();
+    wm_unlock(h);
     if (rc != MPI_SUCCESS || flag) {
         count_quick(false);
         return rc;

@@ -1,8 +1,9 @@
 /* mpi_serialized: a program initialised with MPI_THREAD_FUNNELED (or SERIALIZED, argv[1]
  * = "serialized") whose ULTs on 2 streams call MPI at the same time: the layer asks MPI
- * for SERIALIZED at least, reports it, and serialises its own calls and the program's
- * nonblocking ones with its lock (weft_mpi_mode() == 2).  Results must be right, with
- * ULTs parked in receives on both streams while others test their own requests.  2 ranks. */
+ * for SERIALIZED, reports the program's own level, and once the second stream calls MPI
+ * serialises its own calls and the program's nonblocking ones with its lock
+ * (weft_mpi_mode() 1 before, 2 after).  Results must be right, with ULTs parked in
+ * receives on both streams while others test their own requests.  2 ranks. */
 #include <string.h>
 
 #include "mpi_test.h"
@@ -53,8 +54,11 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     test_rank = rank;
     CHECK_EQ(size, 2);
-    CHECK_EQ(provided, MPI_THREAD_SERIALIZED); /* the layer asked for it */
-    CHECK_EQ(weft_mpi_mode(), 2);
+    CHECK_EQ(provided, want); /* the program's level (the layer asked SERIALIZED) */
+    int real = -1;
+    CHECK_MPI(PMPI_Query_thread(&real));
+    CHECK_EQ(real, MPI_THREAD_SERIALIZED);
+    CHECK_EQ(weft_mpi_mode(), 1); /* no lock until a second thread calls MPI */
     for (int u = 0; u < NULT; u++)
         CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comms[u]));
     CHECK_ABT(ABT_init(0, NULL));
@@ -73,6 +77,7 @@ int main(int argc, char **argv)
     struct weft_mpi_stats s;
     CHECK_MPI(weft_mpi_get_stats(&s));
     CHECK(s.parked > 0);
+    CHECK_EQ(weft_mpi_mode(), 2);
     CHECK_ABT(ABT_xstream_join(xs2));
     CHECK_ABT(ABT_xstream_free(&xs2));
     CHECK_ABT(ABT_finalize());
