@@ -154,7 +154,8 @@ typedef struct pth_thread {
     _Atomic uint64_t sigpending;  /* signals waiting for it to run: bit sig - 1 (signal.c) */
     _Atomic uint64_t sigqueued;   /* of those, sent by pthread_sigqueue with sigval[sig - 1] */
     union sigval sigval[64];
-    char name[16]; /* pthread_setname_np */
+    unsigned epoch; /* the fork generation it belongs to (runtime.c) */
+    char name[16];  /* pthread_setname_np */
 } pth_thread;
 
 enum {
@@ -198,8 +199,11 @@ WEFT_INTERNAL pth_thread *pth_self(void);
  * free list, held across fork (fork.c). */
 WEFT_INTERNAL void pth_records_lock(void);
 WEFT_INTERNAL void pth_records_unlock(void);
-/* In the child of fork: the record lock is free again, one stream is left (runtime.c). */
+/* In the child of fork: the record lock is free again, one stream is left, and the
+ * parent's other threads never run program code again (runtime.c). */
 WEFT_INTERNAL void pth_after_fork_child(void);
+/* A thread of the parent that a child of fork woke (pth_leave): it ends at once. */
+WEFT_INTERNAL void pth_ghost_check(pth_thread *self);
 /* An identity of the caller for lock ownership: its record, or a per-OS-thread address
  * for a thread that is not one of our ULTs. */
 WEFT_INTERNAL const void *pth_identity(void);

@@ -71,6 +71,9 @@ static _Atomic long live;             /* program ULTs created and not finished *
 static pth_thread *_Atomic reap_head; /* detached, finished, published records */
 static pth_thread *free_recs;         /* recycled records (free_lock) */
 static pthread_mutex_t free_lock = PTHREAD_MUTEX_INITIALIZER; /* glibc's: never blocks long */
+static unsigned fork_epoch; /* children of fork down to this process (kept runtime) */
+static void **ghosts;       /* the parent's ready units, taken out of the pools */
+static size_t num_ghosts;
 static bool creating_stream;        /* start_runtime creates a stream: record its thread */
 static pthread_t created_os_thread; /* the OS thread of the stream just created */
 
@@ -232,8 +235,8 @@ __attribute__((destructor)) static void pth_destructor(void)
      * ends the threads as it does with Pthreads, and the runtime stays. */
     if (weft_atomic_load_acquire(&run_state) != RUN_READY || pth_internal())
         return;
-    if (pth_self() != &main_rec || weft_atomic_load_acquire(&live) != 0)
-        return;
+    if (pth_self() != &main_rec || weft_atomic_load_acquire(&live) != 0 || fork_epoch != 0)
+        return; /* (a child of fork: the parent's threads are kept aside, not finalized) */
     reap();
     pth_enter();
     weft_atomic_store_release(&run_state, RUN_FAILED); /* later calls go to glibc */
@@ -284,15 +287,51 @@ void pth_yield(void)
 
 void pth_records_lock(void) { pth_real(pthread_mutex_lock)(&free_lock); }
 void pth_records_unlock(void) { pth_real(pthread_mutex_unlock)(&free_lock); }
+/* The child of fork.  When the main thread forked the runtime goes on with one stream
+ * (weft's "fork()"), and the forking thread must be the only thread: the units ready in
+ * the pools are taken out and kept aside (never run: their OS-level history is the
+ * parent's), and a thread of the parent that the child wakes (it was parked on an object
+ * the child then signals, or in a timed wait) ends when it comes back into the layer,
+ * before any program code (pth_leave: the records carry the fork generation they belong
+ * to).  Such a thread ends holding what weft gave it on waking - the mutex of a condition
+ * wait, a mutex it waited for - as the parent's threads in a child of fork hold what they
+ * held at the fork. */
 void pth_after_fork_child(void)
 {
     pth_real(pthread_mutex_init)(&free_lock, NULL);
     int rank = -1;
     int was = pth_internal();
     pth_enter();
-    ABT_self_get_xstream_rank(&rank); /* fails when the child has no runtime */
+    bool kept = weft_atomic_load_acquire(&run_state) == RUN_READY &&
+                ABT_self_get_xstream_rank(&rank) == ABT_SUCCESS; /* else: no runtime */
+    pth_thread *self = kept ? pth_self() : NULL;
+    if (self) {
+        fork_epoch++;
+        self->epoch = fork_epoch;
+        for (int i = 0; i < num_streams; i++) {
+            ABT_unit u;
+            while (ABT_pool_pop(pools[i], &u) == ABT_SUCCESS && u != ABT_UNIT_NULL) {
+                void **g = realloc(ghosts, (num_ghosts + 1) * sizeof *g);
+                if (!g)
+                    break; /* out of memory in a fresh child: it may run */
+                ghosts = g;
+                ghosts[num_ghosts++] = u;
+            }
+        }
+        weft_atomic_store_relaxed(&live, self == &main_rec ? 0 : 1);
+        weft_atomic_fetch_add_seq_cst(&pth_sig_waiting, 1); /* pth_leave looks, for good */
+    }
     pth_set_internal(was);
     pth_sig_fork_child(rank);
+}
+
+void pth_ghost_check(pth_thread *self)
+{
+    if (WEFT_LIKELY(self->epoch == fork_epoch))
+        return;
+    pth_enter();
+    ABT_thread_exit(); /* no record, no count: the thread is the parent's */
+    abort();
 }
 
 /* A record for a new thread, in a new generation; NULL when out of memory. */
@@ -486,6 +525,7 @@ PTH_API int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)
         return EAGAIN;
     r->start = fn;
     r->arg = arg;
+    r->epoch = fork_epoch;
     if (detached == PTHREAD_CREATE_DETACHED)
         weft_atomic_fetch_or_relaxed(&r->state, PTH_F_DETACHED);
     ABT_thread_attr a;

@@ -164,7 +164,10 @@ void pth_sig_deliver(void)
 {
     mask_catch_up();
     pth_thread *self = pth_self();
-    if (!self || !weft_atomic_load_relaxed(&self->sigpending))
+    if (!self)
+        return;
+    pth_ghost_check(self);
+    if (!weft_atomic_load_relaxed(&self->sigpending))
         return;
     uint64_t bits = weft_atomic_exchange_acquire(&self->sigpending, 0);
     if (!bits)
