@@ -151,6 +151,8 @@ typedef struct pth_thread {
     struct pth_values *values;    /* pthread_setspecific values, NULL if none */
     struct pth_cleanup *cleanup;  /* pthread_cleanup_push stack (cleanup.c) */
     struct pth_thread *reap_next; /* detached and finished: the reap list; free: free list */
+    struct pth_thread *all_next;  /* every record (they are never freed, and ids are tagged:
+                                     this keeps them reachable for leak checkers) */
     _Atomic uint64_t sigpending;  /* signals waiting for it to run: bit sig - 1 (signal.c) */
     _Atomic uint64_t sigqueued;   /* of those, sent by pthread_sigqueue with sigval[sig - 1] */
     union sigval sigval[64];

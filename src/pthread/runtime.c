@@ -70,6 +70,7 @@ static pth_thread main_rec = { .magic = PTH_MAGIC, .state = 1u << PTH_GEN_SHIFT 
 static _Atomic long live;             /* program ULTs created and not finished */
 static pth_thread *_Atomic reap_head; /* detached, finished, published records */
 static pth_thread *free_recs;         /* recycled records (free_lock) */
+static pth_thread *all_recs;          /* every record made (free_lock) */
 static pthread_mutex_t free_lock = PTHREAD_MUTEX_INITIALIZER; /* glibc's: never blocks long */
 static unsigned fork_epoch; /* children of fork down to this process (kept runtime) */
 static void **ghosts;       /* the parent's ready units, taken out of the pools */
@@ -348,6 +349,10 @@ static pth_thread *rec_take(void)
             return NULL;
         r->magic = PTH_MAGIC;
         weft_atomic_store_relaxed(&r->state, 1u << PTH_GEN_SHIFT);
+        pth_records_lock();
+        r->all_next = all_recs;
+        all_recs = r;
+        pth_records_unlock();
     }
     return r;
 }
