@@ -220,6 +220,11 @@ WEFT_INTERNAL __attribute__((noreturn)) void pth_exit_rest(pth_thread *self);
 /* ---- signals (signal.c) ---- */
 /* Streams' OS threads, for signals to a ULT that runs on one (rank: the stream's). */
 WEFT_INTERNAL void pth_sig_stream(int rank, pthread_t os_thread);
+/* n streams run; how many of them have no OS thread recorded yet (a ULT starting on one
+ * records it: pth_sig_stream_self). */
+WEFT_INTERNAL void pth_sig_streams(int n);
+extern WEFT_INTERNAL _Atomic int pth_streams_unknown;
+WEFT_INTERNAL void pth_sig_stream_self(void);
 /* In the child of fork: only the forking thread's stream remains. */
 WEFT_INTERNAL void pth_sig_fork_child(int rank);
 

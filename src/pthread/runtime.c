@@ -179,11 +179,13 @@ static bool start_runtime(void)
         for (int k = 0; k < num_streams; k++) /* its own pool first, then the others' */
             order[k] = pools[(i + k) % num_streams];
         creating_stream = true;
+        created_os_thread = 0;
         rc = ABT_xstream_create_basic(ABT_SCHED_BASIC_WAIT, num_streams, order,
                                       ABT_SCHED_CONFIG_NULL, &streams[i]);
         creating_stream = false;
         int rank;
-        if (rc == ABT_SUCCESS && ABT_xstream_get_rank(streams[i], &rank) == ABT_SUCCESS)
+        if (rc == ABT_SUCCESS && created_os_thread &&
+            ABT_xstream_get_rank(streams[i], &rank) == ABT_SUCCESS)
             pth_sig_stream(rank, created_os_thread);
         if (rc != ABT_SUCCESS) {
             fprintf(stderr, "libweft-pthread: %d of %d streams (ABT_xstream_create: %d)\n", i,
@@ -193,6 +195,7 @@ static bool start_runtime(void)
         }
     }
     free(order);
+    pth_sig_streams(num_streams);
     return true;
 fail_init:
     free(order);
@@ -432,6 +435,8 @@ static void finished(pth_thread *self)
 static void ult_main(void *p)
 {
     pth_thread *self = p;
+    if (WEFT_UNLIKELY(weft_atomic_load_relaxed(&pth_streams_unknown) > 0))
+        pth_sig_stream_self(); /* weft made the stream without us (sanitized program) */
     pth_leave();
     void *ret = self->start(self->arg);
     pth_finish(self, ret);

@@ -32,8 +32,10 @@
  * A number outside 0..NSIG-1 is EINVAL.  The one word `pth_sig_waiting` (signals held
  * over all records) keeps the check in pth_leave to a load while none waits.
  *
- * The OS thread of each stream is recorded when the layer creates it (runtime.c); the
- * child of fork keeps only the forking stream's.  Rejected: a handler of our own on a
+ * The OS thread of each stream is recorded when the layer creates it (runtime.c) or, when
+ * weft's thread creation does not come through the layer (a sanitized program: the layer
+ * is linked after glibc), by the first ULT that starts on it while some stream is
+ * unknown; the child of fork keeps only the forking stream's.  Rejected: a handler of our own on a
  * reserved signal to forward into the target (it would take a signal number from the
  * program and still not reach a ULT parked in weft); waking a parked ULT to run its
  * handler (weft's waits cannot be interrupted for one waiter, and a handler may not call
@@ -60,12 +62,32 @@ static _Atomic bool stream_known[MAX_STREAMS];
 
 __attribute__((constructor)) static void main_os_init(void) { main_os = pth_real(pthread_self)(); }
 
+_Atomic int pth_streams_unknown;
+
 void pth_sig_stream(int rank, pthread_t os_thread)
 {
-    if (rank < 0 || rank >= MAX_STREAMS)
+    if (rank < 0 || rank >= MAX_STREAMS || weft_atomic_load_acquire(&stream_known[rank]))
         return;
     stream_os[rank] = os_thread;
-    weft_atomic_store_release(&stream_known[rank], true);
+    if (!weft_atomic_exchange_acq_rel(&stream_known[rank], true)) {
+        weft_atomic_fetch_sub_relaxed(&pth_streams_unknown, 1);
+    }
+}
+
+void pth_sig_streams(int n)
+{
+    weft_atomic_fetch_add_relaxed(&pth_streams_unknown, n); /* less those recorded already */
+}
+
+void pth_sig_stream_self(void)
+{
+    int rank = -1;
+    int was = pth_internal();
+    pth_enter();
+    int rc = ABT_self_get_xstream_rank(&rank);
+    pth_set_internal(was);
+    if (rc == ABT_SUCCESS)
+        pth_sig_stream(rank, pth_real(pthread_self)());
 }
 
 void pth_sig_fork_child(int rank)
@@ -73,6 +95,7 @@ void pth_sig_fork_child(int rank)
     for (int i = 0; i < MAX_STREAMS; i++)
         if (i != rank)
             weft_atomic_store_relaxed(&stream_known[i], false);
+    weft_atomic_store_relaxed(&pth_streams_unknown, 0); /* the others are gone */
 }
 
 /* The real function that sends sig (with v when queued) to an OS thread. */

@@ -2,8 +2,7 @@
  * "Pthreads over ULTs"): signal 0 checks the id, a bad number is EINVAL; a thread blocked
  * in sigwait gets the signal (as pbzip2's signal thread does); a handler runs in the
  * target's context - pthread_self() there is the target - whether the target signals
- * itself, computes on a stream, or is parked in a condition wait (then when it resumes);
- * pthread_sigqueue's value arrives. */
+ * itself or computes on a stream (pthread_kill_parked.c: a parked target). */
 #include "pth_test.h"
 
 #include <sched.h>
@@ -163,26 +162,6 @@ int main(void)
     CHECK_EQ_INT((long)ret, 0);
     CHECK_EQ_INT(hits, 1);
 
-    /* a thread parked in a condition wait: the handler runs in it (under the layer: when
-     * it resumes), and pthread_sigqueue's value comes with it */
-    hits = 0;
-    hit_value = 0;
-    go = 0;
-    parked = 0;
-    CHECK_RC(pthread_create(&t, NULL, parker, NULL), 0);
-    pthread_mutex_lock(&lock);
-    while (!parked)
-        pthread_cond_wait(&cond, &lock);
-    pthread_mutex_unlock(&lock); /* it waits on cond (or is about to: then it gets it first) */
-    CHECK_RC(pthread_sigqueue(t, SIGUSR2, (union sigval){ .sival_int = 4242 }), 0);
-    pthread_mutex_lock(&lock);
-    go = 1;
-    pthread_cond_broadcast(&cond);
-    pthread_mutex_unlock(&lock);
-    CHECK_RC(pthread_join(t, NULL), 0);
-    CHECK_EQ_INT(hits, 1);
-    CHECK(pthread_equal(hit_self, t));
-    CHECK_EQ_INT(hit_value, 4242);
     printf("signals reached their threads\n");
     return 0;
 }
