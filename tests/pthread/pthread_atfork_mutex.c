@@ -7,6 +7,7 @@
  * there - creates and joins threads of its own, and exits cleanly. */
 #include "pth_test.h"
 
+#include <stdatomic.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 
@@ -14,8 +15,8 @@ static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
 static int go;
-static volatile long spins; /* the yielding threads' progress */
-static volatile int stop;
+static atomic_long spins; /* the yielding threads' progress */
+static atomic_int stop;
 
 static pthread_t forker;
 static char order[16];
@@ -60,8 +61,8 @@ static void *parked(void *arg)
 
 static void *yielder(void *arg)
 {
-    while (!stop) {
-        spins++;
+    while (!atomic_load(&stop)) {
+        atomic_fetch_add(&spins, 1);
         sched_yield();
     }
     return arg;
@@ -86,10 +87,10 @@ static int child_main(void)
     if (strcmp(order, "PpcC") != 0) /* prepare2, prepare1, then child1, child2 */
         return 3;
     /* nobody else runs here: yielding gives the parent's threads no turn */
-    long before = spins;
+    long before = atomic_load(&spins);
     for (int i = 0; i < 2000; i++)
         sched_yield();
-    if (spins != before)
+    if (atomic_load(&spins) != before)
         return 4;
     if (pthread_mutex_trylock(&m) != 0) /* the child handler unlocked it */
         return 5;
@@ -119,7 +120,7 @@ int main(void)
     for (int i = 0; i < 2; i++)
         CHECK_RC(pthread_create(&y[i], NULL, yielder, NULL), 0);
     double end = pth_test_now() + 60;
-    while (spins < 100) { /* the yielders run */
+    while (atomic_load(&spins) < 100) { /* the yielders run */
         CHECK(pth_test_now() < end);
         sched_yield();
     }
@@ -147,7 +148,7 @@ int main(void)
         TEST_FAIL("child status %#x", status);
     CHECK_RC(pthread_mutex_trylock(&m), 0); /* the parent handler unlocked it */
     pthread_mutex_unlock(&m);
-    stop = 1;
+    atomic_store(&stop, 1);
     pthread_mutex_lock(&lock);
     go = 1;
     pthread_cond_broadcast(&cond);

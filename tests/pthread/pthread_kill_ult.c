@@ -2,16 +2,18 @@
  * "Pthreads over ULTs"): signal 0 checks the id, a bad number is EINVAL; a thread blocked
  * in sigwait gets the signal (as pbzip2's signal thread does); a handler runs in the
  * target's context - pthread_self() there is the target - whether the target signals
- * itself or computes on a stream (pthread_kill_parked.c: a parked target). */
+ * itself or occupies a stream (sleeping in the kernel) (pthread_kill_parked.c: a parked target). */
 #include "pth_test.h"
 
 #include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
 static int go, parked;
-static volatile sig_atomic_t hits, spin_stop, started;
+static volatile sig_atomic_t hits, spin_stop; /* written by the handlers */
+static atomic_int started;
 static volatile pthread_t hit_self;
 static volatile int hit_value;
 
@@ -30,17 +32,21 @@ static void *sigwaiter(void *arg)
     sigemptyset(&set);
     sigaddset(&set, SIGUSR1);
     int sig = 0;
-    started = 1;
+    atomic_store(&started, 1);
     if (sigwait(&set, &sig) != 0)
         return (void *)-1L;
     return (void *)(long)sig;
 }
 
+/* Occupies its stream: short sleeps in the kernel (a ThreadSanitizer build runs a
+ * handler only at an intercepted call, so not a pure loop). */
 static void *spinner(void *arg)
 {
-    started = 1;
-    while (!spin_stop)
-        __asm__ volatile("" ::: "memory");
+    atomic_store(&started, 1);
+    while (!spin_stop) {
+        struct timespec d = { 0, 1000 };
+        nanosleep(&d, NULL);
+    }
     return NULL;
 }
 
@@ -64,10 +70,10 @@ static void *self_kill(void *arg)
     return (void *)(long)(hits == 1 && pthread_equal(hit_self, pthread_self()) ? 0 : 2);
 }
 
-static void wait_until(volatile sig_atomic_t *flag)
+static void wait_until(atomic_int *flag)
 {
     double end = pth_test_now() + 60;
-    while (!*flag) {
+    while (!atomic_load(flag)) {
         CHECK(pth_test_now() < end);
         sched_yield();
     }
@@ -81,7 +87,7 @@ static void *driver(void *arg)
     /* a thread in sigwait takes the signal sent to it: sent before it runs, and while it
      * waits */
     for (int round = 0; round < 2; round++) {
-        started = 0;
+        atomic_store(&started, 0);
         CHECK_RC(pthread_create(&t, NULL, sigwaiter, NULL), 0);
         if (round == 1)
             wait_until(&started);
@@ -92,7 +98,7 @@ static void *driver(void *arg)
 
     /* a thread computing: the handler interrupts it, in its context */
     hits = 0;
-    started = 0;
+    atomic_store(&started, 0);
     spin_stop = 0;
     CHECK_RC(pthread_create(&t, NULL, spinner, NULL), 0);
     wait_until(&started);
