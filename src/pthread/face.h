@@ -124,6 +124,8 @@ static inline void pth_enter(void) { pth_set_internal(1); }
  * from weft (pth_leave). */
 extern WEFT_INTERNAL _Atomic int pth_sig_waiting;
 WEFT_INTERNAL void pth_sig_deliver(void);
+/* Make every pth_leave look from now on (threads: at its thread too, a child of fork). */
+WEFT_INTERNAL void pth_sig_attend(bool threads);
 static inline void pth_leave(void)
 {
     pth_set_internal(0);

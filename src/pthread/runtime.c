@@ -323,7 +323,7 @@ void pth_after_fork_child(void)
             }
         }
         weft_atomic_store_relaxed(&live, self == &main_rec ? 0 : 1);
-        weft_atomic_fetch_add_seq_cst(&pth_sig_waiting, 1); /* pth_leave looks, for good */
+        pth_sig_attend(true); /* pth_leave looks, for good */
     }
     pth_set_internal(was);
     pth_sig_fork_child(rank);

@@ -49,6 +49,16 @@
 #include "pthread/face.h"
 
 _Atomic int pth_sig_waiting;
+static _Atomic int sentinels;       /* of it: the ones for good (pth_sig_attend) */
+static _Atomic bool attend_threads; /* a child of fork: every ULT looks at itself */
+
+void pth_sig_attend(bool threads)
+{
+    if (threads)
+        weft_atomic_store_release(&attend_threads, true);
+    weft_atomic_fetch_add_relaxed(&sentinels, 1);
+    weft_atomic_fetch_add_seq_cst(&pth_sig_waiting, 1);
+}
 
 static pthread_mutex_t mask_lock = PTHREAD_MUTEX_INITIALIZER; /* glibc's */
 static sigset_t ult_mask;           /* the program threads' mask (mask_lock) */
@@ -150,7 +160,7 @@ static int ult_sigmask(int how, const sigset_t *set, sigset_t *old)
         if (rc == 0) {
             pth_real(pthread_sigmask)(SIG_BLOCK, NULL, &ult_mask);
             if (e == 0) /* from now on every pth_leave looks */
-                weft_atomic_fetch_add_seq_cst(&pth_sig_waiting, 1);
+                pth_sig_attend(false);
             e = e + 1 == 0 ? 1 : e + 1;
             weft_atomic_store_release(&mask_epoch, e);
             mask_seen = e;
@@ -186,6 +196,9 @@ PTH_API int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 void pth_sig_deliver(void)
 {
     mask_catch_up();
+    if (weft_atomic_load_relaxed(&pth_sig_waiting) == weft_atomic_load_relaxed(&sentinels) &&
+        !weft_atomic_load_relaxed(&attend_threads))
+        return; /* no signal waits: spare the lookup of the caller */
     pth_thread *self = pth_self();
     if (!self)
         return;
