@@ -132,6 +132,9 @@ static inline void pth_leave(void)
     if (WEFT_UNLIKELY(weft_atomic_load_relaxed(&pth_sig_waiting) != 0))
         pth_sig_deliver();
 }
+/* pth_leave after a weft call that never switches the caller away (an unlock, a condition
+ * signal, a trylock): it ran all along, so nothing was held for it meanwhile (signal.c). */
+static inline void pth_leave_running(void) { pth_set_internal(0); }
 
 /* ---- the runtime (runtime.c) ---- */
 #define PTH_MAGIC 0x7765667470746872ull /* "weftpthr" */
