@@ -48,6 +48,16 @@
 
 #include "pthread/face.h"
 
+#if WEFT_TSAN
+void __tsan_ignore_thread_begin(void);
+void __tsan_ignore_thread_end(void);
+static inline void tsan_ignore_begin(void) { __tsan_ignore_thread_begin(); }
+static inline void tsan_ignore_end(void) { __tsan_ignore_thread_end(); }
+#else
+static inline void tsan_ignore_begin(void) {}
+static inline void tsan_ignore_end(void) {}
+#endif
+
 _Atomic int pth_sig_waiting;
 static _Atomic int sentinels;       /* of it: the ones for good (pth_sig_attend) */
 static _Atomic bool attend_threads; /* a child of fork: every ULT looks at itself */
@@ -226,9 +236,14 @@ static bool running_on(pth_thread *r, pthread_t *os)
     ABT_thread_state st;
     ABT_xstream xs;
     int rank = -1;
+    /* A query of another thread's ULT, racing with its scheduling by design (a stale
+     * answer is the window the file's comment describes): weft reads the ULT's stream
+     * with a plain load, which ThreadSanitizer would report. */
+    tsan_ignore_begin();
     bool on = ABT_thread_get_state(r->ult, &st) == ABT_SUCCESS && st == ABT_THREAD_STATE_RUNNING &&
               ABT_thread_get_last_xstream(r->ult, &xs) == ABT_SUCCESS &&
               ABT_xstream_get_rank(xs, &rank) == ABT_SUCCESS;
+    tsan_ignore_end();
     pth_set_internal(was);
     if (!on || rank < 0 || rank >= MAX_STREAMS || !weft_atomic_load_acquire(&stream_known[rank]))
         return false;
