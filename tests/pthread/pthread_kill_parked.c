@@ -8,6 +8,16 @@
 
 #include <signal.h>
 
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#define ON_VALGRIND() RUNNING_ON_VALGRIND
+#endif
+#endif
+#ifndef ON_VALGRIND
+#define ON_VALGRIND() 0
+#endif
+
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
 static int go, parked;
@@ -69,9 +79,15 @@ int main(void)
     sa.sa_flags = SA_SIGINFO;
     sigemptyset(&sa.sa_mask);
     CHECK(sigaction(SIGUSR2, &sa, NULL) == 0);
+    /* valgrind delivers a signal that a thread queues to itself (rt_tgsigqueueinfo) at
+     * its next system call, not on return from the call */
+    int queued = !ON_VALGRIND();
+    if (!queued)
+        fprintf(stderr, "valgrind: the pthread_sigqueue checks are skipped\n");
     for (int i = 0; i < 20; i++) {
         run(0);
-        run(1);
+        if (queued)
+            run(1);
     }
     printf("signals reached parked threads when they resumed\n");
     return 0;
