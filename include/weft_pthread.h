@@ -20,6 +20,8 @@
 #define __pthread_register_cancel   weft___pthread_register_cancel
 #define __pthread_unregister_cancel weft___pthread_unregister_cancel
 #define __pthread_unwind_next       weft___pthread_unwind_next
+#define fork                        weft_fork
+#define pthread_atfork              weft_pthread_atfork
 #define pthread_barrier_destroy     weft_pthread_barrier_destroy
 #define pthread_barrier_init        weft_pthread_barrier_init
 #define pthread_barrier_wait        weft_pthread_barrier_wait
@@ -71,6 +73,7 @@
 #define pthread_setschedparam       weft_pthread_setschedparam
 #define pthread_setschedprio        weft_pthread_setschedprio
 #define pthread_setspecific         weft_pthread_setspecific
+#define pthread_sigmask             weft_pthread_sigmask
 #define pthread_sigqueue            weft_pthread_sigqueue
 #define pthread_spin_destroy        weft_pthread_spin_destroy
 #define pthread_spin_init           weft_pthread_spin_init
@@ -79,6 +82,7 @@
 #define pthread_spin_unlock         weft_pthread_spin_unlock
 #define pthread_timedjoin_np        weft_pthread_timedjoin_np
 #define pthread_tryjoin_np          weft_pthread_tryjoin_np
+#define sigprocmask                 weft_sigprocmask
 #define sched_yield                 weft_sched_yield
 
 #endif

@@ -166,7 +166,7 @@ PTH_API int pthread_cond_signal(pthread_cond_t *cv)
         return 0; /* nobody ever waited */
     pth_enter();
     int rc = ABT_cond_signal(h);
-    pth_leave();
+    pth_leave_running();
     return pth_errno(rc);
 }
 
@@ -179,7 +179,7 @@ PTH_API int pthread_cond_broadcast(pthread_cond_t *cv)
         return 0;
     pth_enter();
     int rc = ABT_cond_broadcast(h);
-    pth_leave();
+    pth_leave_running();
     return pth_errno(rc);
 }
 

@@ -21,9 +21,12 @@
  * sleeps on a futex inside weft.  Thread creation, pthread_self and pthread_exit depend on
  * the caller: from a thread that is not a ULT they are the real ones.
  *
- * Thread ids.  A ULT's pthread_t is the address of its `pth_thread` record; the record's
- * first word is PTH_MAGIC, which glibc's thread descriptor (whose first word points to
- * itself) never holds, so functions taking a pthread_t tell ours from real ones.
+ * Thread ids.  A ULT's pthread_t is the address of its `pth_thread` record with the record's
+ * generation in the top 16 bits (never 0), which a glibc thread id (a user-space address)
+ * never has: functions taking a pthread_t tell ours from real ones by the tag, and a stale
+ * id (its thread joined, or detached and finished, its record recycled) by a generation
+ * that no longer matches: ESRCH.  Records are never freed, only recycled, so reading
+ * one through a stale id is safe.
  *
  * Object layouts.  The program's pthread_mutex_t, pthread_cond_t, ... are its memory with
  * glibc's size; each file overlays its own struct (checked by _Static_assert against the
@@ -38,6 +41,7 @@
 #endif
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
@@ -58,6 +62,13 @@
     extern __typeof__(name) weft_##name __attribute__((alias(#name), visibility("default")));
 
 /* ---- the real functions (real.c) ---- */
+/* glibc's, declared by no header: pthread_atfork (libc_nonshared.a, linked into each
+ * object) calls it with the object's __dso_handle; each object's destructor calls
+ * __cxa_finalize, which drops that object's fork handlers. */
+extern int __register_atfork(void (*prepare)(void), void (*parent)(void), void (*child)(void),
+                             void *dso);
+extern void __cxa_finalize(void *dso);
+
 /* clang-format off */
 #define PTH_REAL_NAMES(X) \
     X(pthread_create) X(pthread_join) X(pthread_tryjoin_np) X(pthread_timedjoin_np) \
@@ -77,7 +88,8 @@
     X(pthread_rwlock_trywrlock) X(pthread_rwlock_timedwrlock) X(pthread_rwlock_clockwrlock) \
     X(pthread_rwlock_unlock) X(pthread_barrier_init) X(pthread_barrier_destroy) \
     X(pthread_barrier_wait) X(pthread_spin_init) X(pthread_spin_destroy) X(pthread_spin_lock) \
-    X(pthread_spin_trylock) X(pthread_spin_unlock) X(fork)
+    X(pthread_spin_trylock) X(pthread_spin_unlock) X(fork) X(__register_atfork) \
+    X(__cxa_finalize) X(pthread_sigmask) X(sigprocmask)
 /* clang-format on */
 
 enum pth_real_id {
@@ -106,7 +118,23 @@ static inline void *pth_real_fn(enum pth_real_id id)
 WEFT_INTERNAL int pth_internal(void) __attribute__((noinline));
 WEFT_INTERNAL void pth_set_internal(int v) __attribute__((noinline));
 static inline void pth_enter(void) { pth_set_internal(1); }
-static inline void pth_leave(void) { pth_set_internal(0); }
+/* Signals sent to a ULT that did not run (signal.c): how many wait, over all threads, plus
+ * one for good once the program changed its threads' signal mask.  A ULT takes its own
+ * signals, and its stream the program's mask, when it comes back into its program code
+ * from weft (pth_leave). */
+extern WEFT_INTERNAL _Atomic int pth_sig_waiting;
+WEFT_INTERNAL void pth_sig_deliver(void);
+/* Make every pth_leave look from now on (threads: at its thread too, a child of fork). */
+WEFT_INTERNAL void pth_sig_attend(bool threads);
+static inline void pth_leave(void)
+{
+    pth_set_internal(0);
+    if (WEFT_UNLIKELY(weft_atomic_load_relaxed(&pth_sig_waiting) != 0))
+        pth_sig_deliver();
+}
+/* pth_leave after a weft call that never switches the caller away (an unlock, a condition
+ * signal, a trylock): it ran all along, so nothing was held for it meanwhile (signal.c). */
+static inline void pth_leave_running(void) { pth_set_internal(0); }
 
 /* ---- the runtime (runtime.c) ---- */
 #define PTH_MAGIC 0x7765667470746872ull /* "weftpthr" */
@@ -115,19 +143,26 @@ struct pth_values; /* key.c */
 
 /* One program thread run as a ULT (or the main thread, run as the primary ULT).
  * `state` is the join protocol (runtime.c); the rest is written by the thread itself
- * until it finishes, then read by its joiner or reaper. */
+ * until it finishes, then read by its joiner or reaper.  Records are recycled, never
+ * freed (runtime.c). */
 typedef struct pth_thread {
-    uint64_t magic;         /* PTH_MAGIC while the record is live */
-    ABT_thread ult;         /* its ULT; ABT_THREAD_NULL for the main thread */
+    uint64_t magic;         /* PTH_MAGIC, for the life of the process */
+    ABT_thread ult;         /* its ULT (the main thread: the primary ULT, once it runs) */
     void *(*start)(void *); /* the program's start routine and argument */
     void *arg;
     void *ret;                    /* its return value / pthread_exit value */
-    _Atomic int state;            /* PTH_F_* bits: the join/detach/reap protocol (runtime.c) */
+    _Atomic unsigned state;       /* generation << 16 | PTH_F_* bits (runtime.c) */
     size_t stacksize;             /* its stack size (pthread_getattr_np) */
     struct pth_values *values;    /* pthread_setspecific values, NULL if none */
     struct pth_cleanup *cleanup;  /* pthread_cleanup_push stack (cleanup.c) */
-    struct pth_thread *reap_next; /* detached and finished: the reap list */
-    char name[16];                /* pthread_setname_np */
+    struct pth_thread *reap_next; /* detached and finished: the reap list; free: free list */
+    struct pth_thread *all_next;  /* every record (they are never freed, and ids are tagged:
+                                     this keeps them reachable for leak checkers) */
+    _Atomic uint64_t sigpending;  /* signals waiting for it to run: bit sig - 1 (signal.c) */
+    _Atomic uint64_t sigqueued;   /* of those, sent by pthread_sigqueue with sigval[sig - 1] */
+    union sigval sigval[64];
+    unsigned epoch; /* the fork generation it belongs to (runtime.c) */
+    char name[16];  /* pthread_setname_np */
 } pth_thread;
 
 enum {
@@ -135,19 +170,47 @@ enum {
     PTH_F_FINISHED = 2,  /* the thread returned or called pthread_exit */
     PTH_F_PUBLISHED = 4, /* the creator stored `ult` */
     PTH_F_JOINING = 8,   /* a joiner claimed it */
+    PTH_F_MASK = 0xffff, /* the flags; the generation is above */
 };
+#define PTH_GEN_SHIFT 16
+#define PTH_ID_SHIFT  48
+
+/* The id of a record (its current generation). */
+static inline pthread_t pth_id(pth_thread *r)
+{
+    unsigned gen = weft_atomic_load_relaxed(&r->state) >> PTH_GEN_SHIFT;
+    return (pthread_t)(((uintptr_t)gen << PTH_ID_SHIFT) | (uintptr_t)r);
+}
+/* A pthread_t of ours (tagged), as opposed to a real (glibc) thread id. */
+static inline bool pth_is_ours(pthread_t t) { return (t >> PTH_ID_SHIFT) != 0; }
+/* The record an id of ours names while it is live, NULL when stale (ESRCH): the thread
+ * was joined, or was detached and has been reaped. */
+static inline pth_thread *pth_live(pthread_t t)
+{
+    pth_thread *r = (pth_thread *)(t & (((uintptr_t)1 << PTH_ID_SHIFT) - 1));
+    if (r->magic != PTH_MAGIC)
+        return NULL;
+    unsigned gen = weft_atomic_load_acquire(&r->state) >> PTH_GEN_SHIFT;
+    return gen == (unsigned)(t >> PTH_ID_SHIFT) ? r : NULL;
+}
 
 /* Make sure the runtime runs (the constructor normally did it); false when it could not
  * start (the message was printed) and the caller must fall back to the real function. */
 WEFT_INTERNAL bool pth_ready(void);
+/* The runtime runs (without starting it). */
+WEFT_INTERNAL bool pth_started(void);
 /* The calling ULT's record, NULL when the caller is not one of our ULTs. */
 WEFT_INTERNAL pth_thread *pth_self(void);
-/* The record a pthread_t names, NULL when it is a real (glibc) thread id. */
-static inline pth_thread *pth_from_id(pthread_t t)
-{
-    pth_thread *r = (pth_thread *)t;
-    return r && r->magic == PTH_MAGIC ? r : NULL;
-}
+/* Records: taken for a new thread (NULL when out of memory), given back once its thread
+ * is joined or reaped (its generation moves on: old ids become stale); the lock of the
+ * free list, held across fork (fork.c). */
+WEFT_INTERNAL void pth_records_lock(void);
+WEFT_INTERNAL void pth_records_unlock(void);
+/* In the child of fork: the record lock is free again, one stream is left, and the
+ * parent's other threads never run program code again (runtime.c). */
+WEFT_INTERNAL void pth_after_fork_child(void);
+/* A thread of the parent that a child of fork woke (pth_leave): it ends at once. */
+WEFT_INTERNAL void pth_ghost_check(pth_thread *self);
 /* An identity of the caller for lock ownership: its record, or a per-OS-thread address
  * for a thread that is not one of our ULTs. */
 WEFT_INTERNAL const void *pth_identity(void);
@@ -158,6 +221,17 @@ WEFT_INTERNAL void pth_finish(pth_thread *self, void *ret);
 /* The end of pthread_exit after the cleanup handlers: destructors, then the ULT ends (the
  * main thread: the process exits once no program thread is left). */
 WEFT_INTERNAL __attribute__((noreturn)) void pth_exit_rest(pth_thread *self);
+
+/* ---- signals (signal.c) ---- */
+/* Streams' OS threads, for signals to a ULT that runs on one (rank: the stream's). */
+WEFT_INTERNAL void pth_sig_stream(int rank, pthread_t os_thread);
+/* n streams run; how many of them have no OS thread recorded yet (a ULT starting on one
+ * records it: pth_sig_stream_self). */
+WEFT_INTERNAL void pth_sig_streams(int n);
+extern WEFT_INTERNAL _Atomic int pth_streams_unknown;
+WEFT_INTERNAL void pth_sig_stream_self(void);
+/* In the child of fork: only the forking thread's stream remains. */
+WEFT_INTERNAL void pth_sig_fork_child(int rank);
 
 /* ---- keys (key.c) ---- */
 /* Run the destructors of the values of a finishing thread and free them. */

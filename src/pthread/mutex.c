@@ -118,7 +118,8 @@ static int relock(struct pmutex *m, int kind, const void *me, bool try)
 
 /* lock and trylock: the owner check of the recursive and errorcheck kinds, then the
  * weft mutex behind the object. */
-static int lock_any(pthread_mutex_t *mu, bool try)
+/* always_inline: the lock path is one function, as the program calls it */
+static inline __attribute__((always_inline)) int lock_any(pthread_mutex_t *mu, bool try)
 {
     struct pmutex *m = (struct pmutex *)mu;
     int kind = m->kind & PMUTEX_KIND_MASK;
@@ -233,7 +234,7 @@ PTH_API int pthread_mutex_unlock(pthread_mutex_t *mu)
         return EPERM; /* never locked */
     pth_enter();
     int rc = ABT_mutex_unlock(h);
-    pth_leave();
+    pth_leave_running();
     return rc == ABT_SUCCESS ? 0 : EPERM;
 }
 

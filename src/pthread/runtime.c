@@ -21,12 +21,21 @@
  *   PUBLISHED  set by the creator once ABT_thread_create stored the ULT handle;
  *   JOINING    set by the one joiner (a second joiner, or joining a detached thread,
  *              gets EINVAL).
- * Each bit is set by one fetch_or; whoever completes DETACHED|FINISHED|PUBLISHED pushes
- * the record on the reap list, so a detached record is freed exactly once, and never
- * before its handle exists.  A joiner waits in ABT_thread_free (which returns when the
- * ULT has terminated), reads `ret` and frees the record.  The reap list is drained by
- * pthread_create and pthread_join (ABT_thread_free of a detached ULT that is finishing
- * waits the few instructions it has left).
+ * Each bit is set by one fetch_or (DETACHED and JOINING by a CAS that also checks the
+ * generation, so a stale id never changes a recycled record); whoever completes
+ * DETACHED|FINISHED|PUBLISHED pushes the record on the reap list, so a detached record
+ * is recycled exactly once, and never before its handle exists.  A joiner waits in
+ * ABT_thread_free (which returns when the ULT has terminated), reads `ret` and recycles
+ * the record.  The reap list is drained by pthread_create and pthread_join
+ * (ABT_thread_free of a detached ULT that is finishing waits the few instructions it has
+ * left).
+ *
+ * Records are never freed: a recycled one moves to the next generation (the top 16 bits
+ * of `state` and of the ids, face.h; never 0) and goes on a free list that
+ * pthread_create takes from.  So an id kept after its thread was joined - a second
+ * join, a detach, a pthread_kill - reads a live record whose generation differs and
+ * gets ESRCH, as glibc answers, where freeing would be a use after free.  An id is
+ * recognised as stale until its record has been reused 65535 times.
  *
  * pthread_exit from a ULT runs the cleanup handlers (cleanup.c) and key destructors, then
  * ends the ULT with ABT_thread_exit.  From the main thread it waits until no program
@@ -57,9 +66,17 @@ static const ABT_thread_attr dflt_attr = ABT_THREAD_ATTR_NULL; /* weft default s
 static size_t dflt_stacksize;                                  /* WEFT_PTHREAD_STACKSIZE */
 static size_t glibc_stacksize; /* glibc's default: an attribute at it asks for ours */
 /* The main thread (the primary ULT once the runtime runs; its id before as well). */
-static pth_thread main_rec = { .magic = PTH_MAGIC, .state = PTH_F_PUBLISHED };
+static pth_thread main_rec = { .magic = PTH_MAGIC, .state = 1u << PTH_GEN_SHIFT | PTH_F_PUBLISHED };
 static _Atomic long live;             /* program ULTs created and not finished */
 static pth_thread *_Atomic reap_head; /* detached, finished, published records */
+static pth_thread *free_recs;         /* recycled records (free_lock) */
+static pth_thread *all_recs;          /* every record made (free_lock) */
+static pthread_mutex_t free_lock = PTHREAD_MUTEX_INITIALIZER; /* glibc's: never blocks long */
+static unsigned fork_epoch; /* children of fork down to this process (kept runtime) */
+static void **ghosts;       /* the parent's ready units, taken out of the pools */
+static size_t num_ghosts;
+static bool creating_stream;        /* start_runtime creates a stream: record its thread */
+static pthread_t created_os_thread; /* the OS thread of the stream just created */
 
 /* The identity of a thread that is not one of our ULTs: the address of its word. */
 static __thread char ext_identity;
@@ -153,13 +170,23 @@ static bool start_runtime(void)
     if ((rc = pth_keys_init()) != 0)
         goto fail_init;
     main_rec.ult = ABT_THREAD_NULL;
+    if (main_is_primary)
+        ABT_self_get_thread(&main_rec.ult); /* the primary ULT: its state, for signals */
     main_rec.stacksize = glibc_stacksize;
+    pth_sig_stream(0, pth_real(pthread_self)());
     what = "the streams";
     for (int i = 1; i < num_streams; i++) {
         for (int k = 0; k < num_streams; k++) /* its own pool first, then the others' */
             order[k] = pools[(i + k) % num_streams];
+        creating_stream = true;
+        created_os_thread = 0;
         rc = ABT_xstream_create_basic(ABT_SCHED_BASIC_WAIT, num_streams, order,
                                       ABT_SCHED_CONFIG_NULL, &streams[i]);
+        creating_stream = false;
+        int rank;
+        if (rc == ABT_SUCCESS && created_os_thread &&
+            ABT_xstream_get_rank(streams[i], &rank) == ABT_SUCCESS)
+            pth_sig_stream(rank, created_os_thread);
         if (rc != ABT_SUCCESS) {
             fprintf(stderr, "libweft-pthread: %d of %d streams (ABT_xstream_create: %d)\n", i,
                     num_streams, rc);
@@ -168,6 +195,7 @@ static bool start_runtime(void)
         }
     }
     free(order);
+    pth_sig_streams(num_streams);
     return true;
 fail_init:
     free(order);
@@ -201,6 +229,8 @@ bool pth_ready(void)
     return s == RUN_READY;
 }
 
+bool pth_started(void) { return weft_atomic_load_acquire(&run_state) == RUN_READY; }
+
 static void reap(void);
 
 __attribute__((destructor)) static void pth_destructor(void)
@@ -209,8 +239,8 @@ __attribute__((destructor)) static void pth_destructor(void)
      * ends the threads as it does with Pthreads, and the runtime stays. */
     if (weft_atomic_load_acquire(&run_state) != RUN_READY || pth_internal())
         return;
-    if (pth_self() != &main_rec || weft_atomic_load_acquire(&live) != 0)
-        return;
+    if (pth_self() != &main_rec || weft_atomic_load_acquire(&live) != 0 || fork_epoch != 0)
+        return; /* (a child of fork: the parent's threads are kept aside, not finalized) */
     reap();
     pth_enter();
     weft_atomic_store_release(&run_state, RUN_FAILED); /* later calls go to glibc */
@@ -259,6 +289,101 @@ void pth_yield(void)
 
 /* ---- the record's life ---- */
 
+void pth_records_lock(void) { pth_real(pthread_mutex_lock)(&free_lock); }
+void pth_records_unlock(void) { pth_real(pthread_mutex_unlock)(&free_lock); }
+/* The child of fork.  When the main thread forked the runtime goes on with one stream
+ * (weft's "fork()"), and the forking thread must be the only thread: the units ready in
+ * the pools are taken out and kept aside (never run: their OS-level history is the
+ * parent's), and a thread of the parent that the child wakes (it was parked on an object
+ * the child then signals, or in a timed wait) ends when it comes back into the layer,
+ * before any program code (pth_leave: the records carry the fork generation they belong
+ * to).  Such a thread ends holding what weft gave it on waking - the mutex of a condition
+ * wait, a mutex it waited for - as the parent's threads in a child of fork hold what they
+ * held at the fork. */
+void pth_after_fork_child(void)
+{
+    pth_real(pthread_mutex_init)(&free_lock, NULL);
+    int rank = -1;
+    int was = pth_internal();
+    pth_enter();
+    bool kept = weft_atomic_load_acquire(&run_state) == RUN_READY &&
+                ABT_self_get_xstream_rank(&rank) == ABT_SUCCESS; /* else: no runtime */
+    pth_thread *self = kept ? pth_self() : NULL;
+    if (self) {
+        fork_epoch++;
+        self->epoch = fork_epoch;
+        for (int i = 0; i < num_streams; i++) {
+            ABT_unit u;
+            while (ABT_pool_pop(pools[i], &u) == ABT_SUCCESS && u != ABT_UNIT_NULL) {
+                void **g = realloc(ghosts, (num_ghosts + 1) * sizeof *g);
+                if (!g)
+                    break; /* out of memory in a fresh child: it may run */
+                ghosts = g;
+                ghosts[num_ghosts++] = u;
+            }
+        }
+        weft_atomic_store_relaxed(&live, self == &main_rec ? 0 : 1);
+        pth_sig_attend(true); /* pth_leave looks, for good */
+    }
+    pth_set_internal(was);
+    pth_sig_fork_child(rank);
+}
+
+void pth_ghost_check(pth_thread *self)
+{
+    if (WEFT_LIKELY(self->epoch == fork_epoch))
+        return;
+    pth_enter();
+    ABT_thread_exit(); /* no record, no count: the thread is the parent's */
+    abort();
+}
+
+/* A record for a new thread, in a new generation; NULL when out of memory. */
+static pth_thread *rec_take(void)
+{
+    pth_records_lock();
+    pth_thread *r = free_recs;
+    if (r)
+        free_recs = r->reap_next;
+    pth_records_unlock();
+    if (!r) {
+        r = calloc(1, sizeof *r);
+        if (!r)
+            return NULL;
+        r->magic = PTH_MAGIC;
+        weft_atomic_store_relaxed(&r->state, 1u << PTH_GEN_SHIFT);
+        pth_records_lock();
+        r->all_next = all_recs;
+        all_recs = r;
+        pth_records_unlock();
+    }
+    return r;
+}
+
+/* Give a record back once its thread is joined or reaped: its ids become stale. */
+static void rec_give(pth_thread *r)
+{
+    unsigned gen = (weft_atomic_load_relaxed(&r->state) >> PTH_GEN_SHIFT) + 1;
+    if (gen > 0xffff)
+        gen = 1;
+    uint64_t lost = weft_atomic_exchange_relaxed(&r->sigpending, 0);
+    if (lost) /* sent while it did not run, and it never ran program code again */
+        weft_atomic_fetch_sub_relaxed(&pth_sig_waiting, __builtin_popcountll(lost));
+    weft_atomic_store_relaxed(&r->sigqueued, 0);
+    r->ult = ABT_THREAD_NULL;
+    r->start = NULL;
+    r->arg = r->ret = NULL;
+    r->values = NULL;
+    r->cleanup = NULL;
+    r->stacksize = 0;
+    r->name[0] = 0;
+    weft_atomic_store_release(&r->state, gen << PTH_GEN_SHIFT);
+    pth_records_lock();
+    r->reap_next = free_recs;
+    free_recs = r;
+    pth_records_unlock();
+}
+
 static void reap_push(pth_thread *r)
 {
     pth_thread *h = weft_atomic_load_relaxed(&reap_head);
@@ -268,10 +393,10 @@ static void reap_push(pth_thread *r)
 }
 
 /* Set `bit`; the one that completes DETACHED|FINISHED|PUBLISHED hands the record over. */
-static int set_bit(pth_thread *r, int bit)
+static unsigned set_bit(pth_thread *r, unsigned bit)
 {
-    const int all = PTH_F_DETACHED | PTH_F_FINISHED | PTH_F_PUBLISHED;
-    int old = weft_atomic_fetch_or_acq_rel(&r->state, bit);
+    const unsigned all = PTH_F_DETACHED | PTH_F_FINISHED | PTH_F_PUBLISHED;
+    unsigned old = weft_atomic_fetch_or_acq_rel(&r->state, bit);
     if ((old & all) != all && ((old | bit) & all) == all)
         reap_push(r);
     return old;
@@ -287,8 +412,7 @@ static void reap(void)
     while (r) {
         pth_thread *next = r->reap_next;
         ABT_thread_free(&r->ult);
-        r->magic = 0;
-        free(r);
+        rec_give(r);
         r = next;
     }
     pth_leave();
@@ -311,6 +435,8 @@ static void finished(pth_thread *self)
 static void ult_main(void *p)
 {
     pth_thread *self = p;
+    if (WEFT_UNLIKELY(weft_atomic_load_relaxed(&pth_streams_unknown) > 0))
+        pth_sig_stream_self(); /* weft made the stream without us (sanitized program) */
     pth_leave();
     void *ret = self->start(self->arg);
     pth_finish(self, ret);
@@ -343,6 +469,8 @@ static int create_os_thread(pthread_t *t, const pthread_attr_t *attr, void *(*fn
     int rc = pth_real(pthread_create)(t, attr, os_trampoline, s);
     if (rc != 0)
         free(s);
+    else if (creating_stream)
+        created_os_thread = *t;
     return rc;
 }
 
@@ -402,18 +530,19 @@ PTH_API int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)
     int detached = PTHREAD_CREATE_JOINABLE;
     if (attr)
         pthread_attr_getdetachstate(attr, &detached);
-    pth_thread *r = calloc(1, sizeof *r);
+    pth_thread *r = rec_take();
     if (!r)
         return EAGAIN;
-    r->magic = PTH_MAGIC;
     r->start = fn;
     r->arg = arg;
-    r->state = detached == PTHREAD_CREATE_DETACHED ? PTH_F_DETACHED : 0;
+    r->epoch = fork_epoch;
+    if (detached == PTHREAD_CREATE_DETACHED)
+        weft_atomic_fetch_or_relaxed(&r->state, PTH_F_DETACHED);
     ABT_thread_attr a;
     bool made;
     int rc = ult_attr(attr, &a, &made, &r->stacksize);
     if (rc != 0) {
-        free(r);
+        rec_give(r);
         return rc;
     }
     weft_atomic_fetch_add_relaxed(&live, 1);
@@ -424,24 +553,30 @@ PTH_API int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)
     pth_leave();
     if (arc != ABT_SUCCESS) {
         weft_atomic_fetch_sub_relaxed(&live, 1);
-        free(r);
+        rec_give(r);
         return EAGAIN;
     }
-    *t = (pthread_t)r;
+    *t = pth_id(r);
     set_bit(r, PTH_F_PUBLISHED); /* the record may be gone after this */
     return 0;
 }
 
-/* Claim r for joining: 0, or the error of pthread_join. */
-static int claim(pth_thread *r)
+static unsigned gen_of(pthread_t t) { return (unsigned)(t >> PTH_ID_SHIFT); }
+
+/* Claim r (named by t) for joining: 0, or the error of pthread_join. */
+static int claim(pth_thread *r, pthread_t t)
 {
     if (r == pth_self())
         return EDEADLK;
     if (r == &main_rec)
         return EINVAL; /* the main thread is not joinable here (documented) */
-    int old = weft_atomic_fetch_or_acq_rel(&r->state, PTH_F_JOINING);
-    if (old & (PTH_F_DETACHED | PTH_F_JOINING))
-        return EINVAL;
+    unsigned old = weft_atomic_load_relaxed(&r->state);
+    do {
+        if (old >> PTH_GEN_SHIFT != gen_of(t))
+            return ESRCH; /* joined (or reaped) meanwhile */
+        if (old & (PTH_F_DETACHED | PTH_F_JOINING))
+            return EINVAL;
+    } while (!weft_atomic_cas_weak_acq_rel(&r->state, &old, old | PTH_F_JOINING));
     return 0;
 }
 
@@ -453,17 +588,18 @@ static void *release(pth_thread *r)
     ABT_thread_free(&r->ult); /* returns once the ULT has terminated */
     pth_leave();
     void *ret = r->ret;
-    r->magic = 0;
-    free(r);
+    rec_give(r);
     return ret;
 }
 
 PTH_API int pthread_join(pthread_t t, void **ret)
 {
     pth_thread *r;
-    if (pth_internal() || !(r = pth_from_id(t)))
+    if (pth_internal() || !pth_is_ours(t))
         return pth_real(pthread_join)(t, ret);
-    int rc = claim(r);
+    if (!(r = pth_live(t)))
+        return ESRCH;
+    int rc = claim(r, t);
     if (rc != 0)
         return rc;
     void *v = release(r);
@@ -474,9 +610,12 @@ PTH_API int pthread_join(pthread_t t, void **ret)
 }
 
 /* Wait for r to finish until abs_rt (NULL: do not wait); ETIMEDOUT / EBUSY otherwise. */
-static int join_until(pth_thread *r, void **ret, const struct timespec *abs_rt)
+static int join_until(pth_thread *r, pthread_t t, void **ret, const struct timespec *abs_rt)
 {
-    while (!(weft_atomic_load_acquire(&r->state) & PTH_F_FINISHED)) {
+    unsigned st;
+    while (!((st = weft_atomic_load_acquire(&r->state)) & PTH_F_FINISHED)) {
+        if (st >> PTH_GEN_SHIFT != gen_of(t))
+            return ESRCH;
         if (!abs_rt)
             return EBUSY;
         if (pth_passed(abs_rt))
@@ -490,7 +629,7 @@ static int join_until(pth_thread *r, void **ret, const struct timespec *abs_rt)
             nanosleep(&d, NULL);
         }
     }
-    int rc = claim(r);
+    int rc = claim(r, t);
     if (rc != 0)
         return rc;
     void *v = release(r);
@@ -502,39 +641,48 @@ static int join_until(pth_thread *r, void **ret, const struct timespec *abs_rt)
 PTH_API int pthread_tryjoin_np(pthread_t t, void **ret)
 {
     pth_thread *r;
-    if (pth_internal() || !(r = pth_from_id(t))) {
+    if (pth_internal() || !pth_is_ours(t)) {
         __typeof__(&pthread_tryjoin_np) f = pth_real(pthread_tryjoin_np);
         return f ? f(t, ret) : ENOSYS;
     }
-    return join_until(r, ret, NULL);
+    if (!(r = pth_live(t)))
+        return ESRCH;
+    return join_until(r, t, ret, NULL);
 }
 
 PTH_API int pthread_timedjoin_np(pthread_t t, void **ret, const struct timespec *abs)
 {
     pth_thread *r;
-    if (pth_internal() || !(r = pth_from_id(t))) {
+    if (pth_internal() || !pth_is_ours(t)) {
         __typeof__(&pthread_timedjoin_np) f = pth_real(pthread_timedjoin_np);
         return f ? f(t, ret, abs) : ENOSYS;
     }
+    if (!(r = pth_live(t)))
+        return ESRCH;
     if (!pth_ts_valid(abs))
         return EINVAL;
-    return join_until(r, ret, abs);
+    return join_until(r, t, ret, abs);
 }
 
 PTH_API int pthread_detach(pthread_t t)
 {
     pth_thread *r;
-    if (pth_internal() || !(r = pth_from_id(t)))
+    if (pth_internal() || !pth_is_ours(t))
         return pth_real(pthread_detach)(t);
+    if (!(r = pth_live(t)))
+        return ESRCH;
     if (r == &main_rec)
         return 0; /* the main thread is never joined here: nothing to free */
-    /* Not when a joiner claimed it (it frees the record) or it is detached already. */
-    int old = weft_atomic_load_relaxed(&r->state);
+    /* Not when a joiner claimed it (it recycles the record) or it is detached already;
+     * ESRCH when the id went stale meanwhile. */
+    unsigned old = weft_atomic_load_relaxed(&r->state);
     do {
+        if (old >> PTH_GEN_SHIFT != gen_of(t))
+            return ESRCH;
         if (old & (PTH_F_DETACHED | PTH_F_JOINING))
             return EINVAL;
     } while (!weft_atomic_cas_weak_acq_rel(&r->state, &old, old | PTH_F_DETACHED));
-    const int all = PTH_F_DETACHED | PTH_F_FINISHED | PTH_F_PUBLISHED;
+    const unsigned all = PTH_F_DETACHED | PTH_F_FINISHED | PTH_F_PUBLISHED;
     if (((old | PTH_F_DETACHED) & all) == all)
         reap_push(r); /* it had finished: ours to hand over */
     return 0;
@@ -573,7 +721,7 @@ PTH_API pthread_t pthread_self(void)
     pth_thread *s;
     if (pth_internal() || !(s = pth_self()))
         return pth_real(pthread_self)();
-    return (pthread_t)s;
+    return pth_id(s);
 }
 
 PTH_API int pthread_equal(pthread_t a, pthread_t b) { return a == b; }
@@ -588,67 +736,41 @@ PTH_API int sched_yield(void)
     return 0;
 }
 
-/* fork: glibc runs weft's pthread_atfork handlers inside it, on the calling thread, and
- * they take weft's own (glibc) locks: they must see the word set.  The child keeps the
- * runtime when the main thread (the primary ULT) forked, as weft documents ("fork()"). */
-PTH_API pid_t fork(void)
-{
-    if (pth_internal())
-        return pth_real(fork)();
-    pth_enter();
-    pid_t p = pth_real(fork)();
-    pth_leave();
-    return p;
-}
-
 /* ---- functions that take a pthread_t: what they mean for a ULT ---- */
 
 PTH_API int pthread_getattr_np(pthread_t t, pthread_attr_t *attr)
 {
     pth_thread *r;
-    if (pth_internal() || !(r = pth_from_id(t)))
+    if (pth_internal() || !pth_is_ours(t))
         return pth_real(pthread_getattr_np)(t, attr);
+    if (!(r = pth_live(t)))
+        return ESRCH;
     int rc = pthread_attr_init(attr);
     if (rc != 0)
         return rc;
     pthread_attr_setstacksize(attr, r->stacksize);
-    int st = weft_atomic_load_acquire(&r->state);
+    unsigned st = weft_atomic_load_acquire(&r->state);
     pthread_attr_setdetachstate(attr, st & PTH_F_DETACHED ? PTHREAD_CREATE_DETACHED
                                                           : PTHREAD_CREATE_JOINABLE);
     return 0;
 }
 
-PTH_API int pthread_kill(pthread_t t, int sig)
-{
-    pth_thread *r;
-    if (pth_internal() || !(r = pth_from_id(t)))
-        return pth_real(pthread_kill)(t, sig);
-    if (sig < 0 || sig >= NSIG)
-        return EINVAL;
-    return sig == 0 ? 0 : ENOTSUP; /* signals to a ULT: not supported (documented) */
-}
-
-PTH_API int pthread_sigqueue(pthread_t t, int sig, const union sigval v)
-{
-    pth_thread *r;
-    if (pth_internal() || !(r = pth_from_id(t)))
-        return pth_real(pthread_sigqueue)(t, sig, v);
-    return pthread_kill(t, sig);
-}
-
 PTH_API int pthread_cancel(pthread_t t)
 {
-    pth_thread *r;
-    if (pth_internal() || !(r = pth_from_id(t)))
+    if (pth_internal() || !pth_is_ours(t))
         return pth_real(pthread_cancel)(t);
+    if (!pth_live(t))
+        return ESRCH;
     return ENOTSUP; /* cancellation of a ULT: not supported (documented) */
 }
 
 PTH_API int pthread_setname_np(pthread_t t, const char *name)
 {
     pth_thread *r;
-    if (pth_internal() || !(r = pth_from_id(t)))
+    if (pth_internal() || !pth_is_ours(t))
         return pth_real(pthread_setname_np)(t, name);
+    if (!(r = pth_live(t)))
+        return ESRCH;
     if (strlen(name) >= sizeof r->name)
         return ERANGE;
     memcpy(r->name, name, strlen(name) + 1);
@@ -658,8 +780,10 @@ PTH_API int pthread_setname_np(pthread_t t, const char *name)
 PTH_API int pthread_getname_np(pthread_t t, char *buf, size_t len)
 {
     pth_thread *r;
-    if (pth_internal() || !(r = pth_from_id(t)))
+    if (pth_internal() || !pth_is_ours(t))
         return pth_real(pthread_getname_np)(t, buf, len);
+    if (!(r = pth_live(t)))
+        return ESRCH;
     size_t n = strnlen(r->name, sizeof r->name);
     if (len <= n)
         return ERANGE;
@@ -670,8 +794,10 @@ PTH_API int pthread_getname_np(pthread_t t, char *buf, size_t len)
 
 PTH_API int pthread_getschedparam(pthread_t t, int *policy, struct sched_param *param)
 {
-    if (pth_internal() || !pth_from_id(t))
+    if (pth_internal() || !pth_is_ours(t))
         return pth_real(pthread_getschedparam)(t, policy, param);
+    if (!pth_live(t))
+        return ESRCH;
     *policy = SCHED_OTHER; /* ULTs are scheduled by weft, in FIFO order */
     param->sched_priority = 0;
     return 0;
@@ -679,36 +805,46 @@ PTH_API int pthread_getschedparam(pthread_t t, int *policy, struct sched_param *
 
 PTH_API int pthread_setschedparam(pthread_t t, int policy, const struct sched_param *param)
 {
-    if (pth_internal() || !pth_from_id(t))
+    if (pth_internal() || !pth_is_ours(t))
         return pth_real(pthread_setschedparam)(t, policy, param);
+    if (!pth_live(t))
+        return ESRCH;
     return ENOTSUP;
 }
 
 PTH_API int pthread_setschedprio(pthread_t t, int prio)
 {
-    if (pth_internal() || !pth_from_id(t))
+    if (pth_internal() || !pth_is_ours(t))
         return pth_real(pthread_setschedprio)(t, prio);
+    if (!pth_live(t))
+        return ESRCH;
     return ENOTSUP;
 }
 
 PTH_API int pthread_getcpuclockid(pthread_t t, clockid_t *clock)
 {
-    if (pth_internal() || !pth_from_id(t))
+    if (pth_internal() || !pth_is_ours(t))
         return pth_real(pthread_getcpuclockid)(t, clock);
+    if (!pth_live(t))
+        return ESRCH;
     return ENOENT; /* a ULT has no CPU-time clock of its own */
 }
 
 PTH_API int pthread_setaffinity_np(pthread_t t, size_t size, const cpu_set_t *set)
 {
-    if (pth_internal() || !pth_from_id(t))
+    if (pth_internal() || !pth_is_ours(t))
         return pth_real(pthread_setaffinity_np)(t, size, set);
+    if (!pth_live(t))
+        return ESRCH;
     return ENOTSUP; /* a ULT runs on any stream of the pool */
 }
 
 PTH_API int pthread_getaffinity_np(pthread_t t, size_t size, cpu_set_t *set)
 {
-    if (pth_internal() || !pth_from_id(t))
+    if (pth_internal() || !pth_is_ours(t))
         return pth_real(pthread_getaffinity_np)(t, size, set);
+    if (!pth_live(t))
+        return ESRCH;
     return sched_getaffinity(0, size, set) == 0 ? 0 : errno; /* any CPU of the process */
 }
 
@@ -724,13 +860,11 @@ PTH_ALIAS(pthread_getcpuclockid)
 PTH_ALIAS(pthread_getname_np)
 PTH_ALIAS(pthread_getschedparam)
 PTH_ALIAS(pthread_join)
-PTH_ALIAS(pthread_kill)
 PTH_ALIAS(pthread_self)
 PTH_ALIAS(pthread_setaffinity_np)
 PTH_ALIAS(pthread_setname_np)
 PTH_ALIAS(pthread_setschedparam)
 PTH_ALIAS(pthread_setschedprio)
-PTH_ALIAS(pthread_sigqueue)
 PTH_ALIAS(pthread_timedjoin_np)
 PTH_ALIAS(pthread_tryjoin_np)
 PTH_ALIAS(sched_yield)
