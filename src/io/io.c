@@ -653,15 +653,33 @@ API int weft_io_shutdown(int fd, int how)
 
 API int weft_io_poll(int fd, short events, int timeout_ms)
 {
+    /* poll(2)'s rules: a negative time-out waits without limit, 0 just looks; a negative
+     * fd is ignored (revents 0), so the call only waits for its time-out; events 0 still
+     * reports POLLERR, POLLHUP and POLLNVAL (exec.c waits for those) */
     if (timeout_ms == 0) {
         struct pollfd p = { .fd = fd, .events = events };
         int r = poll(&p, 1, 0);
         return r > 0 ? p.revents : r;
     }
+    uint64_t deadline = 0;
+    if (timeout_ms > 0)
+        deadline = weft_clock_ns() + (uint64_t)timeout_ms * 1000000u;
+    if (fd < 0) {
+        if (!weft_self_ult()) {
+            /* an OS thread sleeps in place, as poll(2) with no fd would (its own time
+             * limit, weft_io_set_timeout, bounds the sleep as it bounds any call) */
+            int tmo = weft_io_get_timeout();
+            int ms = timeout_ms < 0 || (tmo >= 0 && tmo < timeout_ms) ? tmo : timeout_ms;
+            return (int)fin(poll(NULL, 0, ms) < 0 ? -errno : 0);
+        }
+        OP(IO_SLEEP);
+        op.fd = -1;
+        op.deadline = deadline ? deadline : WEFT_IO_FOREVER;
+        return (int)fin(run(&op));
+    }
     OP(IO_POLL);
     op.fd = fd;
     op.flags = (uint16_t)events;
-    if (timeout_ms > 0)
-        op.deadline = weft_clock_ns() + (uint64_t)timeout_ms * 1000000u;
+    op.deadline = deadline;
     return (int)fin(run(&op));
 }

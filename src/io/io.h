@@ -53,6 +53,7 @@ enum weft_io_kind {
     IO_SENDMSG, /* send/sendmsg: msg */
     IO_SHUTDOWN,
     IO_POLL,
+    IO_SLEEP, /* weft_io_poll of a negative fd: wait for the deadline (or a cancel) only */
     IO_KINDS
 };
 
@@ -154,10 +155,13 @@ void weft_io_unregister(weft_io_op *op);
 /* Wake op's waiter; op must not be touched afterwards. */
 void weft_io_wake(weft_io_op *op);
 
+/* The deadline of an IO_SLEEP without a time-out (weft_io_poll(-1, ev, -1)). */
+#define WEFT_IO_FOREVER (UINT64_MAX / 2)
+
 /* Deadline-derived outcome: the -errno for a timed-out op. */
 static inline long weft_io_timeout_res(const weft_io_op *op)
 {
-    return op->kind == IO_POLL ? 0 : -ETIMEDOUT;
+    return op->kind == IO_POLL || op->kind == IO_SLEEP ? 0 : -ETIMEDOUT;
 }
 
 #endif

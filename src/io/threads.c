@@ -117,12 +117,14 @@ static void unarm(weft_io_op *op)
     if (op->qnext)
         op->qnext->qprev = op->qprev;
     struct fdw *w = op->fdw;
-    if (op->fprev)
-        op->fprev->fnext = op->fnext;
-    else
-        w->ops = op->fnext;
-    if (op->fnext)
-        op->fnext->fprev = op->fprev;
+    if (w) { /* an IO_SLEEP waits on no fd */
+        if (op->fprev)
+            op->fprev->fnext = op->fnext;
+        else
+            w->ops = op->fnext;
+        if (op->fnext)
+            op->fnext->fprev = op->fprev;
+    }
     op->armed = 0;
     op->fdw = NULL;
 }
@@ -130,6 +132,10 @@ static void unarm(weft_io_op *op)
 /* Arm op for `ev` on its fd: 0, or -errno from epoll (EPERM: a regular file). */
 static int arm(weft_io_op *op, uint32_t ev)
 {
+    if (op->kind == IO_SLEEP) { /* only its deadline (or a cancel) ends it */
+        op->fdw = NULL;
+        goto listed;
+    }
     struct fdw **pp = fdw_slot(op->fd), *w = *pp;
     if (w) {
         uint32_t want = w->events | ev;
@@ -161,6 +167,7 @@ static int arm(weft_io_op *op, uint32_t ev)
     if (w->ops)
         w->ops->fprev = op;
     w->ops = op;
+listed:
     op->armed = 1;
     op->qprev = NULL;
     op->qnext = T.armed;
@@ -202,11 +209,13 @@ static void run(weft_io_op *op)
             finish(op, weft_io_timeout_res(op));
             return;
         }
-        uint32_t ev;
-        long r = weft_io_exec_try(op, &ev);
-        if (!ev) {
-            finish(op, r);
-            return;
+        uint32_t ev = 0;
+        if (op->kind != IO_SLEEP) {
+            long r = weft_io_exec_try(op, &ev);
+            if (!ev) {
+                finish(op, r);
+                return;
+            }
         }
         pthread_mutex_lock(&T.alock);
         int rc = arm(op, ev);
@@ -262,7 +271,8 @@ static void *poller(void *arg)
         pthread_mutex_unlock(&T.alock);
         if (next) {
             uint64_t now = weft_clock_ns();
-            timeout = next <= now ? 0 : (int)((next - now + 999999) / 1000000);
+            uint64_t ms = next <= now ? 0 : (next - now + 999999) / 1000000;
+            timeout = ms > INT32_MAX ? INT32_MAX : (int)ms;
         }
         int n = epoll_wait(T.epfd, evs, 128, timeout);
         weft_io_op *ready = NULL;
@@ -297,7 +307,7 @@ static void *poller(void *arg)
                     (op->deadline && now >= op->deadline)) {
                     struct fdw *w = op->fdw;
                     unarm(op);
-                    if (!w->ops)
+                    if (w && !w->ops)
                         fdw_drop(w);
                     op->qnext = dead;
                     dead = op;

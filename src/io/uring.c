@@ -81,6 +81,7 @@ static int opcode_of(int kind)
     case IO_SENDMSG: return IORING_OP_SENDMSG;
     case IO_SHUTDOWN: return IORING_OP_SHUTDOWN;
     case IO_POLL: return IORING_OP_POLL_ADD;
+    case IO_SLEEP: return IORING_OP_TIMEOUT;
     default: return -1;
     }
 }
@@ -225,7 +226,12 @@ static void prep(struct io_uring_sqe *s, weft_io_op *op)
         break;
     }
     case IO_SHUTDOWN: io_uring_prep_shutdown(s, op->fd, op->mode); break;
-    case IO_POLL: io_uring_prep_poll_add(s, op->fd, (unsigned)(uint16_t)op->flags); break;
+    case IO_POLL: {
+        unsigned ev = (uint16_t)op->flags;
+        io_uring_prep_poll_add(s, op->fd, ev ? ev : POLLERR | POLLHUP); /* exec.c: events 0 */
+        break;
+    }
+    case IO_SLEEP: io_uring_prep_timeout(s, (struct __kernel_timespec *)&op->ts, 0, 0); break;
     }
     io_uring_sqe_set_data(s, op);
 }
@@ -233,18 +239,20 @@ static void prep(struct io_uring_sqe *s, weft_io_op *op)
 static int uring_submit(weft_io_op *op)
 {
     struct ring *rg = ring_get();
-    if (!rg || !kind_ok[op->kind] || !sq_room(rg, op->deadline ? 2 : 1)) {
+    if (!rg || !kind_ok[op->kind] || !sq_room(rg, op->deadline && op->kind != IO_SLEEP ? 2 : 1)) {
         op->ring_try = 0; /* the threads backend makes its own no-wait try */
         return weft_io_threads_submit(op);
     }
     op->owner = rg;
-    struct io_uring_sqe *s = sqe_get(rg);
-    prep(s, op);
     if (op->deadline) {
         uint64_t now = weft_clock_ns();
         uint64_t left = op->deadline > now ? op->deadline - now : 1;
         op->ts.tv_sec = (int64_t)(left / 1000000000u);
         op->ts.tv_nsec = (long long)(left % 1000000000u);
+    }
+    struct io_uring_sqe *s = sqe_get(rg);
+    prep(s, op);
+    if (op->deadline && op->kind != IO_SLEEP) {
         s->flags |= IOSQE_IO_LINK;
         struct io_uring_sqe *t = sqe_get(rg);
         io_uring_prep_link_timeout(t, (struct __kernel_timespec *)&op->ts, 0);
@@ -333,7 +341,9 @@ static void reaped(struct ring *rg, struct io_uring_cqe *cqe)
         }
         weft_spin_unlock(&rg->mlock);
     }
-    if (res == -ECANCELED && op->deadline && !cancelled) {
+    if (op->kind == IO_SLEEP && res == -ETIME) {
+        res = 0; /* its time-out is its completion */
+    } else if (res == -ECANCELED && op->deadline && !cancelled) {
         op->timed_out = 1;
         res = weft_io_timeout_res(op);
     }
