@@ -119,7 +119,15 @@ static inline const struct weft_io_backend *be(void)
     return b;
 }
 
-API const char *weft_io_backend(void) { return be()->name; }
+API const char *weft_io_backend(void)
+{
+    const struct weft_io_backend *b = be();
+#if WEFT_IO_HAVE_URING
+    if (b == &weft_io_uring_backend && weft_io_uring_dead())
+        return weft_io_threads_backend.name;
+#endif
+    return b->name;
+}
 
 /* ---- time-outs: per ULT (an ABT key), per OS thread otherwise ---- */
 
@@ -301,6 +309,43 @@ static int prefer(weft_io_op *op, const struct weft_io_backend *b)
     }
 }
 
+/* Neither backend can take op now (no descriptor for a ring or for the I/O threads'
+ * epoll set, no thread can be made): the caller waits for it itself, in slices of 1 ms
+ * (an OS thread: 20 ms) that check the deadline; a ULT yields between slices, so its
+ * stream runs its other units (and a cancel ends it at the yield, as a cancel does).
+ * Slower than a backend, but the op neither fails with the backend's EMFILE nor holds
+ * the stream until it completes. */
+static long run_here(weft_io_op *op, weft_unit *u)
+{
+    op->ring_try = 0;
+    op->again = 0;
+    uint32_t ev = 0; /* the last try would block on these: try again once they come */
+    for (;;) {
+        uint64_t now = weft_clock_ns();
+        if (op->deadline && now >= op->deadline) {
+            op->timed_out = 1;
+            return weft_io_timeout_res(op);
+        }
+        int slice = u ? 1 : 20;
+        if (op->deadline && op->deadline - now < (uint64_t)slice * 1000000u)
+            slice = (int)((op->deadline - now + 999999) / 1000000);
+        if (op->kind == IO_SLEEP) {
+            poll(NULL, 0, slice);
+        } else {
+            if (!ev) {
+                long r = weft_io_exec_try(op, &ev);
+                if (!ev)
+                    return r;
+            }
+            struct pollfd p = { .fd = op->fd, .events = (short)ev };
+            if (poll(&p, 1, slice) > 0)
+                ev = 0;
+        }
+        if (u)
+            ABT_thread_yield();
+    }
+}
+
 static long run(weft_io_op *op)
 {
     const struct weft_io_backend *b = be();
@@ -352,7 +397,7 @@ submit:
     }
     if (rc < 0) {
         weft_spin_unlock(&op->lock);
-        return rc;
+        return run_here(op, u);
     }
     if (u)
         reg_add(op, u);

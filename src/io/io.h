@@ -122,6 +122,10 @@ extern const struct weft_io_backend weft_io_threads_backend;
 extern const struct weft_io_backend weft_io_uring_backend;
 /* uring backend: 0 when it can run in this process, else -errno (with a reason). */
 int weft_io_uring_probe(const char **why);
+/* uring backend: no ring can be made in this process after all (its first ring failed
+ * for good, after a probe that had found no descriptor): every op goes to the threads
+ * backend, and weft_io_backend() says so. */
+bool weft_io_uring_dead(void);
 /* The poll hook of the uring backend (registered when it is chosen). */
 extern const struct weft_poll_hook weft_io_uring_hook;
 /* The hooks' `cancel`: ABT_thread_cancel of unit u (io.c, the registry). */

@@ -46,8 +46,10 @@ struct fdw {
 };
 
 static struct {
-    pthread_once_t once;
-    int err; /* -errno when the threads could not be started */
+    pthread_mutex_t slock; /* starting: the fds and threads below */
+    _Atomic int started;   /* epoll set, eventfd, poller and at least one worker exist */
+    int nworkers, want;    /* slock */
+    bool poller_up;        /* slock */
     pthread_mutex_t qlock;
     pthread_cond_t qcond;
     weft_io_op *qhead, *qtail; /* qlock */
@@ -57,7 +59,9 @@ static struct {
     uint64_t next_deadline;        /* alock: earliest deadline of an armed op, or 0 */
     struct fdw *fdws[FDW_BUCKETS]; /* alock */
     _Atomic int scan;              /* a cancel arrived: the poller scans the armed list */
-} T = { .once = PTHREAD_ONCE_INIT,
+} T = { .slock = PTHREAD_MUTEX_INITIALIZER,
+        .epfd = -1,
+        .evfd = -1,
         .qlock = PTHREAD_MUTEX_INITIALIZER,
         .qcond = PTHREAD_COND_INITIALIZER,
         .alock = PTHREAD_MUTEX_INITIALIZER };
@@ -353,39 +357,68 @@ static int spawn(void *(*fn)(void *))
     return rc;
 }
 
-static void start(void)
+/* Make what is missing of the backend: 0 once it can run ops, else -errno (no
+ * descriptor for the epoll set or the eventfd, no thread).  Not final: the next op tries
+ * again (a process out of descriptors gets its I/O threads once one is free). */
+static int start_slow(void)
 {
-    T.epfd = epoll_create1(EPOLL_CLOEXEC);
-    T.evfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    if (T.epfd < 0 || T.evfd < 0) {
-        T.err = -errno;
-        return;
+    pthread_mutex_lock(&T.slock);
+    int rc = 0;
+    if (weft_atomic_load_acquire(&T.started))
+        goto out;
+    if (T.epfd < 0 && (T.epfd = epoll_create1(EPOLL_CLOEXEC)) < 0) {
+        rc = -errno;
+        goto out;
     }
-    struct epoll_event e = { .events = EPOLLIN, .data.ptr = NULL };
-    if (epoll_ctl(T.epfd, EPOLL_CTL_ADD, T.evfd, &e) < 0) {
-        T.err = -errno;
-        return;
+    if (T.evfd < 0) {
+        int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+        if (fd < 0) {
+            rc = -errno;
+            goto out;
+        }
+        struct epoll_event e = { .events = EPOLLIN, .data.ptr = NULL };
+        if (epoll_ctl(T.epfd, EPOLL_CTL_ADD, fd, &e) < 0) {
+            rc = -errno;
+            close(fd);
+            goto out;
+        }
+        T.evfd = fd;
     }
-    int n = 4;
-    const char *s = getenv("WEFT_IO_THREADS");
-    if (s && atoi(s) > 0)
-        n = atoi(s) > 256 ? 256 : atoi(s);
-    if (spawn(poller) != 0) {
-        T.err = -EAGAIN;
-        return;
+    if (!T.want) {
+        T.want = 4;
+        const char *s = getenv("WEFT_IO_THREADS");
+        if (s && atoi(s) > 0)
+            T.want = atoi(s) > 256 ? 256 : atoi(s);
     }
-    int made = 0;
-    for (int i = 0; i < n; i++)
-        made += spawn(worker) == 0;
-    if (!made)
-        T.err = -EAGAIN;
+    if (!T.poller_up) {
+        if (spawn(poller) != 0) {
+            rc = -EAGAIN;
+            goto out;
+        }
+        T.poller_up = true;
+    }
+    while (T.nworkers < T.want && spawn(worker) == 0)
+        T.nworkers++;
+    if (!T.nworkers) {
+        rc = -EAGAIN;
+        goto out;
+    }
+    weft_atomic_store_release(&T.started, 1);
+out:
+    pthread_mutex_unlock(&T.slock);
+    return rc;
+}
+
+static inline int start(void)
+{
+    return WEFT_LIKELY(weft_atomic_load_acquire(&T.started)) ? 0 : start_slow();
 }
 
 int weft_io_threads_submit(weft_io_op *op)
 {
-    pthread_once(&T.once, start);
-    if (T.err)
-        return T.err;
+    int rc = start();
+    if (rc < 0)
+        return rc;
     enqueue(op);
     return 0;
 }
@@ -394,15 +427,16 @@ void weft_io_threads_atfork_child(void)
 {
     /* The I/O threads did not come along, and the epoll set is the parent's: start
      * afresh at the child's first use (ops of the parent's other threads are gone). */
-    if (T.epfd > 0)
+    if (T.epfd >= 0)
         close(T.epfd);
-    if (T.evfd > 0)
+    if (T.evfd >= 0)
         close(T.evfd);
-    pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
     pthread_cond_t c = PTHREAD_COND_INITIALIZER;
-    T.once = once;
-    T.err = 0;
+    T.slock = m;
+    weft_atomic_store_relaxed(&T.started, 0);
+    T.nworkers = 0;
+    T.poller_up = false;
     T.qlock = m;
     T.alock = m;
     T.qcond = c;
@@ -415,9 +449,9 @@ void weft_io_threads_atfork_child(void)
 
 int weft_io_threads_arm(weft_io_op *op, uint32_t ev)
 {
-    pthread_once(&T.once, start);
-    if (T.err)
-        return T.err;
+    int rc = start();
+    if (rc < 0)
+        return rc;
     pthread_mutex_lock(&T.alock);
     if (arm(op, ev) != 0) {
         pthread_mutex_unlock(&T.alock);

@@ -86,31 +86,53 @@ static int opcode_of(int kind)
     }
 }
 
+static pthread_mutex_t probe_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic int probed; /* kind_ok and futex_ok are filled (probe_lock, then release) */
+static _Atomic int dead;   /* rings cannot be made in this process after all */
+
+/* Fill kind_ok and futex_ok from ring r; false when r lacks the basic operations. */
+static bool probe_with(struct io_uring *r)
+{
+    struct io_uring_probe *p = io_uring_get_probe_ring(r);
+    if (!p)
+        return false;
+    for (int k = 0; k < IO_KINDS; k++)
+        kind_ok[k] = io_uring_opcode_supported(p, opcode_of(k));
+    futex_ok = io_uring_opcode_supported(p, OP_FUTEX_WAIT);
+    io_uring_free_probe(p);
+    return kind_ok[IO_RECVMSG] && kind_ok[IO_READ] && kind_ok[IO_POLL];
+}
+
+/* A ring could not be made for lack of a resource that may come back (a descriptor,
+ * memory, locked memory): not a reason to give io_uring up for the process. */
+static bool transient(int err)
+{
+    return err == -EMFILE || err == -ENFILE || err == -ENOMEM || err == -EAGAIN;
+}
+
 int weft_io_uring_probe(const char **why)
 {
     struct io_uring r;
     int rc = io_uring_queue_init(8, &r, 0);
     if (rc < 0) {
+        if (transient(rc))
+            return 0; /* the first ring a stream makes is probed instead (ring_get) */
         *why = "io_uring_queue_init failed";
         return rc;
     }
-    struct io_uring_probe *p = io_uring_get_probe_ring(&r);
-    if (!p) {
-        io_uring_queue_exit(&r);
-        *why = "io_uring probe failed";
-        return -ENOSYS;
-    }
-    for (int k = 0; k < IO_KINDS; k++)
-        kind_ok[k] = io_uring_opcode_supported(p, opcode_of(k));
-    futex_ok = io_uring_opcode_supported(p, OP_FUTEX_WAIT);
-    io_uring_free_probe(p);
+    pthread_mutex_lock(&probe_lock);
+    bool ok = probe_with(&r);
+    weft_atomic_store_release(&probed, 1);
+    pthread_mutex_unlock(&probe_lock);
     io_uring_queue_exit(&r);
-    if (!kind_ok[IO_RECVMSG] || !kind_ok[IO_READ] || !kind_ok[IO_POLL]) {
+    if (!ok) {
         *why = "io_uring lacks basic operations";
         return -ENOSYS;
     }
     return 0;
 }
+
+bool weft_io_uring_dead(void) { return weft_atomic_load_acquire(&dead) != 0; }
 
 static void ring_free(void *p)
 {
@@ -124,15 +146,29 @@ static void ring_free(void *p)
 
 static void key_make(void) { (void)pthread_key_create(&ring_key, ring_free); }
 
+/* When this thread may try to make its ring again (CLOCK_MONOTONIC ns). */
+static __thread uint64_t ring_retry_ns;
+
+/* The calling stream's ring, made at its first use; NULL when none can be made now (the
+ * caller goes to the threads backend).  A failure for want of a descriptor or memory is
+ * retried 100 ms later at the earliest, so a stream out of descriptors gets its ring once
+ * one is free and does not pay a failing io_uring_setup per op meanwhile. */
 static struct ring *ring_get(void)
 {
     struct ring *rg = tls_ring;
     if (WEFT_LIKELY(rg != NULL))
         return rg;
+    if (weft_atomic_load_relaxed(&dead))
+        return NULL;
+    uint64_t now = weft_clock_ns();
+    if (now < ring_retry_ns)
+        return NULL;
     pthread_once(&key_once, key_make);
     rg = calloc(1, sizeof *rg);
-    if (!rg)
+    if (!rg) {
+        ring_retry_ns = now + 100000000u;
         return NULL;
+    }
     /* Only this thread submits and waits (SINGLE_ISSUER), and completions are run when
      * it enters the kernel to look for them (DEFER_TASKRUN): no interrupt of the stream
      * per completion.  TASKRUN_FLAG marks the SQ when completions are waiting to be run,
@@ -142,11 +178,33 @@ static struct ring *ring_get(void)
     p.flags = IORING_SETUP_CQSIZE | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
               IORING_SETUP_TASKRUN_FLAG;
     p.cq_entries = 16384;
-    if (io_uring_queue_init_params(SQ_ENTRIES, &rg->r, &p) < 0) {
+    int rc = io_uring_queue_init_params(SQ_ENTRIES, &rg->r, &p);
+    if (rc < 0 && !transient(rc)) {
         memset(&p, 0, sizeof p);
         p.flags = IORING_SETUP_CQSIZE;
         p.cq_entries = 16384;
-        if (io_uring_queue_init_params(SQ_ENTRIES, &rg->r, &p) < 0) {
+        rc = io_uring_queue_init_params(SQ_ENTRIES, &rg->r, &p);
+    }
+    if (rc < 0) {
+        free(rg);
+        ring_retry_ns = now + 100000000u;
+        if (!transient(rc) && !weft_atomic_load_acquire(&probed))
+            weft_atomic_store_release(&dead, 1); /* never had a ring: threads for good */
+        return NULL;
+    }
+    if (!weft_atomic_load_acquire(&probed)) {
+        /* the probe at the backend's choice found no descriptor: probe this ring */
+        pthread_mutex_lock(&probe_lock);
+        bool ok = true;
+        if (!weft_atomic_load_relaxed(&probed)) {
+            ok = probe_with(&rg->r);
+            if (!ok)
+                weft_atomic_store_relaxed(&dead, 1);
+            weft_atomic_store_release(&probed, 1);
+        }
+        pthread_mutex_unlock(&probe_lock);
+        if (!ok) {
+            io_uring_queue_exit(&rg->r);
             free(rg);
             return NULL;
         }
@@ -431,6 +489,7 @@ void weft_io_uring_atfork_child(void)
     /* The ring of the forking thread is the parent's (shared rings, shared fd): forget
      * it; the child's first I/O makes its own.  Its memory is left mapped. */
     tls_ring = NULL;
+    ring_retry_ns = 0;
 }
 
 static void uring_cancel(weft_io_op *op)
