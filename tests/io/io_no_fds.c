@@ -87,7 +87,7 @@ int main(void)
     io_join(&t);
     CHECK_EQ_INT(phase_ok, 1);
     const char *want = getenv("WEFT_IO_BACKEND"), *have = weft_io_backend();
-    CHECK(dup(0) < 0);       /* still none free: the calls above ran without a backend fd */
+    CHECK(dup(0) < 0); /* still none free: the calls above ran without a backend fd */
     int rings0 = count_fds("[io_uring]"), ep0 = count_fds("[eventpoll]");
 
     /* descriptors again: the same stream (after the 100 ms retry delay) and a new one */

@@ -14,7 +14,8 @@
 typedef struct {
     pid_t pid;
     int port;
-    FILE *out; /* the server's stdout (and stderr with kv_opts.capture_stderr) */
+    FILE *out;        /* the server's stdout (and stderr with kv_opts.capture_stderr) */
+    char notes[2048]; /* with capture_stderr: what it printed before it listened */
 } kv_server;
 
 /* How kv_start_ex runs the server. */
@@ -77,6 +78,8 @@ static inline kv_server kv_start_ex(const char *exe, const char *const *extra, c
         if (strstr(line, "listening on"))
             break;
         fputs(line, stderr);
+        size_t l = strlen(s.notes);
+        snprintf(s.notes + l, sizeof s.notes - l, "%s", line);
     }
     char *c = strstr(line, "127.0.0.1:");
     CHECK(c != NULL);
@@ -128,15 +131,17 @@ static inline int kv_wait_exit(kv_server *s)
     TEST_FAIL("kvserver did not exit within 60 s");
 }
 
-/* CPU time of every thread of process pid (seconds, from schedstat: ns resolution) and
- * its voluntary context switches (the wake-ups of its sleeping threads), so far. */
-static inline void kv_usage(pid_t pid, double *cpu_s, long *wakeups)
+/* CPU time of every thread of process pid (seconds, from schedstat: ns resolution), the
+ * time its threads waited for a CPU while runnable (*wait_s, may be NULL: CPU time plus
+ * that is what the process asked for, whatever the machine's load) and its voluntary
+ * context switches (the wake-ups of its sleeping threads), so far. */
+static inline void kv_usage2(pid_t pid, double *cpu_s, double *wait_s, long *wakeups)
 {
     char path[320], line[256];
     snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
     DIR *d = opendir(path);
     CHECK(d != NULL);
-    double cpu = 0;
+    double cpu = 0, wait = 0;
     long wk = 0;
     struct dirent *e;
     while ((e = readdir(d))) {
@@ -144,10 +149,12 @@ static inline void kv_usage(pid_t pid, double *cpu_s, long *wakeups)
             continue;
         snprintf(path, sizeof path, "/proc/%d/task/%s/schedstat", (int)pid, e->d_name);
         FILE *f = fopen(path, "r");
-        unsigned long long ns = 0;
+        unsigned long long ns = 0, wns = 0;
         if (f) { /* a thread that just ended is skipped */
-            if (fscanf(f, "%llu", &ns) == 1)
+            if (fscanf(f, "%llu %llu", &ns, &wns) == 2) {
                 cpu += (double)ns * 1e-9;
+                wait += (double)wns * 1e-9;
+            }
             fclose(f);
         }
         snprintf(path, sizeof path, "/proc/%d/task/%s/status", (int)pid, e->d_name);
@@ -161,7 +168,14 @@ static inline void kv_usage(pid_t pid, double *cpu_s, long *wakeups)
     }
     closedir(d);
     *cpu_s = cpu;
+    if (wait_s)
+        *wait_s = wait;
     *wakeups = wk;
+}
+
+static inline void kv_usage(pid_t pid, double *cpu_s, long *wakeups)
+{
+    kv_usage2(pid, cpu_s, NULL, wakeups);
 }
 
 /* Descriptors the process holds now. */
