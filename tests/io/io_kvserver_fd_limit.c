@@ -1,13 +1,15 @@
 /* examples/kvserver out of descriptors: started with RLIMIT_NOFILE 64, 100 clients connect
  * and each sends a PUT.  While it is saturated (it holds all 64 descriptors and the other
- * clients wait in its listen backlog) the server must not spin: its threads ask for less
- * than half a core (CPU time plus the time they waited for one while runnable: a spinning
- * thread asks for a whole core however loaded the machine is) and use less than 30% of
- * one.  The connected clients are still served, every waiting client is served as others
- * close, and SIGTERM while saturated ends the server (exit 0) within a generous deadline. */
+ * clients wait in its listen backlog) the server must not spin: over the same second it
+ * uses less than 30% of the CPU time a spinning process gets (measured alongside: on a
+ * loaded machine a spinning server would get about as little, a sleeping one uses far
+ * less; not checked under sanitizers, whose runtimes cost CPU per wake-up).  The connected
+ * clients are still served, every waiting client is served as others close, and SIGTERM
+ * while saturated ends the server (exit 0) within a generous deadline. */
 #include "kv_client.h"
 
 #include <poll.h>
+#include <sys/prctl.h>
 
 #define N1 100 /* first wave */
 #define N2 50  /* second wave, to saturate it again before SIGTERM (backlog room: 128) */
@@ -80,23 +82,44 @@ int main(int argc, char **argv)
     }
     wait_saturated(s.pid, limit);
     int served = collect(N1, 100);
+    for (double t = io_now(); !served; served = collect(N1, 100))
+        if (io_now() - t > 60) {
+            if (getenv("WEFT_TEST_SLOW")) /* a sanitizer runtime's descriptors */
+                TEST_SKIP("no client served within 64 descriptors under this runtime");
+            TEST_FAIL("no client served in 60 s");
+        }
     CHECK(served < N1); /* it really is out of descriptors */
 
-    /* saturated: measure what the server asks of the CPU over >= 1 s */
-    double c0, w0, c1, w1;
-    long k0, k1;
+    /* saturated: the server's CPU time over >= 1 s, against what a spinning thread gets
+     * in the same window (a child that spins): a server that spins gets about as much,
+     * however loaded the machine is; one that sleeps uses a small fraction of it */
+    pid_t parent = getpid(), ref = fork();
+    CHECK(ref >= 0);
+    if (ref == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
+            _exit(1);
+        for (volatile unsigned long i = 0;; i++)
+            ;
+    }
+    double c0, w0, c1, w1, r0, r1, rw;
+    long k0, k1, rk;
     kv_usage2(s.pid, &c0, &w0, &k0);
+    kv_usage2(ref, &r0, &rw, &rk);
     double t0 = io_now();
     usleep(1000000);
     kv_usage2(s.pid, &c1, &w1, &k1);
+    kv_usage2(ref, &r1, &rw, &rk);
     double secs = io_now() - t0;
-    double cpu = (c1 - c0) / secs, demand = (c1 - c0 + w1 - w0) / secs;
+    kill(ref, SIGKILL);
+    waitpid(ref, NULL, 0);
+    double cpu = (c1 - c0) / secs, spin = (r1 - r0) / secs;
     fprintf(stderr,
-            "saturated kvserver (%d of %d served): %.1f ms CPU, %.1f ms CPU+runqueue, %.1f "
-            "wake-ups per second\n",
-            served, N1, cpu * 1000, demand * 1000, (double)(k1 - k0) / secs);
-    CHECK(demand < 0.5);
-    CHECK(cpu < 0.3);
+            "saturated kvserver (%d of %d served): %.1f ms CPU per second (a spinning thread "
+            "got %.1f ms), %.1f ms waiting for a CPU, %.1f wake-ups per second\n",
+            served, N1, cpu * 1000, spin * 1000, (w1 - w0) / secs * 1000, (double)(k1 - k0) / secs);
+    if (!getenv("WEFT_TEST_SLOW")) /* sanitizer runtimes cost CPU per wake-up of their own */
+        CHECK(cpu < 0.3 * spin);
 
     /* the connected clients are still served */
     int a = -1;
