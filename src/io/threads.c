@@ -21,7 +21,12 @@
  * completes it (weft_io_complete), after which the op is never touched again.  An fd epoll
  * refuses (EPERM: a regular file, always ready) is run blocking; if no fd entry can be
  * allocated the op waits in its worker with poll in slices of 20 ms that check cancel and
- * the deadline. */
+ * the deadline.  An IO_SLEEP (weft_io_poll of a negative fd) is armed on no fd: only its
+ * deadline or a cancel takes it off the armed list.
+ *
+ * Start.  The epoll set, the eventfd, the poller and the workers are made at the first op
+ * and, if one of them cannot be made (no descriptor, no thread), by the next op again:
+ * the caller meanwhile waits for its op itself (io.c, run_here). */
 #include "io/io.h"
 
 #include <pthread.h>

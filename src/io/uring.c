@@ -2,7 +2,9 @@
  * stream's scheduler loop through a poll hook (core/poll_hook.h).
  *
  * Model.  A ULT running on stream S takes SQEs from S's ring (created at S's first I/O,
- * found through a thread-local pointer: a stream is one OS thread), with user_data = the
+ * found through a thread-local pointer: a stream is one OS thread; when it cannot be made
+ * for want of a descriptor or memory, S's ops go to the threads backend and S tries again
+ * 100 ms later at the earliest), with user_data = the
  * op, and parks.  Nothing is submitted yet: submissions are batched and sent when S's
  * scheduler checks events (the hook's poll: one io_uring_enter for every op its ULTs
  * prepared since the last), when the SQ (1,024 entries) is full, or when S goes to sleep.
