@@ -321,6 +321,11 @@ static long run_here(weft_io_op *op, weft_unit *u)
     op->again = 0;
     uint32_t ev = 0; /* the last try would block on these: try again once they come */
     for (;;) {
+        if (op->kind != IO_SLEEP && !ev) { /* tried before the deadline is looked at */
+            long r = weft_io_exec_try(op, &ev);
+            if (!ev)
+                return r;
+        }
         uint64_t now = weft_clock_ns();
         if (op->deadline && now >= op->deadline) {
             op->timed_out = 1;
@@ -332,11 +337,6 @@ static long run_here(weft_io_op *op, weft_unit *u)
         if (op->kind == IO_SLEEP) {
             poll(NULL, 0, slice);
         } else {
-            if (!ev) {
-                long r = weft_io_exec_try(op, &ev);
-                if (!ev)
-                    return r;
-            }
             struct pollfd p = { .fd = op->fd, .events = (short)ev };
             if (poll(&p, 1, slice) > 0)
                 ev = 0;

@@ -213,11 +213,9 @@ static void run(weft_io_op *op)
             finish(op, -ECANCELED);
             return;
         }
-        if (op->deadline && weft_clock_ns() >= op->deadline) {
-            op->timed_out = 1;
-            finish(op, weft_io_timeout_res(op));
-            return;
-        }
+        /* the try comes first, even past the deadline: an op that is ready when it is
+         * looked at completes (poll(2) reports a bad fd or a ready one whatever its
+         * time-out), and on a loaded machine a worker may take an op late */
         uint32_t ev = 0;
         if (op->kind != IO_SLEEP) {
             long r = weft_io_exec_try(op, &ev);
@@ -225,6 +223,11 @@ static void run(weft_io_op *op)
                 finish(op, r);
                 return;
             }
+        }
+        if (op->deadline && weft_clock_ns() >= op->deadline) {
+            op->timed_out = 1;
+            finish(op, weft_io_timeout_res(op));
+            return;
         }
         pthread_mutex_lock(&T.alock);
         int rc = arm(op, ev);
