@@ -73,6 +73,8 @@ static void sockets(void)
         else if (++sends > 1)
             weft_io_poll(-1, 0, 1);
     }
+    if (sends > 1)
+        fprintf(stderr, "note: %d sends to a closed peer succeeded before the error\n", sends);
     if (err != EPIPE && err != ECONNRESET)
         TEST_FAIL("send to a closed peer: errno %d (%s) after %d sends", err, strerror(err), sends);
     CHECK_IO(weft_io_close(s));
