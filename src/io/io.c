@@ -397,6 +397,8 @@ submit:
     }
     if (rc < 0) {
         weft_spin_unlock(&op->lock);
+        if (rc == -EBADF) /* a bad fd whose number the backend took meanwhile (io.h) */
+            return op->kind == IO_POLL ? POLLNVAL : -EBADF;
         return run_here(op, u);
     }
     if (u)

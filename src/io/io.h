@@ -111,8 +111,11 @@ struct weft_io_op {
 /* A backend. */
 struct weft_io_backend {
     const char *name;
-    /* Take op (the caller then waits on op->w).  Returns 0, or -errno when the op cannot
-     * be started (no ring memory...): the caller then completes it itself. */
+    /* Take op (the caller then waits on op->w).  Returns 0; -EBADF when op->fd is one of
+     * the backend's own descriptors (the caller's number was free, a bad fd, and making
+     * the backend in this call took it: the call fails with EBADF, as it would have);
+     * or another -errno when the op cannot be started (no descriptor, no memory): the
+     * caller then waits for it itself (io.c, run_here). */
     int (*submit)(weft_io_op *op);
     /* op->cancel was just set, registry bucket lock held: make it finish soon. */
     void (*cancel)(weft_io_op *op);

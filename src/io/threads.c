@@ -422,11 +422,20 @@ static inline int start(void)
     return WEFT_LIKELY(weft_atomic_load_acquire(&T.started)) ? 0 : start_slow();
 }
 
+/* op's fd is one of ours: the caller's number was free when it called, and starting the
+ * backend took it (io.h, submit) */
+static bool ours(const weft_io_op *op)
+{
+    return op->fd >= 0 && op->kind != IO_SLEEP && (op->fd == T.epfd || op->fd == T.evfd);
+}
+
 int weft_io_threads_submit(weft_io_op *op)
 {
     int rc = start();
     if (rc < 0)
         return rc;
+    if (ours(op))
+        return -EBADF;
     enqueue(op);
     return 0;
 }
@@ -460,6 +469,8 @@ int weft_io_threads_arm(weft_io_op *op, uint32_t ev)
     int rc = start();
     if (rc < 0)
         return rc;
+    if (ours(op))
+        return -EBADF;
     pthread_mutex_lock(&T.alock);
     if (arm(op, ev) != 0) {
         pthread_mutex_unlock(&T.alock);

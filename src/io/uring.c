@@ -299,6 +299,8 @@ static void prep(struct io_uring_sqe *s, weft_io_op *op)
 static int uring_submit(weft_io_op *op)
 {
     struct ring *rg = ring_get();
+    if (rg && op->fd >= 0 && op->fd == rg->r.ring_fd && op->kind != IO_SLEEP)
+        return -EBADF; /* the caller's fd number was free: our ring took it (io.h) */
     if (!rg || !kind_ok[op->kind] || !sq_room(rg, op->deadline && op->kind != IO_SLEEP ? 2 : 1)) {
         op->ring_try = 0; /* the threads backend makes its own no-wait try */
         return weft_io_threads_submit(op);
