@@ -41,6 +41,12 @@
  *     epoll set watches them).  Used when io_uring is unavailable (a one-line notice on
  *     stderr says so), or when asked for.
  * weft_io_backend() names the backend in use.
+ * Out of descriptors (or of locked memory) when a stream makes its ring, its calls go to
+ * the threads backend, and the stream tries to make its ring again 100 ms later at the
+ * earliest; the process keeps the uring backend.  When the threads backend cannot start
+ * either (no descriptor for its epoll set), the caller waits for its call itself, in
+ * slices of 1 ms (a ULT yields between them, so its stream runs its other units) until a
+ * backend can be made.  No call fails with EMFILE for want of a backend.
  *
  * errno.  errno belongs to the OS thread, and a ULT may resume on another stream than the
  * one it called from: weft_io sets errno on the thread the ULT returns on.  glibc declares
@@ -111,9 +117,13 @@ ssize_t weft_io_recvmsg(int fd, struct msghdr *msg, int flags);
 ssize_t weft_io_sendmsg(int fd, const struct msghdr *msg, int flags);
 int weft_io_shutdown(int fd, int how);
 
-/* Wait until fd has one of `events` (POLLIN, POLLOUT, ...) or timeout_ms passes (-1: no
- * limit; 0: just look).  Returns the events that occurred (POLLERR, POLLHUP, POLLNVAL
- * included, as poll(2) reports them in revents), 0 on time-out, -1 with errno on error. */
+/* Wait until fd has one of `events` (POLLIN, POLLOUT, ...) or timeout_ms passes (any
+ * negative value: no limit; 0: just look).  Returns the events that occurred (POLLERR,
+ * POLLHUP, POLLNVAL included, as poll(2) reports them in revents), 0 on time-out, -1 with
+ * errno on error.  As poll(2) with one pollfd: events 0 waits only for POLLERR or POLLHUP
+ * (so it sleeps timeout_ms and returns 0 on a healthy fd), and a negative fd is ignored:
+ * the call sleeps timeout_ms and returns 0 (a ULT parks meanwhile; the caller's
+ * weft_io_set_timeout limit bounds the sleep, as it bounds every call). */
 int weft_io_poll(int fd, short events, int timeout_ms);
 
 /* ---- time-outs and introspection ---- */

@@ -141,6 +141,26 @@ static inline long kv_get(kv_store *st, const char *k, size_t kl, char *out, siz
     return r;
 }
 
+/* Call fn(key, klen, value, vlen, arg) for every item, shard by shard (each shard locked
+ * meanwhile); stops at, and returns, the first nonzero result of fn. */
+static inline int
+kv_foreach(kv_store *st, int (*fn)(const char *k, size_t kl, const char *v, size_t vl, void *arg),
+           void *arg)
+{
+    for (int i = 0; i < KV_SHARDS; i++) {
+        kv_shard *s = &st->s[i];
+        int rc = 0;
+        KV_LOCK(s->lock);
+        for (size_t j = 0; j < KV_BUCKETS && !rc; j++)
+            for (kv_item *it = s->b[j]; it && !rc; it = it->next)
+                rc = fn(it->data, it->klen, it->data + it->klen, it->vlen, arg);
+        KV_UNLOCK(s->lock);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
 /* ---- the protocol ---- */
 
 enum kv_op { KV_BAD, KV_PUT, KV_GET, KV_DEL };

@@ -40,6 +40,15 @@ long weft_io_exec_blocking(weft_io_op *op)
         long r = ret(poll(&p, 1, -1));
         return r > 0 ? p.revents : r;
     }
+    case IO_SLEEP:
+        for (;;) { /* until the deadline */
+            uint64_t now = weft_clock_ns();
+            if (now >= op->deadline)
+                return 0;
+            uint64_t ms = (op->deadline - now + 999999) / 1000000;
+            if (poll(NULL, 0, ms > 1000000 ? 1000000 : (int)ms) < 0 && errno != EINTR)
+                return -errno;
+        }
     default: return -EINVAL;
     }
 }
@@ -135,7 +144,8 @@ long weft_io_exec_try(weft_io_op *op, uint32_t *events)
         struct pollfd p = { .fd = op->fd, .events = (short)op->flags };
         r = ret(poll(&p, 1, 0));
         if (r == 0) {
-            *events = (uint16_t)op->flags;
+            /* events 0: poll(2) still reports an error or a hang-up; wait for those */
+            *events = op->flags ? (uint16_t)op->flags : POLLERR | POLLHUP;
             return -EAGAIN;
         }
         return r > 0 ? p.revents : r;

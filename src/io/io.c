@@ -119,7 +119,15 @@ static inline const struct weft_io_backend *be(void)
     return b;
 }
 
-API const char *weft_io_backend(void) { return be()->name; }
+API const char *weft_io_backend(void)
+{
+    const struct weft_io_backend *b = be();
+#if WEFT_IO_HAVE_URING
+    if (b == &weft_io_uring_backend && weft_io_uring_dead())
+        return weft_io_threads_backend.name;
+#endif
+    return b->name;
+}
 
 /* ---- time-outs: per ULT (an ABT key), per OS thread otherwise ---- */
 
@@ -301,6 +309,43 @@ static int prefer(weft_io_op *op, const struct weft_io_backend *b)
     }
 }
 
+/* Neither backend can take op now (no descriptor for a ring or for the I/O threads'
+ * epoll set, no thread can be made): the caller waits for it itself, in slices of 1 ms
+ * (an OS thread: 20 ms) that check the deadline; a ULT yields between slices, so its
+ * stream runs its other units (and a cancel ends it at the yield, as a cancel does).
+ * Slower than a backend, but the op neither fails with the backend's EMFILE nor holds
+ * the stream until it completes. */
+static long run_here(weft_io_op *op, weft_unit *u)
+{
+    op->ring_try = 0;
+    op->again = 0;
+    uint32_t ev = 0; /* the last try would block on these: try again once they come */
+    for (;;) {
+        if (op->kind != IO_SLEEP && !ev) { /* tried before the deadline is looked at */
+            long r = weft_io_exec_try(op, &ev);
+            if (!ev)
+                return r;
+        }
+        uint64_t now = weft_clock_ns();
+        if (op->deadline && now >= op->deadline) {
+            op->timed_out = 1;
+            return weft_io_timeout_res(op);
+        }
+        int slice = u ? 1 : 20;
+        if (op->deadline && op->deadline - now < (uint64_t)slice * 1000000u)
+            slice = (int)((op->deadline - now + 999999) / 1000000);
+        if (op->kind == IO_SLEEP) {
+            poll(NULL, 0, slice);
+        } else {
+            struct pollfd p = { .fd = op->fd, .events = (short)ev };
+            if (poll(&p, 1, slice) > 0)
+                ev = 0;
+        }
+        if (u)
+            ABT_thread_yield();
+    }
+}
+
 static long run(weft_io_op *op)
 {
     const struct weft_io_backend *b = be();
@@ -352,7 +397,9 @@ submit:
     }
     if (rc < 0) {
         weft_spin_unlock(&op->lock);
-        return rc;
+        if (rc == -EBADF) /* a bad fd whose number the backend took meanwhile (io.h) */
+            return op->kind == IO_POLL ? POLLNVAL : -EBADF;
+        return run_here(op, u);
     }
     if (u)
         reg_add(op, u);
@@ -653,15 +700,33 @@ API int weft_io_shutdown(int fd, int how)
 
 API int weft_io_poll(int fd, short events, int timeout_ms)
 {
+    /* poll(2)'s rules: a negative time-out waits without limit, 0 just looks; a negative
+     * fd is ignored (revents 0), so the call only waits for its time-out; events 0 still
+     * reports POLLERR, POLLHUP and POLLNVAL (exec.c waits for those) */
     if (timeout_ms == 0) {
         struct pollfd p = { .fd = fd, .events = events };
         int r = poll(&p, 1, 0);
         return r > 0 ? p.revents : r;
     }
+    uint64_t deadline = 0;
+    if (timeout_ms > 0)
+        deadline = weft_clock_ns() + (uint64_t)timeout_ms * 1000000u;
+    if (fd < 0) {
+        if (!weft_self_ult()) {
+            /* an OS thread sleeps in place, as poll(2) with no fd would (its own time
+             * limit, weft_io_set_timeout, bounds the sleep as it bounds any call) */
+            int tmo = weft_io_get_timeout();
+            int ms = timeout_ms < 0 || (tmo >= 0 && tmo < timeout_ms) ? tmo : timeout_ms;
+            return (int)fin(poll(NULL, 0, ms) < 0 ? -errno : 0);
+        }
+        OP(IO_SLEEP);
+        op.fd = -1;
+        op.deadline = deadline ? deadline : WEFT_IO_FOREVER;
+        return (int)fin(run(&op));
+    }
     OP(IO_POLL);
     op.fd = fd;
     op.flags = (uint16_t)events;
-    if (timeout_ms > 0)
-        op.deadline = weft_clock_ns() + (uint64_t)timeout_ms * 1000000u;
+    op.deadline = deadline;
     return (int)fin(run(&op));
 }

@@ -53,6 +53,7 @@ enum weft_io_kind {
     IO_SENDMSG, /* send/sendmsg: msg */
     IO_SHUTDOWN,
     IO_POLL,
+    IO_SLEEP, /* weft_io_poll of a negative fd: wait for the deadline (or a cancel) only */
     IO_KINDS
 };
 
@@ -110,8 +111,11 @@ struct weft_io_op {
 /* A backend. */
 struct weft_io_backend {
     const char *name;
-    /* Take op (the caller then waits on op->w).  Returns 0, or -errno when the op cannot
-     * be started (no ring memory...): the caller then completes it itself. */
+    /* Take op (the caller then waits on op->w).  Returns 0; -EBADF when op->fd is one of
+     * the backend's own descriptors (the caller's number was free, a bad fd, and making
+     * the backend in this call took it: the call fails with EBADF, as it would have);
+     * or another -errno when the op cannot be started (no descriptor, no memory): the
+     * caller then waits for it itself (io.c, run_here). */
     int (*submit)(weft_io_op *op);
     /* op->cancel was just set, registry bucket lock held: make it finish soon. */
     void (*cancel)(weft_io_op *op);
@@ -121,6 +125,10 @@ extern const struct weft_io_backend weft_io_threads_backend;
 extern const struct weft_io_backend weft_io_uring_backend;
 /* uring backend: 0 when it can run in this process, else -errno (with a reason). */
 int weft_io_uring_probe(const char **why);
+/* uring backend: no ring can be made in this process after all (its first ring failed
+ * for good, after a probe that had found no descriptor): every op goes to the threads
+ * backend, and weft_io_backend() says so. */
+bool weft_io_uring_dead(void);
 /* The poll hook of the uring backend (registered when it is chosen). */
 extern const struct weft_poll_hook weft_io_uring_hook;
 /* The hooks' `cancel`: ABT_thread_cancel of unit u (io.c, the registry). */
@@ -154,10 +162,13 @@ void weft_io_unregister(weft_io_op *op);
 /* Wake op's waiter; op must not be touched afterwards. */
 void weft_io_wake(weft_io_op *op);
 
+/* The deadline of an IO_SLEEP without a time-out (weft_io_poll(-1, ev, -1)). */
+#define WEFT_IO_FOREVER (UINT64_MAX / 2)
+
 /* Deadline-derived outcome: the -errno for a timed-out op. */
 static inline long weft_io_timeout_res(const weft_io_op *op)
 {
-    return op->kind == IO_POLL ? 0 : -ETIMEDOUT;
+    return op->kind == IO_POLL || op->kind == IO_SLEEP ? 0 : -ETIMEDOUT;
 }
 
 #endif

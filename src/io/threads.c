@@ -21,7 +21,12 @@
  * completes it (weft_io_complete), after which the op is never touched again.  An fd epoll
  * refuses (EPERM: a regular file, always ready) is run blocking; if no fd entry can be
  * allocated the op waits in its worker with poll in slices of 20 ms that check cancel and
- * the deadline. */
+ * the deadline.  An IO_SLEEP (weft_io_poll of a negative fd) is armed on no fd: only its
+ * deadline or a cancel takes it off the armed list.
+ *
+ * Start.  The epoll set, the eventfd, the poller and the workers are made at the first op
+ * and, if one of them cannot be made (no descriptor, no thread), by the next op again:
+ * the caller meanwhile waits for its op itself (io.c, run_here). */
 #include "io/io.h"
 
 #include <pthread.h>
@@ -46,8 +51,10 @@ struct fdw {
 };
 
 static struct {
-    pthread_once_t once;
-    int err; /* -errno when the threads could not be started */
+    pthread_mutex_t slock; /* starting: the fds and threads below */
+    _Atomic int started;   /* epoll set, eventfd, poller and at least one worker exist */
+    int nworkers, want;    /* slock */
+    bool poller_up;        /* slock */
     pthread_mutex_t qlock;
     pthread_cond_t qcond;
     weft_io_op *qhead, *qtail; /* qlock */
@@ -57,7 +64,9 @@ static struct {
     uint64_t next_deadline;        /* alock: earliest deadline of an armed op, or 0 */
     struct fdw *fdws[FDW_BUCKETS]; /* alock */
     _Atomic int scan;              /* a cancel arrived: the poller scans the armed list */
-} T = { .once = PTHREAD_ONCE_INIT,
+} T = { .slock = PTHREAD_MUTEX_INITIALIZER,
+        .epfd = -1,
+        .evfd = -1,
         .qlock = PTHREAD_MUTEX_INITIALIZER,
         .qcond = PTHREAD_COND_INITIALIZER,
         .alock = PTHREAD_MUTEX_INITIALIZER };
@@ -117,12 +126,14 @@ static void unarm(weft_io_op *op)
     if (op->qnext)
         op->qnext->qprev = op->qprev;
     struct fdw *w = op->fdw;
-    if (op->fprev)
-        op->fprev->fnext = op->fnext;
-    else
-        w->ops = op->fnext;
-    if (op->fnext)
-        op->fnext->fprev = op->fprev;
+    if (w) { /* an IO_SLEEP waits on no fd */
+        if (op->fprev)
+            op->fprev->fnext = op->fnext;
+        else
+            w->ops = op->fnext;
+        if (op->fnext)
+            op->fnext->fprev = op->fprev;
+    }
     op->armed = 0;
     op->fdw = NULL;
 }
@@ -130,6 +141,10 @@ static void unarm(weft_io_op *op)
 /* Arm op for `ev` on its fd: 0, or -errno from epoll (EPERM: a regular file). */
 static int arm(weft_io_op *op, uint32_t ev)
 {
+    if (op->kind == IO_SLEEP) { /* only its deadline (or a cancel) ends it */
+        op->fdw = NULL;
+        goto listed;
+    }
     struct fdw **pp = fdw_slot(op->fd), *w = *pp;
     if (w) {
         uint32_t want = w->events | ev;
@@ -161,6 +176,7 @@ static int arm(weft_io_op *op, uint32_t ev)
     if (w->ops)
         w->ops->fprev = op;
     w->ops = op;
+listed:
     op->armed = 1;
     op->qprev = NULL;
     op->qnext = T.armed;
@@ -197,15 +213,20 @@ static void run(weft_io_op *op)
             finish(op, -ECANCELED);
             return;
         }
+        /* the try comes first, even past the deadline: an op that is ready when it is
+         * looked at completes (poll(2) reports a bad fd or a ready one whatever its
+         * time-out), and on a loaded machine a worker may take an op late */
+        uint32_t ev = 0;
+        if (op->kind != IO_SLEEP) {
+            long r = weft_io_exec_try(op, &ev);
+            if (!ev) {
+                finish(op, r);
+                return;
+            }
+        }
         if (op->deadline && weft_clock_ns() >= op->deadline) {
             op->timed_out = 1;
             finish(op, weft_io_timeout_res(op));
-            return;
-        }
-        uint32_t ev;
-        long r = weft_io_exec_try(op, &ev);
-        if (!ev) {
-            finish(op, r);
             return;
         }
         pthread_mutex_lock(&T.alock);
@@ -262,7 +283,8 @@ static void *poller(void *arg)
         pthread_mutex_unlock(&T.alock);
         if (next) {
             uint64_t now = weft_clock_ns();
-            timeout = next <= now ? 0 : (int)((next - now + 999999) / 1000000);
+            uint64_t ms = next <= now ? 0 : (next - now + 999999) / 1000000;
+            timeout = ms > INT32_MAX ? INT32_MAX : (int)ms;
         }
         int n = epoll_wait(T.epfd, evs, 128, timeout);
         weft_io_op *ready = NULL;
@@ -297,7 +319,7 @@ static void *poller(void *arg)
                     (op->deadline && now >= op->deadline)) {
                     struct fdw *w = op->fdw;
                     unarm(op);
-                    if (!w->ops)
+                    if (w && !w->ops)
                         fdw_drop(w);
                     op->qnext = dead;
                     dead = op;
@@ -343,39 +365,77 @@ static int spawn(void *(*fn)(void *))
     return rc;
 }
 
-static void start(void)
+/* Make what is missing of the backend: 0 once it can run ops, else -errno (no
+ * descriptor for the epoll set or the eventfd, no thread).  Not final: the next op tries
+ * again (a process out of descriptors gets its I/O threads once one is free). */
+static int start_slow(void)
 {
-    T.epfd = epoll_create1(EPOLL_CLOEXEC);
-    T.evfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    if (T.epfd < 0 || T.evfd < 0) {
-        T.err = -errno;
-        return;
+    pthread_mutex_lock(&T.slock);
+    int rc = 0;
+    if (weft_atomic_load_acquire(&T.started))
+        goto out;
+    if (T.epfd < 0 && (T.epfd = epoll_create1(EPOLL_CLOEXEC)) < 0) {
+        rc = -errno;
+        goto out;
     }
-    struct epoll_event e = { .events = EPOLLIN, .data.ptr = NULL };
-    if (epoll_ctl(T.epfd, EPOLL_CTL_ADD, T.evfd, &e) < 0) {
-        T.err = -errno;
-        return;
+    if (T.evfd < 0) {
+        int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+        if (fd < 0) {
+            rc = -errno;
+            goto out;
+        }
+        struct epoll_event e = { .events = EPOLLIN, .data.ptr = NULL };
+        if (epoll_ctl(T.epfd, EPOLL_CTL_ADD, fd, &e) < 0) {
+            rc = -errno;
+            close(fd);
+            goto out;
+        }
+        T.evfd = fd;
     }
-    int n = 4;
-    const char *s = getenv("WEFT_IO_THREADS");
-    if (s && atoi(s) > 0)
-        n = atoi(s) > 256 ? 256 : atoi(s);
-    if (spawn(poller) != 0) {
-        T.err = -EAGAIN;
-        return;
+    if (!T.want) {
+        T.want = 4;
+        const char *s = getenv("WEFT_IO_THREADS");
+        if (s && atoi(s) > 0)
+            T.want = atoi(s) > 256 ? 256 : atoi(s);
     }
-    int made = 0;
-    for (int i = 0; i < n; i++)
-        made += spawn(worker) == 0;
-    if (!made)
-        T.err = -EAGAIN;
+    if (!T.poller_up) {
+        if (spawn(poller) != 0) {
+            rc = -EAGAIN;
+            goto out;
+        }
+        T.poller_up = true;
+    }
+    while (T.nworkers < T.want && spawn(worker) == 0)
+        T.nworkers++;
+    if (!T.nworkers) {
+        rc = -EAGAIN;
+        goto out;
+    }
+    weft_atomic_store_release(&T.started, 1);
+out:
+    pthread_mutex_unlock(&T.slock);
+    return rc;
+}
+
+static inline int start(void)
+{
+    return WEFT_LIKELY(weft_atomic_load_acquire(&T.started)) ? 0 : start_slow();
+}
+
+/* op's fd is one of ours: the caller's number was free when it called, and starting the
+ * backend took it (io.h, submit) */
+static bool ours(const weft_io_op *op)
+{
+    return op->fd >= 0 && op->kind != IO_SLEEP && (op->fd == T.epfd || op->fd == T.evfd);
 }
 
 int weft_io_threads_submit(weft_io_op *op)
 {
-    pthread_once(&T.once, start);
-    if (T.err)
-        return T.err;
+    int rc = start();
+    if (rc < 0)
+        return rc;
+    if (ours(op))
+        return -EBADF;
     enqueue(op);
     return 0;
 }
@@ -384,15 +444,16 @@ void weft_io_threads_atfork_child(void)
 {
     /* The I/O threads did not come along, and the epoll set is the parent's: start
      * afresh at the child's first use (ops of the parent's other threads are gone). */
-    if (T.epfd > 0)
+    if (T.epfd >= 0)
         close(T.epfd);
-    if (T.evfd > 0)
+    if (T.evfd >= 0)
         close(T.evfd);
-    pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
     pthread_cond_t c = PTHREAD_COND_INITIALIZER;
-    T.once = once;
-    T.err = 0;
+    T.slock = m;
+    weft_atomic_store_relaxed(&T.started, 0);
+    T.nworkers = 0;
+    T.poller_up = false;
     T.qlock = m;
     T.alock = m;
     T.qcond = c;
@@ -405,9 +466,11 @@ void weft_io_threads_atfork_child(void)
 
 int weft_io_threads_arm(weft_io_op *op, uint32_t ev)
 {
-    pthread_once(&T.once, start);
-    if (T.err)
-        return T.err;
+    int rc = start();
+    if (rc < 0)
+        return rc;
+    if (ours(op))
+        return -EBADF;
     pthread_mutex_lock(&T.alock);
     if (arm(op, ev) != 0) {
         pthread_mutex_unlock(&T.alock);

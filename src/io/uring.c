@@ -2,7 +2,9 @@
  * stream's scheduler loop through a poll hook (core/poll_hook.h).
  *
  * Model.  A ULT running on stream S takes SQEs from S's ring (created at S's first I/O,
- * found through a thread-local pointer: a stream is one OS thread), with user_data = the
+ * found through a thread-local pointer: a stream is one OS thread; when it cannot be made
+ * for want of a descriptor or memory, S's ops go to the threads backend and S tries again
+ * 100 ms later at the earliest), with user_data = the
  * op, and parks.  Nothing is submitted yet: submissions are batched and sent when S's
  * scheduler checks events (the hook's poll: one io_uring_enter for every op its ULTs
  * prepared since the last), when the SQ (1,024 entries) is full, or when S goes to sleep.
@@ -81,8 +83,33 @@ static int opcode_of(int kind)
     case IO_SENDMSG: return IORING_OP_SENDMSG;
     case IO_SHUTDOWN: return IORING_OP_SHUTDOWN;
     case IO_POLL: return IORING_OP_POLL_ADD;
+    case IO_SLEEP: return IORING_OP_TIMEOUT;
     default: return -1;
     }
+}
+
+static pthread_mutex_t probe_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic int probed; /* kind_ok and futex_ok are filled (probe_lock, then release) */
+static _Atomic int dead;   /* rings cannot be made in this process after all */
+
+/* Fill kind_ok and futex_ok from ring r; false when r lacks the basic operations. */
+static bool probe_with(struct io_uring *r)
+{
+    struct io_uring_probe *p = io_uring_get_probe_ring(r);
+    if (!p)
+        return false;
+    for (int k = 0; k < IO_KINDS; k++)
+        kind_ok[k] = io_uring_opcode_supported(p, opcode_of(k));
+    futex_ok = io_uring_opcode_supported(p, OP_FUTEX_WAIT);
+    io_uring_free_probe(p);
+    return kind_ok[IO_RECVMSG] && kind_ok[IO_READ] && kind_ok[IO_POLL];
+}
+
+/* A ring could not be made for lack of a resource that may come back (a descriptor,
+ * memory, locked memory): not a reason to give io_uring up for the process. */
+static bool transient(int err)
+{
+    return err == -EMFILE || err == -ENFILE || err == -ENOMEM || err == -EAGAIN;
 }
 
 int weft_io_uring_probe(const char **why)
@@ -90,26 +117,24 @@ int weft_io_uring_probe(const char **why)
     struct io_uring r;
     int rc = io_uring_queue_init(8, &r, 0);
     if (rc < 0) {
+        if (transient(rc))
+            return 0; /* the first ring a stream makes is probed instead (ring_get) */
         *why = "io_uring_queue_init failed";
         return rc;
     }
-    struct io_uring_probe *p = io_uring_get_probe_ring(&r);
-    if (!p) {
-        io_uring_queue_exit(&r);
-        *why = "io_uring probe failed";
-        return -ENOSYS;
-    }
-    for (int k = 0; k < IO_KINDS; k++)
-        kind_ok[k] = io_uring_opcode_supported(p, opcode_of(k));
-    futex_ok = io_uring_opcode_supported(p, OP_FUTEX_WAIT);
-    io_uring_free_probe(p);
+    pthread_mutex_lock(&probe_lock);
+    bool ok = probe_with(&r);
+    weft_atomic_store_release(&probed, 1);
+    pthread_mutex_unlock(&probe_lock);
     io_uring_queue_exit(&r);
-    if (!kind_ok[IO_RECVMSG] || !kind_ok[IO_READ] || !kind_ok[IO_POLL]) {
+    if (!ok) {
         *why = "io_uring lacks basic operations";
         return -ENOSYS;
     }
     return 0;
 }
+
+bool weft_io_uring_dead(void) { return weft_atomic_load_acquire(&dead) != 0; }
 
 static void ring_free(void *p)
 {
@@ -123,15 +148,29 @@ static void ring_free(void *p)
 
 static void key_make(void) { (void)pthread_key_create(&ring_key, ring_free); }
 
+/* When this thread may try to make its ring again (CLOCK_MONOTONIC ns). */
+static __thread uint64_t ring_retry_ns;
+
+/* The calling stream's ring, made at its first use; NULL when none can be made now (the
+ * caller goes to the threads backend).  A failure for want of a descriptor or memory is
+ * retried 100 ms later at the earliest, so a stream out of descriptors gets its ring once
+ * one is free and does not pay a failing io_uring_setup per op meanwhile. */
 static struct ring *ring_get(void)
 {
     struct ring *rg = tls_ring;
     if (WEFT_LIKELY(rg != NULL))
         return rg;
+    if (weft_atomic_load_relaxed(&dead))
+        return NULL;
+    uint64_t now = weft_clock_ns();
+    if (now < ring_retry_ns)
+        return NULL;
     pthread_once(&key_once, key_make);
     rg = calloc(1, sizeof *rg);
-    if (!rg)
+    if (!rg) {
+        ring_retry_ns = now + 100000000u;
         return NULL;
+    }
     /* Only this thread submits and waits (SINGLE_ISSUER), and completions are run when
      * it enters the kernel to look for them (DEFER_TASKRUN): no interrupt of the stream
      * per completion.  TASKRUN_FLAG marks the SQ when completions are waiting to be run,
@@ -141,11 +180,33 @@ static struct ring *ring_get(void)
     p.flags = IORING_SETUP_CQSIZE | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
               IORING_SETUP_TASKRUN_FLAG;
     p.cq_entries = 16384;
-    if (io_uring_queue_init_params(SQ_ENTRIES, &rg->r, &p) < 0) {
+    int rc = io_uring_queue_init_params(SQ_ENTRIES, &rg->r, &p);
+    if (rc < 0 && !transient(rc)) {
         memset(&p, 0, sizeof p);
         p.flags = IORING_SETUP_CQSIZE;
         p.cq_entries = 16384;
-        if (io_uring_queue_init_params(SQ_ENTRIES, &rg->r, &p) < 0) {
+        rc = io_uring_queue_init_params(SQ_ENTRIES, &rg->r, &p);
+    }
+    if (rc < 0) {
+        free(rg);
+        ring_retry_ns = now + 100000000u;
+        if (!transient(rc) && !weft_atomic_load_acquire(&probed))
+            weft_atomic_store_release(&dead, 1); /* never had a ring: threads for good */
+        return NULL;
+    }
+    if (!weft_atomic_load_acquire(&probed)) {
+        /* the probe at the backend's choice found no descriptor: probe this ring */
+        pthread_mutex_lock(&probe_lock);
+        bool ok = true;
+        if (!weft_atomic_load_relaxed(&probed)) {
+            ok = probe_with(&rg->r);
+            if (!ok)
+                weft_atomic_store_relaxed(&dead, 1);
+            weft_atomic_store_release(&probed, 1);
+        }
+        pthread_mutex_unlock(&probe_lock);
+        if (!ok) {
+            io_uring_queue_exit(&rg->r);
             free(rg);
             return NULL;
         }
@@ -225,7 +286,12 @@ static void prep(struct io_uring_sqe *s, weft_io_op *op)
         break;
     }
     case IO_SHUTDOWN: io_uring_prep_shutdown(s, op->fd, op->mode); break;
-    case IO_POLL: io_uring_prep_poll_add(s, op->fd, (unsigned)(uint16_t)op->flags); break;
+    case IO_POLL: {
+        unsigned ev = (uint16_t)op->flags;
+        io_uring_prep_poll_add(s, op->fd, ev ? ev : POLLERR | POLLHUP); /* exec.c: events 0 */
+        break;
+    }
+    case IO_SLEEP: io_uring_prep_timeout(s, (struct __kernel_timespec *)&op->ts, 0, 0); break;
     }
     io_uring_sqe_set_data(s, op);
 }
@@ -233,18 +299,22 @@ static void prep(struct io_uring_sqe *s, weft_io_op *op)
 static int uring_submit(weft_io_op *op)
 {
     struct ring *rg = ring_get();
-    if (!rg || !kind_ok[op->kind] || !sq_room(rg, op->deadline ? 2 : 1)) {
+    if (rg && op->fd >= 0 && op->fd == rg->r.ring_fd && op->kind != IO_SLEEP)
+        return -EBADF; /* the caller's fd number was free: our ring took it (io.h) */
+    if (!rg || !kind_ok[op->kind] || !sq_room(rg, op->deadline && op->kind != IO_SLEEP ? 2 : 1)) {
         op->ring_try = 0; /* the threads backend makes its own no-wait try */
         return weft_io_threads_submit(op);
     }
     op->owner = rg;
-    struct io_uring_sqe *s = sqe_get(rg);
-    prep(s, op);
     if (op->deadline) {
         uint64_t now = weft_clock_ns();
         uint64_t left = op->deadline > now ? op->deadline - now : 1;
         op->ts.tv_sec = (int64_t)(left / 1000000000u);
         op->ts.tv_nsec = (long long)(left % 1000000000u);
+    }
+    struct io_uring_sqe *s = sqe_get(rg);
+    prep(s, op);
+    if (op->deadline && op->kind != IO_SLEEP) {
         s->flags |= IOSQE_IO_LINK;
         struct io_uring_sqe *t = sqe_get(rg);
         io_uring_prep_link_timeout(t, (struct __kernel_timespec *)&op->ts, 0);
@@ -333,7 +403,9 @@ static void reaped(struct ring *rg, struct io_uring_cqe *cqe)
         }
         weft_spin_unlock(&rg->mlock);
     }
-    if (res == -ECANCELED && op->deadline && !cancelled) {
+    if (op->kind == IO_SLEEP && res == -ETIME) {
+        res = 0; /* its time-out is its completion */
+    } else if (res == -ECANCELED && op->deadline && !cancelled) {
         op->timed_out = 1;
         res = weft_io_timeout_res(op);
     }
@@ -421,6 +493,7 @@ void weft_io_uring_atfork_child(void)
     /* The ring of the forking thread is the parent's (shared rings, shared fd): forget
      * it; the child's first I/O makes its own.  Its memory is left mapped. */
     tls_ring = NULL;
+    ring_retry_ns = 0;
 }
 
 static void uring_cancel(weft_io_op *op)

@@ -3,6 +3,8 @@
  * and from its main thread, with time limits, on either backend. */
 #include "io_test.h"
 
+#include <sys/prctl.h>
+
 #include <sys/wait.h>
 
 static int sv[2];
@@ -33,9 +35,13 @@ int main(void)
     CHECK_EQ_INT(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
     round_trip();
     io_test_check_backend();
+    pid_t parent = getpid();
     pid_t pid = fork();
     CHECK(pid >= 0);
     if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL); /* the child dies with the test */
+        if (getppid() != parent)
+            _exit(1);
         round_trip();
         fflush(stderr);
         _exit(0);

@@ -5,6 +5,8 @@
  * weft, 2 streams), so each process needs C descriptors (the soft RLIMIT_NOFILE is raised). */
 #include "io_test.h"
 
+#include <sys/prctl.h>
+
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -124,9 +126,13 @@ int main(void)
     if (lim < C + 64)
         TEST_SKIP("RLIMIT_NOFILE %ld < %d", lim, C + 64);
     lfd = io_listen_any(&port, 4096);
+    pid_t parent = getpid();
     pid_t pid = fork();
     CHECK(pid >= 0);
     if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL); /* the clients die with the test */
+        if (getppid() != parent)
+            _exit(1);
         close(lfd);
         _exit(run_clients());
     }

@@ -1,8 +1,12 @@
 /* tests/io/kv_client.h - starting examples/kvserver from a test and talking to it with
- * plain blocking sockets (the test side needs no weft). */
+ * plain blocking sockets (the test side needs no weft).  A server started here dies with
+ * its test (PR_SET_PDEATHSIG), even when the test is killed with SIGKILL. */
 #ifndef KV_CLIENT_H
 #define KV_CLIENT_H
 
+#include <dirent.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include "io_test.h"
@@ -10,25 +14,54 @@
 typedef struct {
     pid_t pid;
     int port;
-    FILE *out; /* the server's stdout */
+    FILE *out;        /* the server's stdout (and stderr with kv_opts.capture_stderr) */
+    char notes[2048]; /* with capture_stderr: what it printed before it listened */
 } kv_server;
+
+/* How kv_start_ex runs the server. */
+typedef struct {
+    long nofile;          /* > 0: its RLIMIT_NOFILE (soft and hard) */
+    int capture_stderr;   /* its stderr into kv_server.out too */
+    const char *preload;  /* LD_PRELOAD for it */
+    int expect_no_listen; /* it is expected to exit without listening: return at once */
+} kv_opts;
+
+/* The child side: it dies with the test (SIGKILL when the test process ends, however it
+ * ends), and never outlives a parent that died before the prctl. */
+static inline void kv_child_setup(pid_t parent)
+{
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        _exit(127);
+}
 
 /* Start `exe` with the given extra arguments (NULL-terminated); waits for its
  * "listening" line.  Skips the test when the server runs another backend than asked. */
-static inline kv_server kv_start(const char *exe, const char *const *extra)
+static inline kv_server kv_start_ex(const char *exe, const char *const *extra, const kv_opts *o)
 {
     int p[2];
     CHECK_EQ_INT(pipe(p), 0);
     kv_server s = { 0 };
+    pid_t parent = getpid();
     s.pid = fork();
     CHECK(s.pid >= 0);
     if (s.pid == 0) {
+        kv_child_setup(parent);
         dup2(p[1], 1);
+        if (o && o->capture_stderr)
+            dup2(p[1], 2);
         close(p[0]);
         close(p[1]);
-        const char *argv[16] = { exe, "-p", "0", "-q" };
+        if (o && o->preload)
+            setenv("LD_PRELOAD", o->preload, 1);
+        if (o && o->nofile > 0) {
+            struct rlimit r = { (rlim_t)o->nofile, (rlim_t)o->nofile };
+            if (setrlimit(RLIMIT_NOFILE, &r) != 0)
+                _exit(126);
+        }
+        const char *argv[24] = { exe, "-p", "0", "-q" };
         int n = 4;
-        for (int i = 0; extra && extra[i] && n < 15; i++)
+        for (int i = 0; extra && extra[i] && n < 23; i++)
             argv[n++] = extra[i];
         argv[n] = NULL;
         execv(exe, (char *const *)argv);
@@ -36,9 +69,18 @@ static inline kv_server kv_start(const char *exe, const char *const *extra)
     }
     close(p[1]);
     s.out = fdopen(p[0], "r");
-    char line[256];
-    if (!fgets(line, sizeof line, s.out))
-        TEST_FAIL("kvserver did not start");
+    if (o && o->expect_no_listen)
+        return s;
+    char line[512];
+    for (;;) { /* with stderr captured, its notices may come first */
+        if (!fgets(line, sizeof line, s.out))
+            TEST_FAIL("kvserver did not start");
+        if (strstr(line, "listening on"))
+            break;
+        fputs(line, stderr);
+        size_t l = strlen(s.notes);
+        snprintf(s.notes + l, sizeof s.notes - l, "%s", line);
+    }
     char *c = strstr(line, "127.0.0.1:");
     CHECK(c != NULL);
     s.port = atoi(c + 10);
@@ -49,6 +91,107 @@ static inline kv_server kv_start(const char *exe, const char *const *extra)
         TEST_SKIP("kvserver does not run the %s backend: %s", want, line);
     }
     return s;
+}
+
+static inline kv_server kv_start(const char *exe, const char *const *extra)
+{
+    return kv_start_ex(exe, extra, NULL);
+}
+
+/* Run `exe` (which must exit without listening) to its end, its stdout and stderr into
+ * out (NUL-terminated); returns its wait status.  A server that does start listening is
+ * killed and fails the test. */
+static inline int kv_run_to_exit(const char *exe, const char *const *extra, char *out, size_t cap)
+{
+    kv_opts o = { .capture_stderr = 1, .expect_no_listen = 1 };
+    kv_server s = kv_start_ex(exe, extra, &o);
+    size_t n = fread(out, 1, cap - 1, s.out); /* EOF: it exited (or was killed) */
+    out[n] = 0;
+    fclose(s.out);
+    int st;
+    CHECK_EQ_INT(waitpid(s.pid, &st, 0), s.pid);
+    if (strstr(out, "listening on"))
+        TEST_FAIL("kvserver started where it must refuse: %s", out);
+    return st;
+}
+
+/* Wait (generously: 60 s) for the server to exit; its wait status, or fails. */
+static inline int kv_wait_exit(kv_server *s)
+{
+    int st;
+    for (int i = 0; i < 60000; i++) {
+        pid_t w = waitpid(s->pid, &st, WNOHANG);
+        if (w == s->pid) {
+            fclose(s->out);
+            return st;
+        }
+        usleep(1000);
+    }
+    kill(s->pid, SIGKILL);
+    TEST_FAIL("kvserver did not exit within 60 s");
+}
+
+/* CPU time of every thread of process pid (seconds, from schedstat: ns resolution), the
+ * time its threads waited for a CPU while runnable (*wait_s, may be NULL: CPU time plus
+ * that is what the process asked for, whatever the machine's load) and its voluntary
+ * context switches (the wake-ups of its sleeping threads), so far. */
+static inline void kv_usage2(pid_t pid, double *cpu_s, double *wait_s, long *wakeups)
+{
+    char path[320], line[256];
+    snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+    DIR *d = opendir(path);
+    CHECK(d != NULL);
+    double cpu = 0, wait = 0;
+    long wk = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "/proc/%d/task/%s/schedstat", (int)pid, e->d_name);
+        FILE *f = fopen(path, "r");
+        unsigned long long ns = 0, wns = 0;
+        if (f) { /* a thread that just ended is skipped */
+            if (fscanf(f, "%llu %llu", &ns, &wns) == 2) {
+                cpu += (double)ns * 1e-9;
+                wait += (double)wns * 1e-9;
+            }
+            fclose(f);
+        }
+        snprintf(path, sizeof path, "/proc/%d/task/%s/status", (int)pid, e->d_name);
+        f = fopen(path, "r");
+        if (f) {
+            while (fgets(line, sizeof line, f))
+                if (!strncmp(line, "voluntary_ctxt_switches:", 24))
+                    wk += atol(line + 24);
+            fclose(f);
+        }
+    }
+    closedir(d);
+    *cpu_s = cpu;
+    if (wait_s)
+        *wait_s = wait;
+    *wakeups = wk;
+}
+
+static inline void kv_usage(pid_t pid, double *cpu_s, long *wakeups)
+{
+    kv_usage2(pid, cpu_s, NULL, wakeups);
+}
+
+/* Descriptors the process holds now. */
+static inline int kv_nfds(pid_t pid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/fd", (int)pid);
+    DIR *d = opendir(path);
+    if (!d)
+        return -1;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
 }
 
 /* Stop with `sig`; returns the wait status. */
