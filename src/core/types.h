@@ -208,6 +208,9 @@ struct weft_pool_ops {
     weft_unit *(*pop)(weft_pool *p, ABT_pool_context ctx);
     /* Block up to timeout_ns (0: no limit) for a unit; NULL on time-out or wake-up. */
     weft_unit *(*pop_wait)(weft_pool *p, uint64_t timeout_ns, ABT_pool_context ctx);
+    /* ABT_pool_pop_wait_thread(_ex) of a pool whose own callback takes seconds (a 1.2
+     * user-defined pool): the time exactly as the caller gave it.  NULL: pop_wait. */
+    weft_unit *(*pop_wait_secs)(weft_pool *p, double secs, ABT_pool_context ctx);
     int (*remove)(weft_pool *p, weft_unit *u); /* ABT_SUCCESS or ABT_ERR_POOL */
     /* Remove u if it is queued here and never ran (join bypass): true if the caller now
      * owns it.  NULL: remove() when u never ran. */
