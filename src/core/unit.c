@@ -1530,6 +1530,12 @@ static __attribute__((noinline)) void ult_yield(weft_xstream *xs, weft_unit *sel
 
 void weft_ult_yield(weft_xstream *xs, weft_unit *self) { ult_yield(xs, self); }
 
+void weft_ult_yield_sched(weft_xstream *xs, weft_unit *self)
+{
+    leave_check(self); /* the canary; SC promotion */
+    ult_yield_sched(xs, self);
+}
+
 /* Here rather than in thread.c so the yield path is one function. */
 WEFT_API int ABT_thread_yield(void)
 {
