@@ -2333,9 +2333,10 @@ static WEFT_LEND_INLINE int sc_lend_body(weft_xstream *xs, weft_unit *self, weft
     return SC_LEND_ENDED;
 }
 
-/* sc_lend_run of a joiner that runs on a stack lent to it in turn (nested joins). */
-static WEFT_COLD __attribute__((noinline)) int sc_lend_run_nested(weft_xstream *xs, weft_unit *self,
-                                                                  weft_unit *t, weft_pool *p)
+/* sc_lend_run of a joiner that runs on a stack lent to it in turn (nested joins: a
+ * recursion under the primary ULT; not cold). */
+static __attribute__((noinline)) int sc_lend_run_nested(weft_xstream *xs, weft_unit *self,
+                                                        weft_unit *t, weft_pool *p)
 {
     uintptr_t *restore = lend_canary_lender(self, (uintptr_t)__builtin_frame_address(0));
     return sc_lend_body(xs, self, t, p, sc_lend_of(self)->floor, restore);
