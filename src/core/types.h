@@ -311,6 +311,7 @@ struct weft_sched {
      * in no pool and no slab; made with the scheduler, freed with it. */
     weft_unit *self_unit;
     weft_sched *parent;                /* the scheduler it returns to when stacked */
+    weft_sched *retire_next;           /* xs->sched_retire's list (xstream.c) */
     struct weft_idle_node *idle_nodes; /* one per pool: its sleeps register there (idle.c) */
     bool idle_forever;                 /* every pool wakes its sleepers: sleeps need no bound */
     void *tsan_fiber;
@@ -342,7 +343,11 @@ struct weft_xstream {
     uint32_t poll_eager; /* faces asking a poll after every unit (core/poll_hook.h); only
                           * this stream's thread touches it */
     /* --- cold --- */
-    weft_sched *main_sched;
+    weft_sched *main_sched;   /* written by this stream's own ULTs (ABT_xstream_set_main_sched),
+                               * read by other streams (relaxed plain accesses) */
+    weft_sched *sched_retire; /* pending main schedulers replaced before they ran, retired
+                               * by the stream's loop once the running one returns (only
+                               * this stream's thread touches the list) */
     int rank;
     bool primary;
     _Atomic int state; /* weft_xs_state */

@@ -854,6 +854,7 @@ static void sched_entry(void *arg)
         next->tsan_fiber = s->tsan_fiber;
         s->tsan_fiber = NULL;
         weft_sched_retire(s);
+        weft_xstream_retire_pending(xs);
         s = next;
         xs->sched = s;
     }
@@ -939,7 +940,7 @@ void weft_sched_loop_end(weft_sched *s)
 
 static bool weft_main_belongs_home(weft_unit *m)
 {
-    weft_sched *s = weft_g.primary->main_sched;
+    weft_sched *s = weft_atomic_load_relaxed_plain(&weft_g.primary->main_sched);
     for (int i = 0; i < s->num_pools; i++)
         if (s->pools[i] == m->pool)
             return true;

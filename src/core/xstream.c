@@ -110,6 +110,7 @@ static void *xstream_thread(void *arg)
         }
         /* ABT_xstream_set_main_sched replaced it: release the old one, run the new */
         weft_sched_retire(s);
+        weft_xstream_retire_pending(xs);
     }
     weft_mem_flush(&xs->cache);
     /* Under join_lock: a joining ULT holds it until it is off its stack, so the wake below
@@ -158,7 +159,7 @@ static int xstream_create(weft_sched *s, int rank, weft_xstream **out)
         return ABT_ERR_INV_XSTREAM_RANK;
     }
     xs->rank = rank;
-    xs->main_sched = s;
+    weft_atomic_store_relaxed_plain(&xs->main_sched, s);
     xs->sched = s;
     s->use = WEFT_SCHED_MAIN;
     s->xs = xs;
@@ -261,6 +262,16 @@ static bool sched_has_pool(weft_sched *s, weft_pool *p)
     return false;
 }
 
+void weft_xstream_retire_pending(weft_xstream *xs)
+{
+    weft_sched *r;
+    while ((r = xs->sched_retire) != NULL) {
+        xs->sched_retire = r->retire_next;
+        r->retire_next = NULL;
+        weft_sched_retire(r);
+    }
+}
+
 /* The scheduler at the root of the running chain of xs (the main scheduler that runs,
  * with the stacked schedulers and ABT_self_schedule parents above it). */
 static weft_sched *sched_chain_root(weft_xstream *xs)
@@ -291,7 +302,7 @@ static int set_main_sched(weft_xstream *xs, weft_sched *s)
     if (weft_atomic_load_seq_cst(&xs->state) == WEFT_XS_TERMINATED && !xs->primary) {
         s->use = WEFT_SCHED_MAIN;
         s->xs = xs;
-        xs->main_sched = s;
+        weft_atomic_store_relaxed_plain(&xs->main_sched, s);
         xs->sched = s;
         weft_sched_retire(old);
         return ABT_SUCCESS;
@@ -324,7 +335,7 @@ static int set_main_sched(weft_xstream *xs, weft_sched *s)
             /* the old scheduler never started: the new one simply takes its place and
              * starts on that stack the first time the primary ULT switches away */
             old->tsan_fiber = NULL;
-            xs->main_sched = s;
+            weft_atomic_store_relaxed_plain(&xs->main_sched, s);
             if (xs->sched == old)
                 xs->sched = s;
             else /* the innermost scheduler returns to the new one */
@@ -337,14 +348,16 @@ static int set_main_sched(weft_xstream *xs, weft_sched *s)
             return ABT_SUCCESS;
         }
     }
-    xs->main_sched = s;
+    weft_atomic_store_relaxed_plain(&xs->main_sched, s);
     if (move)
         self->pool = s->pools[0];
     if (pending) {
-        /* it never ran: nothing returns to it (the running root was asked to exit) */
+        /* it never ran: nothing returns to it (the running root was asked to exit); it is
+         * retired with the root, once no other stream may still read it as the main one */
         if (xs->primary)
             old->tsan_fiber = NULL;
-        weft_sched_retire(old);
+        old->retire_next = xs->sched_retire;
+        xs->sched_retire = old;
     } else {
         weft_sched_request(old, WEFT_SCHED_REQ_EXIT);
     }
