@@ -108,10 +108,12 @@ static void put_fn(struct msg *m, void (*fn)(void *))
 
 /* The one report, for an overflowed ULT (u) or scheduler stack (u == NULL): [lo, top)
  * the stack, `over` how far below it the overrun reached at least (0: unknown), `how`
- * what caught it; `lent`: u ran on a stack its joiner lent it (unit.c, "a fresh unit on
- * its joiner's stack"), not one of its own. */
+ * what caught it; `where`: OWN, the stack is u's own; NOMINAL, u ran on a stack its joiner
+ * lent it (unit.c, "a fresh unit on its joiner's stack") and [lo, top) is the part of its
+ * stack size; LENDER, u ran past the low end of that whole stack. */
+enum { OWN, LENDER, NOMINAL }; /* report_range's `where` */
 static void report_range(weft_unit *u, uintptr_t lo, uintptr_t top, size_t size, size_t over,
-                         const char *how, bool lent)
+                         const char *how, int where)
 {
     struct msg m = { .n = 0 };
     if (u) {
@@ -127,15 +129,17 @@ static void report_range(weft_unit *u, uintptr_t lo, uintptr_t top, size_t size,
         weft_xstream *xs = weft_tls_xs;
         put_dec(&m, xs ? (uint64_t)xs->rank : 0);
     }
-    put(&m, lent ? ": it ran on the stack its joiner lent it (it had room for the ULT's own "
-                   "stack size) and ran past the low end of that stack of "
-                 : ": it ran past the low end of its stack of ");
+    put(&m, where == LENDER ? ": it ran on the stack its joiner lent it (it had room for the "
+                              "ULT's own stack size) and ran past the low end of that stack of "
+                            : ": it ran past the low end of its stack of ");
     put_dec(&m, size);
     put(&m, " bytes [");
     put_hex(&m, lo);
     put(&m, ", ");
     put_hex(&m, top);
     put(&m, ")");
+    if (where == NOMINAL)
+        put(&m, " (on the stack its joiner lent it)");
     if (over) {
         put(&m, " by at least ");
         put_dec(&m, over);
@@ -154,7 +158,7 @@ static void report_range(weft_unit *u, uintptr_t lo, uintptr_t top, size_t size,
         put_dec(&m, weft_g.cfg.sched_stacksize);
         put(&m, " bytes).\n");
     }
-    if (lent)
+    if (where == LENDER)
         put(&m, "weft: a ULT that goes that deep may also recurse without end.\n");
     const char *p = m.buf;
     size_t left = m.n;
@@ -170,7 +174,7 @@ static void report_range(weft_unit *u, uintptr_t lo, uintptr_t top, size_t size,
 static void report(weft_unit *u, weft_stack *s, size_t over, const char *how)
 {
     report_range(u, (uintptr_t)weft_stack_lo(s), (uintptr_t)weft_stack_top(s), s->usable, over, how,
-                 false);
+                 OWN);
 }
 
 void weft_canary_fail(weft_unit *u)
@@ -179,6 +183,27 @@ void weft_canary_fail(weft_unit *u)
     size_t over = weft_canary_damage(s->canary + 1);
     report(u, s, over ? over + ((uintptr_t)weft_stack_lo(s) & 7) : 0,
            "the canary below it was overwritten (found when the ULT left its stack)");
+    abort();
+}
+
+void weft_lend_canary_fail(weft_unit *u, uintptr_t lo)
+{
+    uintptr_t top = lo + u->stack_size; /* as ABT_thread_get_stack gives it */
+    /* the canary word right below lo: how far its damage reaches */
+    const volatile unsigned char *w = (const unsigned char *)lo - sizeof(uintptr_t);
+    const uintptr_t v = WEFT_CANARY_VALUE;
+    const unsigned char *pv = (const unsigned char *)&v;
+    size_t over = 0;
+    for (size_t i = 0; i < sizeof(uintptr_t); i++)
+        if (w[i] != pv[i]) {
+            over = sizeof(uintptr_t) - i;
+            break;
+        }
+    report_range(u, lo, top, top - lo, over,
+                 over ? "the canary below it was overwritten (found when the ULT left that "
+                        "range or returned)"
+                      : "its frames reached below it (found when it lent the stack on)",
+                 NOMINAL);
     abort();
 }
 
@@ -233,9 +258,14 @@ static size_t overflowed(weft_stack *s, uintptr_t addr, uintptr_t sp, const char
 static void lent_overflow(weft_unit *u, uintptr_t addr, uintptr_t sp)
 {
     weft_stack *st;
-    uintptr_t lo = 0, top = 0;
+    uintptr_t lo = weft_unit_lent_lo(u), top = lo + u->stack_size;
     const char *how = NULL;
     size_t over;
+    /* below the part of its stack size: an overrun of that size, as on a stack of its own */
+    if ((over = overflowed_range(lo, top, top - lo, addr, sp, &how)) != 0) {
+        report_range(u, lo, top, top - lo, over, how, NOMINAL);
+        abort();
+    }
     if (!weft_unit_lent_stack(u, &st, &lo, &top))
         return;
     if (st) {
@@ -246,7 +276,7 @@ static void lent_overflow(weft_unit *u, uintptr_t addr, uintptr_t sp)
         over = overflowed_range(lo, top, top - lo, addr, sp, &how);
     }
     if (over) {
-        report_range(u, lo, top, top - lo, over, how, true);
+        report_range(u, lo, top, top - lo, over, how, LENDER);
         abort();
     }
 }

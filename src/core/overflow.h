@@ -27,6 +27,11 @@
 WEFT_INTERNAL bool weft_overflow_canary_wanted(void);
 
 WEFT_INTERNAL WEFT_COLD __attribute__((noreturn)) void weft_canary_fail(weft_unit *u);
+/* A unit on its joiner's stack (LENT, BORROWED) overran its stack size: the canary right
+ * below lo, the low end of the part of that stack it may use (weft_unit_lent_lo; unit.c,
+ * "a fresh unit on its joiner's stack"), is damaged, or its frames reach below lo. */
+WEFT_INTERNAL WEFT_COLD __attribute__((noreturn)) void weft_lend_canary_fail(weft_unit *u,
+                                                                             uintptr_t lo);
 
 /* A ULT leaves its stack (yield, block, exit, a direct switch): is the canary intact?
  * Whether the stack has one is a bit of its header's address (mem.h,

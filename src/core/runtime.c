@@ -155,6 +155,8 @@ void weft_config_load(struct weft_config *c)
     const char *so = env("STACK_OVERFLOW_CHECK");
     /* default: guard page + canary (docs/architecture.md, "Stack-overflow detection") */
     c->stack_overflow_check = 2;
+    /* asked for by name, a guard page right below every ULT's own stack: no lending */
+    c->lend_stacks = !(so && (!strcasecmp(so, "mprotect") || !strcasecmp(so, "mprotect_strict")));
     if (so) {
         if (!strcasecmp(so, "none") || !strcasecmp(so, "0") || !strcasecmp(so, "off") ||
             !strcasecmp(so, "no") || !strcasecmp(so, "false"))
@@ -211,6 +213,9 @@ void weft_config_print(FILE *fp, const struct weft_config *c)
     fprintf(fp, " - large page allocation: %s\n", lp[c->lp_alloc]);
     fprintf(fp, " - huge page size: %zu bytes\n", c->huge_page_size);
     fprintf(fp, " - stack overflow check: %s\n", so[c->stack_overflow_check]);
+    fprintf(fp, " - joiners lend their stacks to fresh ULTs: %s\n",
+            c->lend_stacks ? (c->lend_canary ? "yes (canary at the ULT's stack size)" : "yes")
+                           : "no");
     fprintf(fp, " - fork-join technique (WEFT_FORK): %s\n",
             weft_fork_name(weft_fork_of(c->fork_flags)));
     fprintf(fp, " - valgrind support: %s\n", WEFT_USE_VALGRIND ? "yes" : "no");
@@ -303,6 +308,7 @@ static int runtime_init(void)
     weft_unit *m = aligned_alloc(WEFT_CACHE_LINE, sizeof(weft_unit));
     if (!weft_g.by_rank || !xs || !m)
         goto fail_alloc;
+    weft_g.cfg.lend_canary = weft_overflow_canary_wanted();
     weft_mem_init(&(struct weft_mem_config){
         .desc_size = sizeof(weft_unit),
         .desc_init = weft_unit_handle_init,

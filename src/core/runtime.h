@@ -35,6 +35,10 @@ struct weft_config {
     size_t mem_stack_page_size;   /* ABT_MEM_STACK_PAGE_SIZE */
     uint64_t mem_trim_ms;         /* ABT_MEM_TRIM_MS: trim period (mem/trim.c), 0 off */
     int stack_overflow_check;     /* ABT_STACK_OVERFLOW_CHECK: 0 none, 1 canary, 2/3 guard */
+    bool lend_stacks;             /* a joiner may lend its stack to a fresh unit (unit.c): not
+                                   * when ABT_STACK_OVERFLOW_CHECK names mprotect(_strict) */
+    bool lend_canary;             /* a lent unit gets a canary at its nominal stack's low end
+                                   * (a check other than none, not under valgrind) */
     bool print_config;            /* ABT_PRINT_CONFIG */
     uint32_t mutex_max_handovers; /* ABT_MUTEX_MAX_HANDOVERS */
     uint32_t mutex_max_wakeups;   /* ABT_MUTEX_MAX_WAKEUPS */

@@ -208,6 +208,9 @@ struct weft_pool_ops {
     weft_unit *(*pop)(weft_pool *p, ABT_pool_context ctx);
     /* Block up to timeout_ns (0: no limit) for a unit; NULL on time-out or wake-up. */
     weft_unit *(*pop_wait)(weft_pool *p, uint64_t timeout_ns, ABT_pool_context ctx);
+    /* ABT_pool_pop_wait_thread(_ex) of a pool whose own callback takes seconds (a 1.2
+     * user-defined pool): the time exactly as the caller gave it.  NULL: pop_wait. */
+    weft_unit *(*pop_wait_secs)(weft_pool *p, double secs, ABT_pool_context ctx);
     int (*remove)(weft_pool *p, weft_unit *u); /* ABT_SUCCESS or ABT_ERR_POOL */
     /* Remove u if it is queued here and never ran (join bypass): true if the caller now
      * owns it.  NULL: remove() when u never ran. */
@@ -308,6 +311,7 @@ struct weft_sched {
      * in no pool and no slab; made with the scheduler, freed with it. */
     weft_unit *self_unit;
     weft_sched *parent;                /* the scheduler it returns to when stacked */
+    weft_sched *retire_next;           /* xs->sched_retire's list (xstream.c) */
     struct weft_idle_node *idle_nodes; /* one per pool: its sleeps register there (idle.c) */
     bool idle_forever;                 /* every pool wakes its sleepers: sleeps need no bound */
     void *tsan_fiber;
@@ -339,7 +343,11 @@ struct weft_xstream {
     uint32_t poll_eager; /* faces asking a poll after every unit (core/poll_hook.h); only
                           * this stream's thread touches it */
     /* --- cold --- */
-    weft_sched *main_sched;
+    weft_sched *main_sched;   /* written by this stream's own ULTs (ABT_xstream_set_main_sched),
+                               * read by other streams (relaxed plain accesses) */
+    weft_sched *sched_retire; /* pending main schedulers replaced before they ran, retired
+                               * by the stream's loop once the running one returns (only
+                               * this stream's thread touches the list) */
     int rank;
     bool primary;
     _Atomic int state; /* weft_xs_state */

@@ -18,11 +18,18 @@
 /* The lend record of a unit running on its joiner's stack (WEFT_STACK_LENT, _BORROWED: "a
  * fresh unit on its joiner's stack", below), in the joiner's frame. */
 struct sc_lend {
-    weft_lend_buf buf; /* arch/lend.h: the call of sc_lend_run */
-    weft_unit *lender; /* the joiner, beneath */
-    uintptr_t floor;   /* the lowest address of the stack (unit_stack_floor) */
-    int how;           /* after its promotion: why the unit came back (0: it returned; or
-                        * through weft_lend_jump: SC_LEND_EXIT, _CANCEL) */
+    weft_lend_buf buf;  /* arch/lend.h: the call of sc_lend_run */
+    weft_unit *lender;  /* the joiner, beneath */
+    uintptr_t floor;    /* the lowest address of the stack (unit_stack_floor) */
+    uintptr_t *canary;  /* the word right below the unit's nominal stack (weft_unit_lent_lo),
+                         * WEFT_CANARY_VALUE until the unit overruns its stack size; `spare`
+                         * when no canary is kept (cfg.lend_canary) */
+    uintptr_t *restore; /* the canary that the unit's own frames may cover legitimately,
+                         * written again when it returns: its lender's when the lender is
+                         * lent itself, else `canary` */
+    uintptr_t spare;
+    int how; /* after its promotion: why the unit came back (0: it returned; or
+              * through weft_lend_jump: SC_LEND_EXIT, _CANCEL) */
 };
 enum { SC_LEND_EXIT = 1, SC_LEND_CANCEL };
 
@@ -342,6 +349,20 @@ bool weft_unit_lent_stack(const weft_unit *u, weft_stack **st, uintptr_t *lo, ui
     return l != NULL;
 }
 
+/* The canary of a lent unit (struct sc_lend): a plain store and load below the stack
+ * pointer, in memory of the lender's stack that nothing else uses. */
+__attribute__((no_sanitize("address", "thread"))) static inline void
+lend_canary_set(uintptr_t *word)
+{
+    *word = WEFT_CANARY_VALUE;
+}
+/* u, LENT or BORROWED, leaves its stack or returns: has it overrun its stack size? */
+static inline void lend_canary_check(weft_unit *u)
+{
+    if (WEFT_UNLIKELY(!weft_canary_word_intact(sc_lend_of(u)->canary)))
+        weft_lend_canary_fail(u, weft_unit_lent_lo(u));
+}
+
 /* Whether the stack whose floor is `floor` has `need` bytes below `here`, an address on
  * it (need < 2^41: WEFT_STACKSIZE_MAX; the sum does not wrap). */
 static inline bool sc_lend_has_room(uintptr_t floor, uintptr_t here, size_t need)
@@ -357,6 +378,7 @@ static inline bool sc_lend_has_room(uintptr_t floor, uintptr_t here, size_t need
  * beneath it, keep the stack, and each one's joiner waits. */
 static WEFT_COLD __attribute__((noinline)) void sc_lend_promote(weft_unit *u)
 {
+    lend_canary_check(u); /* u leaves the stack: its frames are above its nominal end */
     weft_unit *v = u;
     while (v->stack_kind == WEFT_STACK_LENT)
         v = sc_lend_of(v)->lender;
@@ -832,6 +854,7 @@ static void sched_entry(void *arg)
         next->tsan_fiber = s->tsan_fiber;
         s->tsan_fiber = NULL;
         weft_sched_retire(s);
+        weft_xstream_retire_pending(xs);
         s = next;
         xs->sched = s;
     }
@@ -917,7 +940,7 @@ void weft_sched_loop_end(weft_sched *s)
 
 static bool weft_main_belongs_home(weft_unit *m)
 {
-    weft_sched *s = weft_g.primary->main_sched;
+    weft_sched *s = weft_atomic_load_relaxed_plain(&weft_g.primary->main_sched);
     for (int i = 0; i < s->num_pools; i++)
         if (s->pools[i] == m->pool)
             return true;
@@ -1529,6 +1552,12 @@ static __attribute__((noinline)) void ult_yield(weft_xstream *xs, weft_unit *sel
 }
 
 void weft_ult_yield(weft_xstream *xs, weft_unit *self) { ult_yield(xs, self); }
+
+void weft_ult_yield_sched(weft_xstream *xs, weft_unit *self)
+{
+    leave_check(self); /* the canary; SC promotion */
+    ult_yield_sched(xs, self);
+}
 
 /* Here rather than in thread.c so the yield path is one function. */
 WEFT_API int ABT_thread_yield(void)
@@ -2155,10 +2184,13 @@ static __attribute__((noinline)) void join_wait_plain(weft_xstream *xs, weft_uni
 static void join_fresh_sc(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p);
 /* Whether a joiner may call a fresh unit on its own stack ("a fresh unit on its joiner's
  * stack"): not in ThreadSanitizer builds (its shadow call stack does not follow the jump
- * back), nor while a tool listens for the RUN and FINISH events that the call skips. */
+ * back), nor when the program asked for a guard page below every ULT's own stack
+ * (ABT_STACK_OVERFLOW_CHECK=mprotect or mprotect_strict: cfg.lend_stacks), nor while a
+ * tool listens for the RUN and FINISH events that the call skips. */
 static inline bool lend_allowed(void)
 {
-    return !WEFT_TSAN && !weft_tool_wants(ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH);
+    return !WEFT_TSAN && weft_g.cfg.lend_stacks &&
+           !weft_tool_wants(ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH);
 }
 /* A join of a unit that never ran and is neither a tasklet nor RoC-L: a fresh SC unit
  * first (its test here, so that the dispatcher's usual cases pay none), then join_wait.
@@ -2194,6 +2226,19 @@ join_fresh_tasklet(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p
 }
 
 /* ---- a fresh SC unit, run on its joiner's stack (scheduler creation in the joiner) ---- */
+
+/* self, lent a stack itself, lends it on at `here`: its own frames must lie within its
+ * stack size, and its canary be intact (else it overran that size first); the unit it
+ * lends to may cover that canary, which is written again when the unit returns. */
+static WEFT_COLD __attribute__((noinline)) uintptr_t *lend_canary_lender(weft_unit *self,
+                                                                         uintptr_t here)
+{
+    uintptr_t lo = weft_unit_lent_lo(self);
+    if (here < lo && weft_g.cfg.lend_canary)
+        weft_lend_canary_fail(self, lo);
+    lend_canary_check(self);
+    return sc_lend_of(self)->canary;
+}
 
 /* Below the caller's frame, what self's stack must have left for t beyond t's own stack
  * size: the frames of sc_lend_run and of what it calls before t's function. */
@@ -2244,13 +2289,15 @@ enum {
                      * its own: nothing done */
 };
 
-/* Takes the fresh SC or RoC-L unit t out of its pool p and calls it on self's stack.  Its
- * frame is the one t comes back to (inlined where arch/lend.h is native). */
-static WEFT_LEND_INLINE int sc_lend_run(weft_xstream *xs, weft_unit *self, weft_unit *t,
-                                        weft_pool *p)
+/* Takes the fresh SC or RoC-L unit t out of its pool p and calls it on self's stack, whose
+ * floor is `floor`.  Its frame is the one t comes back to (inlined where arch/lend.h is
+ * native).  `restore`: the canary of self when self is lent itself (t's frames may cover
+ * it), written again when t comes back; NULL otherwise (a constant there: the usual path
+ * has no such store). */
+static WEFT_LEND_INLINE int sc_lend_body(weft_xstream *xs, weft_unit *self, weft_unit *t,
+                                         weft_pool *p, uintptr_t floor, uintptr_t *restore)
 {
     struct sc_lend lend;
-    uintptr_t floor = unit_stack_floor(self);
     if (WEFT_UNLIKELY(!sc_lend_has_room(floor, (uintptr_t)&lend, t->stack_size + SC_LEND_SLACK)))
         return SC_LEND_NO_ROOM;
     if (WEFT_UNLIKELY(!weft_pool_fifo_take_stackless(p, t))) {
@@ -2262,11 +2309,22 @@ static WEFT_LEND_INLINE int sc_lend_run(weft_xstream *xs, weft_unit *self, weft_
     /* (lend.how is set where it is read: at t's promotion, sc_lend_promote) */
     t->user_stack = &lend;
     t->stack_kind = WEFT_STACK_LENT;
+    /* the canary at t's nominal end, as below a stack of its own (overflow.h): checked
+     * when t first leaves the stack (sc_lend_promote) and when the call comes back */
+    uintptr_t *cw = (uintptr_t *)weft_unit_lent_lo(t) - 1;
+    if (WEFT_UNLIKELY(!weft_g.cfg.lend_canary))
+        cw = &lend.spare;
+    lend_canary_set(cw);
+    lend.canary = cw;
     /* self waits in its join, as a joiner that starts its target on the target's own
      * stack does (fresh_roc_run): BLOCKED, in no pool, unmovable */
     weft_atomic_store_relaxed(&self->state, WEFT_BLOCKED);
     prep_run_quiet(xs, t);
     weft_lend_call(&lend.buf, t->fn, t->arg);
+    if (WEFT_UNLIKELY(!weft_canary_word_intact(lend.canary)))
+        weft_lend_canary_fail(t, weft_unit_lent_lo(t));
+    if (restore)
+        lend_canary_set(restore);
     if (WEFT_LIKELY(t->stack_kind == WEFT_STACK_LENT)) { /* it never left (or exited) */
         xs->cur = self;                                  /* on the stream it was called on */
         weft_atomic_store_relaxed(&self->state, WEFT_RUNNING);
@@ -2274,6 +2332,34 @@ static WEFT_LEND_INLINE int sc_lend_run(weft_xstream *xs, weft_unit *self, weft_
     }
     sc_lend_end(self, t, lend.how);
     return SC_LEND_ENDED;
+}
+
+/* sc_lend_run of a joiner that runs on a stack lent to it in turn (nested joins: a
+ * recursion under the primary ULT; not cold). */
+static __attribute__((noinline)) int sc_lend_run_nested(weft_xstream *xs, weft_unit *self,
+                                                        weft_unit *t, weft_pool *p)
+{
+    uintptr_t *restore = lend_canary_lender(self, (uintptr_t)__builtin_frame_address(0));
+    return sc_lend_body(xs, self, t, p, sc_lend_of(self)->floor, restore);
+}
+
+/* Takes the fresh SC or RoC-L unit t out of its pool p and calls it on self's stack
+ * (sc_lend_body). */
+static WEFT_LEND_INLINE int sc_lend_run(weft_xstream *xs, weft_unit *self, weft_unit *t,
+                                        weft_pool *p)
+{
+    /* unit_stack_floor, the primary ULT's first and a lent joiner's apart */
+    uint8_t k = self->stack_kind;
+    uintptr_t floor;
+    if (WEFT_LIKELY(k == WEFT_STACK_OS) || k == WEFT_STACK_USER)
+        floor = (uintptr_t)self->user_stack;
+    else if (k == WEFT_STACK_CACHED || k == WEFT_STACK_OWNED)
+        floor = (uintptr_t)weft_stack_lo(self->stack);
+    else if (k == WEFT_STACK_LENT || k == WEFT_STACK_BORROWED)
+        return sc_lend_run_nested(xs, self, t, p);
+    else
+        floor = SC_FLOOR_NONE;
+    return sc_lend_body(xs, self, t, p, floor, NULL);
 }
 
 /* The join's end of sc_lend_run: what it did, the unit published if it ran intact. */

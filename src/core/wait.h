@@ -68,6 +68,9 @@ static inline void weft_unit_count_blocked(weft_unit *self)
 
 /* The calling ULT yields: it goes back to its pool and runs again later. */
 WEFT_INTERNAL void weft_ult_yield(weft_xstream *xs, weft_unit *self);
+/* ... through the running scheduler, never its bypass (which may resume the caller at
+ * once): the scheduler sees its requests before the caller runs again. */
+WEFT_INTERNAL void weft_ult_yield_sched(weft_xstream *xs, weft_unit *self);
 /* Park the calling ULT; `post(xs, arg)` runs once it has left its stack (typically it
  * releases the lock of the list the waiter is on).  Returns when woken. */
 WEFT_INTERNAL void weft_ult_park(weft_xstream *xs, weft_unit *self,

@@ -110,6 +110,7 @@ static void *xstream_thread(void *arg)
         }
         /* ABT_xstream_set_main_sched replaced it: release the old one, run the new */
         weft_sched_retire(s);
+        weft_xstream_retire_pending(xs);
     }
     weft_mem_flush(&xs->cache);
     /* Under join_lock: a joining ULT holds it until it is off its stack, so the wake below
@@ -158,7 +159,7 @@ static int xstream_create(weft_sched *s, int rank, weft_xstream **out)
         return ABT_ERR_INV_XSTREAM_RANK;
     }
     xs->rank = rank;
-    xs->main_sched = s;
+    weft_atomic_store_relaxed_plain(&xs->main_sched, s);
     xs->sched = s;
     s->use = WEFT_SCHED_MAIN;
     s->xs = xs;
@@ -261,13 +262,38 @@ static bool sched_has_pool(weft_sched *s, weft_pool *p)
     return false;
 }
 
+void weft_xstream_retire_pending(weft_xstream *xs)
+{
+    weft_sched *r;
+    while ((r = xs->sched_retire) != NULL) {
+        xs->sched_retire = r->retire_next;
+        r->retire_next = NULL;
+        weft_sched_retire(r);
+    }
+}
+
+/* The scheduler at the root of the running chain of xs (the main scheduler that runs,
+ * with the stacked schedulers and ABT_self_schedule parents above it). */
+static weft_sched *sched_chain_root(weft_xstream *xs)
+{
+    weft_sched *c = xs->sched;
+    while (c && c->parent)
+        c = c->parent;
+    return c;
+}
+
 /* Replace the main scheduler of a stream.  A stream that is not running takes the new
  * scheduler at once.  A running stream can only be changed from a ULT running on it,
  * directly under the main scheduler or under schedulers or ABT_self_schedule parents
  * stacked on it: the old scheduler is told to exit, the caller moves to the new
  * scheduler's first pool if it was associated with one of the old scheduler's pools (as
- * in Argobots) and yields, and the stream's loop (xstream_thread, or sched_entry on the
- * primary) starts the new scheduler in the old one's place once the old one returns. */
+ * in Argobots) and yields to the running scheduler (not its bypass, which could resume
+ * the caller before the scheduler saw the request), and the stream's loop (xstream_thread,
+ * or sched_entry on the primary) starts the new scheduler in the old one's place once the
+ * old one returns.  Until then the new scheduler is pending: the stream's main scheduler,
+ * not running yet.  A user-defined scheduler may run the caller again before it looks at
+ * its requests (ABT_xstream_check_events); a change asked then replaces the pending
+ * scheduler, which never ran, and the one that runs still exits as asked. */
 static int set_main_sched(weft_xstream *xs, weft_sched *s)
 {
     if (s->use != WEFT_SCHED_UNUSED || s->num_pools < 1)
@@ -276,15 +302,23 @@ static int set_main_sched(weft_xstream *xs, weft_sched *s)
     if (weft_atomic_load_seq_cst(&xs->state) == WEFT_XS_TERMINATED && !xs->primary) {
         s->use = WEFT_SCHED_MAIN;
         s->xs = xs;
-        xs->main_sched = s;
+        weft_atomic_store_relaxed_plain(&xs->main_sched, s);
         xs->sched = s;
         weft_sched_retire(old);
         return ABT_SUCCESS;
     }
     weft_xstream *me = weft_xs_self();
     weft_unit *self = me ? me->cur : NULL;
-    if (me != xs || !self || !weft_unit_is_ult(self) || !sched_in_chain(xs, old))
+    if (me != xs || !self || !weft_unit_is_ult(self))
         return ABT_ERR_XSTREAM_STATE;
+    bool pending = false;
+    if (!sched_in_chain(xs, old)) {
+        /* old waits to start in place of the chain's root, asked to exit before */
+        weft_sched *root = sched_chain_root(xs);
+        if (!root || root == old || root->use != WEFT_SCHED_MAIN || root->xs != xs)
+            return ABT_ERR_XSTREAM_STATE;
+        pending = true;
+    }
     bool move = sched_has_pool(old, self->pool);
     if (move) { /* the caller moves there (user pool: may fail) */
         int r = weft_pool_bind(s->pools[0], self);
@@ -297,11 +331,11 @@ static int set_main_sched(weft_xstream *xs, weft_sched *s)
         s->stack = old->stack; /* the primary's scheduler stack passes on */
         old->stack = NULL;
         s->tsan_fiber = old->tsan_fiber;
-        if (old->ctx == NULL) {
+        if (old->ctx == NULL && !pending) {
             /* the old scheduler never started: the new one simply takes its place and
              * starts on that stack the first time the primary ULT switches away */
             old->tsan_fiber = NULL;
-            xs->main_sched = s;
+            weft_atomic_store_relaxed_plain(&xs->main_sched, s);
             if (xs->sched == old)
                 xs->sched = s;
             else /* the innermost scheduler returns to the new one */
@@ -314,11 +348,20 @@ static int set_main_sched(weft_xstream *xs, weft_sched *s)
             return ABT_SUCCESS;
         }
     }
-    xs->main_sched = s;
+    weft_atomic_store_relaxed_plain(&xs->main_sched, s);
     if (move)
         self->pool = s->pools[0];
-    weft_sched_request(old, WEFT_SCHED_REQ_EXIT);
-    weft_ult_yield(me, self);
+    if (pending) {
+        /* it never ran: nothing returns to it (the running root was asked to exit); it is
+         * retired with the root, once no other stream may still read it as the main one */
+        if (xs->primary)
+            old->tsan_fiber = NULL;
+        old->retire_next = xs->sched_retire;
+        xs->sched_retire = old;
+    } else {
+        weft_sched_request(old, WEFT_SCHED_REQ_EXIT);
+    }
+    weft_ult_yield_sched(me, self);
     return ABT_SUCCESS;
 }
 

@@ -403,7 +403,8 @@ WEFT_API int ABT_pool_pop_wait_thread_ex(ABT_pool pool, ABT_thread *thread, doub
         return ABT_ERR_INV_ARG;
     if (!weft_pool_can(p, WEFT_POOL_CAP_POP_WAIT)) /* a user pool without pop_wait */
         return ABT_ERR_POOL;
-    weft_unit *u = weft_pool_pop_wait(p, secs_to_ns(time_secs), ctx);
+    weft_unit *u = p->ops->pop_wait_secs ? p->ops->pop_wait_secs(p, time_secs, ctx)
+                                         : weft_pool_pop_wait(p, secs_to_ns(time_secs), ctx);
     *thread = u ? weft_unit_handle(u) : ABT_THREAD_NULL;
     return ABT_SUCCESS;
 }

@@ -394,6 +394,13 @@ static weft_unit *op_pop_wait(weft_pool *p, uint64_t timeout_ns, ABT_pool_contex
     return weft_unit_from(q->n.pop_wait(handle(p), secs, ctx));
 }
 
+/* ABT_pool_pop_wait_thread(_ex): the caller's seconds go to the 1.2 pop_wait unchanged,
+ * as Argobots passes them (no round trip through nanoseconds). */
+static weft_unit *op_pop_wait_secs(weft_pool *p, double secs, ABT_pool_context ctx)
+{
+    return weft_unit_from(upool(p)->n.pop_wait(handle(p), secs, ctx));
+}
+
 /* 1.2 definitions: emptiness is the user's is_empty (old ones: p_get_size() == 0). */
 static bool op_is_empty(weft_pool *p) { return upool(p)->n.is_empty(handle(p)) != ABT_FALSE; }
 
@@ -662,8 +669,10 @@ WEFT_API int ABT_pool_create(ABT_pool_user_def def, ABT_pool_config config, ABT_
     p->caps = WEFT_POOL_CAP_BIND;
     if (q->old || q->n.get_size)
         p->caps |= WEFT_POOL_CAP_SIZE;
-    if (!q->old && q->n.pop_wait) /* an old definition has no relative pop_wait */
+    if (!q->old && q->n.pop_wait) { /* an old definition has no relative pop_wait */
         p->caps |= WEFT_POOL_CAP_POP_WAIT;
+        q->ops.pop_wait_secs = op_pop_wait_secs;
+    }
     p->ops = &q->ops;
     p->impl = q;
     p->kind = (ABT_pool_kind)-1; /* not a built-in kind */
