@@ -135,7 +135,7 @@ static void *writer_pthread(void *arg)
 int main(int argc, char **argv)
 {
     stress_watchdog wd;
-    stress_watchdog_start(&wd, "key_set_concurrent", 3.0, 30.0);
+    stress_watchdog_start(&wd, "key_set_concurrent");
     CHECK_ABT(ABT_init(argc, argv));
     sync_world w;
     sync_world_start(&w, 1, ABT_SCHED_BASIC);

@@ -88,7 +88,7 @@ static void *ext_worker(void *arg)
 int main(int argc, char **argv)
 {
     stress_watchdog wd;
-    stress_watchdog_start(&wd, "mutex_recursive_ext_thread", 3.0, 20.0);
+    stress_watchdog_start(&wd, "mutex_recursive_ext_thread");
     CHECK_ABT(ABT_init(argc, argv));
     sync_world w;
     sync_world_start(&w, 2, ABT_SCHED_BASIC);

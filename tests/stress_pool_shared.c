@@ -117,7 +117,7 @@ static void *ext_worker(void *arg)
 int main(int argc, char **argv)
 {
     stress_watchdog wd;
-    stress_watchdog_start(&wd, "stress_pool_shared", 3.0, 30.0);
+    stress_watchdog_start(&wd, "stress_pool_shared");
     CHECK_ABT(ABT_init(argc, argv));
     CHECK_ABT(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_FALSE, &S[0]));
     CHECK_ABT(ABT_pool_create_basic(ABT_POOL_FIFO_WAIT, ABT_POOL_ACCESS_MPMC, ABT_FALSE, &S[1]));
