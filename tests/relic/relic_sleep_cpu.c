@@ -4,12 +4,14 @@
  * time is measured while the main thread sleeps, so it is the assistant's: a sleeping
  * assistant uses none however loaded the machine is.  A spinning one uses what the machine
  * gives it, which a loaded machine makes small; what it cannot change is that a spinner is
- * always runnable.  So the awake check is on the time the other threads of the process
- * were runnable - on a CPU or waiting in its run queue (/proc/self/task/N/schedstat) -
- * which must be at least half of the window, where a sleeping assistant's is near none.
+ * always runnable.  So the awake check samples the state of the process's other threads
+ * (/proc/self/task/N/stat): in at least half of 200 samples one of them must be runnable
+ * ("R": on a CPU or waiting in its run queue), where a sleeping assistant is in none.
  * Timing: skipped under WEFT_TEST_SLOW. */
 #include <dirent.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -38,39 +40,42 @@ static double busy_fraction(int ms)
     return (cpu_s() - c0) / (wall_s() - w0);
 }
 
-/* Seconds the threads of the process other than the caller were on a CPU or waiting
- * for one. */
-static double others_runnable_s(void)
+/* Whether a thread of the process other than the caller is runnable now. */
+static bool other_runnable(void)
 {
     DIR *d = opendir("/proc/self/task");
     if (!d)
         TEST_SKIP("no /proc/self/task");
     long me = (long)syscall(SYS_gettid);
-    unsigned long long sum = 0;
+    bool any = false;
     struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
+    while (!any && (e = readdir(d)) != NULL) {
         if (e->d_name[0] == '.' || atol(e->d_name) == me)
             continue;
-        char path[300];
-        snprintf(path, sizeof(path), "/proc/self/task/%s/schedstat", e->d_name);
+        char path[300], buf[512];
+        snprintf(path, sizeof(path), "/proc/self/task/%s/stat", e->d_name);
         FILE *f = fopen(path, "r");
         if (!f)
             continue;
-        unsigned long long on_cpu = 0, waiting = 0;
-        if (fscanf(f, "%llu %llu", &on_cpu, &waiting) == 2)
-            sum += on_cpu + waiting;
+        size_t n = fread(buf, 1, sizeof(buf) - 1, f);
         fclose(f);
+        buf[n] = 0;
+        const char *st = strrchr(buf, ')'); /* "tid (comm) S ...": comm may hold anything */
+        any = st && st[1] == ' ' && st[2] == 'R';
     }
     closedir(d);
-    return (double)sum * 1e-9;
+    return any;
 }
 
-/* The fraction of `ms` the other threads were runnable while the main thread slept. */
-static double runnable_fraction(int ms)
+/* The fraction of 200 samples, 0.5 ms apart, in which another thread was runnable. */
+static double runnable_fraction(void)
 {
-    double r0 = others_runnable_s(), w0 = wall_s();
-    usleep((useconds_t)ms * 1000);
-    return (others_runnable_s() - r0) / (wall_s() - w0);
+    int hits = 0;
+    for (int i = 0; i < 200; i++) {
+        hits += other_runnable();
+        usleep(500);
+    }
+    return hits / 200.0;
 }
 
 static void inc(void *arg) { (*(int *)arg)++; }
@@ -88,10 +93,11 @@ int main(void)
     relic_wake_up_hint();
     CHECK_RELIC(relic_submit(inc, &x));
     CHECK_RELIC(relic_wait());
-    double awake = runnable_fraction(100);
-    printf("awake: runnable %.1f%% of the time\n", awake * 100);
+    double awake = runnable_fraction();
+    printf("awake: runnable in %.1f%% of the samples\n", awake * 100);
     if (awake < 0.5)
-        TEST_FAIL("after relic_wake_up_hint the assistant was runnable only %.1f%% of the time",
+        TEST_FAIL("after relic_wake_up_hint the assistant was runnable in only %.1f%% of the "
+                  "samples",
                   awake * 100);
 
     relic_sleep_hint();
