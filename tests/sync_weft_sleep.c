@@ -11,8 +11,8 @@
  * are disjoint must wake in deadline order; on a quiet machine the ranges are a few
  * microseconds wide and the deadlines 2 ms apart, so every pair is checked, on a loaded
  * one the pairs a preemption made ambiguous are not.  The spinner ULT of the stream must
- * run while each sleeper sleeps: a sleeper parks behind it and is woken behind it (FIFO
- * pool), whatever the timing. */
+ * run while each sleeper sleeps, whatever the timing: when a sleeper parks, the spinner
+ * is in the stream's FIFO pool, and the woken sleeper is queued behind it. */
 #include "sync_test.h"
 
 #include <math.h>
