@@ -57,7 +57,7 @@ static void drain_m(uint32_t *rng, int max, bool wait)
 static void worker(int id, bool ult)
 {
     uint32_t rng = (uint32_t)id * 2654435761u + 3;
-    for (int b = 0; b < max_batches && sync_now() < deadline; b++) {
+    for (int b = 0; stress_go_on(b, 1, max_batches, deadline); b++) {
         ABT_thread ts[BATCH];
         atomic_int runs[BATCH];
         int order[BATCH / 2];

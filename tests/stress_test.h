@@ -97,6 +97,14 @@ static inline void stress_watchdog_stop(stress_watchdog *wd)
  * TSan must see enough of them to find a race). */
 static inline double stress_budget(double sec) { return sync_slow() ? sec / 2 : sec; }
 
+/* Whether a stress loop that has done `done` steps goes on: up to `max`, while the time
+ * budget (an absolute sync_now() deadline) lasts, and at least `min` steps however late a
+ * loaded machine started the loop, so that the checks after it always have work to check. */
+static inline bool stress_go_on(long done, long min, long max, double deadline)
+{
+    return done < max && (done < min || sync_now() < deadline);
+}
+
 /* Divisor for iteration caps: 4 under sanitizers and valgrind (test_scale_div's 20 would
  * end a stress run before the interleavings that matter).  The time budget still bounds
  * the run there. */
