@@ -47,6 +47,14 @@ static void until_waiting(int n)
     }
 }
 
+static int read_woken(void)
+{
+    CHECK_ABT(ABT_mutex_lock(mtx));
+    int n = woken;
+    CHECK_ABT(ABT_mutex_unlock(mtx));
+    return n;
+}
+
 int main(int argc, char **argv)
 {
     CHECK_ABT(ABT_init(argc, argv));
@@ -65,6 +73,8 @@ int main(int argc, char **argv)
     generation++;
     CHECK_ABT(ABT_cond_signal(cond));
     CHECK_ABT(ABT_mutex_unlock(mtx));
+    /* one waiter wakes (whenever its stream gets to it), then a while with no other */
+    SYNC_WAIT_UNTIL(read_woken() >= 1, "the signalled waiter");
     sync_yield_for(0.05);
     CHECK_ABT(ABT_mutex_lock(mtx));
     CHECK_EQ_INT(woken, 1);

@@ -111,7 +111,7 @@ int main(int argc, char **argv)
             b_won++;
             double t1 = sync_now();
             while (!read_locked(&b_done)) {
-                if (sync_now() - t1 > 2.0)
+                if (sync_now() - t1 > TEST_PATIENCE_S)
                     TEST_FAIL("round %d: the signal was lost (A timed out, B still asleep)", round);
                 ABT_thread_yield();
             }

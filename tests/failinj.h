@@ -43,6 +43,7 @@
 #define WEFT_FAILINJ_H
 
 #define _GNU_SOURCE
+#include "child_test.h"
 #include "test.h"
 
 #include <dlfcn.h>
@@ -673,10 +674,12 @@ static long fi_run_child(const char *name, void (*program)(void), long k, long b
         TEST_FAIL("pipe");
     fflush(stdout);
     fflush(stderr);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0)
         TEST_FAIL("fork failed");
     if (pid == 0) {
+        child_dies_with_parent(parent);
         close(pfd[0]);
         alarm(fi_is_slow() ? 150 : 30);
         fi_fail_at = k;

@@ -4,6 +4,7 @@
  * ABT_ERR_INV_XSTREAM; ABT_thread_yield is the no-op it is for any external thread); the
  * child can then ABT_init a new runtime, run a ULT in it and ABT_finalize.  The parent's
  * runtime is untouched. */
+#include "child_test.h"
 #include "test.h"
 
 #include <sys/wait.h>
@@ -49,9 +50,11 @@ static void child(void)
 static void forker(void *arg)
 {
     fflush(NULL);
+    pid_t parent = getpid();
     pid_t pid = fork();
     CHECK(pid >= 0);
     if (pid == 0) {
+        child_dies_with_parent(parent);
         child();
         fflush(NULL);
         _exit(0);

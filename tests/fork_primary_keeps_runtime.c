@@ -5,6 +5,7 @@
  * were waiting in the pool are still there and run on a stream the child creates over it
  * (under ThreadSanitizer, which forbids threads after such a fork: on the primary
  * stream), and ABT_finalize succeeds.  The parent goes on as if nothing happened. */
+#include "child_test.h"
 #include "test.h"
 
 #include <stdatomic.h>
@@ -101,9 +102,11 @@ int main(int argc, char **argv)
         CHECK_ABT(ABT_thread_create(pool, queued, NULL, ABT_THREAD_ATTR_NULL, &q[i]));
 
     fflush(NULL);
+    pid_t parent = getpid();
     pid_t pid = fork();
     CHECK(pid >= 0);
     if (pid == 0) {
+        child_dies_with_parent(parent);
         child(xs2, pool, q);
         fflush(NULL);
         _exit(0);

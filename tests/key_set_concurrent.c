@@ -135,7 +135,7 @@ static void *writer_pthread(void *arg)
 int main(int argc, char **argv)
 {
     stress_watchdog wd;
-    stress_watchdog_start(&wd, "key_set_concurrent", 3.0, 30.0);
+    stress_watchdog_start(&wd, "key_set_concurrent");
     CHECK_ABT(ABT_init(argc, argv));
     sync_world w;
     sync_world_start(&w, 1, ABT_SCHED_BASIC);
@@ -145,7 +145,7 @@ int main(int argc, char **argv)
     int max_rounds = 400 / stress_scale_div();
     double end = sync_now() + stress_budget(1.0);
     stress_set_phase("concurrent set/get on one unit's keys");
-    for (round_no = 0; round_no < (uint32_t)max_rounds && sync_now() < end; round_no++) {
+    for (round_no = 0; stress_go_on(round_no, 1, max_rounds, end); round_no++) {
         atomic_store(&writers_done, 0);
         atomic_store(&dtor_calls, 0);
         atomic_store(&dtor_sum, 0);

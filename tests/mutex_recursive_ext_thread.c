@@ -70,7 +70,7 @@ static void one_op(uint32_t *rng, bool ult)
 static void ult_worker(void *arg)
 {
     uint32_t rng = (uint32_t)(uintptr_t)arg * 2654435761u + 1;
-    for (int i = 0; i < max_iter && sync_now() < deadline; i++) {
+    for (int i = 0; stress_go_on(i, 64, max_iter, deadline); i++) {
         one_op(&rng, true);
         if (i % 8 == 7)
             ABT_thread_yield();
@@ -80,7 +80,7 @@ static void ult_worker(void *arg)
 static void *ext_worker(void *arg)
 {
     uint32_t rng = (uint32_t)(uintptr_t)arg * 40503u + 7;
-    for (int i = 0; i < max_iter && sync_now() < deadline; i++)
+    for (int i = 0; stress_go_on(i, 64, max_iter, deadline); i++)
         one_op(&rng, false);
     return NULL;
 }
@@ -88,7 +88,7 @@ static void *ext_worker(void *arg)
 int main(int argc, char **argv)
 {
     stress_watchdog wd;
-    stress_watchdog_start(&wd, "mutex_recursive_ext_thread", 3.0, 20.0);
+    stress_watchdog_start(&wd, "mutex_recursive_ext_thread");
     CHECK_ABT(ABT_init(argc, argv));
     sync_world w;
     sync_world_start(&w, 2, ABT_SCHED_BASIC);

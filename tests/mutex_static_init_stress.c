@@ -85,7 +85,7 @@ static void on_tick(int sig) { (void)sig; }
 int main(int argc, char **argv)
 {
     stress_watchdog wd;
-    stress_watchdog_start(&wd, "mutex_static_init_stress", 3.0, 30.0);
+    stress_watchdog_start(&wd, "mutex_static_init_stress");
     ABT_mutex_memory l_plain = ABT_MUTEX_INITIALIZER;
     ABT_mutex_memory l_rec = ABT_RECURSIVE_MUTEX_INITIALIZER;
     sets[0] = (mset){ ABT_MUTEX_MEMORY_GET_HANDLE(&g_plain), false, 0, 0 };

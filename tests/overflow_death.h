@@ -82,9 +82,11 @@ static inline int overflow_death_main(const char *mode)
         int fd[2];
         CHECK(pipe(fd) == 0);
         fflush(NULL);
+        pid_t parent = getpid();
         pid_t pid = fork();
         CHECK(pid >= 0);
         if (pid == 0) {
+            child_dies_with_parent(parent);
             close(fd[0]);
             dup2(fd[1], 2);
             if (mode)

@@ -5,6 +5,7 @@
 #ifndef WEFT_OVERFLOW_TEST_H
 #define WEFT_OVERFLOW_TEST_H
 
+#include "child_test.h"
 #include "test.h"
 
 #include <signal.h>
@@ -34,9 +35,11 @@ static inline void run_child(const char *mode, void (*body)(void), struct child_
     int fd[2];
     CHECK(pipe(fd) == 0);
     fflush(NULL);
+    pid_t parent = getpid();
     pid_t pid = fork();
     CHECK(pid >= 0);
     if (pid == 0) {
+        child_dies_with_parent(parent);
         close(fd[0]);
         dup2(fd[1], 2);
         setenv("ABT_STACK_OVERFLOW_CHECK", mode, 1);

@@ -3,7 +3,7 @@
  * creates a ULT in its pool, and a primary stream whose ULT is blocked in a join wakes
  * up when that join completes: the pushed ULT runs and the join returns within a bounded
  * time (a lost wake-up leaves the ULT queued forever; the external thread gives up after
- * 2 s). */
+ * idle_wake_limit()). */
 #include "idle_test.h"
 
 static atomic_int ran;

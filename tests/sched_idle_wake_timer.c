@@ -1,8 +1,9 @@
 /* sched_idle_wake_timer: under every predefined scheduler, a stream whose only ULT is in
  * a timed wait (ABT_cond_timedwait, nobody signals) has nothing to run and sleeps, but
- * wakes for the deadline: the wait times out no earlier than its deadline and not much
- * later (a sleep that ignored the deadline would last until some other event).  The
- * primary ULT meanwhile blocks in a join, so the primary stream sleeps too. */
+ * wakes for the deadline: the wait times out no earlier than its deadline, and it does
+ * time out (a sleep that ignored the deadline would last until some other event, and none
+ * comes: the test calls it lost after idle_wake_limit()).  The primary ULT meanwhile
+ * blocks in a join, so the primary stream sleeps too. */
 #include "idle_test.h"
 
 #define WAIT_S 0.05
@@ -34,7 +35,7 @@ static void timed(void *arg)
 int main(int argc, char **argv)
 {
     CHECK_ABT(ABT_init(argc, argv));
-    double limit = idle_slow() ? 5.0 : 0.5;
+    double limit = idle_wake_limit();
     for (int k = 0; k < IDLE_NPREDEFS; k++) {
         idle_world w;
         idle_world_start(&w, idle_predefs[k]);

@@ -7,7 +7,7 @@
 
 int main(int argc, char **argv)
 {
-    stale_watchdog(20);
+    stale_watchdog();
     CHECK_ABT(ABT_init(argc, argv));
     ABT_mutex m;
     ABT_cond c, stale, c2;

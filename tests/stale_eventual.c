@@ -8,7 +8,7 @@
 
 int main(int argc, char **argv)
 {
-    stale_watchdog(20);
+    stale_watchdog();
     CHECK_ABT(ABT_init(argc, argv));
     ABT_eventual e, stale, e2;
     int v = 7;

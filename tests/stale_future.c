@@ -6,7 +6,7 @@
 
 int main(int argc, char **argv)
 {
-    stale_watchdog(20);
+    stale_watchdog();
     CHECK_ABT(ABT_init(argc, argv));
     ABT_future f, stale, f2;
     CHECK_ABT(ABT_future_create(2, NULL, &f));

@@ -6,7 +6,7 @@
 
 int main(int argc, char **argv)
 {
-    stale_watchdog(20);
+    stale_watchdog();
     CHECK_ABT(ABT_init(argc, argv));
     ABT_mutex m, stale, m2;
     CHECK_ABT(ABT_mutex_create(&m));

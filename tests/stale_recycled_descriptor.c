@@ -11,7 +11,7 @@ static void body(void *arg) { (void)arg; }
 
 int main(int argc, char **argv)
 {
-    stale_watchdog(30);
+    stale_watchdog();
     CHECK_ABT(ABT_init(argc, argv));
     ABT_xstream xs;
     ABT_pool pool;

@@ -6,7 +6,7 @@
 
 int main(int argc, char **argv)
 {
-    stale_watchdog(20);
+    stale_watchdog();
     CHECK_ABT(ABT_init(argc, argv));
     ABT_rwlock l, stale, l2;
     CHECK_ABT(ABT_rwlock_create(&l));

@@ -10,7 +10,7 @@ static void body(void *arg) { (*(int *)arg)++; }
 
 int main(int argc, char **argv)
 {
-    stale_watchdog(20);
+    stale_watchdog();
     CHECK_ABT(ABT_init(argc, argv));
     ABT_xstream xs;
     ABT_pool pool;

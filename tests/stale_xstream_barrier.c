@@ -16,7 +16,7 @@ static void *arrive(void *arg)
 
 int main(int argc, char **argv)
 {
-    stale_watchdog(20);
+    stale_watchdog();
     CHECK_ABT(ABT_init(argc, argv));
     ABT_xstream_barrier b, stale, b2;
     CHECK_ABT(ABT_xstream_barrier_create(2, &b));

@@ -57,7 +57,7 @@ static void drain_m(uint32_t *rng, int max, bool wait)
 static void worker(int id, bool ult)
 {
     uint32_t rng = (uint32_t)id * 2654435761u + 3;
-    for (int b = 0; b < max_batches && sync_now() < deadline; b++) {
+    for (int b = 0; stress_go_on(b, 1, max_batches, deadline); b++) {
         ABT_thread ts[BATCH];
         atomic_int runs[BATCH];
         int order[BATCH / 2];
@@ -117,7 +117,7 @@ static void *ext_worker(void *arg)
 int main(int argc, char **argv)
 {
     stress_watchdog wd;
-    stress_watchdog_start(&wd, "stress_pool_shared", 3.0, 30.0);
+    stress_watchdog_start(&wd, "stress_pool_shared");
     CHECK_ABT(ABT_init(argc, argv));
     CHECK_ABT(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_FALSE, &S[0]));
     CHECK_ABT(ABT_pool_create_basic(ABT_POOL_FIFO_WAIT, ABT_POOL_ACCESS_MPMC, ABT_FALSE, &S[1]));

@@ -3,16 +3,21 @@
  * a failure, and a run-time budget that shrinks under sanitizers and valgrind.
  *
  * Watchdog.  The workers bump stress_progress() whenever they complete an operation; a
- * pthread checks it every 100 ms and, if it has not moved for `stall` seconds (or the
- * whole test took longer than `total`), prints what the test was doing and _exit(1)s.
- * A deadlock therefore fails in bounded time instead of hitting the ctest timeout, and the
- * message says it was a hang, not a crash.  Public API only. */
+ * pthread checks it every 100 ms and, if it has not moved for TEST_PATIENCE_S (or the
+ * whole test took longer than STRESS_TOTAL_S), prints what the test was doing and
+ * _exit(1)s.  A deadlock therefore fails before the ctest timeout, and the message says it
+ * was a hang, not a crash.  Both bounds are far above what a loaded machine (or valgrind)
+ * takes: a phase runs for a time budget of about a second, and its workers report
+ * progress many times a second while they get any CPU at all.  Public API only. */
 #ifndef WEFT_STRESS_TEST_H
 #define WEFT_STRESS_TEST_H
 
 #include "sync_test.h"
 
 #include <unistd.h>
+
+/* The longest a stress test may run in all: under ctest's per-test TIMEOUT. */
+#define STRESS_TOTAL_S 150.0
 
 typedef struct {
     pthread_t th;
@@ -64,15 +69,12 @@ static void *stress_watchdog_main(void *arg)
     return NULL;
 }
 
-/* Fail the test if no progress is reported for `stall` seconds or it runs `total` seconds
- * (under sanitizers and valgrind: stall x2, total x4). */
-static inline void stress_watchdog_start(stress_watchdog *wd, const char *what, double stall,
-                                         double total)
+/* Fail the test if no progress is reported for TEST_PATIENCE_S or it runs STRESS_TOTAL_S. */
+static inline void stress_watchdog_start(stress_watchdog *wd, const char *what)
 {
-    bool slow = sync_slow();
     wd->stop = 0;
-    wd->stall = stall * (slow ? 2.0 : 1.0);
-    wd->total = total * (slow ? 4.0 : 1.0);
+    wd->stall = TEST_PATIENCE_S;
+    wd->total = STRESS_TOTAL_S;
     wd->what = what;
     CHECK(pthread_mutex_init(&wd->mu, NULL) == 0);
     CHECK(pthread_cond_init(&wd->cv, NULL) == 0);
@@ -94,6 +96,14 @@ static inline void stress_watchdog_stop(stress_watchdog *wd)
  * valgrind, where every operation is 10-50x slower (the interleavings still vary, and
  * TSan must see enough of them to find a race). */
 static inline double stress_budget(double sec) { return sync_slow() ? sec / 2 : sec; }
+
+/* Whether a stress loop that has done `done` steps goes on: up to `max`, while the time
+ * budget (an absolute sync_now() deadline) lasts, and at least `min` steps however late a
+ * loaded machine started the loop, so that the checks after it always have work to check. */
+static inline bool stress_go_on(long done, long min, long max, double deadline)
+{
+    return done < max && (done < min || sync_now() < deadline);
+}
 
 /* Divisor for iteration caps: 4 under sanitizers and valgrind (test_scale_div's 20 would
  * end a stress run before the interleavings that matter).  The time budget still bounds

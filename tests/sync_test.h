@@ -57,6 +57,18 @@ static inline void sync_yield_for(double sec)
     while (sync_now() < end);
 }
 
+/* A ULT yields until `cond` holds; the test fails after TEST_PATIENCE_S, naming `what` (a
+ * string), if it never does. */
+#define SYNC_WAIT_UNTIL(cond, what)                                         \
+    do {                                                                    \
+        double sync_wait_t0_ = sync_now();                                  \
+        while (!(cond)) {                                                   \
+            if (sync_now() - sync_wait_t0_ > TEST_PATIENCE_S)               \
+                TEST_FAIL("waited %.0f s for %s", TEST_PATIENCE_S, (what)); \
+            ABT_thread_yield();                                             \
+        }                                                                   \
+    } while (0)
+
 /* The primary stream and `n` (<= 2) secondary streams; pools[i] is stream i's main pool. */
 typedef struct {
     int n; /* streams in all, primary included */

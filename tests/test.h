@@ -67,6 +67,12 @@
             TEST_FAIL("%s == %s: %p != %p", #a, #b, check_a_, check_b_);         \
     } while (0)
 
+/* How long a test waits for an event that must come (a wake-up, a signal, a step of
+ * another thread or stream) before it calls the event lost and fails.  Only a lost event
+ * waits that long: a loaded machine delays one by seconds at most.  Below ctest's
+ * per-test TIMEOUT (tests/CMakeLists.txt), so the test says what it waited for. */
+#define TEST_PATIENCE_S 60.0
+
 /* Sanitizer and valgrind runs set WEFT_TEST_SLOW=1 (tests/CMakeLists.txt): creating a
  * ULT costs a ThreadSanitizer fiber there (~0.5 ms), so stress tests scale their counts
  * down by this factor.  The behaviour checked stays the same. */

@@ -59,13 +59,15 @@ int main(int argc, char **argv)
     /* After its yield the target alternates between READY (in the pool) and RUNNING;
      * it must be seen READY at some point. */
     int seen_ready = 0;
-    for (long i = 0; i < 100000000L && !seen_ready; i++) {
+    double t0 = ABT_get_wtime();
+    while (!seen_ready) {
         CHECK_ABT(ABT_thread_get_state(target, &st));
         CHECK(st == ABT_THREAD_STATE_READY || st == ABT_THREAD_STATE_RUNNING);
         if (st == ABT_THREAD_STATE_READY)
             seen_ready = 1;
+        else if (ABT_get_wtime() - t0 > TEST_PATIENCE_S)
+            TEST_FAIL("the yielding target was never seen READY in %.0f s", TEST_PATIENCE_S);
     }
-    CHECK(seen_ready);
     atomic_store(&step, 3);
     /* Now it joins the helper, which keeps yielding: BLOCKED. */
     do {

@@ -17,15 +17,34 @@ then checks, with the standard library only:
     static ones included) occur;
   * tools/weft-trace-summary runs on it and prints its table, and draws the PNG (checked
     to be one) or says that matplotlib is missing.
+The programs it runs end with it: each is killed (SIGKILL, prctl PR_SET_PDEATHSIG) when
+the checker ends, as when ctest kills it at its TIMEOUT.
 Exit 0: pass, 1: fail (every problem is printed), 77: skip.
 """
 import argparse
 import collections
+import ctypes
 import importlib.util
 import json
 import os
+import signal
 import subprocess
 import sys
+
+
+CHECKER_PID = os.getpid()
+
+
+def die_with_parent():
+    """In the child, before exec: SIGKILL when the checker ends (Linux prctl)."""
+    pr_set_pdeathsig = 1
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != CHECKER_PID:  # the checker ended before the prctl
+        os._exit(1)
 
 
 def fail(problems):
@@ -127,7 +146,7 @@ def main():
         env = dict(os.environ, WEFT_TRACE=a.trace)
         if os.path.exists(a.trace):
             os.remove(a.trace)
-        r = subprocess.run(cmd, env=env)
+        r = subprocess.run(cmd, env=env, preexec_fn=die_with_parent)
         if r.returncode != 0:
             fail(["%s exited with %d" % (" ".join(cmd), r.returncode)])
     try:
@@ -150,7 +169,7 @@ def main():
             os.remove(png)
         r = subprocess.run([sys.executable, a.summary, a.trace, "--png", png],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           universal_newlines=True)
+                           universal_newlines=True, preexec_fn=die_with_parent)
         out = r.stdout
         if r.returncode != 0 or "busy" not in out or "idle" not in out or "stream 0" not in out:
             problems.append("weft-trace-summary failed (%d):\n%s" % (r.returncode, out))

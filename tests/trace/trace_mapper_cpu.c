@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <pthread.h>
 #include <sched.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "test.h"
@@ -35,6 +36,24 @@ static pid_t find_thread(const char *name)
         fclose(f);
     }
     closedir(d);
+    return tid;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* find_thread, waiting up to TEST_PATIENCE_S: a thread names itself when it first runs,
+ * which a loaded machine may leave for later than its creation */
+static pid_t wait_thread(const char *name)
+{
+    double t0 = now_s();
+    pid_t tid;
+    while ((tid = find_thread(name)) < 0 && now_s() - t0 < TEST_PATIENCE_S)
+        usleep(1000);
     return tid;
 }
 
@@ -74,22 +93,25 @@ int main(void)
         for (int i = 0; i < BATCH; i++)
             CHECK_ABT(ABT_thread_free(&h[i]));
     }
-    pid_t mapper = find_thread("weft-trace-map");
+    pid_t mapper = wait_thread("weft-trace-map");
     CHECK(mapper > 0);
     cpu_set_t m;
     /* the mapper sets its CPUs before it maps; give it time to have run after the last
      * refill (it maps at once when woken, so this seldom waits) */
-    for (int tries = 0; tries < 200; tries++) {
+    double t0 = now_s();
+    for (;;) {
         CHECK(sched_getaffinity(mapper, sizeof m, &m) == 0);
         if (!CPU_ISSET(cpu, &m))
             break;
+        if (now_s() - t0 > TEST_PATIENCE_S)
+            break; /* the check below fails, with what the mapper's CPUs are */
         usleep(10000);
     }
     fprintf(stderr, "primary stream on CPU %d; mapper: %d CPUs, CPU %d %s\n", cpu, CPU_COUNT(&m),
             cpu, CPU_ISSET(cpu, &m) ? "included" : "excluded");
     CHECK(!CPU_ISSET(cpu, &m));
     CHECK(CPU_COUNT(&m) >= 1);
-    CHECK(find_thread("weft-trace-out") > 0);
+    CHECK(wait_thread("weft-trace-out") > 0);
     CHECK_ABT(ABT_finalize());
     unlink(path);
     return 0;
