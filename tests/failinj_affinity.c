@@ -72,8 +72,7 @@ static void program(void)
         bind_all(xs);
         ABT_thread t;
         if (FI_OUT_NULL(t, ABT_THREAD_NULL,
-                        ABT_thread_create_on_xstream(xs, nothing, NULL, ABT_THREAD_ATTR_NULL,
-                                                     &t)))
+                        ABT_thread_create_on_xstream(xs, nothing, NULL, ABT_THREAD_ATTR_NULL, &t)))
             FI_MUST(ABT_thread_free(&t));
         FI_MUST(ABT_xstream_join(xs));
         bind_all(xs); /* a joined stream keeps the binding for a revive */
