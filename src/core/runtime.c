@@ -426,6 +426,7 @@ static void runtime_free(void)
     weft_affinity_finalize(); /* (helper) affinity.c: the primary thread's CPUs back */
     weft_atomic_store_seq_cst(&weft_dump_pending, 0); /* (helper) a stack dump nobody stopped for */
     free(m);
+    free(xs->affinity); /* a binding of the primary stream (ABT_xstream_set_cpubind/_affinity) */
     free(xs);
     free(weft_g.by_rank);
     weft_g.by_rank = NULL;

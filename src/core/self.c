@@ -195,7 +195,7 @@ WEFT_API int ABT_self_set_associated_pool(ABT_pool pool)
     int r = weft_pool_bind(p, u); /* the caller owns itself; a user pool's unit may fail */
     if (r != ABT_SUCCESS)
         return r;
-    u->pool = p;
+    weft_atomic_store_relaxed_plain(&u->pool, p); /* a joiner may read it (unit.c) */
     return ABT_SUCCESS;
 }
 
