@@ -267,6 +267,10 @@ static inline int pth_errno(int abt_err)
     default: return EINVAL;
     }
 }
+/* This shared object's handle (the C runtime defines it, hidden, in every object): the
+ * identity the layer registers its own fork handlers with. */
+extern void *__dso_handle __attribute__((visibility("hidden")));
+
 /* An absolute time on `clock` converted to CLOCK_REALTIME (weft's timed waits use it). */
 WEFT_INTERNAL struct timespec pth_to_realtime(clockid_t clock, const struct timespec *abs);
 /* abs (on CLOCK_REALTIME) has passed. */

@@ -32,8 +32,6 @@
 
 #include "pthread/face.h"
 
-extern void *__dso_handle __attribute__((visibility("hidden")));
-
 typedef void (*handler_fn)(void);
 
 struct handler {
