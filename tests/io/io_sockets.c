@@ -43,7 +43,7 @@ static void sockets(void)
     CHECK_EQ_INT(CHECK_IO(weft_io_poll(s, POLLIN, 0)), 0);
     CHECK(CHECK_IO(weft_io_poll(c, POLLOUT, -1)) & POLLOUT);
     CHECK_IO(weft_io_send(c, "x", 1, 0));
-    CHECK(CHECK_IO(weft_io_poll(s, POLLIN, 1000)) & POLLIN);
+    CHECK(CHECK_IO(weft_io_poll(s, POLLIN, (int)(TEST_PATIENCE_S * 1000))) & POLLIN);
     CHECK_EQ_INT(CHECK_IO(weft_io_recv(s, buf, 1, 0)), 1);
 
     /* EAGAIN: MSG_DONTWAIT, and an O_NONBLOCK socket / listener */
