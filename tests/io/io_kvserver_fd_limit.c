@@ -59,7 +59,7 @@ static void wait_saturated(pid_t pid, long limit)
 {
     double t0 = io_now();
     while (kv_nfds(pid) < limit) {
-        if (io_now() - t0 > 60)
+        if (io_now() - t0 > TEST_PATIENCE_S)
             TEST_FAIL("kvserver holds %d descriptors, never %ld", kv_nfds(pid), limit);
         usleep(10000);
     }

@@ -53,7 +53,7 @@ static void calls(void *arg)
     CHECK_ABT(ABT_thread_free(&s));
     CHECK_EQ_INT(CHECK_IO(weft_io_send(sv[0], "back", 4, 0)), 4);
     CHECK_EQ_INT(CHECK_IO(weft_io_recv(sv[1], b, 4, MSG_WAITALL)), 4);
-    CHECK(CHECK_IO(weft_io_poll(sv[1], POLLOUT, 1000)) & POLLOUT);
+    CHECK(CHECK_IO(weft_io_poll(sv[1], POLLOUT, (int)(TEST_PATIENCE_S * 1000))) & POLLOUT);
     CHECK_EQ_INT(CHECK_IO(weft_io_poll(sv[1], POLLIN, 20)), 0);
     CHECK_EQ_INT(CHECK_IO(weft_io_write(pp[1], "p", 1)), 1);
     CHECK_EQ_INT(CHECK_IO(weft_io_read(pp[0], b, 1)), 1);

@@ -89,7 +89,7 @@ static void edges(void)
     pthread_join(th, NULL);
     CHECK(r & POLLHUP);
     CHECK(!(r & POLLIN)); /* not asked for */
-    CHECK(CHECK_IO(weft_io_poll(sv[0], 0, 10000)) & POLLHUP);
+    CHECK(CHECK_IO(weft_io_poll(sv[0], 0, (int)(TEST_PATIENCE_S * 1000))) & POLLHUP);
     same_as_poll(sv[0], 0);
     close(sv[0]);
 }

@@ -43,7 +43,7 @@ static void sockets(void)
     CHECK_EQ_INT(CHECK_IO(weft_io_poll(s, POLLIN, 0)), 0);
     CHECK(CHECK_IO(weft_io_poll(c, POLLOUT, -1)) & POLLOUT);
     CHECK_IO(weft_io_send(c, "x", 1, 0));
-    CHECK(CHECK_IO(weft_io_poll(s, POLLIN, 1000)) & POLLIN);
+    CHECK(CHECK_IO(weft_io_poll(s, POLLIN, (int)(TEST_PATIENCE_S * 1000))) & POLLIN);
     CHECK_EQ_INT(CHECK_IO(weft_io_recv(s, buf, 1, 0)), 1);
 
     /* EAGAIN: MSG_DONTWAIT, and an O_NONBLOCK socket / listener */
@@ -65,7 +65,7 @@ static void sockets(void)
      * ksoftirqd) may take longer than any fixed number of sends: send until the error,
      * pausing 1 ms between tries, within a generous deadline. */
     int err = 0, sends = 0;
-    double t_end = io_now() + 30;
+    double t_end = io_now() + TEST_PATIENCE_S;
     while (!err && io_now() < t_end) {
         io_errno_clear();
         if (weft_io_send(s, "y", 1, MSG_NOSIGNAL) < 0)

@@ -4,8 +4,6 @@
  * start); and completion errors come back from a parked ULT: a receive too small for
  * its message gives MPI_ERR_TRUNCATE from MPI_Recv, and MPI_ERR_IN_STATUS with the
  * status's MPI_ERROR from MPI_Waitall (the poll's Testsome reports it).  2 ranks. */
-#include <unistd.h>
-
 #include "mpi_test.h"
 #include "weft_mpi.h"
 
@@ -60,14 +58,46 @@ static void bad_args(void *arg)
     errclass_eq(MPI_Barrier(MPI_COMM_NULL), PMPI_Barrier(MPI_COMM_NULL), "Barrier null comm");
 }
 
-/* rank 1 waits for 4 ints in a 1-int buffer, posted before rank 0 sends (rank 0 sleeps):
- * the ULT parks and the poll's Testsome reports the truncation. */
+/* On rank 1, a second ULT of the stream: each time the stream's parked count reaches the
+ * next target, tell rank 0 (tag 21, then 22) past the layer, so that rank 0 sends only to
+ * a receiver already parked, however the ranks are scheduled. */
+static unsigned long long park_target;
+
+static void tell_when_parked(void *arg)
+{
+    for (int step = 0; step < 2; step++) {
+        double t0 = test_now();
+        for (;;) {
+            struct weft_mpi_stats s;
+            CHECK_MPI(weft_mpi_get_stats(&s));
+            if (s.parked >= park_target + (unsigned long long)step)
+                break;
+            if (test_now() - t0 > TEST_PATIENCE_S) {
+                fprintf(stderr, "rank 1: wait %d did not park within %.0f s\n", step + 1,
+                        TEST_PATIENCE_S);
+                CHECK(0);
+            }
+            ABT_thread_yield();
+        }
+        int go = step;
+        CHECK_MPI(PMPI_Send(&go, 1, MPI_INT, 0, 21 + step, MPI_COMM_WORLD));
+    }
+}
+
+/* rank 1 waits for 4 ints in a 1-int buffer; rank 0 sends them once that receive parked
+ * (tell_when_parked): the poll's Testsome reports the truncation.  Then the same for a
+ * Waitall. */
 static void truncation(void *arg)
 {
     int peer = 1 - rank, small = 0, big[4] = { 1, 2, 3, 4 };
     struct weft_mpi_stats s0, s1;
     CHECK_MPI(weft_mpi_get_stats(&s0));
     if (rank == 1) {
+        ABT_thread teller;
+        ABT_pool pool;
+        park_target = s0.parked + 1;
+        CHECK_ABT(ABT_self_get_last_pool(&pool));
+        CHECK_ABT(ABT_thread_create(pool, tell_when_parked, NULL, ABT_THREAD_ATTR_NULL, &teller));
         int rc = MPI_Recv(&small, 1, MPI_INT, peer, 11, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         int cls = -1;
         MPI_Error_class(rc, &cls);
@@ -83,12 +113,14 @@ static void truncation(void *arg)
         MPI_Error_class(st[1].MPI_ERROR, &cls);
         CHECK_EQ(cls, MPI_ERR_TRUNCATE);
         CHECK_EQ(other, 42);
+        CHECK_ABT(ABT_thread_free(&teller));
         CHECK_MPI(weft_mpi_get_stats(&s1));
         CHECK(s1.parked >= s0.parked + 2); /* both waits parked: errors came from the poll */
     } else {
-        usleep(100000);
+        int go = -1;
+        CHECK_MPI(PMPI_Recv(&go, 1, MPI_INT, peer, 21, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
         CHECK_MPI(MPI_Send(big, 4, MPI_INT, peer, 11, MPI_COMM_WORLD));
-        usleep(100000);
+        CHECK_MPI(PMPI_Recv(&go, 1, MPI_INT, peer, 22, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
         int v = 42;
         CHECK_MPI(MPI_Send(&v, 1, MPI_INT, peer, 12, MPI_COMM_WORLD));
         CHECK_MPI(MPI_Send(big, 4, MPI_INT, peer, 13, MPI_COMM_WORLD));

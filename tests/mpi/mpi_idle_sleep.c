@@ -1,9 +1,10 @@
 /* mpi_idle_sleep: a stream whose only ULT waits in MPI_Recv sleeps in short naps instead
- * of spinning.  Rank 1 (one stream) waits 400 ms for a message rank 0 sends late; its
- * process CPU time over the wait must stay well under the wall time (< 35%: the naps'
- * wake-ups plus Open MPI's own threads), and the layer must have given the stream naps.
- * The CPU check is skipped under WEFT_TEST_SLOW (sanitizers, valgrind): exit 77 then,
- * after the functional part passed.  2 ranks. */
+ * of spinning.  Rank 1 (one stream) waits for a message that rank 0 sends 400 ms after
+ * rank 1 said its clock runs (a "ready" sent past the layer: the wait lasts that long
+ * however late either rank runs); its process CPU time over the wait must stay well
+ * under the wall time (< 35%: the naps' wake-ups plus Open MPI's own threads), and the
+ * layer must have given the stream naps.  The CPU check is skipped under WEFT_TEST_SLOW
+ * (sanitizers, valgrind): exit 77 then, after the functional part passed.  2 ranks. */
 #include <unistd.h>
 
 #include "mpi_test.h"
@@ -25,10 +26,12 @@ static void waiter(void *arg)
 {
     int v = 0;
     double w0 = test_now(), c0 = cpu_now();
+    int ready = 1; /* PMPI: the handshake is no call of the layer's and parks nothing */
+    CHECK_MPI(PMPI_Send(&ready, 1, MPI_INT, 0, 4, MPI_COMM_WORLD));
     CHECK_MPI(MPI_Recv(&v, 1, MPI_INT, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     double w1 = test_now(), c1 = cpu_now();
     CHECK_EQ(v, 77);
-    CHECK(w1 - w0 > WAIT_S / 2);
+    CHECK(w1 - w0 >= WAIT_S * 0.99); /* rank 0 slept WAIT_S after w0 was read */
     cpu_frac = (c1 - c0) / (w1 - w0);
 }
 
@@ -40,6 +43,8 @@ int main(int argc, char **argv)
     test_rank = rank;
     CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
     if (rank == 0) {
+        int ready = 0;
+        CHECK_MPI(PMPI_Recv(&ready, 1, MPI_INT, 1, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
         usleep((useconds_t)(WAIT_S * 1e6));
         int v = 77;
         CHECK_MPI(MPI_Send(&v, 1, MPI_INT, 1, 5, MPI_COMM_WORLD));

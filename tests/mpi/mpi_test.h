@@ -35,6 +35,10 @@ static int test_rank = -1;
 #define CHECK_ABT(e) CHECK_EQ((e), ABT_SUCCESS)
 #define CHECK_MPI(e) CHECK_EQ((e), MPI_SUCCESS)
 
+/* How long a test waits for an event that must come (a step of the other rank) before it
+ * calls the event lost and fails: tests/test.h's value, below mpirun's --timeout. */
+#define TEST_PATIENCE_S 60.0
+
 static inline double test_now(void)
 {
     struct timespec ts;

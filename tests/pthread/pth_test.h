@@ -71,6 +71,11 @@ static inline int pth_test_is_ult(void)
 /* WEFT_TEST_SLOW (sanitizers, valgrind): divide the work by this. */
 static inline int pth_test_scale(void) { return getenv("WEFT_TEST_SLOW") ? 10 : 1; }
 
+/* How long a test waits for an event that must come (another thread's step) before it
+ * calls the event lost and fails: tests/test.h's value (the plain programs cannot include
+ * test.h, which calls weft), below ctest's TIMEOUT. */
+#define TEST_PATIENCE_S 60.0
+
 static inline double pth_test_now(void)
 {
     struct timespec t;

@@ -119,7 +119,7 @@ int main(void)
     CHECK_RC(pthread_create(&p, NULL, parked, NULL), 0);
     for (int i = 0; i < 2; i++)
         CHECK_RC(pthread_create(&y[i], NULL, yielder, NULL), 0);
-    double end = pth_test_now() + 60;
+    double end = pth_test_now() + TEST_PATIENCE_S;
     while (atomic_load(&spins) < 100) { /* the yielders run */
         CHECK(pth_test_now() < end);
         sched_yield();

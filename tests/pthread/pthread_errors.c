@@ -63,7 +63,7 @@ int main(void)
         CHECK_RC(pthread_cancel(t), ENOTSUP);
     release();
     void *ret = NULL;
-    d = pth_test_deadline(10);
+    d = pth_test_deadline(TEST_PATIENCE_S);
     CHECK_RC(pthread_timedjoin_np(t, &ret, &d), 0);
     CHECK(ret == &lock);
 

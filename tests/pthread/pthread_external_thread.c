@@ -34,7 +34,7 @@ static void notify(union sigval v)
     stage = 2;
     pthread_cond_broadcast(&cv);
     while (stage != 3) {
-        struct timespec d = pth_test_deadline(10);
+        struct timespec d = pth_test_deadline(TEST_PATIENCE_S);
         CHECK_RC(pthread_cond_timedwait(&cv, &lock, &d), 0); /* woken by a ULT */
     }
     ext_ok = 1;
@@ -48,13 +48,13 @@ static void *ult_body(void *arg)
     for (int i = 0; i < 20; i++)
         sched_yield(); /* hold the lock while the timer fires */
     while (stage != 2) {
-        struct timespec d = pth_test_deadline(10);
+        struct timespec d = pth_test_deadline(TEST_PATIENCE_S);
         CHECK_RC(pthread_cond_timedwait(&cv, &lock, &d), 0);
     }
     stage = 3;
     pthread_cond_broadcast(&cv);
     while (!ext_ok) {
-        struct timespec d = pth_test_deadline(10);
+        struct timespec d = pth_test_deadline(TEST_PATIENCE_S);
         CHECK_RC(pthread_cond_timedwait(&cv, &lock, &d), 0);
     }
     pthread_mutex_unlock(&lock);

@@ -2,6 +2,7 @@
  * inside it and take weft's own locks): the child creates and joins threads of its own
  * and synchronizes them with a mutex inherited from the parent; the parent goes on. */
 #include "pth_test.h"
+#include "../child_test.h"
 
 #include <sys/wait.h>
 
@@ -43,9 +44,11 @@ int main(void)
     iters = 2000 / pth_test_scale();
     CHECK_EQ_INT(run(expect_ult), 8L * iters);
     fflush(stdout);
+    pid_t parent = getpid();
     pid_t pid = fork();
     CHECK(pid >= 0);
     if (pid == 0) {
+        child_dies_with_parent(parent); /* a killed test takes its child with it */
         if (run(expect_ult) != 8L * iters)
             _exit(3);
         _exit(0);

@@ -72,7 +72,7 @@ static void *self_kill(void *arg)
 
 static void wait_until(atomic_int *flag)
 {
-    double end = pth_test_now() + 60;
+    double end = pth_test_now() + TEST_PATIENCE_S;
     while (!atomic_load(flag)) {
         CHECK(pth_test_now() < end);
         sched_yield();

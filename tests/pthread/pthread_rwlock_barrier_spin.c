@@ -58,7 +58,7 @@ static void *readers_meet_body(void *arg)
 {
     CHECK_RC(pthread_rwlock_rdlock(&rw), 0);
     atomic_fetch_add(&together, 1);
-    double end = pth_test_now() + 20.0;
+    double end = pth_test_now() + TEST_PATIENCE_S;
     while (atomic_load(&together) < T) {
         CHECK(pth_test_now() < end);
         sched_yield();
