@@ -6,10 +6,10 @@
  * N bytes right below the low end of its stack (ABT_thread_get_stack), from the top
  * down as a growing stack would, then returns.  In the modes mprotect and mprotect_strict
  * that low end is the top of the guard page, the lowest whole page of the reported range
- * (as Argobots lays a stack out), and the ULT first fills its stack down to 512 bytes
- * above it with one frame, as a deep call chain would.  The child must die of SIGABRT after one
- * message that names the ULT (its id and its function, overrun_ult), its stack size
- * (16384 bytes), how far it overran (at least 1 and at most N bytes) and the two fixes
+ * (as Argobots lays a stack out), and the ULT first fills its stack down to a page
+ * less 512 bytes above it with one frame, as a deep call chain would.  The child must die of
+ * SIGABRT after one message that names the ULT (its id and its function, overrun_ult), its stack
+ * size (16384 bytes), how far it overran (at least 1 and at most N bytes) and the two fixes
  * (ABT_THREAD_STACKSIZE, ABT_thread_attr_set_stacksize).  The test executables are
  * linked with exported symbols (tests/CMakeLists.txt) so that dladdr can name the
  * function.  Under valgrind the canary is off and the fault handling is valgrind's, so
@@ -47,14 +47,16 @@ __attribute__((noinline)) void overrun_ult(void *arg)
         return;
     }
     /* the usable stack starts above the guard page, the lowest whole page of [lo, ..);
-     * a frame that fills it down to 512 bytes above that start (as deep frames would)
+     * a frame that fills it down to a page less 512 bytes above that start (as deep
+     * frames would; AddressSanitizer's calls for the frame take 3 KiB below it)
      * writes below it */
     uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE),
               floor = ((uintptr_t)lo + pg - 1) / pg * pg + pg;
-    volatile char here = 0;
-    size_t fill = (size_t)((uintptr_t)&here - floor) - 512;
+    /* the frame's own address, not a local's (AddressSanitizer may keep locals on a fake
+     * stack of its own) */
+    size_t fill = (size_t)((uintptr_t)__builtin_frame_address(0) - floor) - (pg - 512);
     volatile char pad[fill];
-    pad[0] = here;
+    pad[0] = 0;
     overrun_below((volatile char *)floor);
     (void)pad[fill - 1];
 }
