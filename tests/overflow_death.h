@@ -4,9 +4,12 @@
  * primary ULT yields to it rather than free it fresh, which would run it on the primary
  * ULT's stack: overflow_death_lent) that writes the
  * N bytes right below the low end of its stack (ABT_thread_get_stack), from the top
- * down as a growing stack would, then returns.  The child must die of SIGABRT after one
- * message that names the ULT (its id and its function, overrun_ult), its stack size
- * (16384 bytes), how far it overran (at least 1 and at most N bytes) and the two fixes
+ * down as a growing stack would, then returns.  In the modes mprotect and mprotect_strict
+ * that low end is the top of the guard page, the lowest whole page of the reported range
+ * (as Argobots lays a stack out), and the ULT first fills its stack down to a page
+ * less 512 bytes above it with one frame, as a deep call chain would.  The child must die of
+ * SIGABRT after one message that names the ULT (its id and its function, overrun_ult), its stack
+ * size (16384 bytes), how far it overran (at least 1 and at most N bytes) and the two fixes
  * (ABT_THREAD_STACKSIZE, ABT_thread_attr_set_stacksize).  The test executables are
  * linked with exported symbols (tests/CMakeLists.txt) so that dladdr can name the
  * function.  Under valgrind the canary is off and the fault handling is valgrind's, so
@@ -21,6 +24,13 @@
 #include <string.h>
 
 static size_t overrun_bytes; /* set in the child before ABT_init */
+static int overrun_inside;   /* mprotect(_strict): the guard is the stack's lowest page */
+
+__attribute__((noinline)) static void overrun_below(volatile char *floor)
+{
+    for (size_t i = 1; i <= overrun_bytes; i++)
+        floor[-(ptrdiff_t)i] = (char)i;
+}
 
 /* Exported (not static): the report names it. */
 void overrun_ult(void *arg);
@@ -31,10 +41,24 @@ __attribute__((noinline)) void overrun_ult(void *arg)
     size_t size;
     CHECK_ABT(ABT_thread_self(&self));
     CHECK_ABT(ABT_thread_get_stack(self, &lo, &size));
-    volatile char *below = (volatile char *)lo;
-    for (size_t i = 1; i <= overrun_bytes; i++)
-        below[-(ptrdiff_t)i] = (char)i;
     *(volatile size_t *)arg = size;
+    if (!overrun_inside) {
+        overrun_below((volatile char *)lo);
+        return;
+    }
+    /* the usable stack starts above the guard page, the lowest whole page of [lo, ..);
+     * a frame that fills it down to a page less 512 bytes above that start (as deep
+     * frames would; AddressSanitizer's calls for the frame take 3 KiB below it)
+     * writes below it */
+    uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE),
+              floor = ((uintptr_t)lo + pg - 1) / pg * pg + pg;
+    /* the frame's own address, not a local's (AddressSanitizer may keep locals on a fake
+     * stack of its own) */
+    size_t fill = (size_t)((uintptr_t)__builtin_frame_address(0) - floor) - (pg - 512);
+    volatile char pad[fill];
+    pad[0] = 0;
+    overrun_below((volatile char *)floor);
+    (void)pad[fill - 1];
 }
 
 static void overrun_child(void)
@@ -89,6 +113,7 @@ static inline int overflow_death_main(const char *mode)
             child_dies_with_parent(parent);
             close(fd[0]);
             dup2(fd[1], 2);
+            overrun_inside = mode && !strncmp(mode, "mprotect", 8);
             if (mode)
                 setenv("ABT_STACK_OVERFLOW_CHECK", mode, 1);
             else

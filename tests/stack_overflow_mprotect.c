@@ -1,5 +1,5 @@
 /* stack_overflow_mprotect: with ABT_STACK_OVERFLOW_CHECK=mprotect, a ULT that recurses
- * without end hits the guard page below its stack; the process dies (abort) after one
+ * without end hits the guard page at the bottom of its stack; the process dies (abort) after one
  * message on stderr that names the ULT, its stack size and the address, and says how to
  * give it a larger stack (ABT_THREAD_STACKSIZE, ABT_thread_attr_set_stacksize).  The
  * overflow runs in a child process.  With Argobots (no message) only the death counts. */

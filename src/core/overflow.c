@@ -237,13 +237,31 @@ static size_t overflowed_range(uintptr_t lo, uintptr_t top, size_t size, uintptr
     return 0;
 }
 
+static size_t sys_page(void) { return weft_g.cfg.sys_page_size ? weft_g.cfg.sys_page_size : 4096; }
+
+/* A guard page [g, g + pg) inside a stack's own bytes (guard_in_stack): a fault on it is
+ * an overflow when the stack pointer came down to it (in the guard, below it, or within a
+ * page above it).  An access from higher up is no overrun - the program reads its own
+ * stack's range, as Argobots' stack_guard test does - and goes to the handler before
+ * ours.  Returns how far below the usable part, [g + pg, ...), it reached; 0 if none. */
+static size_t overflowed_inside(uintptr_t g, size_t pg, uintptr_t addr, uintptr_t sp,
+                                const char **how)
+{
+    if (!g || addr < g || addr >= g + pg || (sp && sp >= g + 2 * pg))
+        return 0;
+    *how = "the access hit the guard page at the bottom of it";
+    return g + pg - addr;
+}
+
 /* ... of the stack s weft allocated (or its guard page) */
 static size_t overflowed(weft_stack *s, uintptr_t addr, uintptr_t sp, const char **how)
 {
     if (!s)
         return 0;
     uintptr_t base = (uintptr_t)s->map_base, lo = (uintptr_t)weft_stack_lo(s);
-    size_t pg = weft_g.cfg.sys_page_size ? weft_g.cfg.sys_page_size : 4096;
+    size_t pg = sys_page();
+    if (s->guard_inside)
+        return overflowed_inside(weft_stack_guard(s, pg), pg, addr, sp, how);
     if (addr >= lo || lo - addr > OVERRUN_REACH)
         return 0;
     if (s->guarded && addr >= base && addr < base + pg) {
@@ -251,6 +269,40 @@ static size_t overflowed(weft_stack *s, uintptr_t addr, uintptr_t sp, const char
         return lo - addr;
     }
     return overflowed_range(lo, (uintptr_t)weft_stack_top(s), s->usable, addr, sp, how);
+}
+
+/* ---------------------------------------------------------------- user-given stacks */
+
+/* The guard page of a user-given stack (guard_in_stack): the first whole page of it, if
+ * the stack holds it and two more (frames above it); 0 if it gets none. */
+static uintptr_t user_guard(const weft_unit *u)
+{
+    size_t pg = sys_page();
+    uintptr_t lo = (uintptr_t)u->user_stack, g = (lo + pg - 1) / pg * pg;
+    if (!weft_g.cfg.guard_in_stack || !lo || u->stack_size < 3 * pg ||
+        g + 3 * pg > lo + u->stack_size)
+        return 0;
+    return g;
+}
+
+int weft_overflow_user_guard_set(weft_unit *u)
+{
+    uintptr_t g = user_guard(u);
+    if (!g)
+        return ABT_SUCCESS;
+    if (mprotect((void *)g, sys_page(), PROT_NONE) != 0) {
+        /* mprotect_strict: a guard is required; else the stack goes without */
+        return weft_g.cfg.stack_overflow_check == 3 ? ABT_ERR_MEM : ABT_SUCCESS;
+    }
+    weft_atomic_store_relaxed(&u->cold, 1); /* weft_unit_release_extras restores it */
+    return ABT_SUCCESS;
+}
+
+void weft_overflow_user_guard_clear(weft_unit *u)
+{
+    uintptr_t g = user_guard(u);
+    if (g && mprotect((void *)g, sys_page(), PROT_READ | PROT_WRITE) != 0)
+        weft_warn("cannot restore the guard page %p of a user-given stack", (void *)g);
 }
 
 /* A unit on its joiner's stack (LENT, BORROWED): did the fault overflow the stack under
@@ -314,6 +366,11 @@ static void segv_handler(int sig, siginfo_t *si, void *uc)
         else if (u && (u->flags & WEFT_U_ULT) && u->stack_kind != WEFT_STACK_USER &&
                  (over = overflowed(u->stack, addr, sp, &how)) != 0) {
             report(u, u->stack, over, how);
+            abort();
+        } else if (u && (u->flags & WEFT_U_ULT) && u->stack_kind == WEFT_STACK_USER &&
+                   (over = overflowed_inside(user_guard(u), sys_page(), addr, sp, &how)) != 0) {
+            uintptr_t lo = (uintptr_t)u->user_stack;
+            report_range(u, lo, lo + u->stack_size, u->stack_size, over, how, OWN);
             abort();
         }
         weft_sched *s = xs->sched;

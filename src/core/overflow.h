@@ -14,7 +14,10 @@
  * is reported.  The report is one message on stderr (the ULT's id, the function it was
  * created with, its stack size, how far it overran when known, and the two ways to give
  * it a larger stack), then abort().  User-supplied stacks (ABT_thread_attr_set_stack) get
- * neither a canary nor a guard: their memory is not ours. */
+ * no canary; they get a guard only when ABT_STACK_OVERFLOW_CHECK names mprotect or
+ * mprotect_strict (cfg.guard_in_stack), which also lays every runtime-made stack out as
+ * Argobots does: the guard is the lowest whole page of the stack's own range (the one
+ * ABT_thread_get_attr reports), not a page below it (mem/stack.c). */
 #ifndef WEFT_CORE_OVERFLOW_H
 #define WEFT_CORE_OVERFLOW_H
 
@@ -46,6 +49,14 @@ static inline void weft_canary_check(weft_unit *u)
     if (WEFT_UNLIKELY(weft_stack_has_canary(s)) && !weft_canary_word_intact(s->canary))
         weft_canary_fail(u);
 }
+
+/* A ULT on a user-given stack (ABT_thread_attr_set_stack) is created / freed (unit.c):
+ * with cfg.guard_in_stack, the first whole page of that stack becomes a guard page
+ * (PROT_NONE) if the stack holds it and two pages above it, and is readable and writable
+ * again when the ULT is freed, before its user may free the memory.  The set returns
+ * ABT_ERR_MEM if mprotect_strict's required guard cannot be set, else ABT_SUCCESS. */
+WEFT_INTERNAL WEFT_WUR int weft_overflow_user_guard_set(weft_unit *u);
+WEFT_INTERNAL void weft_overflow_user_guard_clear(weft_unit *u);
 
 /* ABT_init / ABT_finalize (runtime.c): install or remove the SIGSEGV handler and the
  * calling thread's alternate signal stack. */

@@ -157,6 +157,8 @@ void weft_config_load(struct weft_config *c)
     c->stack_overflow_check = 2;
     /* asked for by name, a guard page right below every ULT's own stack: no lending */
     c->lend_stacks = !(so && (!strcasecmp(so, "mprotect") || !strcasecmp(so, "mprotect_strict")));
+    /* ... in the stack's own bytes, as Argobots lays it out (core/overflow.h) */
+    c->guard_in_stack = !c->lend_stacks;
     if (so) {
         if (!strcasecmp(so, "none") || !strcasecmp(so, "0") || !strcasecmp(so, "off") ||
             !strcasecmp(so, "no") || !strcasecmp(so, "false"))
@@ -321,6 +323,7 @@ static int runtime_init(void)
         .sys_page_size = weft_g.cfg.sys_page_size,
         .stack_page_size = weft_g.cfg.mem_stack_page_size,
         .guard = weft_g.cfg.stack_overflow_check == 3 ? 2 : weft_g.cfg.stack_overflow_check == 2,
+        .guard_inside = weft_g.cfg.guard_in_stack,
         .canary = weft_overflow_canary_wanted(), /* not under valgrind */
         .trim_ns = weft_g.cfg.mem_trim_ms * 1000000u,
     });

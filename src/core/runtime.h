@@ -37,6 +37,9 @@ struct weft_config {
     int stack_overflow_check;     /* ABT_STACK_OVERFLOW_CHECK: 0 none, 1 canary, 2/3 guard */
     bool lend_stacks;             /* a joiner may lend its stack to a fresh unit (unit.c): not
                                    * when ABT_STACK_OVERFLOW_CHECK names mprotect(_strict) */
+    bool guard_in_stack;          /* the guard page is the lowest page of a ULT's stack, a
+                                   * user-given one too (mem/stack.c, core/overflow.h): when
+                                   * ABT_STACK_OVERFLOW_CHECK names mprotect(_strict) */
     bool lend_canary;             /* a lent unit gets a canary at its nominal stack's low end
                                    * (a check other than none, not under valgrind) */
     bool print_config;            /* ABT_PRINT_CONFIG */

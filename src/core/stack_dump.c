@@ -326,7 +326,9 @@ static void dump_unit(FILE *fp, const struct maps *m, weft_unit *u)
     if (known)
         fprintf(fp, "stack     : [%#" PRIxPTR ", %#" PRIxPTR ") %zu bytes, %s%s\n", lo, top,
                 (size_t)(top - lo), kind_name(u->stack_kind),
-                (u->stack && u->stack->guarded) ? ", guard page below" : "");
+                !(u->stack && u->stack->guarded) ? ""
+                : u->stack->guard_inside         ? ", guard page at its bottom"
+                                                 : ", guard page below");
     else
         fprintf(fp, "stack     : %s, extent unknown\n", kind_name(u->stack_kind));
     if (st == WEFT_RUNNING && !self) {

@@ -1062,13 +1062,19 @@ void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u)
 
 /* ---------------------------------------------------------------- creation */
 
-void weft_unit_apply_attr(weft_unit *u, const struct weft_thread_attr *attr)
+int weft_unit_apply_attr(weft_unit *u, const struct weft_thread_attr *attr)
 {
+    u->stack_size = attr->stacksize;
     if (attr->stackaddr) {
         u->stack_kind = WEFT_STACK_USER;
         u->user_stack = attr->stackaddr;
+        /* its guard page, in the mprotect modes (core/overflow.h) */
+        if (WEFT_UNLIKELY(weft_g.cfg.guard_in_stack)) {
+            int r = weft_overflow_user_guard_set(u);
+            if (r != ABT_SUCCESS)
+                return r;
+        }
     }
-    u->stack_size = attr->stacksize;
     if (!attr->migratable)
         u->flags &= (uint16_t)~WEFT_U_MIGRATABLE;
     if (attr->cb) { /* a fresh descriptor's are NULL */
@@ -1078,6 +1084,7 @@ void weft_unit_apply_attr(weft_unit *u, const struct weft_thread_attr *attr)
     }
     if (attr->fork_flags && (u->flags & WEFT_U_ULT)) /* (weft_fork_flags(attr->fork)) */
         u->flags = (uint16_t)((u->flags & ~WEFT_U_FORK_BITS) | attr->fork_flags);
+    return ABT_SUCCESS;
 }
 
 void weft_unit_release_extras(weft_xstream *xs, weft_unit *u)
@@ -1087,6 +1094,8 @@ void weft_unit_release_extras(weft_xstream *xs, weft_unit *u)
     if (weft_atomic_load_relaxed(&u->cold)) { /* the third line */
         if (weft_atomic_load_relaxed(&u->uunit) != NULL)
             weft_user_unit_drop(u);
+        if (u->stack_kind == WEFT_STACK_USER && weft_g.cfg.guard_in_stack)
+            weft_overflow_user_guard_clear(u); /* set at its creation */
         u->migr_cb = NULL;
         u->sched = NULL;
         weft_atomic_store_relaxed(&u->cold, 0);

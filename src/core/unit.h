@@ -244,7 +244,9 @@ static inline int weft_unit_publish_fifo(weft_pool *p, weft_unit *u, ABT_thread 
 }
 
 /* What a thread attribute changes in a new unit (unit.c; only with an attribute). */
-WEFT_INTERNAL void weft_unit_apply_attr(weft_unit *u, const struct weft_thread_attr *attr);
+/* ABT_SUCCESS, or ABT_ERR_MEM when mprotect_strict's guard page of a user-given stack
+ * cannot be set (core/overflow.h; then u is to be recycled, nothing else is held). */
+WEFT_INTERNAL WEFT_WUR int weft_unit_apply_attr(weft_unit *u, const struct weft_thread_attr *attr);
 
 /* The one creation path of every ULT and tasklet (ABT_thread_create*, ABT_task_create*,
  * revive): a descriptor from the calling stream's cache, the attribute if any, the CREATE
@@ -274,8 +276,14 @@ static inline WEFT_WUR int weft_unit_spawn(weft_pool *p, void (*fn)(void *), voi
         weft_unit_spawn_failed(handle, flags);
         return ABT_ERR_MEM;
     }
-    if (WEFT_UNLIKELY(attr != NULL))
-        weft_unit_apply_attr(u, attr);
+    if (WEFT_UNLIKELY(attr != NULL)) {
+        int r = weft_unit_apply_attr(u, attr);
+        if (WEFT_UNLIKELY(r != ABT_SUCCESS)) {
+            weft_unit_recycle_quiet(weft_xs_self(), u);
+            weft_unit_spawn_failed(handle, flags);
+            return r;
+        }
+    }
     if (WEFT_UNLIKELY(u->flags & (WEFT_U_F_CF | WEFT_U_F_KEEP)))
         return weft_unit_spawn_fork(p, u, handle);
     if (WEFT_UNLIKELY(!(p->caps & WEFT_POOL_CAP_INLINE_FIFO)))

@@ -89,6 +89,8 @@ struct weft_mem_config {
     size_t sys_page_size;
     size_t stack_page_size; /* arena size for default-size stacks */
     uint8_t guard;          /* 0 none, 1 guard page when possible, 2 guard required */
+    uint8_t guard_inside;   /* the guard is the lowest whole page of a stack's own bytes
+                             * (ABT_STACK_OVERFLOW_CHECK=mprotect/mprotect_strict, stack.c) */
     uint8_t canary;         /* write a canary below the low end of every stack */
     uint64_t trim_ns;       /* ABT_MEM_TRIM_MS in ns: trim period, 0 never trim */
 };
@@ -110,8 +112,9 @@ struct weft_stack {
     size_t usable;            /* the stack's size, the header included (its size class) */
     uintptr_t *canary;        /* the canary word right below the usable stack */
     unsigned vg_id;           /* valgrind stack id */
-    uint8_t guarded;          /* lowest page is a guard (no access) */
+    uint8_t guarded;          /* has a guard page (no access): weft_stack_guard */
     uint8_t from_arena;       /* carved from an arena: never unmapped alone */
+    uint8_t guard_inside;     /* the guard is the stack's lowest whole page, not below it */
     struct weft_arena *arena; /* that arena (stack.c), or NULL */
 };
 
@@ -133,6 +136,18 @@ static inline void *weft_stack_top(weft_stack *s) { return (void *)s; }
 static inline void *weft_stack_lo(weft_stack *s)
 {
     return (char *)s + WEFT_STACK_HEADER_SIZE - s->usable;
+}
+
+/* The stack's guard page, [g, g + pg) (pg: the system page size), or 0 if it has none:
+ * right below lo, or, for a guard_inside stack, the first whole page at or above lo. */
+static inline uintptr_t weft_stack_guard(const weft_stack *s, size_t pg)
+{
+    if (!s->guarded)
+        return 0;
+    if (!s->guard_inside)
+        return (uintptr_t)s->map_base;
+    uintptr_t lo = (uintptr_t)s + WEFT_STACK_HEADER_SIZE - s->usable;
+    return (lo + pg - 1) / pg * pg;
 }
 
 WEFT_INTERNAL void weft_mem_init(const struct weft_mem_config *cfg);

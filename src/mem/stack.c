@@ -251,8 +251,10 @@ static size_t mprotect_guard_budget(void)
 static uint8_t set_guard(void *p, size_t pg)
 {
     /* asked every time (only when a stack is mapped): a kernel that has markers may
-     * still refuse them for some mappings (hugetlb) */
-    if (madvise(p, pg, MADV_GUARD_INSTALL) == 0)
+     * still refuse them for some mappings (hugetlb).  A guard inside the stack's own
+     * bytes is always a PROT_NONE page: its user sees it in the range
+     * ABT_thread_get_attr reports and may mprotect it (a marker would outlive that). */
+    if (!weft_mem_cfg.guard_inside && madvise(p, pg, MADV_GUARD_INSTALL) == 0)
         return 2;
     if (weft_mem_cfg.guard != 2 &&
         weft_atomic_load_relaxed(&mprotect_guards) >= mprotect_guard_budget())
@@ -261,6 +263,13 @@ static uint8_t set_guard(void *p, size_t pg)
         return 0;
     weft_atomic_fetch_add_relaxed(&mprotect_guards, 1);
     return 1;
+}
+
+/* Does a stack of `usable` bytes get its guard inside them (weft_mem_cfg.guard_inside)?
+ * Only one of at least 4 pages: the guard, the slack below it and a stack above it. */
+static bool guard_inside_for(size_t usable)
+{
+    return want_guard() && weft_mem_cfg.guard_inside && usable >= 4 * page_size();
 }
 
 /* The size of the mapping of a stack of `usable` bytes (see the layout above): the guard
@@ -272,7 +281,7 @@ static size_t map_size_for(size_t usable)
 {
     size_t pg = page_size(), u = round_up(usable, 16),
            room = WEFT_CANARY_BYTES + WEFT_STACK_CANARY_TAG;
-    if (!want_guard())
+    if (!want_guard() || guard_inside_for(usable))
         return round_up(u + room, pg);
     size_t m = round_up(pg + u, pg), gap = m - pg - u;
     return gap != 0 && gap < room ? m + pg : m;
@@ -284,22 +293,28 @@ static size_t map_size_for(size_t usable)
 static weft_stack *stack_init(void *base, size_t size, size_t usable, int guard,
                               struct weft_arena *arena)
 {
+    size_t pg = page_size();
+    /* inside: the guard is the first whole page of the stack's bytes, which start
+     * `usable` bytes below the end of the mapping when it has no canary (it needs none) */
+    bool inside = guard_inside_for(usable);
+    char *gp = inside ? (char *)round_up((uintptr_t)base + size - usable, pg) : (char *)base;
     /* GUARD_ALREADY: a dormant arena slot revived; its guard survived MADV_DONTNEED */
     uint8_t guarded = guard == GUARD_ALREADY;
     if (guard == GUARD_SET) {
-        guarded = set_guard(base, page_size());
+        guarded = set_guard(gp, pg);
         if (!guarded && weft_mem_cfg.guard == 2)
             return NULL;
     }
-    /* a stack that starts right at its guard page needs no canary (the guard catches the
-     * first byte); any other gets one, and its header the tag (mem.h) */
-    bool canary = weft_mem_cfg.canary && !(guarded && size - usable == page_size());
+    /* a stack that starts right at its guard page, or holds it, needs no canary (the
+     * guard catches the first byte); any other gets one, and its header the tag (mem.h) */
+    bool canary = weft_mem_cfg.canary && !(guarded && (inside || size - usable == pg));
     weft_stack *s =
         (weft_stack *)((char *)base + size - HEADER_SIZE - (canary ? WEFT_STACK_CANARY_TAG : 0));
     s->next = NULL;
     s->map_base = base;
     s->map_size = size;
     s->guarded = guarded;
+    s->guard_inside = inside;
     s->from_arena = arena != NULL;
     s->arena = arena;
     s->usable = usable;
