@@ -90,6 +90,15 @@ WEFT_API int ABT_thread_create_to(ABT_pool pool, void (*thread_func)(void *), vo
             *newthread = ABT_THREAD_NULL;
         return ABT_ERR_INV_XSTREAM;
     }
+    weft_pool *p = weft_pool_from(pool);
+    if (p && thread_func && !(self->flags & (WEFT_U_SCHED | WEFT_U_MAIN_SCHED)) &&
+        !(p->caps & self->pool->caps & WEFT_POOL_CAP_INLINE_FIFO)) {
+        /* a pool that sees contexts: as Argobots 1.2, the new ULT is not pushed, the
+         * caller is (ABT_POOL_CONTEXT_OP_THREAD_CREATE_TO), and the new one runs */
+        return weft_unit_create_to(xs, self, p, thread_func, arg, weft_thread_attr_from(attr),
+                                   newthread);
+    }
+    /* two inline FIFOs see no contexts: the creation's fast path, then a direct switch */
     ABT_thread t;
     int r = ABT_thread_create(pool, thread_func, arg, attr, &t);
     if (r != ABT_SUCCESS) {
@@ -169,6 +178,14 @@ static int revive(ABT_pool pool, void (*fn)(void *), void *arg, ABT_thread *thre
     weft_xstream *xs = weft_xs_self();
     weft_unit *self = xs ? xs->cur : NULL;
     weft_tool_event(u, ABT_TOOL_EVENT_THREAD_REVIVE);
+    if (to && self && weft_unit_is_ult(self) &&
+        !(self->flags & (WEFT_U_SCHED | WEFT_U_MAIN_SCHED)) &&
+        !(p->caps & self->pool->caps & WEFT_POOL_CAP_INLINE_FIFO)) {
+        /* a pool that sees contexts: the revived ULT is not pushed, the caller is
+         * (ABT_POOL_CONTEXT_OP_THREAD_REVIVE_TO), as Argobots 1.2 does */
+        (void)weft_ult_switch_to(xs, self, u, WEFT_TO_REVIVE, false);
+        return ABT_SUCCESS;
+    }
     if (to && self && weft_unit_is_ult(self)) {
         weft_pool_push_ctx(p, u, ABT_POOL_CONTEXT_OP_THREAD_REVIVE_TO);
         weft_ult_yield_to(xs, self, u);

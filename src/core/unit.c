@@ -1133,6 +1133,32 @@ int weft_unit_spawn_other(weft_pool *p, weft_unit *u, ABT_thread *handle)
     return ABT_SUCCESS;
 }
 
+int weft_unit_create_to(weft_xstream *xs, weft_unit *self, weft_pool *p, void (*fn)(void *),
+                        void *arg, const struct weft_thread_attr *a, ABT_thread *handle)
+{
+    /* a plain ULT: it starts by a direct switch, which no creation technique takes part in */
+    uint16_t flags = (uint16_t)(WEFT_U_ULT | WEFT_U_DEFAULT_FLAGS | (handle ? WEFT_U_NAMED : 0));
+    weft_unit *u = weft_unit_new(xs, p, fn, arg, flags);
+    if (WEFT_UNLIKELY(!u)) {
+        weft_unit_spawn_failed(handle, flags);
+        return ABT_ERR_MEM;
+    }
+    int r = a ? weft_unit_apply_attr(u, a) : ABT_SUCCESS;
+    if (r == ABT_SUCCESS)
+        r = weft_pool_bind(p, u); /* a user pool's create_unit: may fail, nothing published */
+    if (WEFT_UNLIKELY(r != ABT_SUCCESS)) {
+        weft_unit_recycle_quiet(xs, u);
+        weft_unit_spawn_failed(handle, flags);
+        return r;
+    }
+    if (handle)
+        *handle = weft_unit_handle(u);
+    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_CREATE);
+    /* on a stack shortage it waits in its pool instead, pushed as a creation */
+    (void)weft_ult_switch_to(xs, self, u, WEFT_TO_CREATE, false);
+    return ABT_SUCCESS;
+}
+
 /* ---------------------------------------------------------------- child-first
  *
  * A child-first unit (core/fork.h, WEFT_U_F_CF) created by a ULT runs at once: its
@@ -1330,12 +1356,37 @@ static void post_push_release(weft_xstream *xs, void *arg)
     weft_pool_fifo_push_release(u->pool, u);
 }
 
-static void post_push(weft_xstream *xs, void *arg)
+static inline void push_back_ctx(weft_unit *u, ABT_pool_context ctx)
 {
-    weft_unit *u = arg;
     if (WEFT_UNLIKELY(weft_atomic_load_relaxed(&u->migr_to)))
         apply_migration(u);
-    weft_pool_push_ctx(u->pool, u, ABT_POOL_CONTEXT_OP_THREAD_YIELD);
+    weft_pool_push_ctx(u->pool, u, ctx);
+}
+
+static void post_push(weft_xstream *xs, void *arg)
+{
+    push_back_ctx(arg, ABT_POOL_CONTEXT_OP_THREAD_YIELD);
+}
+
+/* The same after a direct switch: the context names the operation (unit.h). */
+static void post_push_yield_to(weft_xstream *xs, void *arg)
+{
+    push_back_ctx(arg, ABT_POOL_CONTEXT_OP_THREAD_YIELD_TO);
+}
+
+static void post_push_resume_yield_to(weft_xstream *xs, void *arg)
+{
+    push_back_ctx(arg, ABT_POOL_CONTEXT_OP_THREAD_RESUME_YIELD_TO);
+}
+
+static void post_push_create_to(weft_xstream *xs, void *arg)
+{
+    push_back_ctx(arg, ABT_POOL_CONTEXT_OP_THREAD_CREATE_TO);
+}
+
+static void post_push_revive_to(weft_xstream *xs, void *arg)
+{
+    push_back_ctx(arg, ABT_POOL_CONTEXT_OP_THREAD_REVIVE_TO);
 }
 
 /* The next unit needs the scheduler: a tasklet, the primary ULT, a cancelled unit, or an
@@ -1620,7 +1671,7 @@ static inline __attribute__((always_inline)) int ult_yield_to(weft_xstream *xs, 
     }
     weft_tool_switch(self, to, ABT_TOOL_EVENT_THREAD_YIELD | ABT_TOOL_EVENT_THREAD_RUN);
     weft_atomic_store_relaxed(&self->state, WEFT_READY);
-    weft_set_post(xs, post_push, self);
+    weft_set_post(xs, post_push_yield_to, self);
     prep_run_quiet(xs, to);
     ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, to));
     return ABT_SUCCESS;
@@ -1716,7 +1767,10 @@ int weft_unit_resume(weft_unit *u, bool claim)
 int weft_ult_switch_to(weft_xstream *xs, weft_unit *self, weft_unit *to, int self_mode, bool resume)
 {
     leave_check(self); /* the canary; SC promotion */
-    if (resume) {
+    bool fresh = self_mode == WEFT_TO_CREATE || self_mode == WEFT_TO_REVIVE;
+    if (fresh) {
+        /* never pushed: the caller owns it */
+    } else if (resume) {
         if (weft_unit_resume(to, true) != ABT_SUCCESS)
             return ABT_ERR_THREAD;
         weft_tool_event(to, ABT_TOOL_EVENT_THREAD_RESUME);
@@ -1728,13 +1782,19 @@ int weft_ult_switch_to(weft_xstream *xs, weft_unit *self, weft_unit *to, int sel
     }
     if (!to->ctx && !ensure_stack(xs, to)) {
         weft_atomic_store_relaxed(&to->state, WEFT_READY);
-        weft_pool_push(to->pool, to);
+        /* a fresh one waits in its pool as if created (revived) without _to */
+        weft_pool_push_ctx(to->pool, to,
+                           self_mode == WEFT_TO_CREATE   ? ABT_POOL_CONTEXT_OP_THREAD_CREATE
+                           : self_mode == WEFT_TO_REVIVE ? ABT_POOL_CONTEXT_OP_THREAD_REVIVE
+                                                         : ABT_POOL_CONTEXT_OP_POOL_OTHER);
         return ABT_ERR_MEM;
     }
     /* the caller leaves first (YIELD, SUSPEND or FINISH), then the target runs */
     static const uint64_t leave_ev[] = { [WEFT_TO_YIELD] = ABT_TOOL_EVENT_THREAD_YIELD,
                                          [WEFT_TO_SUSPEND] = ABT_TOOL_EVENT_THREAD_SUSPEND,
-                                         [WEFT_TO_EXIT] = ABT_TOOL_EVENT_THREAD_FINISH };
+                                         [WEFT_TO_EXIT] = ABT_TOOL_EVENT_THREAD_FINISH,
+                                         [WEFT_TO_CREATE] = ABT_TOOL_EVENT_THREAD_YIELD,
+                                         [WEFT_TO_REVIVE] = ABT_TOOL_EVENT_THREAD_YIELD };
     weft_tool_switch(self, to, leave_ev[self_mode] | ABT_TOOL_EVENT_THREAD_RUN);
     if (self_mode == WEFT_TO_EXIT) {
         prep_run_quiet(xs, to);
@@ -1757,7 +1817,12 @@ int weft_ult_switch_to(weft_xstream *xs, weft_unit *self, weft_unit *to, int sel
         weft_set_post(xs, weft_post_suspend, self);
     } else {
         weft_atomic_store_relaxed(&self->state, WEFT_READY);
-        weft_set_post(xs, post_push, self);
+        weft_set_post(xs,
+                      self_mode == WEFT_TO_CREATE   ? post_push_create_to
+                      : self_mode == WEFT_TO_REVIVE ? post_push_revive_to
+                      : resume                      ? post_push_resume_yield_to
+                                                    : post_push_yield_to,
+                      self);
     }
     prep_run_quiet(xs, to);
     ult_landed(self, enter_unit(xs, &self->ctx, &self->asan_fake_stack, to));

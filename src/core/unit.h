@@ -352,10 +352,20 @@ WEFT_INTERNAL void weft_post_suspend(weft_xstream *xs, void *arg);
 WEFT_INTERNAL int weft_unit_resume(weft_unit *u, bool claim);
 /* Give the CPU to ULT `to` directly; `self` yields (pushed back), suspends (resumable with
  * ABT_thread_resume) or exits.  resume: `to` must be suspended (it is resumed), else it
- * must be ready in its pool (it is taken out). */
-enum { WEFT_TO_YIELD, WEFT_TO_SUSPEND, WEFT_TO_EXIT };
+ * must be ready in its pool (it is taken out).  CREATE and REVIVE: `to` is a ULT just
+ * made or revived that was never pushed (ABT_thread_create_to, ABT_thread_revive_to);
+ * `self` is pushed back as in YIELD.  The context of self's push names the operation:
+ * ABT_POOL_CONTEXT_OP_THREAD_YIELD_TO, _RESUME_YIELD_TO, _CREATE_TO or _REVIVE_TO. */
+enum { WEFT_TO_YIELD, WEFT_TO_SUSPEND, WEFT_TO_EXIT, WEFT_TO_CREATE, WEFT_TO_REVIVE };
 WEFT_INTERNAL int weft_ult_switch_to(weft_xstream *xs, weft_unit *self, weft_unit *to,
                                      int self_mode, bool resume);
+/* ABT_thread_create_to into a pool that observes push contexts (not an inline FIFO): a
+ * new ULT in `p` (attribute `a` or NULL) that is not pushed; `self` is pushed with
+ * ABT_POOL_CONTEXT_OP_THREAD_CREATE_TO and the new ULT runs at once (Argobots 1.2). */
+WEFT_INTERNAL WEFT_WUR int weft_unit_create_to(weft_xstream *xs, weft_unit *self, weft_pool *p,
+                                               void (*fn)(void *), void *arg,
+                                               const struct weft_thread_attr *a,
+                                               ABT_thread *handle);
 /* ABT_self_schedule / ABT_xstream_run_unit from a ULT that is not a scheduler: `u`
  * (taken out of its pool) runs as the caller's child; the caller continues when u
  * finishes, yields or blocks.  A tasklet runs inline. */
