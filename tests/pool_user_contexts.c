@@ -14,8 +14,8 @@
  * ABT_self_schedule, so the order of events is fixed on one stream. */
 #include "test.h"
 
-#define QLEN 16
-#define LOGN 64
+#define QLEN    16
+#define LOGN    64
 /* every OP_* bit (abt.h): the test compares the operation, not other hint bits */
 #define OP_BITS ((ABT_pool_context)0x3ff000)
 
@@ -165,8 +165,8 @@ int main(int argc, char **argv)
 {
     CHECK_ABT(ABT_init(0, NULL));
     ABT_pool_user_def def;
-    CHECK_ABT(ABT_pool_user_def_create(p_create_unit, p_free_unit, p_is_empty, p_pop, p_push,
-                                       &def));
+    CHECK_ABT(
+        ABT_pool_user_def_create(p_create_unit, p_free_unit, p_is_empty, p_pop, p_push, &def));
     CHECK_ABT(ABT_pool_create(def, ABT_POOL_CONFIG_NULL, &upool));
     CHECK_ABT(ABT_pool_user_def_free(&def));
 
