@@ -45,7 +45,8 @@ WEFT_API int ABT_task_create_on_xstream(ABT_xstream xstream, void (*task_func)(v
             *newtask = ABT_TASK_NULL;
         return ABT_ERR_INV_XSTREAM;
     }
-    return ABT_task_create(WEFT_POOL_HANDLE(xs->main_sched->pools[0]), task_func, arg, newtask);
+    return ABT_task_create(WEFT_POOL_HANDLE(weft_atomic_load_acquire(&xs->main_sched)->pools[0]),
+                           task_func, arg, newtask);
 }
 
 /* ABT_task_free of a valid handle that needs more than the fast path (thread.c's twin). */

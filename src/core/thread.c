@@ -15,7 +15,10 @@ static inline int need_init(void)
 }
 
 /* The pool a unit created "on a stream" goes to: the first pool of its main scheduler. */
-static weft_pool *xstream_first_pool(weft_xstream *xs) { return xs->main_sched->pools[0]; }
+static weft_pool *xstream_first_pool(weft_xstream *xs)
+{
+    return weft_atomic_load_acquire(&xs->main_sched)->pools[0];
+}
 
 static __attribute__((noinline)) int thread_create(ABT_pool pool, void (*thread_func)(void *),
                                                    void *arg, ABT_thread_attr attr,

@@ -940,7 +940,7 @@ void weft_sched_loop_end(weft_sched *s)
 
 static bool weft_main_belongs_home(weft_unit *m)
 {
-    weft_sched *s = weft_atomic_load_relaxed_plain(&weft_g.primary->main_sched);
+    weft_sched *s = weft_atomic_load_acquire(&weft_g.primary->main_sched);
     for (int i = 0; i < s->num_pools; i++)
         if (s->pools[i] == m->pool)
             return true;

@@ -159,7 +159,7 @@ static int xstream_create(weft_sched *s, int rank, weft_xstream **out)
         return ABT_ERR_INV_XSTREAM_RANK;
     }
     xs->rank = rank;
-    weft_atomic_store_relaxed_plain(&xs->main_sched, s);
+    weft_atomic_store_release(&xs->main_sched, s);
     xs->sched = s;
     s->use = WEFT_SCHED_MAIN;
     s->xs = xs;
@@ -302,7 +302,7 @@ static int set_main_sched(weft_xstream *xs, weft_sched *s)
     if (weft_atomic_load_seq_cst(&xs->state) == WEFT_XS_TERMINATED && !xs->primary) {
         s->use = WEFT_SCHED_MAIN;
         s->xs = xs;
-        weft_atomic_store_relaxed_plain(&xs->main_sched, s);
+        weft_atomic_store_release(&xs->main_sched, s);
         xs->sched = s;
         weft_sched_retire(old);
         return ABT_SUCCESS;
@@ -335,7 +335,7 @@ static int set_main_sched(weft_xstream *xs, weft_sched *s)
             /* the old scheduler never started: the new one simply takes its place and
              * starts on that stack the first time the primary ULT switches away */
             old->tsan_fiber = NULL;
-            weft_atomic_store_relaxed_plain(&xs->main_sched, s);
+            weft_atomic_store_release(&xs->main_sched, s);
             if (xs->sched == old)
                 xs->sched = s;
             else /* the innermost scheduler returns to the new one */
@@ -344,13 +344,13 @@ static int set_main_sched(weft_xstream *xs, weft_sched *s)
                         c->parent = s;
             weft_sched_retire(old);
             if (move)
-                self->pool = s->pools[0];
+                weft_atomic_store_relaxed_plain(&self->pool, s->pools[0]);
             return ABT_SUCCESS;
         }
     }
-    weft_atomic_store_relaxed_plain(&xs->main_sched, s);
+    weft_atomic_store_release(&xs->main_sched, s);
     if (move)
-        self->pool = s->pools[0];
+        weft_atomic_store_relaxed_plain(&self->pool, s->pools[0]);
     if (pending) {
         /* it never ran: nothing returns to it (the running root was asked to exit); it is
          * retired with the root, once no other stream may still read it as the main one */
