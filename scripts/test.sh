@@ -3,9 +3,11 @@
 #   1. installs the build dependencies when they are missing (Debian/Ubuntu, as root or
 #      through sudo), and for the aarch64 configuration the cross compiler and qemu-user;
 #   2. builds and runs ctest in four configurations: Release, AddressSanitizer+UBSan,
-#      ThreadSanitizer, and RelWithDebInfo under valgrind memcheck (Release without the
-#      life-cycle checker's tool, as programs run, AddressSanitizer with it:
-#      tests/CMakeLists.txt, WEFT_TEST_LIFECYCLE); after Release it
+#      ThreadSanitizer, and the Release binaries again under valgrind memcheck (the valgrind
+#      configuration reconfigures build/release with WEFT_TEST_VALGRIND=ON, which changes
+#      only how ctest runs the tests, so nothing is built twice; its logs go to
+#      build/valgrind/).  Release runs without the life-cycle checker's tool, as programs
+#      run, AddressSanitizer with it (tests/CMakeLists.txt, WEFT_TEST_LIFECYCLE); after Release it
 #      installs the package and builds examples/hello.c against it three ways (pkg-config
 #      weft, pkg-config argobots, find_package(weft)), and checks that every installed
 #      library finds libweft by itself (scripts/check_install.sh: RUNPATH $ORIGIN, the
@@ -182,40 +184,45 @@ junit_count() { # junit_count FILE ATTRIBUTE: the attribute of <testsuite>
 for cfg in "${configs[@]}"; do
   case "$cfg" in aarch64 | docs | packages) continue ;; esac
   case "$cfg" in
-    release)  opts=(-DCMAKE_BUILD_TYPE=Release -DWEFT_TEST_LIFECYCLE=OFF) ;;
+    release)  opts=(-DCMAKE_BUILD_TYPE=Release -DWEFT_TEST_LIFECYCLE=OFF -DWEFT_TEST_VALGRIND=OFF) ;;
     asan)     opts=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DWEFT_SANITIZE_ADDRESS=ON) ;;
     tsan)     opts=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DWEFT_SANITIZE_THREAD=ON) ;;
-    valgrind) opts=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DWEFT_TEST_VALGRIND=ON) ;;
+    valgrind) opts=(-DCMAKE_BUILD_TYPE=Release -DWEFT_TEST_LIFECYCLE=OFF -DWEFT_TEST_VALGRIND=ON) ;;
   esac
   t0=$(date +%s)
-  bdir=build/$cfg
-  mkdir -p "$bdir"
-  echo "== [$cfg] configure and build (log: $bdir/build.log)"
+  bdir=build/$cfg     # the build tree
+  ldir=$root/$bdir    # its logs
+  if [ "$cfg" = valgrind ]; then
+    bdir=build/release
+    ldir=$root/build/valgrind
+  fi
+  mkdir -p "$bdir" "$ldir"
+  echo "== [$cfg] configure and build $bdir (log: ${ldir#"$root"/}/build.log)"
   if ! { cmake -S "$root" -B "$bdir" -G Ninja -DWEFT_BUILD_BENCH=OFF "${opts[@]}" &&
-         cmake --build "$bdir" -j "$jobs"; } >"$bdir/build.log" 2>&1; then
-    show_log "$bdir/build.log" "[$cfg] BUILD FAILED"
-    record "$cfg" 0 1 0 "$t0" "build failed, see $bdir/build.log"
+         cmake --build "$bdir" -j "$jobs"; } >"$ldir/build.log" 2>&1; then
+    show_log "$ldir/build.log" "[$cfg] BUILD FAILED"
+    record "$cfg" 0 1 0 "$t0" "build failed, see ${ldir#"$root"/}/build.log"
     continue
   fi
-  echo "== [$cfg] ctest (log: $bdir/ctest.log)"
-  rm -f "$bdir/junit.xml"
-  (cd "$bdir" && ctest -j "$jobs" --timeout 300 --output-on-failure --output-junit junit.xml) \
-    >"$bdir/ctest.log" 2>&1
+  echo "== [$cfg] ctest (log: ${ldir#"$root"/}/ctest.log)"
+  rm -f "$ldir/junit.xml"
+  (cd "$bdir" && ctest -j "$jobs" --timeout 300 --output-on-failure --output-junit "$ldir/junit.xml") \
+    >"$ldir/ctest.log" 2>&1
   rc=$?
-  if [ -f "$bdir/junit.xml" ]; then
-    n=$(junit_count "$bdir/junit.xml" tests)
-    f=$(junit_count "$bdir/junit.xml" failures)
-    s=$(junit_count "$bdir/junit.xml" skipped)
-    d=$(junit_count "$bdir/junit.xml" disabled)
+  if [ -f "$ldir/junit.xml" ]; then
+    n=$(junit_count "$ldir/junit.xml" tests)
+    f=$(junit_count "$ldir/junit.xml" failures)
+    s=$(junit_count "$ldir/junit.xml" skipped)
+    d=$(junit_count "$ldir/junit.xml" disabled)
     p=$((n - f - s - d))
-    junit_report "$bdir/junit.xml"
+    junit_report "$ldir/junit.xml"
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then # ctest failed without a failing test
-      show_log "$bdir/ctest.log" "[$cfg] ctest exited $rc"
+      show_log "$ldir/ctest.log" "[$cfg] ctest exited $rc"
       f=1
     fi
     record "$cfg" "$p" "$f" "$s" "$t0"
   else
-    show_log "$bdir/ctest.log" "[$cfg] ctest wrote no junit.xml"
+    show_log "$ldir/ctest.log" "[$cfg] ctest wrote no junit.xml"
     record "$cfg" 0 1 0 "$t0" "ctest exited $rc"
   fi
 
