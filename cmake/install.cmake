@@ -1,8 +1,9 @@
-# Install: libraries, public headers, pkg-config files (weft.pc, and argobots.pc so that
-# `pkg-config argobots` users link weft unchanged; relic.pc for libweft-relic), and a CMake
-# package (weft::weft, weft::relic).
+# Install: libweft's libraries, its public headers, pkg-config files (weft.pc, and
+# argobots.pc so that `pkg-config argobots` users link weft unchanged), and a CMake package
+# (weft::weft, and the faces that weft_add_face_library exports: cmake/face.cmake installs
+# each face's library, headers and .pc).
 # Two install components, which are also the two Debian packages (cmake/package.cmake):
-#   runtime - the shared libraries libweft.so.1, libweft-relic.so.1 (package libweft);
+#   runtime - the shared libraries libweft.so.1 and the faces' (package libweft);
 #   dev     - headers, static libraries, the .so links, .pc files, CMake package,
 #             bin/weft-trace-summary (package libweft-dev).
 include(GNUInstallDirs)
@@ -33,11 +34,11 @@ function(weft_origin_runpath dir)
 endfunction()
 weft_origin_runpath(${PROJECT_SOURCE_DIR})
 
-install(TARGETS weft weft_static relic relic_static EXPORT weftTargets
+install(TARGETS weft weft_static EXPORT weftTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_COMPONENT dev
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(FILES include/abt.h include/weft.h include/relic.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+install(FILES include/abt.h include/weft.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         COMPONENT dev)
 # the reader of WEFT_TRACE files (Python 3, standard library; README "Tracing")
 install(PROGRAMS tools/weft-trace-summary DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT dev)
@@ -46,7 +47,7 @@ install(PROGRAMS tools/weft-trace-summary DESTINATION ${CMAKE_INSTALL_BINDIR} CO
 # `cmake --install --prefix DIR` works without reconfiguring.
 file(RELATIVE_PATH WEFT_PC_TO_PREFIX "/root/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/root")
 string(REGEX REPLACE "/$" "" WEFT_PC_TO_PREFIX "${WEFT_PC_TO_PREFIX}")
-foreach(pc weft argobots relic)
+foreach(pc weft argobots)
   configure_file(${CMAKE_CURRENT_SOURCE_DIR}/cmake/${pc}.pc.in
                  ${CMAKE_CURRENT_BINARY_DIR}/${pc}.pc @ONLY)
   install(FILES ${CMAKE_CURRENT_BINARY_DIR}/${pc}.pc

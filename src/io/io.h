@@ -2,7 +2,8 @@
  * public calls promise; docs/architecture.md, "I/O (src/io/)", tells the whole story).
  *
  * An operation (weft_io_op) lives on the caller's stack from the call until its
- * completion.  io.c fills it from the public call's arguments and then:
+ * completion.  file.c or socket.c fills it from the public call's arguments and op.c
+ * runs it:
  *   - an OS-thread caller (external thread, tasklet, scheduler) without a time limit runs
  *     it in place with weft_io_exec_blocking (the plain syscall);
  *   - a ULT, or an OS-thread caller with a time limit, hands it to a backend: uring.c (the
@@ -96,10 +97,10 @@ struct weft_io_op {
     void *fdw;                 /* threads: its fd's waiter entry (armed lock) */
     weft_io_op *fnext, *fprev; /* threads: ops waiting on the same fd (armed lock) */
     uint8_t again;             /* exec_try: a connect in progress */
-    uint8_t ring_try;          /* uring: a send sent with MSG_DONTWAIT (io.c retries an
+    uint8_t ring_try;          /* uring: a send sent with MSG_DONTWAIT (op.c retries an
                                 * EAGAIN without it when the socket is not O_NONBLOCK) */
     uint8_t sigpipe;           /* uring: a send's EPIPE without MSG_NOSIGNAL (the ring never
-                                * signals): io.c raises the SIGPIPE send(2) would have */
+                                * signals): op.c raises the SIGPIPE send(2) would have */
     uint32_t events;           /* threads: epoll events it waits for */
     struct statx stx;          /* uring: IO_STAT */
     struct {
@@ -115,7 +116,7 @@ struct weft_io_backend {
      * the backend's own descriptors (the caller's number was free, a bad fd, and making
      * the backend in this call took it: the call fails with EBADF, as it would have);
      * or another -errno when the op cannot be started (no descriptor, no memory): the
-     * caller then waits for it itself (io.c, run_here). */
+     * caller then waits for it itself (op.c, run_here). */
     int (*submit)(weft_io_op *op);
     /* op->cancel was just set, registry bucket lock held: make it finish soon. */
     void (*cancel)(weft_io_op *op);
@@ -131,7 +132,7 @@ int weft_io_uring_probe(const char **why);
 bool weft_io_uring_dead(void);
 /* The poll hook of the uring backend (registered when it is chosen). */
 extern const struct weft_poll_hook weft_io_uring_hook;
-/* The hooks' `cancel`: ABT_thread_cancel of unit u (io.c, the registry). */
+/* The hooks' `cancel`: ABT_thread_cancel of unit u (registry.c). */
 void weft_io_hook_cancel(weft_unit *u);
 
 /* Run op in the calling OS thread, blocking as the POSIX call would (no deadline). */
@@ -150,7 +151,7 @@ int weft_io_threads_submit(weft_io_op *op);
  * `events`: arm it in the epoll set from the caller's thread, skipping a worker hand-off
  * (or queue it when it cannot be armed).  0, or -errno as submit. */
 int weft_io_threads_arm(weft_io_op *op, uint32_t events);
-/* fork(): make the child's first I/O start afresh (io.c registers these). */
+/* fork(): make the child's first I/O start afresh (backend.c registers these). */
 void weft_io_threads_atfork_child(void);
 void weft_io_uring_atfork_child(void);
 

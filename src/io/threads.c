@@ -26,7 +26,7 @@
  *
  * Start.  The epoll set, the eventfd, the poller and the workers are made at the first op
  * and, if one of them cannot be made (no descriptor, no thread), by the next op again:
- * the caller meanwhile waits for its op itself (io.c, run_here). */
+ * the caller meanwhile waits for its op itself (op.c, run_here). */
 #include "io/io.h"
 
 #include <pthread.h>

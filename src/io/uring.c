@@ -24,7 +24,7 @@
  * Cancellation.  ABT_thread_cancel (any thread) puts the op into the ring's mailbox
  * (a spinlock list) and notifies S's idle word; S's next poll sends IORING_OP_ASYNC_CANCEL
  * for it, before it reaps anything, so the op cannot have been recycled meanwhile.  The
- * reaper unregisters an op (io.c: no canceller can find it any more) and then takes it
+ * reaper unregisters an op (registry.c: no canceller can find it any more) and then takes it
  * out of the mailbox, before waking the ULT.  Operations this kernel's rings cannot do
  * (probed once) go to the threads backend. */
 #include "io/io.h"
@@ -278,7 +278,7 @@ static void prep(struct io_uring_sqe *s, weft_io_op *op)
             io_uring_prep_recvmsg(s, op->fd, op->msg, (unsigned)op->flags);
         break;
     case IO_SENDMSG: {
-        int fl = op->flags | (op->ring_try ? MSG_DONTWAIT : 0); /* io.c: the first try */
+        int fl = op->flags | (op->ring_try ? MSG_DONTWAIT : 0); /* op.c: the first try */
         if (op->msg == &op->msg1)
             io_uring_prep_send(s, op->fd, op->iov1.iov_base, op->iov1.iov_len, fl);
         else

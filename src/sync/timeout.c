@@ -1,4 +1,4 @@
-/* src/sync/timeout.h - per-stream timer queues (pairing heaps) and the scheduler poll.
+/* src/sync/timeout.c - per-stream timer queues (pairing heaps) and the scheduler poll.
  * The model and the locking rules are in timeout.h; the claim protocol in waitlist.h. */
 #include <pthread.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * blocking socket, the ULT waits for room without holding its stream - the reader runs on
  * the same (only) stream - and every byte arrives once, in order.  (On the uring backend
  * a send goes to the ring with MSG_DONTWAIT and comes back to be sent again when the
- * socket has no room: io.c, run.) */
+ * socket has no room: op.c, weft_io_run.) */
 #include "io_test.h"
 
 #define CHUNK (64 * 1024)

@@ -1,6 +1,6 @@
 /* send and sendmsg on a socket whose peer is gone: EPIPE and, without MSG_NOSIGNAL, a
  * SIGPIPE to the calling thread, as send(2) does - also on the uring backend, whose ring
- * never signals (io.c raises it after an EPIPE the ring reported).  From ULTs on two
+ * never signals (op.c raises it after an EPIPE the ring reported).  From ULTs on two
  * streams, from an external thread and before ABT_init. */
 #include "io_test.h"
 
