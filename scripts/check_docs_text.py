@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""scripts/check_docs_text.py - the Markdown documents for their readers:
+  1. every relative link [text](target) of README.md, CHANGELOG.md, docs/ and bench/
+     resolves to a file or folder of the tree, and a #fragment to a heading of its file;
+  2. README.md and docs/ narrate no history: no time of day (14:05), no "session", no
+     "was X -> Y", no "step N of", no "went/fell/rose from X to Y".
+Prints one line per problem and "check_docs_text: L links, D documents, P problems";
+exits 1 when there is a problem."""
+import os, re, sys
+
+root = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
+os.chdir(root)
+skip_dirs = {'.git', 'build', 'node_modules'}
+
+def md_files(top):
+    if os.path.isfile(top):
+        yield top
+        return
+    for d, dirs, files in os.walk(top):
+        dirs[:] = [x for x in dirs if x not in skip_dirs and not x.startswith('build')]
+        for f in sorted(files):
+            if f.endswith('.md'):
+                yield os.path.join(d, f)
+
+def slug(h):  # GitHub's heading anchors
+    h = re.sub(r'[`*_]', '', h.strip().lower())
+    h = re.sub(r'[^\w\- ]', '', h)
+    return h.replace(' ', '-')
+
+def anchors(path):
+    text = open(path, encoding='utf-8').read()
+    text = re.sub(r'```.*?```', '', text, flags=re.S)
+    return {slug(m.group(1)) for m in re.finditer(r'^#{1,6} (.+?)#*$', text, re.M)}
+
+link_re = re.compile(r'(?<!\!)\[[^\]\n]*\]\(([^)\s]+)(?: "[^"]*")?\)|!\[[^\]\n]*\]\(([^)\s]+)\)')
+history = [
+    (re.compile(r'(?<![\w:.])([01][0-9]|2[0-3]):[0-5][0-9](?![\w:])'), 'a time of day'),
+    (re.compile(r'\bsessions?\b', re.I), '"session"'),
+    (re.compile(r'\bwas\b[^.;:\n]{0,60}(->|→)'), '"was X -> Y"'),
+    (re.compile(r'\bstep [0-9]+ of\b', re.I), '"step N of"'),
+    (re.compile(r'\b(went|fell|rose|dropped|moved) from [0-9][0-9.,]* *\w* to [0-9]'), '"from X to Y"'),
+]
+
+problems = nlinks = ndocs = 0
+docs = [f for top in ('README.md', 'CHANGELOG.md', 'docs', 'bench') if os.path.exists(top)
+        for f in md_files(top)]
+for path in docs:
+    ndocs += 1
+    text = open(path, encoding='utf-8').read()
+    body = re.sub(r'```.*?```', lambda m: '\n' * m.group(0).count('\n'), text, flags=re.S)
+    for n, line in enumerate(body.split('\n'), 1):
+        for m in link_re.finditer(re.sub(r'`[^`]*`', '', line)):
+            target = m.group(1) or m.group(2)
+            if re.match(r'^[a-z][a-z0-9+.-]*:', target):   # http:, https:, mailto:
+                continue
+            nlinks += 1
+            file, _, frag = target.partition('#')
+            dest = os.path.normpath(os.path.join(os.path.dirname(path), file)) if file else path
+            if not os.path.exists(dest):
+                print(f'{path}:{n}: broken link {target}')
+                problems += 1
+            elif frag and dest.endswith('.md') and frag not in anchors(dest):
+                print(f'{path}:{n}: no heading #{frag} in {dest}')
+                problems += 1
+    narrative = path == 'README.md' or path.startswith('docs' + os.sep)
+    if not narrative:
+        continue
+    for n, line in enumerate(text.split('\n'), 1):
+        for rx, what in history:
+            if rx.search(line):
+                print(f'{path}:{n}: narrates history ({what}): {line.strip()[:100]}')
+                problems += 1
+print(f'check_docs_text: {nlinks} links, {ndocs} documents, {problems} problems')
+sys.exit(1 if problems else 0)
