@@ -1,5 +1,5 @@
 # The API reference: `cmake --build <dir> --target docs` runs Doxygen on include/abt.h,
-# include/weft.h and the guides in docs/reference/ into <dir>/docs/html (start page:
+# include/weft.h, the guides in docs/reference/ and the design notes in docs/design/ into <dir>/docs/html (start page:
 # index.html).  Every warning fails the target (WARN_AS_ERROR), so does a public function
 # without its fixed sections (scripts/check_api_docs.py).  WEFT_DOCS defaults to on when
 # doxygen is found; asking for it without doxygen is an error.
@@ -11,7 +11,11 @@ if(WEFT_DOCS)
   endif()
   find_package(Python3 COMPONENTS Interpreter QUIET)
   set(WEFT_DOCS_OUT ${CMAKE_CURRENT_BINARY_DIR}/docs)
-  file(GLOB weft_docs_pages CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/docs/reference/*.md)
+  # the guides and face pages (docs/reference/), and the design notes (docs/design/): one
+  # page per module and per face
+  file(GLOB weft_docs_pages CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/docs/reference/*.md
+                                              ${CMAKE_CURRENT_SOURCE_DIR}/docs/*.md
+                                              ${CMAKE_CURRENT_SOURCE_DIR}/docs/design/*.md)
   set(weft_docs_headers ${CMAKE_CURRENT_SOURCE_DIR}/include/abt.h
                         ${CMAKE_CURRENT_SOURCE_DIR}/include/weft.h)
   list(JOIN weft_docs_headers " " weft_h)
