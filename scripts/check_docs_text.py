@@ -3,7 +3,9 @@
   1. every relative link [text](target) of README.md, CHANGELOG.md, docs/ and bench/
      resolves to a file or folder of the tree, and a #fragment to a heading of its file;
   2. README.md and docs/ narrate no history: no time of day (14:05), no "session", no
-     "was X -> Y", no "step N of", no "went/fell/rose from X to Y".
+     "was X -> Y", no "step N of", no "went/fell/rose from X to Y";
+  3. CI runs the README's test command: the command that .ci/run executes is a command of
+     the README's "Quick start".
 Prints one line per problem and "check_docs_text: L links, D documents, P problems";
 exits 1 when there is a problem."""
 import os, re, sys
@@ -70,5 +72,18 @@ for path in docs:
             if rx.search(line):
                 print(f'{path}:{n}: narrates history ({what}): {line.strip()[:100]}')
                 problems += 1
+# 3. .ci/run's command (its exec line, relative to the repository root) in the Quick start
+ci = [l.split(None, 1)[1].strip() for l in open('.ci/run') if l.startswith('exec ')]
+readme = open('README.md', encoding='utf-8').read()
+qs = re.search(r'^## Quick start\n(.*?)(?=^## )', readme, re.S | re.M)
+cmds = []
+for block in re.findall(r'```sh\n(.*?)```', qs.group(1) if qs else '', re.S):
+    cmds += [line.split('#')[0].strip() for line in block.split('\n')]
+if len(ci) != 1:
+    print('.ci/run: expected one exec line, found %d' % len(ci))
+    problems += 1
+elif ci[0] not in cmds:
+    print(f'README.md: the Quick start does not give the command CI runs (.ci/run: {ci[0]})')
+    problems += 1
 print(f'check_docs_text: {nlinks} links, {ndocs} documents, {problems} problems')
 sys.exit(1 if problems else 0)

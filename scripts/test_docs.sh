@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# scripts/test_docs.sh - the API reference builds without a warning (the `docs`
-# configuration of scripts/test.sh; run it alone the same way).
+# scripts/test_docs.sh - the documentation: the API reference builds without a warning and
+# the Markdown documents hold (the `docs` configuration of scripts/test.sh; run it alone
+# the same way).
 #   1. installs doxygen with apt-get when it is missing (Debian package `doxygen`);
 #   2. configures build/docs (library only) with -DWEFT_DOCS=ON and builds the `docs`
 #      target: scripts/check_api_docs.py (every public function has its sections), then
@@ -9,8 +10,8 @@
 #      API module and one per design note, and that the landing page and the faces page
 #      link them;
 #   4. scripts/check_docs_text.py: every relative link of the Markdown documents resolves,
-#      and README.md and docs/ narrate no history (no time of day, "session", "was X -> Y",
-#      "step N of").
+#      README.md and docs/ narrate no history (no time of day, "session", "was X -> Y",
+#      "step N of"), and .ci/run runs the test command of the README's Quick start.
 # Prints "docs: P passed, F failed" last; exits 0 when all passed, 1 otherwise.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -73,7 +74,7 @@ else
   echo "   FAILED HTML pages (log: $log)"; tail -n 3 "$log"; fail=$((fail + 1))
 fi
 if out=$(python3 scripts/check_docs_text.py 2>&1); then
-  echo "   ok ${out#check_docs_text: }: links resolve, no history narrated"; pass=$((pass + 1))
+  echo "   ok ${out#check_docs_text: }: links resolve, no history narrated, CI runs the README's command"; pass=$((pass + 1))
 else
   echo "   FAILED documents (scripts/check_docs_text.py):"; echo "$out" | head -n 30; fail=$((fail + 1))
 fi
