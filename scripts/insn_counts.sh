@@ -33,23 +33,24 @@ count() { # count UNITS_PER_ITER I1 I2 CMD... (CMD ends with --iters): prints th
       'BEGIN { printf "%.1f\n", (c - a) / ((i2 - i1) * u) }'
 }
 
-# label | units per iteration | iterations | benchmark and its arguments (before --iters)
+# short label (printed) | label (README's table) | units per iteration | iterations |
+# benchmark and its arguments (before --iters)
 ops=(
-  "ULT create + join + free (default pool, default technique RoC-L)|256|10 30|fork_join --callgrind ult --n 256"
-  "tasklet create + join + free (default pool)|256|10 30|fork_join --callgrind tasklet --n 256"
-  "ULT create + free, the free joining (default pool)|256|10 30|fork_join --callgrind ult --n 256 --free-only"
-  "tasklet create + free, the free joining (default pool)|256|10 30|fork_join --callgrind tasklet --n 256 --free-only"
-  "ULT create + free, private pool|256|10 30|fork_join --callgrind ult --n 256 --pool priv --free-only"
-  "tasklet create + free, private pool|256|10 30|fork_join --callgrind tasklet --n 256 --pool priv --free-only"
-  "yield (two ULTs ping-pong, default pool)|2|1000 11000|yield --callgrind yield"
-  "yield_to|2|1000 11000|yield --callgrind yield_to"
-  "join_many of 256 (per ULT)|256|10 30|join_many --callgrind many --n 256"
-  "barrier wait, 2 ULTs on 1 stream|2|1000 11000|sync --callgrind barrier --n 2"
-  "barrier wait, 32 ULTs on 1 stream|32|100 1100|sync --callgrind barrier --n 32"
+  "ULT create+join+free|ULT create + join + free (default pool, default technique RoC-L)|256|10 30|fork_join --callgrind ult --n 256"
+  "tasklet create+join+free|tasklet create + join + free (default pool)|256|10 30|fork_join --callgrind tasklet --n 256"
+  "ULT create+free (free joins)|ULT create + free, the free joining (default pool)|256|10 30|fork_join --callgrind ult --n 256 --free-only"
+  "tasklet create+free (free joins)|tasklet create + free, the free joining (default pool)|256|10 30|fork_join --callgrind tasklet --n 256 --free-only"
+  "ULT create+free (priv pool)|ULT create + free, private pool|256|10 30|fork_join --callgrind ult --n 256 --pool priv --free-only"
+  "tasklet create+free (priv pool)|tasklet create + free, private pool|256|10 30|fork_join --callgrind tasklet --n 256 --pool priv --free-only"
+  "yield|yield (two ULTs ping-pong, default pool)|2|1000 11000|yield --callgrind yield"
+  "yield_to|yield_to|2|1000 11000|yield --callgrind yield_to"
+  "join_many (many)|join_many of 256 (per ULT)|256|10 30|join_many --callgrind many --n 256"
+  "barrier wait (2 ULTs, 1 stream)|barrier wait, 2 ULTs on 1 stream|2|1000 11000|sync --callgrind barrier --n 2"
+  "barrier wait (32 ULTs, 1 stream)|barrier wait, 32 ULTs on 1 stream|32|100 1100|sync --callgrind barrier --n 32"
 )
 measure() { # measure SUFFIX ROW: the count of one row for the build with that suffix
-  local sfx=$1 label u its prog args
-  IFS='|' read -r label u its prog <<<"$2"
+  local sfx=$1 short label u its prog args
+  IFS='|' read -r short label u its prog <<<"$2"
   read -r -a args <<<"$prog"
   read -r -a its <<<"$its"
   count "$u" "${its[0]}" "${its[1]}" "$b/${args[0]}$sfx" "${args[@]:1}" --iters
@@ -58,7 +59,7 @@ measure() { # measure SUFFIX ROW: the count of one row for the build with that s
 if [ "$write" -eq 0 ]; then
   x=${SUFFIX:-}
   for row in "${ops[@]}"; do
-    printf '%-66s %7s\n' "${row%%|*}" "$(measure "$x" "$row")"
+    printf '%-40s %7s\n' "${row%%|*}" "$(measure "$x" "$row")"
   done
   exit 0
 fi
@@ -86,10 +87,12 @@ trap 'rm -f "$table"' EXIT
   fi
   for row in "${ops[@]}"; do
     w=$(measure "" "$row")
+    label=${row#*|}
+    label=${label%%|*}
     if [ "$abt" -eq 1 ]; then
-      echo "| ${row%%|*} | $w | $(measure _abt "$row") |"
+      echo "| $label | $w | $(measure _abt "$row") |"
     else
-      echo "| ${row%%|*} | $w |"
+      echo "| $label | $w |"
     fi
   done
   echo
