@@ -11,7 +11,8 @@
 #      link them;
 #   4. scripts/check_docs_text.py: every relative link of the Markdown documents resolves,
 #      README.md and docs/ narrate no history (no time of day, "session", "was X -> Y",
-#      "step N of"), and .ci/run runs the test command of the README's Quick start.
+#      "step N of"), .ci/run runs the test command of the README's Quick start, and the
+#      instruction counts stand only where scripts/insn_counts.sh --write puts them.
 # Prints "docs: P passed, F failed" last; exits 0 when all passed, 1 otherwise.
 set -uo pipefail
 cd "$(dirname "$0")/.."
