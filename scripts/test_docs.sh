@@ -75,7 +75,7 @@ else
   echo "   FAILED HTML pages (log: $log)"; tail -n 3 "$log"; fail=$((fail + 1))
 fi
 if out=$(python3 scripts/check_docs_text.py 2>&1); then
-  echo "   ok ${out#check_docs_text: }: links resolve, no history narrated, CI runs the README's command"; pass=$((pass + 1))
+  echo "   ok ${out#check_docs_text: }: links resolve, no history narrated, CI runs the README's command, figures in one place"; pass=$((pass + 1))
 else
   echo "   FAILED documents (scripts/check_docs_text.py):"; echo "$out" | head -n 30; fail=$((fail + 1))
 fi
