@@ -8,7 +8,10 @@
      the README's "Quick start";
   4. the instruction counts stand in one place: README.md's performance table is the block
      that scripts/insn_counts.sh --write generates, bench/figures/insn_counts.md is that
-     script's file, and no other line of README.md or docs/ repeats one of their figures.
+     script's file, and no other line of README.md or docs/ repeats one of their figures;
+  5. the README's "Layout" names every folder of src/ (no face left out), every layer and
+     face folder of src/ has its design note docs/design/<folder>.md, and the map
+     (docs/architecture.md) links every design note.
 Prints one line per problem and "check_docs_text: L links, D documents, P problems";
 exits 1 when there is a problem."""
 import os, re, sys
@@ -110,5 +113,20 @@ for path, text in outside:
         if hit:
             print(f'{path}:{n}: repeats the generated figure(s) {", ".join(sorted(hit))}: {line.strip()[:80]}')
             problems += 1
+# 5. every folder of src/ in the README's layout
+lay = re.search(r'^## Layout\n(.*?)(?=^## |\Z)', readme, re.S | re.M)
+for d in sorted(os.listdir('src')):
+    if os.path.isdir(os.path.join('src', d)) and not (lay and f'src/{d}/' in lay.group(1)):
+        print(f'README.md: the Layout section does not name src/{d}/')
+        problems += 1
+amap = open('docs/architecture.md', encoding='utf-8').read()
+for d in sorted(os.listdir('src')):
+    if os.path.isdir(os.path.join('src', d)) and d != 'core' and not os.path.exists(f'docs/design/{d}.md'):
+        print(f'docs/design/{d}.md: missing (the design note of src/{d}/)')
+        problems += 1
+for f in sorted(os.listdir('docs/design')):
+    if f.endswith('.md') and f'(design/{f})' not in amap:
+        print(f'docs/architecture.md: does not link design/{f}')
+        problems += 1
 print(f'check_docs_text: {nlinks} links, {ndocs} documents, {problems} problems')
 sys.exit(1 if problems else 0)

@@ -12,7 +12,8 @@
 #   4. scripts/check_docs_text.py: every relative link of the Markdown documents resolves,
 #      README.md and docs/ narrate no history (no time of day, "session", "was X -> Y",
 #      "step N of"), .ci/run runs the test command of the README's Quick start, and the
-#      instruction counts stand only where scripts/insn_counts.sh --write puts them.
+#      instruction counts stand only where scripts/insn_counts.sh --write puts them, the
+#      README's layout names every folder of src/, and each has its design note.
 # Prints "docs: P passed, F failed" last; exits 0 when all passed, 1 otherwise.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -75,7 +76,7 @@ else
   echo "   FAILED HTML pages (log: $log)"; tail -n 3 "$log"; fail=$((fail + 1))
 fi
 if out=$(python3 scripts/check_docs_text.py 2>&1); then
-  echo "   ok ${out#check_docs_text: }: links resolve, no history narrated, CI runs the README's command, figures in one place"; pass=$((pass + 1))
+  echo "   ok ${out#check_docs_text: }: links resolve, no history narrated, CI runs the README's command, figures in one place, a note per module"; pass=$((pass + 1))
 else
   echo "   FAILED documents (scripts/check_docs_text.py):"; echo "$out" | head -n 30; fail=$((fail + 1))
 fi
