@@ -8,9 +8,10 @@
 # twins of the same benchmarks instead (configure the build with
 # -DWEFT_BENCH_ARGOBOTS_PREFIX=<an installed Argobots>).
 #
-# --write measures weft, the Argobots twins when BENCH_DIR has them, and every fork-join
-# technique (WEFT_FORK), then writes the figures where the documents show them, with the
-# command, the date and the commit:
+# --write measures weft, the Argobots twins when BENCH_DIR has them (the table says they
+# are an Argobots configured with --enable-perf-opt --disable-checks: build that one), and
+# every fork-join technique (WEFT_FORK), then writes the figures where the documents show
+# them, with the command, the date and the commit:
 #   README.md, between the insn_counts:begin and insn_counts:end markers: the table of
 #     operations, weft against Argobots;
 #   bench/figures/insn_counts.md: the same run's counts per fork-join technique.
