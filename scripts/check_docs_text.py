@@ -3,7 +3,7 @@
   1. every relative link [text](target) of README.md, CHANGELOG.md, docs/ and bench/
      resolves to a file or folder of the tree, and a #fragment to a heading of its file;
   2. README.md and docs/ narrate no history: no time of day (14:05), no "session", no
-     "was X -> Y", no "step N of", no "went/fell/rose from X to Y";
+     "was X -> Y", no "step N of", no "went/fell/rose from X to Y", no "commit 1a2b3c4";
   3. CI runs the README's test command: the command that .ci/run executes is a command of
      the README's "Quick start";
   4. the instruction counts stand in one place: README.md's performance table is the block
@@ -47,6 +47,7 @@ history = [
     (re.compile(r'\bwas\b[^.;:\n]{0,60}(->|→)'), '"was X -> Y"'),
     (re.compile(r'\bstep [0-9]+ of\b', re.I), '"step N of"'),
     (re.compile(r'\b(went|fell|rose|dropped|moved) from [0-9][0-9.,]* *\w* to [0-9]'), '"from X to Y"'),
+    (re.compile(r'\b(commit|build of) [0-9a-f]{7,40}\b'), 'a figure of an older commit'),
 ]
 
 problems = nlinks = ndocs = 0
