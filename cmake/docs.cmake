@@ -1,7 +1,8 @@
 # The API reference: `cmake --build <dir> --target docs` runs Doxygen on include/abt.h,
-# include/weft.h and the guides in docs/reference/ into <dir>/docs/html (start page:
-# index.html).  Every warning fails the target (WARN_AS_ERROR), so does a public function
-# without its fixed sections (scripts/check_api_docs.py).  WEFT_DOCS defaults to on when
+# include/weft.h, the guides and face pages in docs/reference/, docs/*.md and the design
+# notes in docs/design/ into <dir>/docs/html (start page: index.html).  Every warning fails
+# the target (WARN_AS_ERROR), so does a public function without its fixed sections
+# (scripts/check_api_docs.py).  WEFT_DOCS defaults to on when
 # doxygen is found; asking for it without doxygen is an error.
 find_package(Doxygen QUIET)
 option(WEFT_DOCS "Add the docs target (API reference with Doxygen)" ${DOXYGEN_FOUND})
@@ -11,7 +12,9 @@ if(WEFT_DOCS)
   endif()
   find_package(Python3 COMPONENTS Interpreter QUIET)
   set(WEFT_DOCS_OUT ${CMAKE_CURRENT_BINARY_DIR}/docs)
-  file(GLOB weft_docs_pages CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/docs/reference/*.md)
+  file(GLOB weft_docs_pages CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/docs/reference/*.md
+                                              ${CMAKE_CURRENT_SOURCE_DIR}/docs/*.md
+                                              ${CMAKE_CURRENT_SOURCE_DIR}/docs/design/*.md)
   set(weft_docs_headers ${CMAKE_CURRENT_SOURCE_DIR}/include/abt.h
                         ${CMAKE_CURRENT_SOURCE_DIR}/include/weft.h)
   list(JOIN weft_docs_headers " " weft_h)

@@ -235,7 +235,7 @@ int weft_thread_get_prio(ABT_thread thread, int *prio) ABT_API_PUBLIC;
 
 /**
  * How a ULT is forked, run and joined.  Names and meaning follow the trade-off
- * paper (Iwasaki et al.); docs/architecture.md ("Fork-join techniques") says how weft builds each.
+ * paper (Iwasaki et al.); docs/design/fork.md says how weft builds each.
  *
  * Parent-first (ABT_thread_create pushes the new ULT and returns):
  * - WEFT_FORK_FULL: a stack taken at creation and kept until the ULT is freed;

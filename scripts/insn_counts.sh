@@ -1,29 +1,134 @@
 #!/usr/bin/env bash
-# scripts/insn_counts.sh [BENCH_DIR] - instructions per operation of weft's hot paths,
-# measured with callgrind as the difference of two iteration counts (exact, load-independent).
-# BENCH_DIR defaults to build/release/bench (build it with -DWEFT_BUILD_BENCH=ON).
-# SUFFIX=_abt measures the Argobots twins of the same benchmarks (configure the build with
+# scripts/insn_counts.sh [--write] [BENCH_DIR] - instructions per operation of weft's hot
+# paths, measured with callgrind as the difference of two iteration counts (exact,
+# load-independent).  BENCH_DIR defaults to build/release/bench (build it with
+# -DWEFT_BUILD_BENCH=ON).
+#
+# Without --write it prints one line per operation.  SUFFIX=_abt measures the Argobots
+# twins of the same benchmarks instead (configure the build with
 # -DWEFT_BENCH_ARGOBOTS_PREFIX=<an installed Argobots>).
+#
+# --write measures weft, the Argobots twins when BENCH_DIR has them (the table says they
+# are an Argobots configured with --enable-perf-opt --disable-checks: build that one), and
+# every fork-join technique (WEFT_FORK), then writes the figures where the documents show
+# them, with the command, the date and the commit:
+#   README.md, between the insn_counts:begin and insn_counts:end markers: the table of
+#     operations, weft against Argobots;
+#   bench/figures/insn_counts.md: the same run's counts per fork-join technique.
+# Nothing else holds these figures; other documents point here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+write=0
+if [ "${1:-}" = --write ]; then write=1; shift; fi
 b=${1:-build/release/bench}
-x=${SUFFIX:-}
+[ -x "$b/fork_join" ] || { echo "insn_counts: no $b/fork_join (configure with -DWEFT_BUILD_BENCH=ON)" >&2; exit 2; }
+command -v valgrind >/dev/null 2>&1 || { echo "insn_counts: valgrind is missing" >&2; exit 2; }
+
 ir() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 |
        sed -n 's/.*Collected : \([0-9]*\).*/\1/p'; }
-per() { # label units_per_iter i1 i2 cmd... (cmd ends with --iters)
-  local label=$1 u=$2 i1=$3 i2=$4; shift 4
-  local a b; a=$(ir "$@" "$i1"); b=$(ir "$@" "$i2")
-  awk -v l="$label" -v a="$a" -v b="$b" -v u="$u" -v i1="$i1" -v i2="$i2" \
-      'BEGIN { printf "%-40s %7.1f\n", l, (b - a) / ((i2 - i1) * u) }'
+count() { # count UNITS_PER_ITER I1 I2 CMD... (CMD ends with --iters): prints the count
+  local u=$1 i1=$2 i2=$3; shift 3
+  local a c; a=$(ir "$@" "$i1"); c=$(ir "$@" "$i2")
+  [ -n "$a" ] && [ -n "$c" ] || { echo "insn_counts: callgrind gave no count for: $*" >&2; exit 1; }
+  awk -v a="$a" -v c="$c" -v u="$u" -v i1="$i1" -v i2="$i2" \
+      'BEGIN { printf "%.1f\n", (c - a) / ((i2 - i1) * u) }'
 }
-per "ULT create+join+free"              256 10 30    "$b/fork_join$x" --callgrind ult --n 256 --iters
-per "tasklet create+join+free"          256 10 30    "$b/fork_join$x" --callgrind tasklet --n 256 --iters
-per "ULT create+free (free joins)"         256 10 30    "$b/fork_join$x" --callgrind ult --n 256 --free-only --iters
-per "tasklet create+free (free joins)"     256 10 30    "$b/fork_join$x" --callgrind tasklet --n 256 --free-only --iters
-per "ULT create+free (priv pool)"       256 10 30    "$b/fork_join$x" --callgrind ult --n 256 --pool priv --free-only --iters
-per "tasklet create+free (priv pool)"   256 10 30    "$b/fork_join$x" --callgrind tasklet --n 256 --pool priv --free-only --iters
-per "yield"                             2 1000 11000 "$b/yield$x" --callgrind yield --iters
-per "yield_to"                          2 1000 11000 "$b/yield$x" --callgrind yield_to --iters
-per "join_many (many)"                  256 10 30    "$b/join_many$x" --callgrind many --n 256 --iters
-per "barrier wait (2 ULTs, 1 stream)"   2 1000 11000 "$b/sync$x" --callgrind barrier --n 2 --iters
-per "barrier wait (32 ULTs, 1 stream)"  32 100 1100  "$b/sync$x" --callgrind barrier --n 32 --iters
+
+# short label (printed) | label (README's table) | units per iteration | iterations |
+# benchmark and its arguments (before --iters)
+ops=(
+  "ULT create+join+free|ULT create + join + free (default pool, default technique RoC-L)|256|10 30|fork_join --callgrind ult --n 256"
+  "tasklet create+join+free|tasklet create + join + free (default pool)|256|10 30|fork_join --callgrind tasklet --n 256"
+  "ULT create+free (free joins)|ULT create + free, the free joining (default pool)|256|10 30|fork_join --callgrind ult --n 256 --free-only"
+  "tasklet create+free (free joins)|tasklet create + free, the free joining (default pool)|256|10 30|fork_join --callgrind tasklet --n 256 --free-only"
+  "ULT create+free (priv pool)|ULT create + free, private pool|256|10 30|fork_join --callgrind ult --n 256 --pool priv --free-only"
+  "tasklet create+free (priv pool)|tasklet create + free, private pool|256|10 30|fork_join --callgrind tasklet --n 256 --pool priv --free-only"
+  "yield|yield (two ULTs ping-pong, default pool)|2|1000 11000|yield --callgrind yield"
+  "yield_to|yield_to|2|1000 11000|yield --callgrind yield_to"
+  "join_many (many)|join_many of 256 (per ULT)|256|10 30|join_many --callgrind many --n 256"
+  "barrier wait (2 ULTs, 1 stream)|barrier wait, 2 ULTs on 1 stream|2|1000 11000|sync --callgrind barrier --n 2"
+  "barrier wait (32 ULTs, 1 stream)|barrier wait, 32 ULTs on 1 stream|32|100 1100|sync --callgrind barrier --n 32"
+)
+measure() { # measure SUFFIX ROW: the count of one row for the build with that suffix
+  local sfx=$1 short label u its prog args
+  IFS='|' read -r short label u its prog <<<"$2"
+  read -r -a args <<<"$prog"
+  read -r -a its <<<"$its"
+  count "$u" "${its[0]}" "${its[1]}" "$b/${args[0]}$sfx" "${args[@]:1}" --iters
+}
+
+if [ "$write" -eq 0 ]; then
+  x=${SUFFIX:-}
+  for row in "${ops[@]}"; do
+    printf '%-40s %7s\n' "${row%%|*}" "$(measure "$x" "$row")"
+  done
+  exit 0
+fi
+
+abt=0
+[ -x "$b/fork_join_abt" ] && [ -x "$b/yield_abt" ] && [ -x "$b/join_many_abt" ] && [ -x "$b/sync_abt" ] && abt=1
+when=$(date -u +%Y-%m-%d)
+commit=$(git describe --always --dirty 2>/dev/null || echo unknown)
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n1)
+cmd="scripts/insn_counts.sh --write $b"
+
+table=$(mktemp)
+trap 'rm -f "$table"' EXIT
+{
+  echo "<!-- insn_counts:begin (generated by scripts/insn_counts.sh --write; do not edit) -->"
+  echo "Instructions per operation (\`valgrind --tool=callgrind\`: exact, load-independent), one"
+  echo "stream, N = 256 units; made by \`$cmd\` on $when at $commit."
+  echo
+  if [ "$abt" -eq 1 ]; then
+    echo "| operation | weft | Argobots 1.2 |"
+    echo "|---|---:|---:|"
+  else
+    echo "| operation | weft |"
+    echo "|---|---:|"
+  fi
+  for row in "${ops[@]}"; do
+    w=$(measure "" "$row")
+    label=${row#*|}
+    label=${label%%|*}
+    if [ "$abt" -eq 1 ]; then
+      echo "| $label | $w | $(measure _abt "$row") |"
+    else
+      echo "| $label | $w |"
+    fi
+  done
+  echo
+  if [ "$abt" -eq 1 ]; then
+    echo "Argobots 1.2: the same benchmarks linked to an Argobots configured with"
+    echo "\`--enable-perf-opt --disable-checks\`.  Per fork-join technique:"
+    echo "[bench/figures/insn_counts.md](bench/figures/insn_counts.md)."
+  else
+    echo "Per fork-join technique: [bench/figures/insn_counts.md](bench/figures/insn_counts.md)."
+  fi
+  echo "<!-- insn_counts:end -->"
+} >"$table"
+grep -q '^<!-- insn_counts:begin' README.md && grep -q '^<!-- insn_counts:end -->' README.md ||
+  { echo "insn_counts: README.md has no insn_counts:begin/end markers" >&2; exit 1; }
+awk -v f="$table" '
+  /^<!-- insn_counts:begin/ { while ((getline l < f) > 0) print l; skip = 1; next }
+  /^<!-- insn_counts:end -->/ { skip = 0; next }
+  !skip' README.md >README.md.new && mv README.md.new README.md
+
+mkdir -p bench/figures
+{
+  echo "# Instructions per fork-join technique"
+  echo
+  echo "Generated by \`$cmd\` on $when at $commit ($cpu); do not edit."
+  echo "\`WEFT_FORK=<technique> fork_join --callgrind ult --n 256\`, with and without"
+  echo "\`--free-only\`, under callgrind: instructions per ULT, the difference of 10 and 30"
+  echo "iterations.  What each technique does: \`docs/reference/fork_join.md\`; how they are"
+  echo "built: \`docs/design/fork.md\`.  The other operations: the README, \"Performance\"."
+  echo
+  echo "| technique | create + join + free | create + free (the free joins) |"
+  echo "|---|---:|---:|"
+  for t in full full-l roc roc-l ss ss-l sc c-full c-full-e c-roc c-roc-e; do
+    j=$(WEFT_FORK=$t count 256 10 30 "$b/fork_join" --callgrind ult --n 256 --iters)
+    f=$(WEFT_FORK=$t count 256 10 30 "$b/fork_join" --callgrind ult --n 256 --free-only --iters)
+    echo "| $t | $j | $f |"
+  done
+} >bench/figures/insn_counts.md.new && mv bench/figures/insn_counts.md.new bench/figures/insn_counts.md
+echo "insn_counts: wrote README.md (performance table) and bench/figures/insn_counts.md"

@@ -15,7 +15,8 @@
 #   3. cross-builds the context-switch test for AArch64 and runs it under qemu-user
 #      (tests/cross/aarch64.sh), skipped with one message when the tools cannot be installed;
 #   4. docs: builds the API reference with Doxygen, any warning or a public function without
-#      its sections failing (scripts/test_docs.sh, installs doxygen when missing);
+#      its sections failing, and checks the Markdown documents' links and that they narrate
+#      no history (scripts/test_docs.sh, installs doxygen when missing);
 #   5. packages: builds the Debian packages with cpack, installs them with apt-get, builds
 #      and runs examples/hello.c and examples/consumer against them, purges them (also on
 #      failure), and checks the Spack recipe (scripts/test_packages.sh).

@@ -1,6 +1,6 @@
 /* failinj_lazy_stack: the policy for a failure nobody can be told about.  A ULT gets its
  * stack when it first runs; if that allocation fails, the unit stays ready and is retried
- * (docs/architecture.md, "Memory"), and after repeated failures weft says so once on
+ * (docs/design/mem.md, "Memory"), and after repeated failures weft says so once on
  * stderr instead of spinning silently.
  *
  * With tests/failinj.h failing every traced allocation and mmap, a ULT with a

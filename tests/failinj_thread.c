@@ -7,7 +7,7 @@
  * units are made to need more than one of each.  Outputs: the NULL handle after a failed
  * create / create_on_xstream / attr_create / task_create; untouched after a failed
  * create_to (Argobots 1.x).  A ULT whose stack cannot be had when it first runs is retried
- * by its scheduler (docs/architecture.md): every ULT created must still run exactly once. */
+ * by its scheduler (docs/design/mem.md): every ULT created must still run exactly once. */
 #include "failinj.h"
 
 enum { N = 150 };

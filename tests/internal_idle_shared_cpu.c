@@ -1,6 +1,6 @@
 /* internal_idle_shared_cpu: an idle stream that spins on the CPU where a stream it woke
  * sleeps (and may wait to run) moves to another CPU instead (core/sched/idle.c,
- * docs/architecture.md "Idle streams").  The process starts confined to one CPU, so the
+ * docs/design/sched.md "Idle streams").  The process starts confined to one CPU, so the
  * primary stream and stream 1 share it; then both threads may use two CPUs.  Rounds of
  * fork_join's "one creator" pattern (the primary ULT creates N ULTs into both streams'
  * pools, joins them all) keep waking the other stream, which a kernel may go on queueing

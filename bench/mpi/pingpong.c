@@ -31,7 +31,7 @@
  * line of JSON per run on rank 0's stdout.  Thread level: MPI_THREAD_MULTIPLE, or
  * FUNNELED (the layer then asks MPI for SERIALIZED; all ULTs run on the main thread, so
  * its lock stays off).  The plain build under LD_PRELOAD=libweft-mpi.so measures what the
- * layer costs a program whose ULTs never call MPI (docs/architecture.md, "MPI"). */
+ * layer costs a program whose ULTs never call MPI (docs/design/mpi.md). */
 #include <mpi.h>
 #include <stdio.h>
 #include <sys/resource.h>

@@ -20,7 +20,7 @@
 #define WEFT_COLD        __attribute__((cold, noinline))
 /* The entry points and paths of a fork-join, each on a cache line of its own: without it
  * their places move with every change elsewhere in the library, and with them the time of
- * a fork-join (about 1 ns of 20, same instructions: docs/architecture.md, "Scheduler
+ * a fork-join (about 1 ns of 20, same instructions: docs/design/fork.md, "Scheduler
  * creation in the joiner"). */
 #define WEFT_HOT_ALIGN   __attribute__((aligned(64)))
 #define WEFT_WUR         __attribute__((warn_unused_result))

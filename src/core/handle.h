@@ -7,7 +7,7 @@
  * (weft_unit_recycle) adds 1 << 48 to that word, so every copy of the old handle stops
  * matching it - also after a new unit took the descriptor - and weft_unit_from refuses
  * it.  Descriptors come from slabs that live until ABT_finalize, so the compare always
- * reads weft's memory.  Why this layout (docs/architecture.md, "Stale handles"):
+ * reads weft's memory.  Why this layout (docs/design/api.md, "Stale handles"):
  *   - user-space addresses on x86-64 and AArch64 Linux fit in 48 bits unless a program
  *     maps above 2^47 on purpose, and weft's descriptors come from malloc'ed slabs;
  *   - the mask 0x0000ffffffffffc0 also clears the low 6 bits (descriptors are 64-byte

@@ -1,5 +1,5 @@
 /* src/core/idle.h - the idle protocol: how a stream with nothing to run sleeps, and how
- * every event it must react to wakes it (the full story: docs/architecture.md, "Idle
+ * every event it must react to wakes it (the full story: docs/design/sched.md, "Idle
  * streams").
  *
  * The sleeper word.  Each stream has one futex word, xs->idle:

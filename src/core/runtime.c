@@ -153,7 +153,7 @@ void weft_config_load(struct weft_config *c)
             c->lp_alloc = WEFT_LP_THP;
     }
     const char *so = env("STACK_OVERFLOW_CHECK");
-    /* default: guard page + canary (docs/architecture.md, "Stack-overflow detection") */
+    /* default: guard page + canary (docs/design/tool.md, "Stack-overflow detection") */
     c->stack_overflow_check = 2;
     /* asked for by name, a guard page right below every ULT's own stack: no lending */
     c->lend_stacks = !(so && (!strcasecmp(so, "mprotect") || !strcasecmp(so, "mprotect_strict")));

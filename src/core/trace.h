@@ -5,7 +5,7 @@
  * its events are part of weft_tool_g.mask, and the tool dispatch calls weft_trace_record
  * (weft_trace_create for a creation, weft_trace_switch for the events of a switch).
  * With WEFT_TRACE unset nothing is added to any path: the sites test the same mask as
- * before.  docs/architecture.md ("Tracing") has the model: per-stream chunked buffers
+ * before.  docs/design/tool.md ("Tracing") has the model: per-stream chunked buffers
  * without locks, a locked buffer for external threads, a writer thread that turns full
  * chunks into JSON, and the last chunks written by ABT_finalize. */
 #ifndef WEFT_CORE_TRACE_H

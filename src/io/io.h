@@ -1,5 +1,5 @@
 /* src/io/io.h - the I/O face: one operation record, two backends (weft_io.h says what the
- * public calls promise; docs/architecture.md, "I/O (src/io/)", tells the whole story).
+ * public calls promise; docs/design/io.md tells the whole story).
  *
  * An operation (weft_io_op) lives on the caller's stack from the call until its
  * completion.  file.c or socket.c fills it from the public call's arguments and op.c

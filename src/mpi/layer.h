@@ -21,7 +21,7 @@
  * table is found through a thread-local pointer (a stream is an OS thread).  A ULT
  * registers on the stream it runs on and may be resumed anywhere (its pool decides).
  *
- * Thread levels and the lock (init.c, docs/architecture.md "MPI").  The layer asks MPI for
+ * Thread levels and the lock (init.c, docs/design/mpi.md).  The layer asks MPI for
  * the program's own level (FUNNELED raised to SERIALIZED, which costs nothing more in Open
  * MPI or MPICH and lets ULTs of several streams call MPI one at a time).  Below
  * MPI_THREAD_MULTIPLE its lock stays off while only the thread that initialised MPI (the

@@ -1,6 +1,6 @@
 /* src/omp/rt.h - the OpenMP face's types and the calls its files share.
  *
- * Map of the structs (docs/architecture.md, "OpenMP (src/omp/)"):
+ * Map of the structs (docs/design/omp.md):
  *   omp_icv   - the ICVs of one data environment (a task): copied into each new task.
  *   omp_thr   - one OpenMP thread: its team, number, level, current task, worksharing
  *               position and its queue of ready tasks.  Worker threads live inside their

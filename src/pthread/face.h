@@ -1,6 +1,6 @@
 /* src/pthread/face.h - what the files of the Pthreads layer share (libweft-pthread).
  *
- * The layer (docs/architecture.md, "Pthreads over ULTs") defines the pthread_* functions a
+ * The layer (docs/design/pthread.md) defines the pthread_* functions a
  * program calls; interposed (LD_PRELOAD) or linked first (-lweft-pthread), they run the
  * program's threads as weft ULTs.  It speaks to weft only through abt.h.
  *

@@ -1,6 +1,6 @@
 /* src/sync/mutex.c - ABT_mutex_*: a mutex whose waiters park (ULTs) or sleep on a futex
  * (tasklets, external threads); never a busy-wait except in ABT_mutex_spinlock, which
- * asks for one.  The protocol is described in mutex.h and docs/architecture.md.
+ * asks for one.  The protocol is described in mutex.h and docs/design/sync.md.
  *
  * unlock_se / unlock_de release the mutex exactly like ABT_mutex_unlock (as in Argobots
  * 1.2); they only choose which waiter is woken: unlock_se one whose ULT last ran on the

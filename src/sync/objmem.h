@@ -36,7 +36,7 @@ static inline void *weft_obj_body(void *h)
  * its size, so a stale copy of the handle no longer matches - whatever now lives there -
  * and every routine returns its ABT_ERR_INV_* instead of touching the object.
  * Handles of user memory (ABT_*_MEMORY_GET_HANDLE) carry no tag and are never checked.
- * Limits (docs/architecture.md, "Stale handles"): blocks beyond the keep limit go back to
+ * Limits (docs/design/api.md, "Stale handles"): blocks beyond the keep limit go back to
  * malloc, after which a stale handle to them is undefined; a tag repeats after 65535
  * frees of one block; 32-bit targets have no tag bits (untagged: unchecked). */
 #if UINTPTR_MAX > 0xffffffffu

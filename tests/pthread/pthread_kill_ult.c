@@ -1,5 +1,5 @@
-/* pthread_kill and pthread_sigqueue of a thread (a ULT under the layer, docs/architecture.md
- * "Pthreads over ULTs"): signal 0 checks the id, a bad number is EINVAL; a thread blocked
+/* pthread_kill and pthread_sigqueue of a thread (a ULT under the layer, docs/design/pthread.md):
+ * signal 0 checks the id, a bad number is EINVAL; a thread blocked
  * in sigwait gets the signal (as pbzip2's signal thread does); a handler runs in the
  * target's context - pthread_self() there is the target - whether the target signals
  * itself or occupies a stream (sleeping in the kernel) (pthread_kill_parked.c: a parked target). */

@@ -138,7 +138,7 @@ static inline void fifo_unlink(weft_pool *p, weft_unit *u)
 
 /* The unit at the head after a take runs next: prefetch the top of its saved frame, the
  * first line a switch to it reads (it has a whole run of the taken unit to arrive;
- * reading h->ctx may wait for h's line: docs/architecture.md, "Memory"). */
+ * reading h->ctx may wait for h's line: docs/design/mem.md, "Memory"). */
 static inline void fifo_prefetch_frame(weft_unit *h)
 {
     if (h)

@@ -4,7 +4,7 @@
  * pools, a stop request, a timer deadline or another event wakes it.  A spinner whose CPU
  * a stream woken from its sleep there may be queued on moves to another CPU, or sleeps
  * (cpu_has_waking, move_off_cpu).  The protocol and why no wake-up is lost: core/idle.h
- * and docs/architecture.md ("Idle streams"). */
+ * and docs/design/sched.md ("Idle streams"). */
 #define _GNU_SOURCE /* sched_getcpu */
 #include <sched.h>
 #include <stddef.h>

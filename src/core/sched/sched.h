@@ -67,7 +67,7 @@ typedef struct {
 /* A stream that finds every spinner's place taken still spins this long (at most
  * ABT_SCHED_SPIN_NSEC) before it sleeps: work handed to it right back (a partner on
  * another stream answering, a barrier's last arrival) then costs no wake-up of a
- * sleeping stream (5-16 us median on the development VM, docs/architecture.md). */
+ * sleeping stream (5-16 us median on the development VM, docs/design/sched.md). */
 #define WEFT_IDLE_SHORT_SPIN_NS 10000u
 #define WEFT_IDLE_NAP_MAX_NS    1000000u
 /* no_spin: sleep at once (BASIC_WAIT). */
