@@ -40,7 +40,7 @@ install(TARGETS weft weft_static EXPORT weftTargets
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES include/abt.h include/weft.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         COMPONENT dev)
-# the reader of WEFT_TRACE files (Python 3, standard library; README "Tracing")
+# the reader of WEFT_TRACE files (Python 3, standard library; README "Debugging")
 install(PROGRAMS tools/weft-trace-summary DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT dev)
 
 # Relocatable .pc files: the prefix is found from the .pc file's own place, so
