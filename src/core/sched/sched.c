@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "core/sched/sched.h"
-#include "core/stack_dump.h"
+#include "core/tool/stack_dump.h"
 #include "core/unit.h"
-#include "core/poll_hook.h"
-#include "core/timer_hook.h"
+#include "core/sched/poll_hook.h"
+#include "core/sched/timer_hook.h"
 
 static size_t sched_total_size(weft_sched *s)
 {
@@ -43,10 +43,10 @@ const struct weft_timer_hook *_Atomic weft_timer_hook;
 
 bool weft_sched_has_to_stop(weft_sched *s)
 {
-    /* core/timer_hook.h: every scheduler loop (predefined or user) checks this when idle
+    /* core/sched/timer_hook.h: every scheduler loop (predefined or user) checks this when idle
      * and every event_freq units, so that is where the due timed waits of this stream fire */
     weft_timers_poll();
-    weft_poll_hooks_run(); /* core/poll_hook.h: I/O and MPI completions of this stream */
+    weft_poll_hooks_run(); /* core/sched/poll_hook.h: I/O and MPI completions of this stream */
     weft_dump_check();     /* (helper) stack_dump.h: stop for a stack dump */
     weft_xstream *xs = weft_xs_self();
     if (WEFT_LIKELY(xs != NULL))

@@ -47,7 +47,7 @@ WEFT_INTERNAL void weft_sched_prio_run(ABT_sched sched);
 WEFT_INTERNAL void weft_sched_randws_run(ABT_sched sched);
 WEFT_INTERNAL bool weft_sched_stacked_has_to_stop(weft_sched *s);
 
-/* ---- idling (sched/idle.c; the protocol: core/idle.h) ----
+/* ---- idling (sched/idle.c; the protocol: core/sched/idle.h) ----
  * The loop of loop.h calls weft_sched_idle each time it finds nothing to run and nothing
  * to stop for, and weft_sched_idle_end when it runs a unit again or leaves. */
 enum weft_sched_idle_phase {
