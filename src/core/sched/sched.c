@@ -255,6 +255,40 @@ void weft_sched_destroy(weft_sched *s)
     free(s);
 }
 
+/* ---------------------------------------------------------------- a main scheduler ends
+ * (the loop of a stream: xstream_thread, or sched_entry on the primary stream) */
+
+bool weft_xstream_should_stop(weft_xstream *xs, weft_sched *s)
+{
+    if (weft_atomic_load_seq_cst(&xs->cancelled))
+        return true;
+    uint32_t req = weft_atomic_load_seq_cst(&s->request);
+    if ((req & WEFT_SCHED_REQ_FINISH) && !weft_sched_has_unit(s))
+        return true;
+    if (req & WEFT_SCHED_REQ_EXIT) /* an exit only ends this run(); a FINISH stays */
+        weft_atomic_fetch_and_seq_cst(&s->request, ~(uint32_t)WEFT_SCHED_REQ_EXIT);
+    return false;
+}
+
+void weft_sched_retire(weft_sched *s)
+{
+    s->use = WEFT_SCHED_UNUSED;
+    s->xs = NULL;
+    weft_atomic_store_seq_cst(&s->request, WEFT_SCHED_REQ_NONE);
+    if (s->automatic)
+        weft_sched_destroy(s);
+}
+
+void weft_xstream_retire_pending(weft_xstream *xs)
+{
+    weft_sched *r;
+    while ((r = xs->sched_retire) != NULL) {
+        xs->sched_retire = r->retire_next;
+        r->retire_next = NULL;
+        weft_sched_retire(r);
+    }
+}
+
 /* ---------------------------------------------------------------- public API */
 
 WEFT_API int ABT_sched_create(ABT_sched_def *def, int num_pools, ABT_pool *pools,

@@ -223,27 +223,6 @@ void weft_xstream_destroy(weft_xstream *xs)
     free(xs);
 }
 
-bool weft_xstream_should_stop(weft_xstream *xs, weft_sched *s)
-{
-    if (weft_atomic_load_seq_cst(&xs->cancelled))
-        return true;
-    uint32_t req = weft_atomic_load_seq_cst(&s->request);
-    if ((req & WEFT_SCHED_REQ_FINISH) && !weft_sched_has_unit(s))
-        return true;
-    if (req & WEFT_SCHED_REQ_EXIT) /* an exit only ends this run(); a FINISH stays */
-        weft_atomic_fetch_and_seq_cst(&s->request, ~(uint32_t)WEFT_SCHED_REQ_EXIT);
-    return false;
-}
-
-void weft_sched_retire(weft_sched *s)
-{
-    s->use = WEFT_SCHED_UNUSED;
-    s->xs = NULL;
-    weft_atomic_store_seq_cst(&s->request, WEFT_SCHED_REQ_NONE);
-    if (s->automatic)
-        weft_sched_destroy(s);
-}
-
 /* Is `old` the running scheduler of xs or one it runs under (stacked schedulers and
  * ABT_self_schedule parent records link to the scheduler they return to)? */
 static bool sched_in_chain(weft_xstream *xs, weft_sched *old)
@@ -260,16 +239,6 @@ static bool sched_has_pool(weft_sched *s, weft_pool *p)
         if (s->pools[i] == p)
             return true;
     return false;
-}
-
-void weft_xstream_retire_pending(weft_xstream *xs)
-{
-    weft_sched *r;
-    while ((r = xs->sched_retire) != NULL) {
-        xs->sched_retire = r->retire_next;
-        r->retire_next = NULL;
-        weft_sched_retire(r);
-    }
 }
 
 /* The scheduler at the root of the running chain of xs (the main scheduler that runs,

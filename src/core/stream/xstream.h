@@ -18,15 +18,6 @@ WEFT_INTERNAL void weft_xstream_note_os_stack(weft_xstream *xs);
 /* Ask a secondary stream to finish, wait for its thread, and free it. */
 WEFT_INTERNAL int weft_xstream_join(weft_xstream *xs);
 WEFT_INTERNAL void weft_xstream_destroy(weft_xstream *xs);
-/* The main scheduler's run() returned: should the stream stop?  (Argobots semantics:
- * it stops when cancelled, or when finishing and the pools are empty; a plain
- * ABT_sched_exit only makes the loop start run() again.) */
-WEFT_INTERNAL bool weft_xstream_should_stop(weft_xstream *xs, weft_sched *s);
-/* A scheduler that stopped being a stream's main scheduler: freed if automatic. */
-WEFT_INTERNAL void weft_sched_retire(weft_sched *s);
-/* The stream's loop, once a replaced main scheduler returned: retire the schedulers that
- * were replaced while pending, before they ran (xs->sched_retire; own thread only). */
-WEFT_INTERNAL void weft_xstream_retire_pending(weft_xstream *xs);
 /* Bind the calling thread as rank `rank` asks (ABT_SET_AFFINITY). */
 WEFT_INTERNAL void weft_xstream_apply_affinity(weft_xstream *xs);
 
