@@ -363,7 +363,7 @@ struct weft_xstream {
     int num_affinity;
     weft_unit *main_unit;              /* primary stream: the primary ULT */
     _Atomic(weft_unit *) main_handoff; /* primary ULT popped by another stream, sent home */
-    _Atomic uint32_t idle;             /* futex word of its sleeping scheduler (core/sched/idle.h) */
+    _Atomic uint32_t idle;             /* futex word of its sleeping scheduler (sched/idle.h) */
     _Atomic int idle_cpu;              /* the CPU it last went to sleep on, -1: unknown */
     uint64_t idle_moved_ns;            /* when its idle scheduler last left a CPU (idle.c) */
     void *tsan_os_fiber;               /* TSan: the OS thread's own fiber */

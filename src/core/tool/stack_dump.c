@@ -38,7 +38,6 @@
 #include "core/pool/pool.h"
 #include "core/tool/stack_dump.h"
 #include "core/unit.h"
-#include "core/stream/xstream.h"
 #include "mem/mem.h"
 
 #if WEFT_USE_VALGRIND
