@@ -3,9 +3,23 @@
 #   1. a file includes project headers only from its own layer or a layer below it
 #      (arch < mem < core < sync < faces); a face (glt, pthread, omp, io, relic, mpi)
 #      never includes another face's headers;
-#   2. internal prototypes are declared in headers, not re-declared inside .c files
+#   2. inside core, a file includes only headers of its own room or of a room below it:
+#        base < tool < pool < unit < sched < stream < api
+#      base   the headers at core's top level (types.h, handle.h, runtime.h, wait.h,
+#             face.h): the structs, handles, the runtime singleton, the wait interface;
+#      tool   tool/: the hooks the engine calls (tool events, trace, sanitizer
+#             annotations, overflow checks, stack-dump stop points);
+#      pool   pool/: the containers of units;
+#      unit   unit/ (and unit.c, unit.h, fork.c, fork.h at the top level until they move
+#             there): the engine that creates, switches, parks, wakes and joins units;
+#      sched  sched/: the loops that run units, idling, the poll and timer hooks;
+#      stream stream/: execution streams, init and finalize, affinity, fork();
+#      api    api/: the thin ABT_* entry points.
+#      The few includes against this order are listed in EXCEPTIONS below, each with the
+#      reason it holds;
+#   3. internal prototypes are declared in headers, not re-declared inside .c files
 #      (so the compiler checks every caller against the definition);
-#   3. every quoted include names a file that exists under src/ or include/ (public
+#   4. every quoted include names a file that exists under src/ or include/ (public
 #      headers may be included from any layer).
 # Exit 0 when all hold; otherwise each violation is printed as file:line: reason.
 set -euo pipefail
@@ -19,12 +33,78 @@ rank() {
   esac
 }
 
+# The rooms of core, bottom first (rule 2).
+core_rank() {
+  case "$1" in
+    base) echo 0 ;; tool) echo 1 ;; pool) echo 2 ;; unit) echo 3 ;; sched) echo 4 ;;
+    stream) echo 5 ;; api) echo 6 ;; *) echo -1 ;;
+  esac
+}
+
+# Old top-level paths that forward to a room's header, for the unit engine's files that
+# still name them (unit.c, unit.h, fork.c); only the unit room may include them.  A
+# forwarder counts as the header it includes.
+FORWARDERS="core/xstream.h core/tool.h core/sanitizer.h core/overflow.h core/thread_attr.h"
+
+# The room of a file under core/ (empty: none).
+core_room() {
+  case "$1" in
+    core/types.h|core/handle.h|core/runtime.h|core/wait.h|core/face.h) echo base ;;
+    core/unit.[ch]|core/fork.[ch]|core/unit/*) echo unit ;;
+    core/*/*)
+      local r=${1#core/}; r=${r%%/*}
+      [ "$(core_rank "$r")" -ge 0 ] && echo "$r" ;;
+  esac
+  return 0
+}
+
+# Includes against the room order that hold for a reason (rule 2): "file target", glob
+# patterns, the target as written after its forwarder is resolved.
+#   pool -> sched/idle.h: a pool keeps the idle nodes of the schedulers that sleep on it
+#     and its push wakes one (the waker's half of the idle protocol, which idle.h states
+#     for both halves; it includes only types.h).
+#   unit -> sched/sched.h, sched/loop.h: the engine's scheduler side runs the primary
+#     stream's scheduler on a stack of its own (sched_entry: stop, retire) and implements
+#     the entries of the restartable loop (weft_sched_loop_enter/begin/end), which
+#     loop.h declares for WEFT_SCHED_LOOP_DEFINE.
+#   unit -> api/thread_attr.h: fork.c holds the entry points weft_thread_attr_set_fork,
+#     weft_thread_attr_get_fork and weft_thread_get_fork next to the technique table.
+#   tool -> pool, unit: the code behind three hooks reads what it observes: a stack dump
+#     walks the pools and names each unit (stack_dump.c), the overflow handler finds the
+#     unit whose stack overflowed (overflow.c), the tracer samples pool sizes
+#     (trace_record.c).  Their headers include only base.
+EXCEPTIONS="
+core/pool/pool.h core/sched/idle.h
+core/unit* core/sched/sched.h
+core/unit* core/sched/loop.h
+core/fork.c core/api/thread_attr.h
+core/unit/* core/api/thread_attr.h
+core/tool/stack_dump.c core/pool/pool.h
+core/tool/stack_dump.c core/unit*
+core/tool/overflow.c core/unit*
+core/tool/trace_record.c core/pool/pool.h
+"
+
+core_excepted() { # file target
+  local f t
+  while read -r f t; do
+    [ -n "$f" ] || continue
+    # shellcheck disable=SC2254
+    case "$1" in $f) case "$2" in $t) return 0 ;; esac ;; esac
+  done <<<"$EXCEPTIONS"
+  return 1
+}
+
 bad=0
 while IFS= read -r f; do
   layer=${f%%/*}
   lr=$(rank "$layer")
   if [ "$lr" -lt 0 ]; then
     echo "$f: file outside any layer (add its folder to scripts/check_layers.sh and docs/architecture.md)"
+    bad=1; continue
+  fi
+  if [ "$layer" = core ] && [ -z "$(core_room "$f")" ] && [[ " $FORWARDERS " != *" $f "* ]]; then
+    echo "$f: file outside any room of core (add it to a room, scripts/check_layers.sh and docs/architecture.md)"
     bad=1; continue
   fi
   while IFS=: read -r line inc; do
@@ -49,6 +129,22 @@ while IFS= read -r f; do
     elif [ "$tr" -eq 4 ] && [ "$lr" -eq 4 ] && [ "$tl" != "$layer" ]; then
       echo "$f:$line: face $layer includes another face's header \"$target\""
       bad=1
+    elif [ "$layer" = core ] && [ "$tl" = core ] && [[ " $FORWARDERS " != *" $f "* ]]; then
+      if [[ " $FORWARDERS " == *" $target "* ]]; then
+        if [ "$(core_room "$f")" != unit ]; then
+          echo "$f:$line: include \"$target\": a forwarder for the unit engine's files; include the header it names"
+          bad=1; continue
+        fi
+        target=$(sed -nE 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"([^"]+)".*/\1/p' "$target")
+      fi
+      fr=$(core_room "$f"); to=$(core_room "$target")
+      if [ -z "$to" ]; then
+        echo "$f:$line: include \"$target\": a core header outside any room"
+        bad=1
+      elif [ "$(core_rank "$to")" -gt "$(core_rank "$fr")" ] && ! core_excepted "$f" "$target"; then
+        echo "$f:$line: room $fr reaches up into room $to (\"$target\"; order: base < tool < pool < unit < sched < stream < api)"
+        bad=1
+      fi
     fi
   done < <(grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f" | sed -E 's/^([0-9]+):/\1:/' || true)
   case "$f" in

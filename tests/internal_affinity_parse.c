@@ -1,10 +1,10 @@
-/* internal_affinity_parse: the ABT_SET_AFFINITY parser (src/core/affinity.c) against the
+/* internal_affinity_parse: the ABT_SET_AFFINITY parser (src/core/stream/affinity.c) against the
  * examples of the Argobots documentation of the grammar (12 CPUs), white space, negative
  * ids and strides, malformed strings, and the mapping of ids to CPUs through the set the
  * process may use (ids wrap around modulo its size; rank r takes list r % N), and how the
  * configuration reads ABT_SET_AFFINITY with affinity on and off. */
 #define _GNU_SOURCE
-#include "core/affinity.h"
+#include "core/stream/affinity.h"
 
 #include <stdarg.h>
 #include <stdio.h>

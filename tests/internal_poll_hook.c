@@ -1,9 +1,9 @@
-/* internal_poll_hook: a face's completion poller (src/core/poll_hook.h) is called by an
+/* internal_poll_hook: a face's completion poller (src/core/sched/poll_hook.h) is called by an
  * idle scheduler, its idle bound wakes a sleeping stream that nobody notifies, and its
  * sleep function sleeps for the stream.  The "completion" is a flag that an external
  * thread sets without waking anyone: only the poll can notice it and wake the waiter. */
 #define _GNU_SOURCE
-#include "core/poll_hook.h"
+#include "core/sched/poll_hook.h"
 
 #include <abt.h>
 #include <pthread.h>
@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "arch/cpu.h"
-#include "core/idle.h"
+#include "core/sched/idle.h"
 
 #define CHECK(c)                                                          \
     do {                                                                  \

@@ -1,9 +1,9 @@
-/* internal_poll_hook_eager: weft_poll_hook_eager (core/poll_hook.h).  While a face asks for
+/* internal_poll_hook_eager: weft_poll_hook_eager (core/sched/poll_hook.h).  While a face asks for
  * eager polling on a stream, its hook's poll_eager runs after every unit that stream's
  * predefined scheduler runs (libweft-mpi uses it so that MPI transfers advance between
  * computing ULTs); once the face takes it back, never.  One stream, so every unit runs on
  * the stream that asked; counts, not times, are checked. */
-#include "core/poll_hook.h"
+#include "core/sched/poll_hook.h"
 
 #include <abt.h>
 #include <stdio.h>

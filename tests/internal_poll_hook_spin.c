@@ -1,5 +1,5 @@
 /* internal_poll_hook_spin: a poll hook's idle_ns answering 0 keeps an idle stream polling
- * instead of sleeping (core/poll_hook.h; libweft-mpi answers 0 for a while after each
+ * instead of sleeping (core/sched/poll_hook.h; libweft-mpi answers 0 for a while after each
  * completion).  With the scheduler's own spin off (ABT_SCHED_SPIN_NSEC=0), an idle
  * secondary stream whose hook answers 5 ms sleeps after every few polls, each sleep
  * capped at 5 ms; when the hook answers 0 it polls on every loop and never sleeps.
@@ -9,7 +9,7 @@
  * without it.  Counts of polls and sleeps, not rates, are checked: how much CPU a loaded
  * machine gives the stream changes neither. */
 #define _GNU_SOURCE
-#include "core/poll_hook.h"
+#include "core/sched/poll_hook.h"
 
 #include <abt.h>
 #include <stdio.h>

@@ -11,7 +11,7 @@
  *     the new halos;
  *   - ULTS ULTs compute the interior rows 2..ROWS-1, which need no halo, meanwhile.
  * With libweft-mpi the exchanging ULT parks in MPI_Waitall and its stream runs the
- * interior ULTs, polling MPI between them (core/poll_hook.h eager polling), so that the
+ * interior ULTs, polling MPI between them (core/sched/poll_hook.h eager polling), so that the
  * halo transfers, which take several progress calls each, advance while the interior is
  * computed: communication overlaps computation.  Without it (WEFT_MPI_BYPASS=1, the same
  * binary) the Waitall holds the stream until the neighbours have answered.

@@ -35,7 +35,7 @@ static inline uint64_t weft_clock_ns(void)
 }
 
 /* A cheap, monotonic tick counter for time stamps taken on hot paths (the tracer,
- * core/trace.c), converted to nanoseconds later against weft_clock_ns: the TSC on x86-64
+ * core/tool/trace.c), converted to nanoseconds later against weft_clock_ns: the TSC on x86-64
  * (invariant on the CPUs weft targets), the virtual counter on AArch64, else the
  * monotonic clock itself. */
 static inline uint64_t weft_ticks(void)

@@ -38,7 +38,7 @@ struct weft_config {
     bool lend_stacks;             /* a joiner may lend its stack to a fresh unit (unit.c): not
                                    * when ABT_STACK_OVERFLOW_CHECK names mprotect(_strict) */
     bool guard_in_stack;          /* the guard page is the lowest page of a ULT's stack, a
-                                   * user-given one too (mem/stack.c, core/overflow.h): when
+                                   * user-given one too (mem/stack.c, core/tool/overflow.h): when
                                    * ABT_STACK_OVERFLOW_CHECK names mprotect(_strict) */
     bool lend_canary;             /* a lent unit gets a canary at its nominal stack's low end
                                    * (a check other than none, not under valgrind) */

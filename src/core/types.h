@@ -252,7 +252,7 @@ struct weft_pool {
     void *data;                     /* ABT_pool_set_data */
     void *impl;                     /* user-defined pools: their own state */
     weft_pool *all_next, *all_prev; /* registry of every pool (freed by ABT_finalize) */
-    struct weft_idle_node *idlers;  /* sleeping schedulers over this pool (core/idle.h);
+    struct weft_idle_node *idlers;  /* sleeping schedulers over this pool (core/sched/idle.h);
                                      * under `lock`, mirrored by WEFT_POOL_IDLERS in notify */
 };
 
@@ -340,7 +340,7 @@ struct weft_xstream {
     uint64_t epoch;
     /* only this stream touches it: no atomics (its trimming fields at the end are cold) */
     struct weft_mem_cache cache;
-    uint32_t poll_eager; /* faces asking a poll after every unit (core/poll_hook.h); only
+    uint32_t poll_eager; /* faces asking a poll after every unit (core/sched/poll_hook.h); only
                           * this stream's thread touches it */
     /* --- cold --- */
     weft_sched *main_sched;   /* written by this stream's own ULTs (ABT_xstream_set_main_sched),
@@ -363,7 +363,7 @@ struct weft_xstream {
     int num_affinity;
     weft_unit *main_unit;              /* primary stream: the primary ULT */
     _Atomic(weft_unit *) main_handoff; /* primary ULT popped by another stream, sent home */
-    _Atomic uint32_t idle;             /* futex word of its sleeping scheduler (core/idle.h) */
+    _Atomic uint32_t idle;             /* futex word of its sleeping scheduler (sched/idle.h) */
     _Atomic int idle_cpu;              /* the CPU it last went to sleep on, -1: unknown */
     uint64_t idle_moved_ns;            /* when its idle scheduler last left a CPU (idle.c) */
     void *tsan_os_fiber;               /* TSan: the OS thread's own fiber */

@@ -13,7 +13,7 @@
  *
  * Cancellation registry.  A parked ULT's op is entered in a table keyed by its unit
  * (a few locked buckets) from before it parks until its completion.  ABT_thread_cancel
- * calls our poll hook's `cancel` (core/poll_hook.h); under the bucket lock we flag every
+ * calls our poll hook's `cancel` (core/sched/poll_hook.h); under the bucket lock we flag every
  * op of that unit and ask its backend to cancel it.  weft_io_complete removes the op under
  * the same lock before it wakes the waiter, so a canceller never touches a finished op. */
 #ifndef WEFT_IO_IO_H
@@ -33,7 +33,7 @@
 
 #include "arch/atomic.h"
 #include "arch/spinlock.h"
-#include "core/poll_hook.h"
+#include "core/sched/poll_hook.h"
 #include "core/wait.h"
 
 enum weft_io_kind {

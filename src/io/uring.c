@@ -1,5 +1,5 @@
 /* src/io/uring.c - the io_uring backend: one ring per execution stream, reaped by that
- * stream's scheduler loop through a poll hook (core/poll_hook.h).
+ * stream's scheduler loop through a poll hook (core/sched/poll_hook.h).
  *
  * Model.  A ULT running on stream S takes SQEs from S's ring (created at S's first I/O,
  * found through a thread-local pointer: a stream is one OS thread; when it cannot be made
@@ -14,7 +14,7 @@
  * ETIMEDOUT, or 0 for weft_io_poll).
  *
  * Sleeping.  An idle stream sleeps in io_uring_enter waiting for one CQE, with an
- * IORING_OP_FUTEX_WAIT on its idle word (core/idle.h) in the ring: whoever wakes the
+ * IORING_OP_FUTEX_WAIT on its idle word (core/sched/idle.h) in the ring: whoever wakes the
  * stream for new work (futex_wake on the word) completes that SQE, and so does nothing
  * else; a completion of an op ends the wait too.  The FUTEX_WAIT stays armed across
  * sleeps until it completes (user_data 1).  liburing 2.3 has no prep helper for it (the
@@ -35,7 +35,7 @@
 #include <string.h>
 #include <sys/sysmacros.h>
 
-#include "core/idle.h"
+#include "core/sched/idle.h"
 
 #define OP_FUTEX_WAIT 51 /* IORING_OP_FUTEX_WAIT (Linux 6.7) */
 #define OP_FTRUNCATE  55 /* IORING_OP_FTRUNCATE (Linux 6.9) */

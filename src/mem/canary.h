@@ -1,7 +1,7 @@
 /* src/mem/canary.h - the stack canary: a known pattern in the WEFT_CANARY_WORDS words just
  * below the usable range of every stack the runtime maps (written by stack.c when
  * weft_mem_cfg.canary is set), between the stack and its guard page.  A ULT that ran past
- * the low end of its stack overwrites it before anything else; core/overflow.h checks the
+ * the low end of its stack overwrites it before anything else; core/tool/overflow.h checks the
  * word nearest to the stack (the first one reached) whenever a ULT leaves its stack. */
 #ifndef WEFT_MEM_CANARY_H
 #define WEFT_MEM_CANARY_H

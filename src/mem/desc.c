@@ -334,7 +334,7 @@ void weft_desc_foreach(void (*fn)(void *desc, void *arg), void *arg)
     pthread_mutex_unlock(&depot_lock);
 }
 
-/* (helper) fork() (core/atfork.c): hold the depot across the fork; in the child, either
+/* (helper) fork() (core/stream/atfork.c): hold the depot across the fork; in the child, either
  * keep it or forget it (the runtime is abandoned, its memory stays reachable from the
  * returned cookie so that leak checkers do not report it). */
 void weft_desc_atfork(int phase, void **forgotten)

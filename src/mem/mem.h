@@ -123,7 +123,7 @@ struct weft_stack {
 
 /* A stack that has a canary to check (no guard page right below it) has its header this
  * many bytes below the end of its mapping instead of at it: the header's address alone
- * says whether the canary is to be read (core/overflow.h), so the check of a stack whose
+ * says whether the canary is to be read (core/tool/overflow.h), so the check of a stack whose
  * guard catches overruns reads no memory but the unit's stack pointer. */
 #define WEFT_STACK_CANARY_TAG ((uintptr_t)16)
 static inline bool weft_stack_has_canary(const weft_stack *s)
@@ -169,7 +169,7 @@ WEFT_INTERNAL void weft_desc_finalize(void);
 /* Every descriptor of every slab, live or free, under the depot lock (stack dumps: the
  * owner of the descriptor type tells live from free; slabs start zeroed). */
 WEFT_INTERNAL void weft_desc_foreach(void (*fn)(void *desc, void *arg), void *arg);
-/* fork() support (core/atfork.c): phase 0 before the fork (locks the depots), 1 in the
+/* fork() support (core/stream/atfork.c): phase 0 before the fork (locks the depots), 1 in the
  * parent after it, 2 in the child; a child that abandons the runtime passes `forgotten`
  * to get the old lists (kept reachable) and starts with empty depots. */
 WEFT_INTERNAL void weft_desc_atfork(int phase, void **forgotten);
@@ -180,7 +180,7 @@ WEFT_INTERNAL void weft_stack_atfork(int phase, void **forgotten);
  * themselves when memory comes back to them (weft_stack_free_slow, weft_desc_free_slow).
  * While anything is held beyond the marks, weft_mem_trim_deadline() is when the next trim
  * step is due (else UINT64_MAX): a stream that sleeps while idle caps its sleep at it
- * (core/timer_hook.h folds it into weft_timers_next), so memory is given back even when
+ * (core/sched/timer_hook.h folds it into weft_timers_next), so memory is given back even when
  * every stream sleeps. */
 #define WEFT_MEM_TICK_EVERY         16
 /* What a cache keeps whatever its mark (a small fork-join round costs no depot trip). */

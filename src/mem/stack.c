@@ -826,7 +826,7 @@ void weft_mem_finalize(void)
     pthread_mutex_unlock(&depot_lock);
 }
 
-/* (helper) fork() (core/atfork.c): see weft_desc_atfork in desc.c. */
+/* (helper) fork() (core/stream/atfork.c): see weft_desc_atfork in desc.c. */
 void weft_stack_atfork(int phase, void **forgotten)
 {
     if (phase == 0) {

@@ -4,7 +4,7 @@
  * The model.  A blocking MPI call from a ULT = its nonblocking start (PMPI_I*) + a
  * ULT-level wait (progress.c): test once; if not complete, the request goes into the
  * calling stream's table, the ULT parks (ABT_self_suspend), and the stream's scheduler
- * loop, through the core/poll_hook.h hook, tests every request of its table with one
+ * loop, through the core/sched/poll_hook.h hook, tests every request of its table with one
  * PMPI_Testsome and resumes (ABT_thread_resume) the ULTs whose wait is over.
  *
  * Why the public suspend/resume and not core/wait.h's park: this layer is its own shared

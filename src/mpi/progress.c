@@ -8,7 +8,7 @@
  *     array, so that exactly one of its requests completes) and MPI_Probe (PMPI_Iprobe).
  * The protocol of a wait (wait_reqs): test each request once (most eager sends and
  * already-arrived receives end here, with no park); register the rest in the table;
- * ABT_self_suspend.  The poll (core/poll_hook.h, run by the stream's scheduler loop)
+ * ABT_self_suspend.  The poll (core/sched/poll_hook.h, run by the stream's scheduler loop)
  * copies each completion into the waiter (the request handle written back, the status,
  * the error), and ABT_thread_resume's a waiter when its last request is done.  Both run
  * on the table's OS thread, one at a time (layer.h): no lock, no atomic; the resume is
@@ -27,7 +27,7 @@
  * is not stretched to the default 50 us slack.
  *
  * Busy (poll_eager): while a table holds waiters, its stream also polls between the
- * units it runs (core/poll_hook.h weft_poll_hook_eager, switched by eager_update), at
+ * units it runs (core/sched/poll_hook.h weft_poll_hook_eager, switched by eager_update), at
  * most once per WEFT_MPI_POLL_GAP_US (50): a halo message that needs several progress
  * calls (rendezvous, fragments) then moves while the interior ULTs compute, instead of
  * once per event_freq (50) units or when the stream runs dry.
@@ -51,7 +51,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/poll_hook.h"
+#include "core/sched/poll_hook.h"
 #include "mpi/layer.h"
 
 /* ---- counters (weft_mpi_stats): written by the table's thread, read by anyone ---- */
@@ -267,7 +267,7 @@ static void compact(struct table *t)
     t->n = j;
 }
 
-/* Eager polling (core/poll_hook.h) is on exactly while the table holds waiters. */
+/* Eager polling (core/sched/poll_hook.h) is on exactly while the table holds waiters. */
 static void eager_update(struct table *t)
 {
     bool want = t->n > 0 || t->custom != NULL;
@@ -312,7 +312,7 @@ static void complete(struct table *t, int i, const MPI_Status *s, struct waiter 
     }
 }
 
-/* core/poll_hook.h poll: the calling stream's completions. */
+/* core/sched/poll_hook.h poll: the calling stream's completions. */
 static bool poll(void)
 {
     struct table *t = tls_tbl;
@@ -377,7 +377,7 @@ static bool poll(void)
     return true;
 }
 
-/* core/poll_hook.h poll_eager: after a unit ran on a stream with waiters.  A poll (one
+/* core/sched/poll_hook.h poll_eager: after a unit ran on a stream with waiters.  A poll (one
  * Testsome over every waiting request, and MPI's progress) per unit would cost as much as
  * a short unit itself when ULTs exchange small messages back to back (64 ULTs: ~1 us per
  * poll against ~0.1 us per message); at most one per WEFT_MPI_POLL_GAP_US (50 us) keeps
@@ -411,14 +411,14 @@ static bool poll_eager(void)
     return woke;
 }
 
-/* core/poll_hook.h idle_ns: how long this stream may sleep without a poll. */
+/* core/sched/poll_hook.h idle_ns: how long this stream may sleep without a poll. */
 static uint64_t idle_ns(void)
 {
     struct table *t = tls_tbl;
     if (!t || (t->n == 0 && !t->custom))
         return UINT64_MAX; /* WEFT_NO_DEADLINE: nothing of ours in flight here */
     if (wm_g.spin_ns && now_ns() - t->active_ns < wm_g.spin_ns)
-        return 0; /* core/poll_hook.h: poll again without sleeping */
+        return 0; /* core/sched/poll_hook.h: poll again without sleeping */
     unsigned ns = t->nap_ns ? t->nap_ns : wm_g.nap_min_ns;
     t->nap_ns = ns * 2 > wm_g.nap_max_ns ? wm_g.nap_max_ns : ns * 2;
     count(t, C_NAPS);

@@ -3,7 +3,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "core/idle.h"
+#include "core/sched/idle.h"
 #include "sync/waitlist.h"
 
 __thread weft_timerq *weft_tls_tq __attribute__((tls_model("initial-exec")));
@@ -123,7 +123,7 @@ static void thread_exit(void *arg)
     publish_next(q);
     weft_spin_unlock(&q->lock);
     /* every scheduler polls the orphan queue, but all may sleep: wake the primary stream,
-     * which lives as long as the runtime (core/idle.h) */
+     * which lives as long as the runtime (core/sched/idle.h) */
     weft_xstream *primary = weft_g.primary;
     if (orphans && primary)
         weft_xs_wake(primary);
@@ -139,7 +139,7 @@ static void make_key(void) { exit_key_ok = pthread_key_create(&exit_key, thread_
 
 static uint64_t poll_slow(uint64_t next);
 
-/* The scheduler's view (core/timer_hook.h): two loads while nothing is pending. */
+/* The scheduler's view (core/sched/timer_hook.h): two loads while nothing is pending. */
 static uint64_t hook_poll(void)
 {
     uint64_t next = weft_tq_next();

@@ -4,7 +4,7 @@
  * Model.  A ULT that waits with a deadline (ABT_cond_timedwait, ABT_eventual_timedwait,
  * weft_thread_sleep, ...) puts a weft_tq_entry - on its own stack, next to its waiter -
  * into the queue of the stream it runs on, then parks.  The scheduler of that stream calls
- * the timer hook (core/timer_hook.h, installed by this module at the first timed wait)
+ * the timer hook (core/sched/timer_hook.h, installed by this module at the first timed wait)
  * whenever it checks for events and whenever it is idle; due entries
  * are removed and their waiter is woken with the outcome "timed out" (see the claim
  * protocol in waitlist.h: the timer and a regular waker race for one CAS, so exactly one
@@ -34,7 +34,7 @@
 #define WEFT_SYNC_TIMEOUT_H
 
 #include "core/runtime.h"
-#include "core/timer_hook.h"
+#include "core/sched/timer_hook.h"
 
 struct weft_wl_waiter;
 

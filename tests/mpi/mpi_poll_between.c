@@ -1,5 +1,5 @@
 /* mpi_poll_between: while a ULT is parked in MPI, its stream polls MPI between the units
- * it runs (eager polling, core/poll_hook.h weft_poll_hook_eager), not only every
+ * it runs (eager polling, core/sched/poll_hook.h weft_poll_hook_eager), not only every
  * event_freq (50) units or when it runs dry: a transfer that needs several progress calls
  * advances while the other ULTs compute.  One rank, one stream: a ULT parks in MPI_Recv
  * on MPI_COMM_SELF, then UNITS computing ULTs run (fewer than event_freq, and the stream

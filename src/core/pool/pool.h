@@ -23,7 +23,7 @@
  * the sleeper announces itself (nsleepers++) and re-checks `seq` inside futex_wait; the
  * pusher bumps `seq` and then reads `nsleepers`.
  *
- * Sleeping schedulers (core/idle.h).  `notify` holds WEFT_POOL_SIGNAL (FIFO_WAIT,
+ * Sleeping schedulers (core/sched/idle.h).  `notify` holds WEFT_POOL_SIGNAL (FIFO_WAIT,
  * constant) and WEFT_POOL_IDLERS (a scheduler sleeps on this pool; written under the
  * lock, never set in a PRIV pool).  A push reads `notify` under its lock and calls
  * weft_pool_notify when it is not zero: the one test and branch a push always made for
@@ -31,7 +31,7 @@
 #ifndef WEFT_CORE_POOL_H
 #define WEFT_CORE_POOL_H
 
-#include "core/idle.h"
+#include "core/sched/idle.h"
 #include "core/runtime.h"
 
 /* p->notify bits */
@@ -553,7 +553,7 @@ WEFT_INTERNAL weft_unit *weft_pool_pop_wait(weft_pool *p, uint64_t timeout_ns,
 /* Wake every pop_wait sleeper and every scheduler sleeping on the pool (stop requests). */
 WEFT_INTERNAL void weft_pool_wake_all(weft_pool *p);
 /* A scheduler going to sleep registers on each of its pools with IDLE_WAKE, and
- * unregisters when it wakes (core/idle.h, sched/idle.c). */
+ * unregisters when it wakes (core/sched/idle.h, sched/idle.c). */
 WEFT_INTERNAL void weft_pool_idle_add(weft_pool *p, weft_idle_node *n);
 WEFT_INTERNAL void weft_pool_idle_del(weft_pool *p, weft_idle_node *n);
 

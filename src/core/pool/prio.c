@@ -27,7 +27,7 @@
 #include <stdlib.h>
 
 #include "core/pool/prio.h"
-#include "core/unit.h"
+#include "core/handle.h"
 #include "weft.h"
 
 struct level {

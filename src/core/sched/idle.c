@@ -3,16 +3,16 @@
  * spinning threads), then sleep on its stream's idle word until a push to one of its
  * pools, a stop request, a timer deadline or another event wakes it.  A spinner whose CPU
  * a stream woken from its sleep there may be queued on moves to another CPU, or sleeps
- * (cpu_has_waking, move_off_cpu).  The protocol and why no wake-up is lost: core/idle.h
+ * (cpu_has_waking, move_off_cpu).  The protocol and why no wake-up is lost: core/sched/idle.h
  * and docs/design/sched.md ("Idle streams"). */
 #define _GNU_SOURCE /* sched_getcpu */
 #include <sched.h>
 #include <stddef.h>
 
 #include "core/sched/sched.h"
-#include "core/idle.h"
-#include "core/poll_hook.h"
-#include "core/timer_hook.h"
+#include "core/sched/idle.h"
+#include "core/sched/poll_hook.h"
+#include "core/sched/timer_hook.h"
 
 /* cpu_relax between two looks at the pools while spinning: 2, so that work handed over
  * from another stream starts within ~0.1 us (32, the value before, added ~0.4 us to every
@@ -168,7 +168,7 @@ void weft_sched_idle(weft_xstream *xs, weft_sched *s, weft_sched_idle_state *st,
             st->nap_ns = WEFT_IDLE_NAP_MAX_NS;
         max = st->nap_ns;
     }
-    uint64_t b = weft_poll_hooks_idle_ns(); /* completions in flight (core/poll_hook.h) */
+    uint64_t b = weft_poll_hooks_idle_ns(); /* completions in flight (core/sched/poll_hook.h) */
     if (b == 0) { /* a hook expects a completion any moment: poll again, do not sleep */
         for (int i = 0; i < IDLE_RELAX; i++)
             weft_cpu_relax();

@@ -6,12 +6,12 @@
  *   - run what the pick returns; every `event_freq` units, and whenever nothing is
  *     runnable, check events (stop requests, timers, stack dumps: weft_sched_has_to_stop);
  *     after every unit too, the completion polls of a face that asked for it
- *     (weft_poll_hook_eager, core/poll_hook.h: MPI transfers in flight);
+ *     (weft_poll_hook_eager, core/sched/poll_hook.h: MPI transfers in flight);
  *   - the primary ULT popped by another stream is taken back first (weft_sched_take_main);
  *   - idle (nothing picked, nothing to stop for): weft_sched_idle (sched/idle.c) spins
  *     for ABT_SCHED_SPIN_NSEC if fewer than ABT_SCHED_MAX_SPINNERS streams spin already
  *     (never under BASIC_WAIT), then sleeps on the stream's idle word until a push to one
- *     of its pools, a stop request, the next timer deadline or another event (core/idle.h).
+ *     of its pools, a stop request, the next timer deadline or another event (core/sched/idle.h).
  * The loop is always_inline and each scheduler passes a constant pick function and a
  * constant `wait_when_idle`, so the compiler emits one specialised loop per scheduler with
  * the pick inlined: the policy costs no indirect call per unit.  Rejected: a function
@@ -29,8 +29,8 @@
 #define WEFT_CORE_SCHED_LOOP_H
 
 #include "core/sched/sched.h"
-#include "core/poll_hook.h"
-#include "core/timer_hook.h"
+#include "core/sched/poll_hook.h"
+#include "core/sched/timer_hook.h"
 #include "core/unit.h"
 
 /* A pick policy: the next unit to run, or NULL.  `rng` is the loop's private xorshift
@@ -74,7 +74,7 @@ weft_sched_loop(weft_sched *s, weft_sched_pick_fn pick, bool wait_when_idle)
             if (WEFT_UNLIKELY(idle.phase != WEFT_IDLE_NONE))
                 weft_sched_idle_end(&idle);
             weft_sched_run_unit(xs, s, u);
-            if (WEFT_UNLIKELY(xs->poll_eager != 0)) /* core/poll_hook.h: eager polling */
+            if (WEFT_UNLIKELY(xs->poll_eager != 0)) /* core/sched/poll_hook.h: eager polling */
                 weft_poll_hooks_run_eager();
             if (++s->loop_n < s->event_freq)
                 continue;

@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "core/sched/sched.h"
-#include "core/stack_dump.h"
+#include "core/tool/stack_dump.h"
 #include "core/unit.h"
-#include "core/poll_hook.h"
-#include "core/timer_hook.h"
+#include "core/sched/poll_hook.h"
+#include "core/sched/timer_hook.h"
 
 static size_t sched_total_size(weft_sched *s)
 {
@@ -43,10 +43,10 @@ const struct weft_timer_hook *_Atomic weft_timer_hook;
 
 bool weft_sched_has_to_stop(weft_sched *s)
 {
-    /* core/timer_hook.h: every scheduler loop (predefined or user) checks this when idle
+    /* core/sched/timer_hook.h: every scheduler loop (predefined or user) checks this when idle
      * and every event_freq units, so that is where the due timed waits of this stream fire */
     weft_timers_poll();
-    weft_poll_hooks_run(); /* core/poll_hook.h: I/O and MPI completions of this stream */
+    weft_poll_hooks_run(); /* core/sched/poll_hook.h: I/O and MPI completions of this stream */
     weft_dump_check();     /* (helper) stack_dump.h: stop for a stack dump */
     weft_xstream *xs = weft_xs_self();
     if (WEFT_LIKELY(xs != NULL))
@@ -253,6 +253,40 @@ void weft_sched_destroy(weft_sched *s)
     free(s->idle_nodes);
     free(s->pools);
     free(s);
+}
+
+/* ---------------------------------------------------------------- a main scheduler ends
+ * (the loop of a stream: xstream_thread, or sched_entry on the primary stream) */
+
+bool weft_xstream_should_stop(weft_xstream *xs, weft_sched *s)
+{
+    if (weft_atomic_load_seq_cst(&xs->cancelled))
+        return true;
+    uint32_t req = weft_atomic_load_seq_cst(&s->request);
+    if ((req & WEFT_SCHED_REQ_FINISH) && !weft_sched_has_unit(s))
+        return true;
+    if (req & WEFT_SCHED_REQ_EXIT) /* an exit only ends this run(); a FINISH stays */
+        weft_atomic_fetch_and_seq_cst(&s->request, ~(uint32_t)WEFT_SCHED_REQ_EXIT);
+    return false;
+}
+
+void weft_sched_retire(weft_sched *s)
+{
+    s->use = WEFT_SCHED_UNUSED;
+    s->xs = NULL;
+    weft_atomic_store_seq_cst(&s->request, WEFT_SCHED_REQ_NONE);
+    if (s->automatic)
+        weft_sched_destroy(s);
+}
+
+void weft_xstream_retire_pending(weft_xstream *xs)
+{
+    weft_sched *r;
+    while ((r = xs->sched_retire) != NULL) {
+        xs->sched_retire = r->retire_next;
+        r->retire_next = NULL;
+        weft_sched_retire(r);
+    }
 }
 
 /* ---------------------------------------------------------------- public API */

@@ -1,4 +1,5 @@
-/* src/core/sched/sched.h - schedulers: creation, the predefined run loops, stop requests.
+/* src/core/sched/sched.h - schedulers: creation, the predefined run loops, stop requests,
+ * the end of a stream's main scheduler (stop or retire).
  *
  * A scheduler owns a list of pools and a run function.  A main scheduler runs directly
  * on its stream's OS thread (secondary streams) or on a stack of its own (the primary
@@ -24,6 +25,18 @@ WEFT_INTERNAL WEFT_WUR int weft_sched_create_user(ABT_sched_def *def, int num_po
                                                   bool automatic, weft_sched **out);
 /* Free a scheduler and release its pools (automatic pools go with their last user). */
 WEFT_INTERNAL void weft_sched_destroy(weft_sched *s);
+/* ---- a stream's main scheduler ends (its stream's loop: xstream_thread in
+ * stream/xstream.c, sched_entry in unit.c for the primary stream) ---- */
+/* The main scheduler's run() returned: should the stream stop?  (Argobots semantics:
+ * it stops when cancelled, or when finishing and the pools are empty; a plain
+ * ABT_sched_exit only makes the loop start run() again.) */
+WEFT_INTERNAL bool weft_xstream_should_stop(weft_xstream *xs, weft_sched *s);
+/* A scheduler that stopped being a stream's main scheduler: freed if automatic. */
+WEFT_INTERNAL void weft_sched_retire(weft_sched *s);
+/* The stream's loop, once a replaced main scheduler returned: retire the schedulers that
+ * were replaced while pending, before they ran (xs->sched_retire; own thread only). */
+WEFT_INTERNAL void weft_xstream_retire_pending(weft_xstream *xs);
+
 WEFT_INTERNAL bool weft_sched_has_to_stop(weft_sched *s);
 WEFT_INTERNAL void weft_sched_request(weft_sched *s, uint32_t req);
 /* Any unit, ready or blocked, in its pools (asked through is_empty, as Argobots does). */
@@ -47,7 +60,7 @@ WEFT_INTERNAL void weft_sched_prio_run(ABT_sched sched);
 WEFT_INTERNAL void weft_sched_randws_run(ABT_sched sched);
 WEFT_INTERNAL bool weft_sched_stacked_has_to_stop(weft_sched *s);
 
-/* ---- idling (sched/idle.c; the protocol: core/idle.h) ----
+/* ---- idling (sched/idle.c; the protocol: core/sched/idle.h) ----
  * The loop of loop.h calls weft_sched_idle each time it finds nothing to run and nothing
  * to stop for, and weft_sched_idle_end when it runs a unit again or leaves. */
 enum weft_sched_idle_phase {

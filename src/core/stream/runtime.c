@@ -1,4 +1,4 @@
-/* src/core/runtime.c - ABT_init / ABT_finalize, the configuration read from the
+/* src/core/stream/runtime.c - ABT_init / ABT_finalize, the configuration read from the
  * environment, and the registries of streams, pools and schedulers.
  *
  * ABT_init makes the calling OS thread the primary stream (rank 0) and the caller the
@@ -14,16 +14,16 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/affinity.h"
-#include "core/atfork.h"
+#include "core/stream/affinity.h"
+#include "core/stream/atfork.h"
 #include "core/fork.h"
-#include "core/sanitizer.h"
-#include "core/stack_dump.h"
-#include "core/tool.h"
-#include "core/trace.h"
+#include "core/tool/sanitizer.h"
+#include "core/tool/stack_dump.h"
+#include "core/tool/tool.h"
+#include "core/tool/trace.h"
 #include "core/unit.h"
-#include "core/xstream.h"
-#include "core/overflow.h"
+#include "core/stream/xstream.h"
+#include "core/tool/overflow.h"
 
 struct weft_global weft_g = { .lock = PTHREAD_MUTEX_INITIALIZER, .next_unit_id = 1 };
 __thread weft_xstream *weft_tls_xs __attribute__((tls_model("initial-exec")));
@@ -157,7 +157,7 @@ void weft_config_load(struct weft_config *c)
     c->stack_overflow_check = 2;
     /* asked for by name, a guard page right below every ULT's own stack: no lending */
     c->lend_stacks = !(so && (!strcasecmp(so, "mprotect") || !strcasecmp(so, "mprotect_strict")));
-    /* ... in the stack's own bytes, as Argobots lays it out (core/overflow.h) */
+    /* ... in the stack's own bytes, as Argobots lays it out (core/tool/overflow.h) */
     c->guard_in_stack = !c->lend_stacks;
     if (so) {
         if (!strcasecmp(so, "none") || !strcasecmp(so, "0") || !strcasecmp(so, "off") ||
@@ -371,7 +371,7 @@ static int runtime_init(void)
     if (weft_g.cfg.set_affinity)
         weft_xstream_apply_affinity(xs);
     weft_overflow_init(); /* (helper) mem/overflow.c: ABT_STACK_OVERFLOW_CHECK */
-    weft_fork_init();     /* (helper) core/atfork.c: pthread_atfork handlers */
+    weft_fork_init();     /* (helper) core/stream/atfork.c: pthread_atfork handlers */
     return ABT_SUCCESS;
 
 fail_sched:

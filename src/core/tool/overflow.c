@@ -1,4 +1,4 @@
-/* src/core/overflow.c - reporting ULT stack overflows (see overflow.h for the modes).
+/* src/core/tool/overflow.c - reporting ULT stack overflows (see overflow.h for the modes).
  *
  * The SIGSEGV handler runs on the faulting thread's alternate signal stack (the ULT's own
  * stack is exhausted).  It finds the ULT through the thread's stream (TLS weft_tls_xs, one
@@ -25,7 +25,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#include "core/overflow.h"
+#include "core/tool/overflow.h"
 #include "core/unit.h"
 
 #if WEFT_USE_VALGRIND

@@ -1,4 +1,4 @@
-/* src/core/affinity.h - ABT_SET_AFFINITY: the CPU-list syntax and the CPUs of each rank.
+/* src/core/stream/affinity.h - ABT_SET_AFFINITY: the CPU-list syntax and the CPUs of each rank.
  *
  * Grammar (Argobots 1.2; white space between tokens is ignored):
  *   <list>        = <interval> | <list> "," <interval>

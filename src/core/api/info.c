@@ -1,13 +1,13 @@
-/* src/core/info.c - ABT_info_*: configuration queries and human-readable dumps of
+/* src/core/api/info.c - ABT_info_*: configuration queries and human-readable dumps of
  * streams, schedulers, pools, units and attributes. */
 #include <stdio.h>
 #include <string.h>
 
 #include "core/fork.h"
-#include "core/thread_attr.h"
-#include "core/tool.h"
+#include "core/api/thread_attr.h"
+#include "core/tool/tool.h"
 #include "core/unit.h"
-#include "core/xstream.h"
+#include "core/stream/xstream.h"
 
 WEFT_API int ABT_info_query_config(ABT_info_query_kind query_kind, void *val)
 {
@@ -30,7 +30,7 @@ WEFT_API int ABT_info_query_config(ABT_info_query_kind query_kind, void *val)
         return ABT_SUCCESS;
     case ABT_INFO_QUERY_KIND_ENABLED_AFFINITY:
         /* as Argobots: affinity is on (WEFT_ENABLE_AFFINITY) and ABT_SET_AFFINITY does not
-         * turn the binding off (core/affinity.h) */
+         * turn the binding off (core/stream/affinity.h) */
         *b = c->set_affinity ? ABT_TRUE : ABT_FALSE;
         return ABT_SUCCESS;
     case ABT_INFO_QUERY_KIND_ENABLED_VALGRIND:

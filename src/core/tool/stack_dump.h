@@ -1,4 +1,4 @@
-/* src/core/stack_dump.h - stack dumps of ULTs (ABT_info_print_thread_stack[s_in_pool],
+/* src/core/tool/stack_dump.h - stack dumps of ULTs (ABT_info_print_thread_stack[s_in_pool],
  * ABT_info_trigger_print_all_thread_stacks) and the stop point schedulers pass through.
  *
  * The trigger only stores its arguments and raises `weft_dump_pending` (async-signal

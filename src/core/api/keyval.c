@@ -1,4 +1,4 @@
-/* src/core/keyval.c - ABT_sched_config and ABT_pool_config: small typed key/value lists.
+/* src/core/api/keyval.c - ABT_sched_config and ABT_pool_config: small typed key/value lists.
  * Both are the same object (struct weft_kv): an array of (key, type, value) entries,
  * searched linearly (configs hold a handful of keys).  Reserved keys are negative:
  * sched: -2 access (ignored), -3 automatic, -4 basic_freq; pool: -2 automatic. */

@@ -1,11 +1,11 @@
-/* src/core/migrate.c - moving work units between pools (ABT_thread_migrate_*).
+/* src/core/api/migrate.c - moving work units between pools (ABT_thread_migrate_*).
  *
  * A unit waiting in a pool is moved at once: taken out under the pool lock and pushed to
  * the target.  A unit that is running or blocked gets a pending target (unit->migr_to);
  * the move happens the next time it is put into a pool (after a yield, or when woken),
  * on the stream that puts it there, and the migration callback runs then. */
 #include "core/unit.h"
-#include "core/xstream.h"
+#include "core/stream/xstream.h"
 
 static int migrate_to_pool(weft_unit *u, weft_pool *p)
 {

@@ -1,4 +1,4 @@
-/* src/core/poll_hook.h - how a face that owns completions (I/O on io_uring, MPI requests)
+/* src/core/sched/poll_hook.h - how a face that owns completions (I/O on io_uring, MPI requests)
  * has them reaped by the scheduler loops, and how it shapes an idle stream's sleep.
  *
  * A ULT that waits for the kernel or for MPI parks (core/wait.h); somebody must notice the

@@ -1,4 +1,4 @@
-/* src/core/idle.h - the idle protocol: how a stream with nothing to run sleeps, and how
+/* src/core/sched/idle.h - the idle protocol: how a stream with nothing to run sleeps, and how
  * every event it must react to wakes it (the full story: docs/design/sched.md, "Idle
  * streams").
  *

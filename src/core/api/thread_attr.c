@@ -1,8 +1,8 @@
-/* src/core/thread_attr.c - ABT_thread_attr_*: stack (size or user memory), migratability
+/* src/core/api/thread_attr.c - ABT_thread_attr_*: stack (size or user memory), migratability
  * and the migration callback of ULTs to be created. */
 #include <stdlib.h>
 
-#include "core/thread_attr.h"
+#include "core/api/thread_attr.h"
 
 int weft_thread_attr_new(struct weft_thread_attr **out)
 {

@@ -1,4 +1,4 @@
-/* src/core/stack_dump.c - ULT stack dumps: ABT_info_print_thread_stack,
+/* src/core/tool/stack_dump.c - ULT stack dumps: ABT_info_print_thread_stack,
  * ABT_info_print_thread_stacks_in_pool, ABT_info_trigger_print_all_thread_stacks.
  *
  * What a dump shows, per ULT: id, state, stack range and size, the saved stack pointer,
@@ -36,9 +36,8 @@
 #include <unistd.h>
 
 #include "core/pool/pool.h"
-#include "core/stack_dump.h"
+#include "core/tool/stack_dump.h"
 #include "core/unit.h"
-#include "core/xstream.h"
 #include "mem/mem.h"
 
 #if WEFT_USE_VALGRIND
@@ -448,7 +447,7 @@ static void wake_streams_locked(void)
         weft_sched *s = x->main_sched;
         for (int j = 0; s && j < s->num_pools; j++)
             weft_pool_wake_all(s->pools[j]);
-        weft_xs_wake(x); /* a sleeping scheduler (core/idle.h) */
+        weft_xs_wake(x); /* a sleeping scheduler (core/sched/idle.h) */
     }
 }
 

@@ -1,4 +1,4 @@
-/* src/core/key.c - work-unit-local storage (ABT_key).
+/* src/core/api/key.c - work-unit-local storage (ABT_key).
  *
  * A key has a process-unique id.  Each unit has a lazily made table of (value, destructor)
  * slots indexed by id.  The destructor is copied into the slot when the value is set, so

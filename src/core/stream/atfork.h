@@ -1,4 +1,4 @@
-/* src/core/atfork.h - what happens to the runtime in the child of fork() (Argobots issue
+/* src/core/stream/atfork.h - what happens to the runtime in the child of fork() (Argobots issue
  * #403; the policy is described in atfork.c and docs/design/stream.md). */
 #ifndef WEFT_CORE_ATFORK_H
 #define WEFT_CORE_ATFORK_H

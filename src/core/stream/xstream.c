@@ -1,4 +1,4 @@
-/* src/core/xstream.c - execution streams and the ABT_xstream_* entry points.
+/* src/core/stream/xstream.c - execution streams and the ABT_xstream_* entry points.
  *
  * A secondary stream is a pthread that runs its main scheduler's loop on its own stack;
  * when the loop returns (finish/exit requested and honoured) the thread gives its caches
@@ -10,14 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/affinity.h"
-#include "core/sanitizer.h"
-#include "core/stack_dump.h"
+#include "core/stream/affinity.h"
+#include "core/tool/sanitizer.h"
+#include "core/tool/stack_dump.h"
 #include "core/unit.h"
-#include "core/xstream.h"
-#include "core/poll_hook.h"
-#include "core/timer_hook.h"
-#include "core/overflow.h"
+#include "core/stream/xstream.h"
+#include "core/sched/poll_hook.h"
+#include "core/sched/timer_hook.h"
+#include "core/tool/overflow.h"
 
 void weft_xstream_note_os_stack(weft_xstream *xs)
 {
@@ -218,30 +218,9 @@ void weft_xstream_destroy(weft_xstream *xs)
     weft_mem_flush(&xs->cache);
     free(xs->affinity);
     /* a push that woke this stream's scheduler may still be reading its idle word and
-     * idle_cpu (weft_idle_woken, core/idle.h): such a push holds (pool.h) */
+     * idle_cpu (weft_idle_woken, core/sched/idle.h): such a push holds (pool.h) */
     weft_pool_await_holds();
     free(xs);
-}
-
-bool weft_xstream_should_stop(weft_xstream *xs, weft_sched *s)
-{
-    if (weft_atomic_load_seq_cst(&xs->cancelled))
-        return true;
-    uint32_t req = weft_atomic_load_seq_cst(&s->request);
-    if ((req & WEFT_SCHED_REQ_FINISH) && !weft_sched_has_unit(s))
-        return true;
-    if (req & WEFT_SCHED_REQ_EXIT) /* an exit only ends this run(); a FINISH stays */
-        weft_atomic_fetch_and_seq_cst(&s->request, ~(uint32_t)WEFT_SCHED_REQ_EXIT);
-    return false;
-}
-
-void weft_sched_retire(weft_sched *s)
-{
-    s->use = WEFT_SCHED_UNUSED;
-    s->xs = NULL;
-    weft_atomic_store_seq_cst(&s->request, WEFT_SCHED_REQ_NONE);
-    if (s->automatic)
-        weft_sched_destroy(s);
 }
 
 /* Is `old` the running scheduler of xs or one it runs under (stacked schedulers and
@@ -260,16 +239,6 @@ static bool sched_has_pool(weft_sched *s, weft_pool *p)
         if (s->pools[i] == p)
             return true;
     return false;
-}
-
-void weft_xstream_retire_pending(weft_xstream *xs)
-{
-    weft_sched *r;
-    while ((r = xs->sched_retire) != NULL) {
-        xs->sched_retire = r->retire_next;
-        r->retire_next = NULL;
-        weft_sched_retire(r);
-    }
 }
 
 /* The scheduler at the root of the running chain of xs (the main scheduler that runs,
@@ -748,8 +717,8 @@ WEFT_API int ABT_xstream_check_events(ABT_sched sched)
      * primary ULT handed back to the primary stream (weft_sched_run_unit). */
     weft_sched_take_main(xs, s);
     weft_dump_check();     /* (helper) stack_dump.h: stop for a stack dump */
-    weft_timers_poll();    /* timed waits of this stream (core/timer_hook.h) */
-    weft_poll_hooks_run(); /* I/O and MPI completions (core/poll_hook.h) */
+    weft_timers_poll();    /* timed waits of this stream (core/sched/timer_hook.h) */
+    weft_poll_hooks_run(); /* I/O and MPI completions (core/sched/poll_hook.h) */
     return ABT_SUCCESS;
 }
 
@@ -820,7 +789,7 @@ static int stream_set(weft_xstream *xs, cpu_set_t *set)
     return r;
 }
 
-/* With affinity off (the default, WEFT_ENABLE_AFFINITY: core/affinity.h) the four calls
+/* With affinity off (the default, WEFT_ENABLE_AFFINITY: core/stream/affinity.h) the four calls
  * answer ABT_ERR_FEATURE_NA after checking their arguments, as an Argobots built without
  * --enable-affinity does. */
 static inline bool affinity_off(void) { return !weft_g.cfg.affinity; }

@@ -1,4 +1,4 @@
-/* src/core/timer.c - ABT_get_wtime and ABT_timer_*: wall-clock stopwatches. */
+/* src/core/api/timer.c - ABT_get_wtime and ABT_timer_*: wall-clock stopwatches. */
 #include <stdlib.h>
 
 #include "core/runtime.h"

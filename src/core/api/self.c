@@ -1,11 +1,11 @@
-/* src/core/self.c - ABT_self_*: questions and actions about the calling work unit.
+/* src/core/api/self.c - ABT_self_*: questions and actions about the calling work unit.
  * "Self" is the stream's running unit (xs->cur), or inside a main scheduler the handle
  * of that scheduler's ULT (weft_self_seen, unit.h), as Argobots runs every scheduler as a
  * ULT; an external thread has none and gets ABT_ERR_INV_XSTREAM, as in Argobots.  A main
  * scheduler cannot suspend, exit or switch to a ULT by itself (ABT_ERR_INV_THREAD); its
  * ABT_self_yield returns at once. */
 #include "core/unit.h"
-#include "core/xstream.h"
+#include "core/stream/xstream.h"
 
 /* The calling unit, or an error code through *err. */
 static inline weft_unit *self_or(int *err)

@@ -1,4 +1,4 @@
-/* src/core/atfork.c - fork() and the runtime (Argobots issue #403).
+/* src/core/stream/atfork.c - fork() and the runtime (Argobots issue #403).
  *
  * A child of fork() has one thread: the one that called fork().  What becomes of the
  * runtime depends on who forked:
@@ -33,11 +33,11 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "core/atfork.h"
+#include "core/stream/atfork.h"
 #include "core/pool/pool.h"
 #include "core/runtime.h"
 #include "core/sched/sched.h"
-#include "core/stack_dump.h"
+#include "core/tool/stack_dump.h"
 #include "core/unit.h"
 #include "mem/mem.h"
 

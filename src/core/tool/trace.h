@@ -1,7 +1,7 @@
-/* src/core/trace.h - the trace export: WEFT_TRACE=<file> writes a Chrome/Perfetto trace
+/* src/core/tool/trace.h - the trace export: WEFT_TRACE=<file> writes a Chrome/Perfetto trace
  * (the JSON trace-event format) of what every execution stream ran.
  *
- * The tracer listens at the tool interface's event sites (core/tool.h): while it records,
+ * The tracer listens at the tool interface's event sites (core/tool/tool.h): while it records,
  * its events are part of weft_tool_g.mask, and the tool dispatch calls weft_trace_record
  * (weft_trace_create for a creation, weft_trace_switch for the events of a switch).
  * With WEFT_TRACE unset nothing is added to any path: the sites test the same mask as

@@ -1,5 +1,5 @@
-/* src/core/poll_hook.c - the registry of completion pollers (core/poll_hook.h). */
-#include "core/poll_hook.h"
+/* src/core/sched/poll_hook.c - the registry of completion pollers (core/sched/poll_hook.h). */
+#include "core/sched/poll_hook.h"
 
 #include "arch/spinlock.h"
 #include "core/runtime.h"

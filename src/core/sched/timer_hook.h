@@ -1,4 +1,4 @@
-/* src/core/timer_hook.h - how schedulers learn about deadlines that a higher layer owns.
+/* src/core/sched/timer_hook.h - how schedulers learn about deadlines that a higher layer owns.
  *
  * Timed waits (ABT_cond_timedwait, weft_thread_sleep, ...) belong to the sync module, whose
  * per-stream timer queues (sync/timeout.h) must be fired by the stream that owns them,

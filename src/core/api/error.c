@@ -1,4 +1,4 @@
-/* src/core/error.c - ABT_error_get_str: the name of each error code. */
+/* src/core/api/error.c - ABT_error_get_str: the name of each error code. */
 #include <string.h>
 
 #include "core/runtime.h"

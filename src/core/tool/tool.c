@@ -1,8 +1,8 @@
-/* src/core/tool.c - ABT_tool_register_thread_callback and ABT_tool_query_thread. */
+/* src/core/tool/tool.c - ABT_tool_register_thread_callback and ABT_tool_query_thread. */
 #include "core/handle.h"
-#include "core/tool.h"
+#include "core/tool/tool.h"
 #include "core/runtime.h"
-#include "core/trace.h"
+#include "core/tool/trace.h"
 
 struct weft_tool weft_tool_g;
 static uint64_t trace_events; /* written by weft_tool_set_trace with no stream running */

@@ -1,4 +1,4 @@
-/* src/core/affinity.c - ABT_SET_AFFINITY: a recursive-descent parser for the CPU-list
+/* src/core/stream/affinity.c - ABT_SET_AFFINITY: a recursive-descent parser for the CPU-list
  * grammar of affinity.h, and the mapping from ranks to CPU sets. */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/affinity.h"
+#include "core/stream/affinity.h"
 
 #define MAX_IDS (1 << 20) /* a list longer than this is taken as a typo */
 

@@ -1,13 +1,13 @@
-/* src/core/thread.c - the ABT_thread_* entry points: argument checks and handle
+/* src/core/api/thread.c - the ABT_thread_* entry points: argument checks and handle
  * conversion around the operations of unit.c.  Tasklets share the descriptor, so most of
  * these accept either kind of unit, as Argobots 1.2 does. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/poll_hook.h"
-#include "core/thread_attr.h"
+#include "core/sched/poll_hook.h"
+#include "core/api/thread_attr.h"
 #include "core/unit.h"
-#include "core/xstream.h"
+#include "core/stream/xstream.h"
 
 static inline int need_init(void)
 {
@@ -338,7 +338,7 @@ WEFT_API int ABT_thread_cancel(ABT_thread thread)
     }
     weft_atomic_fetch_or_release(&u->request, WEFT_REQ_CANCEL);
     /* A ULT parked in a face's operation (I/O) is woken by that face once the kernel
-     * has let go of it (core/poll_hook.h, `cancel`). */
+     * has let go of it (core/sched/poll_hook.h, `cancel`). */
     weft_poll_hooks_cancel(u);
     return ABT_SUCCESS;
 }
