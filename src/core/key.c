@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/unit.h"
+#include "core/unit/unit.h"
 
 struct weft_key {
     uint32_t id;

@@ -4,7 +4,7 @@
  * the target.  A unit that is running or blocked gets a pending target (unit->migr_to);
  * the move happens the next time it is put into a pool (after a yield, or when woken),
  * on the stream that puts it there, and the migration callback runs then. */
-#include "core/unit.h"
+#include "core/unit/unit.h"
 #include "core/xstream.h"
 
 static int migrate_to_pool(weft_unit *u, weft_pool *p)

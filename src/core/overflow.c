@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #include "core/overflow.h"
-#include "core/unit.h"
+#include "core/unit/unit.h"
 
 #if WEFT_USE_VALGRIND
 #include <valgrind/valgrind.h>

@@ -16,12 +16,12 @@
 
 #include "core/affinity.h"
 #include "core/atfork.h"
-#include "core/fork.h"
+#include "core/unit/fork.h"
 #include "core/sanitizer.h"
 #include "core/stack_dump.h"
 #include "core/tool.h"
 #include "core/trace.h"
-#include "core/unit.h"
+#include "core/unit/unit.h"
 #include "core/xstream.h"
 #include "core/overflow.h"
 

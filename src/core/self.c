@@ -4,7 +4,7 @@
  * ULT; an external thread has none and gets ABT_ERR_INV_XSTREAM, as in Argobots.  A main
  * scheduler cannot suspend, exit or switch to a ULT by itself (ABT_ERR_INV_THREAD); its
  * ABT_self_yield returns at once. */
-#include "core/unit.h"
+#include "core/unit/unit.h"
 #include "core/xstream.h"
 
 /* The calling unit, or an error code through *err. */

@@ -37,7 +37,7 @@
 
 #include "core/pool/pool.h"
 #include "core/stack_dump.h"
-#include "core/unit.h"
+#include "core/unit/unit.h"
 #include "core/xstream.h"
 #include "mem/mem.h"
 

@@ -1,12 +1,13 @@
 /* src/core/thread.c - the ABT_thread_* entry points: argument checks and handle
- * conversion around the operations of unit.c.  Tasklets share the descriptor, so most of
+ * conversion around the operations of core/unit/.  Tasklets share the descriptor, so most of
  * these accept either kind of unit, as Argobots 1.2 does. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/poll_hook.h"
 #include "core/thread_attr.h"
-#include "core/unit.h"
+#include "core/unit/unit.h"
+#include "core/unit/switch.h" /* ABT_thread_yield inlines the yield's bypass */
 #include "core/xstream.h"
 
 static inline int need_init(void)
@@ -470,7 +471,8 @@ WEFT_API int ABT_thread_set_associated_pool(ABT_thread thread, ABT_pool pool)
     return ABT_SUCCESS;
 }
 
-/* ABT_thread_yield and ABT_thread_yield_to live in unit.c, next to the paths they inline. */
+/* ABT_thread_yield is at the end of this file, ABT_thread_yield_to in core/unit/yield.c,
+ * next to the path it inlines. */
 
 WEFT_API int ABT_thread_resume(ABT_thread thread)
 {
@@ -687,4 +689,23 @@ WEFT_API int ABT_thread_get_attr(ABT_thread thread, ABT_thread_attr *attr)
     weft_thread_attr_reshape(a);
     *attr = (ABT_thread_attr)a;
     return ABT_SUCCESS;
+}
+
+/* The yield path is one function: the bypass (ult_yield_checked, core/unit/switch.h) is
+ * inlined here. */
+WEFT_API int ABT_thread_yield(void)
+{
+    weft_xstream *xs = weft_xs_self();
+    weft_unit *self = xs ? xs->cur : NULL;
+    /* An external thread or a tasklet cannot yield: Argobots makes it a no-op. */
+    if (WEFT_UNLIKELY(!self || !weft_unit_is_ult(self)))
+        return ABT_SUCCESS;
+    /* leave_check, its rare call out of line */
+    if (WEFT_LIKELY(self->stack)) {
+        weft_canary_check(self);                    /* core/overflow.h */
+    } else if (self->stack_kind >= WEFT_STACK_SC) { /* SC or LENT (types.h) */
+        weft_ult_yield(xs, self);
+        return ABT_SUCCESS;
+    }
+    return ult_yield_checked(xs, self);
 }

@@ -13,7 +13,7 @@
 #include "core/affinity.h"
 #include "core/sanitizer.h"
 #include "core/stack_dump.h"
-#include "core/unit.h"
+#include "core/unit/unit.h"
 #include "core/xstream.h"
 #include "core/poll_hook.h"
 #include "core/timer_hook.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/pool/pool.h"
-#include "core/unit.h"
+#include "core/unit/unit.h"
 
 /* Take the first sleeper off p's list (lock held); NULL when none. */
 static weft_idle_node *idler_pop_locked(weft_pool *p)

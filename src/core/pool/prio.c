@@ -27,7 +27,7 @@
 #include <stdlib.h>
 
 #include "core/pool/prio.h"
-#include "core/unit.h"
+#include "core/unit/unit.h"
 #include "weft.h"
 
 struct level {

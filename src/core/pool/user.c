@@ -73,7 +73,7 @@
 #include <string.h>
 
 #include "core/pool/pool.h"
-#include "core/unit.h"
+#include "core/unit/unit.h"
 
 #define DEF_MAGIC 0x77656674u /* "weft" */
 

@@ -31,7 +31,7 @@
 #include "core/sched/sched.h"
 #include "core/poll_hook.h"
 #include "core/timer_hook.h"
-#include "core/unit.h"
+#include "core/unit/unit.h"
 
 /* A pick policy: the next unit to run, or NULL.  `rng` is the loop's private xorshift
  * state (never 0), for policies that choose at random. */

@@ -8,7 +8,7 @@
 
 #include "core/sched/sched.h"
 #include "core/stack_dump.h"
-#include "core/unit.h"
+#include "core/unit/unit.h"
 #include "core/poll_hook.h"
 #include "core/timer_hook.h"
 

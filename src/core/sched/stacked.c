@@ -13,9 +13,9 @@
  * Limitation: the run loop must not yield or block by itself (the scheduler ULT would
  * switch back to its own scheduler context); the predefined loops and the documented
  * user loop (pop, ABT_xstream_run_unit, check events, has_to_stop) never do. */
-#include "core/fork.h"
+#include "core/unit/fork.h"
 #include "core/sched/sched.h"
-#include "core/unit.h"
+#include "core/unit/unit.h"
 
 bool weft_sched_stacked_has_to_stop(weft_sched *s)
 {

@@ -97,7 +97,7 @@ static inline bool weft_thread_attr_plain(const struct weft_thread_attr *a)
 }
 
 WEFT_INTERNAL void weft_unit_run_key_dtors(weft_unit *u);
-/* Recycling: run the key destructors and give a user pool's unit back, if any (unit.c). */
+/* Releasing: run the key destructors and give a user pool's unit back, if any (exit.c). */
 WEFT_INTERNAL void weft_unit_release_extras(weft_xstream *xs, weft_unit *u);
 /* The unit's id (ABT_thread_get_id), given on first request (thread.c). */
 WEFT_INTERNAL uint64_t weft_unit_id(weft_unit *u);
@@ -105,12 +105,12 @@ WEFT_INTERNAL uint64_t weft_unit_id(weft_unit *u);
 WEFT_INTERNAL WEFT_WUR int weft_key_set(weft_unit *u, ABT_key key, void *value);
 WEFT_INTERNAL int weft_key_get(weft_unit *u, ABT_key key, void **value);
 
-/* A descriptor in a cache is "recycled": ctx, stack, keys, migration fields, request,
+/* A descriptor in a cache is "released": ctx, stack, keys, migration fields, request,
  * sched, sanitizer cookies and the user-pool unit (uunit, upool, unext) are NULL/0,
  * `cold` is 0, stack_kind is NONE and in_pool is 0.  Fresh
- * descriptors are zeroed (desc.c); weft_unit_recycle restores the state before a
+ * descriptors are zeroed (desc.c); weft_unit_release restores the state before a
  * descriptor goes back.  So creating a unit only writes what differs per unit. */
-/* u->flags = flags, in a recycled descriptor (stack_kind NONE, in_pool 0): a constant as
+/* u->flags = flags, in a released descriptor (stack_kind NONE, in_pool 0): a constant as
  * one store of the 32-bit word the three share (types.h; a 16-bit store of a constant takes two
  * instructions: GCC avoids its length-changing prefix). */
 static inline void unit_set_flags_word(weft_unit *u, uint16_t flags)
@@ -149,7 +149,7 @@ static inline weft_unit *weft_unit_new(weft_xstream *xs, weft_pool *p, void (*fn
     return u;
 }
 
-/* The descriptor back to the cache, after the FREE event if any (weft_unit_retire, below):
+/* The descriptor back to the cache, after the FREE event if any (weft_unit_release, below):
  * the unit's handle gets its next generation, and its copies are stale from here on
  * (core/handle.h). */
 /* keys, a third line in use (a migration callback, a scheduler, the unit of a
@@ -164,9 +164,9 @@ static inline bool weft_unit_has_extras(weft_unit *u)
     return unit_extras_but_stack(u) || u->stack != NULL;
 }
 
-/* What a recycled descriptor must have at zero and its handle's new generation (the
+/* What a released descriptor must have at zero and its handle's new generation (the
  * extras already released; only the unit's freer writes its handle). */
-static inline void weft_unit_retire_fields(weft_unit *u)
+static inline void weft_unit_release_fields(weft_unit *u)
 {
     /* flags 0 (marks a free descriptor: stack dumps skip it), stack_kind NONE and in_pool
      * 0 (which it is), in one store of the word they share (types.h) */
@@ -190,37 +190,29 @@ static inline void weft_unit_retire_fields(weft_unit *u)
 }
 
 /* `extras`: weft_unit_has_extras, or what the caller knows of it */
-static inline void unit_retire_with(weft_xstream *xs, weft_unit *u, bool extras)
+static inline void unit_release_with(weft_xstream *xs, weft_unit *u, bool extras)
 {
     if (WEFT_UNLIKELY(extras))
         weft_unit_release_extras(xs, u);
-    weft_unit_retire_fields(u);
+    weft_unit_release_fields(u);
     weft_desc_free(weft_xs_cache(xs), u);
 }
-static inline void weft_unit_retire(weft_xstream *xs, weft_unit *u)
+static inline void weft_unit_release(weft_xstream *xs, weft_unit *u)
 {
-    unit_retire_with(xs, u, weft_unit_has_extras(u));
+    unit_release_with(xs, u, weft_unit_has_extras(u));
 }
 
 /* ... of a unit that holds no stack (a tasklet, or a ULT whose stack the caller has just
  * given back): one field less to test. */
-static inline void weft_unit_retire_stackless(weft_xstream *xs, weft_unit *u)
+static inline void weft_unit_release_stackless(weft_xstream *xs, weft_unit *u)
 {
     WEFT_ASSERT(u->stack == NULL);
-    unit_retire_with(xs, u, unit_extras_but_stack(u));
+    unit_release_with(xs, u, unit_extras_but_stack(u));
 }
 
-/* Back to the cache without telling the tool (a unit whose creation failed). */
-static inline void weft_unit_recycle_quiet(weft_xstream *xs, weft_unit *u)
-{
-    weft_unit_retire(xs, u);
-}
-
-static inline void weft_unit_recycle(weft_xstream *xs, weft_unit *u)
-{
-    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_FREE);
-    weft_unit_recycle_quiet(xs, u);
-}
+/* A unit whose creation failed goes back with weft_unit_release too: nothing was
+ * published, so the tool hears nothing.  An unnamed unit's end tells it first
+ * (weft_unit_release_told, exit.c). */
 
 #define WEFT_U_DEFAULT_FLAGS WEFT_U_MIGRATABLE
 
@@ -245,7 +237,7 @@ static inline int weft_unit_publish_fifo(weft_pool *p, weft_unit *u, ABT_thread 
 
 /* What a thread attribute changes in a new unit (unit.c; only with an attribute). */
 /* ABT_SUCCESS, or ABT_ERR_MEM when mprotect_strict's guard page of a user-given stack
- * cannot be set (core/overflow.h; then u is to be recycled, nothing else is held). */
+ * cannot be set (core/overflow.h; then u is to be released, nothing else is held). */
 WEFT_INTERNAL WEFT_WUR int weft_unit_apply_attr(weft_unit *u, const struct weft_thread_attr *attr);
 
 /* The one creation path of every ULT and tasklet (ABT_thread_create*, ABT_task_create*,
@@ -279,7 +271,7 @@ static inline WEFT_WUR int weft_unit_spawn(weft_pool *p, void (*fn)(void *), voi
     if (WEFT_UNLIKELY(attr != NULL)) {
         int r = weft_unit_apply_attr(u, attr);
         if (WEFT_UNLIKELY(r != ABT_SUCCESS)) {
-            weft_unit_recycle_quiet(weft_xs_self(), u);
+            weft_unit_release(weft_xs_self(), u);
             weft_unit_spawn_failed(handle, flags);
             return r;
         }
@@ -375,7 +367,7 @@ WEFT_INTERNAL __attribute__((noreturn)) void weft_ult_exit(weft_xstream *xs, wef
 /* ---- join / free ----
  * weft_unit_join_wait: the target has not finished yet; the caller runs as `self` on
  * `xs` (either may be NULL for an external thread) and self != t.  A tasklet or a RoC-L
- * ULT (the default technique, weft_unit_fresh_roc_flags) may take the usual join of a
+ * ULT (the default technique, weft_unit_picks_roc_l) may take the usual join of a
  * fresh unit (unit.c, "the usual join of a fresh unit").  So may an SS-L ULT, which a
  * joiner runs as RoC-L: the pick leaves out the SS bit (the SS technique, eager, has
  * KEEP). */
@@ -387,7 +379,7 @@ static inline uint16_t weft_unit_fork_pick(const weft_unit *t)
 {
     return t->flags & WEFT_U_FORK_PICK;
 }
-static inline bool weft_unit_fresh_roc_flags(const weft_unit *t)
+static inline bool weft_unit_picks_roc_l(const weft_unit *t)
 {
     return weft_unit_fork_pick(t) == WEFT_U_PICK_ROC_L;
 }
@@ -411,7 +403,7 @@ WEFT_INTERNAL bool weft_unit_lent_stack(const weft_unit *u, weft_stack **st, uin
 
 /* An SC ULT (not a special unit): a fresh one may take the usual join, on its joiner's
  * stack (unit.c, "scheduler creation in the joiner").  Never in TSan builds. */
-static inline bool weft_unit_fresh_sc_flags(const weft_unit *t)
+static inline bool weft_unit_picks_sc(const weft_unit *t)
 {
     /* only a ULT's technique sets the bit, never a special unit's (types.h, fork.c) */
     WEFT_ASSERT(!(t->flags & WEFT_U_F_SC) ||
@@ -464,7 +456,7 @@ static inline int weft_unit_join(weft_unit *t)
  * (weft_unit_create_fast): for `u`, whose handle the caller checked and which it saw
  * terminated (weft_unit_done: joined, or needing no join) and without extras
  * (weft_unit_has_extras), that the calling stream may free, with no tool listening and
- * room in the stream's descriptor cache.  Then weft_unit_free_fast recycles it without a
+ * room in the stream's descriptor cache.  Then weft_unit_free_fast releases it without a
  * call, and the entry point has no frame. */
 static inline bool weft_unit_free_fits(weft_xstream *xs, weft_unit *u)
 {
@@ -476,7 +468,7 @@ static inline void weft_unit_free_fast(weft_xstream *xs, weft_unit *u, ABT_threa
 {
     WEFT_ASSERT(weft_atomic_load_relaxed(&u->handle) == (uintptr_t)h); /* checked */
     (void)h;
-    weft_unit_retire_fields(u);
+    weft_unit_release_fields(u);
     weft_desc_cache_put(&xs->cache, u);
 }
 /* The same for a unit whose only extra is the default-size stack it kept since its
@@ -518,12 +510,12 @@ static inline int weft_unit_free(weft_unit *t, ABT_thread h)
         xs = self ? self->xs : xs;
     }
     weft_unit_free_told(t);
-    weft_unit_retire(xs, t);
+    weft_unit_release(xs, t);
     return ABT_SUCCESS;
 }
 /* ... of a unit the caller saw not terminated yet (weft_unit_done false), in one call
  * (unit.c): no second look before the join (a unit that terminates meanwhile makes the
- * join return at once), and a unit the join ran to completion here is retired without
+ * join return at once), and a unit the join ran to completion here is released without
  * publishing its end first.  On success *thread (*task) is ABT_THREAD_NULL
  * (ABT_TASK_NULL); a bad target gives ABT_ERR_INV_THREAD (ABT_ERR_INV_TASK). */
 WEFT_INTERNAL int weft_thread_free_join(weft_unit *t, ABT_thread *thread);

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/fork.h"
+#include "core/unit/fork.h"
 #include "core/handle.h"
 #include "core/thread_attr.h"
 
