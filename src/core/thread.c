@@ -158,7 +158,7 @@ static int revive(ABT_pool pool, void (*fn)(void *), void *arg, ABT_thread *thre
         return ABT_ERR_INV_ARG;
     if (weft_atomic_load_acquire(&u->joiner) != WEFT_JOIN_DONE) {
         /* not done; unless it is TERMINATED already: the finishing stream stores that
-         * just before JOIN_DONE (core/unit.c), a few instructions away, and a program
+         * just before JOIN_DONE (core/unit/exit.c), a few instructions away, and a program
          * that saw the state (ABT_thread_get_state) may revive at once */
         if (weft_atomic_load_acquire(&u->state) != WEFT_TERMINATED)
             return ult ? ABT_ERR_INV_THREAD : ABT_ERR_INV_TASK;
@@ -518,7 +518,7 @@ WEFT_API int ABT_thread_set_callback(ABT_thread thread, void (*cb_func)(ABT_thre
         return ABT_ERR_INV_THREAD;
     u->migr_cb = cb_func;
     u->migr_cb_arg = cb_arg;
-    weft_atomic_store_relaxed(&u->cold, 1); /* the retire resets them (types.h) */
+    weft_atomic_store_relaxed(&u->cold, 1); /* the release resets them (types.h) */
     return ABT_SUCCESS;
 }
 

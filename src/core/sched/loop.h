@@ -21,8 +21,8 @@
  * Restartable (stack separation, core/fork.h).  The loop keeps no state that cannot be
  * rebuilt (its unit count lives in the scheduler, its rng and idle phase start afresh),
  * so it is *stateless* in the trade-off paper's sense: WEFT_SCHED_LOOP_DEFINE enters it
- * through weft_sched_loop_enter (unit.c), which records where the loop starts (restart_top,
- * restart_fn) and where it returns (loop_exit).  An SS unit is then started without
+ * through weft_sched_loop_enter (core/unit/exit.c), which records where the loop starts
+ * (restart_top, restart_fn) and where it returns (loop_exit).  An SS unit is then started without
  * saving the loop's context; if it deviates, going back to the scheduler starts the loop
  * afresh at restart_top, and the loop's end jumps to loop_exit. */
 #ifndef WEFT_CORE_SCHED_LOOP_H
@@ -90,7 +90,7 @@ weft_sched_loop(weft_sched *s, weft_sched_pick_fn pick, bool wait_when_idle)
         weft_sched_idle_end(&idle); /* gives a spinner's place back */
 }
 
-/* Enter a predefined loop so that it can be restarted (unit.c).  body(s) runs the loop;
+/* Enter a predefined loop so that it can be restarted (core/unit/exit.c).  body(s) runs the loop;
  * it starts with weft_sched_loop_begin and ends with weft_sched_loop_end. */
 WEFT_INTERNAL void weft_sched_loop_enter(weft_sched *s, void (*body)(void *));
 /* First thing of the body, on its entry or restart: run the pending post action. */

@@ -32,7 +32,7 @@ static void stacked_main(void *arg)
     weft_unit *self = xs->cur;
     self->flags |= WEFT_U_SCHED;
     self->sched = s;
-    weft_atomic_store_relaxed(&self->cold, 1); /* the retire resets sched (types.h) */
+    weft_atomic_store_relaxed(&self->cold, 1); /* the release resets sched (types.h) */
     s->unit = self;
     s->parent = xs->sched;
     s->tsan_fiber = self->tsan_fiber; /* the scheduler runs on this ULT's stack */

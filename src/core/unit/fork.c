@@ -1,5 +1,5 @@
-/* src/core/fork.c - the fork-join techniques: names, WEFT_FORK, the attribute calls.
- * What each technique does at run time is in unit.c; the bits are explained in fork.h. */
+/* src/core/unit/fork.c - the fork-join techniques: names, WEFT_FORK, the attribute calls.
+ * What each technique does at run time is tabled in fork.h, with its bits. */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>

@@ -63,7 +63,7 @@ join_run_ult(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_waiter *w, bo
 
 /* `freeing` (the join of ABT_thread_free / ABT_task_free, weft_unit_free_join): a target
  * that the joiner ran to completion here, with no tool listening for its end, is left
- * unpublished (neither TERMINATED nor JOIN_DONE: the caller retires it at once, and
+ * unpublished (neither TERMINATED nor JOIN_DONE: the caller releases it at once, and
  * nobody else may look at a unit being freed) and join_wait returns true; else false.
  * `bypass` false: the caller already tried the bypass's take (the usual join, below) and
  * found t gone from its pool: no second round of the pool's lock. */
@@ -265,7 +265,7 @@ static inline __attribute__((always_inline)) bool fresh_roc_run(weft_xstream *xs
                              ABT_TOOL_EVENT_THREAD_RUN);
         if (WEFT_ASAN || WEFT_TSAN) {
             release_stack(xs, t);
-        } else { /* release_stack's first case; the retire resets stack_kind */
+        } else { /* release_stack's first case; the release resets stack_kind */
             weft_stack_free_default(&xs->cache, t->stack);
             t->stack = NULL;
             t->ctx = NULL;
@@ -301,7 +301,7 @@ static __attribute__((noinline)) void join_wait_plain(weft_xstream *xs, weft_uni
     join_wait(xs, self, t, NULL, false, true);
 }
 static void join_fresh_sc(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p);
-/* Whether a joiner may call a fresh unit on its own stack ("a fresh unit on its joiner's
+/* Whether a joiner may call a fresh unit on its own stack (lend.c, "a fresh unit on its joiner's
  * stack"): not in ThreadSanitizer builds (its shadow call stack does not follow the jump
  * back), nor when the program asked for a guard page below every ULT's own stack
  * (ABT_STACK_OVERFLOW_CHECK=mprotect or mprotect_strict: cfg.lend_stacks), nor while a
@@ -423,7 +423,7 @@ void weft_unit_join_wait_chain(weft_xstream *xs, weft_unit *self, weft_unit *t,
 
 /* ABT_thread_free / ABT_task_free of a unit not seen terminated, in one call: the join
  * (join_wait, which leaves a unit it ran to completion here unpublished), the JOIN and
- * FREE events if a tool wants them, the retire, the handle to `null`.  `inv`: the error
+ * FREE events if a tool wants them, the release, the handle to `null`.  `inv`: the error
  * for the unit itself or a special unit (ABT_ERR_INV_THREAD, ABT_ERR_INV_TASK). */
 static inline __attribute__((always_inline)) int free_join(weft_unit *t, ABT_thread *hp,
                                                            ABT_thread null, int inv, bool bypass)
@@ -449,14 +449,14 @@ static __attribute__((noinline)) int thread_free_join_general(weft_unit *t, ABT_
 }
 
 /* The free's end of sc_lend_run: true when the free is done (the unit ran on self's stack
- * and is retired), false when sc_lend_run did nothing (*r: SC_LEND_MISSED or _NO_ROOM). */
+ * and is released), false when sc_lend_run did nothing (*r: SC_LEND_MISSED or _NO_ROOM). */
 static inline __attribute__((always_inline)) bool
 free_lent(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p, ABT_thread *thread, int *r)
 {
     *r = sc_lend_run(xs, self, t, p);
     if (WEFT_LIKELY(*r == SC_LEND_INTACT)) {
         if (WEFT_LIKELY(!weft_tool_wants(ABT_TOOL_EVENT_THREAD_FINISH | WEFT_FREE_EVENTS))) {
-            /* unpublished, as join_wait leaves a unit it ran when freeing; the retire
+            /* unpublished, as join_wait leaves a unit it ran when freeing; the release
              * resets its kind */
             weft_unit_release_stackless(xs, t);
             *thread = ABT_THREAD_NULL;

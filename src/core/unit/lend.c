@@ -1,14 +1,9 @@
 /* src/core/unit/lend.c - a fresh unit on its joiner's stack (scheduler creation in the
- * joiner, and the default technique's usual join): the lend after its call.  The call
- * itself (sc_lend_run, the room test, the canary) is inline in switch.h, where the join's
- * and the free's usual paths (join.c) take it; here are the unit's promotion when it
- * first leaves the stack, its exit and cancellation back to its joiner's frame, its end
- * there, the nested lend, and the bounds the SIGSEGV handler asks for.
+ * joiner, and the default technique's usual join).
  *
- * joiner's stack (scheduler creation in the joiner, and the default technique's usual
- * join).  A ULT that joins or frees a fresh SC or RoC-L unit without a stack, waiting in
+ * A ULT that joins or frees a fresh SC or RoC-L unit without a stack, waiting in
  * its loop's bypass pool, calls it on its own stack, as it runs a tasklet (sc_lend_run,
- * "the usual join" below), when that stack has room below the caller for the unit's stack
+ * "the usual join", join.c), when that stack has room below the caller for the unit's stack
  * size: no stack to take, no context, and the unit returns to its joiner like a function
  * (RoC-L's return on completion, with the joiner's stack as the lazily found one).  The
  * unit is LENT the stack.  The first time it is about to leave it (leave_check), it is promoted:
@@ -21,7 +16,13 @@
  * to the lend record's buffer); the unit's frames are dropped, as a terminated ULT's
  * stack is.  ThreadSanitizer builds do not lend (its shadow call stack does not follow
  * such a jump): their SC units wait for the loop, and their RoC-L units get a stack of their
- * own.  (struct sc_lend is in switch.h.) */
+ * own.  (struct sc_lend is in switch.h.)
+ *
+ * Here: the lend after its call.  The call itself (sc_lend_run, the room test, the canary)
+ * is inline in switch.h, where the usual paths of the join and the free (join.c) take
+ * it; this file has the unit's promotion when it first leaves the stack, its exit and
+ * cancellation back to its joiner's frame, its end there, the nested lend, and the
+ * bounds the SIGSEGV handler asks for. */
 
 #include "core/unit/switch.h"
 

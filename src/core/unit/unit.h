@@ -1,4 +1,4 @@
-/* src/core/unit.h - the life of a work unit: create, run, yield, block, wake, join, exit.
+/* src/core/unit/unit.h - the life of a work unit: create, run, yield, block, wake, join, exit.
  *
  * Switching protocol ("post actions").  A unit must never become visible to another
  * stream while it still runs on its own stack.  So whatever has to happen *after* a unit
@@ -18,7 +18,10 @@
  * starts like a function call on it (weft_ctx_call): no frame is written ahead of time.
  * If its function returns without having deviated it returns to its starter like a
  * function, and the stack goes straight back to the cache.  The other techniques
- * (core/fork.h) change where the stack comes from, how the unit starts and leaves. */
+ * (fork.h, which tables their steps) change where the stack comes from, how the unit
+ * starts and leaves.  The engine is in this folder, one file per operation: stack.c,
+ * lend.c, exit.c, run.c, create.c, yield.c, join.c, sharing the inline protocol of
+ * switch.h. */
 #ifndef WEFT_CORE_UNIT_H
 #define WEFT_CORE_UNIT_H
 
@@ -69,7 +72,7 @@ static inline void weft_set_post(weft_xstream *xs, void (*fn)(weft_xstream *, vo
     xs->post_arg = arg;
 }
 
-/* ---- creation ---- */
+/* Creation. */
 struct weft_thread_attr {
     size_t stacksize;
     void *stackaddr; /* user stack, or NULL */
@@ -154,7 +157,7 @@ static inline weft_unit *weft_unit_new(weft_xstream *xs, weft_pool *p, void (*fn
  * (core/handle.h). */
 /* keys, a third line in use (a migration callback, a scheduler, the unit of a
  * user-defined pool: pool/user.c), or a stack kept until now (WEFT_U_F_KEEP,
- * core/fork.h): one test for the three, on the first two lines only */
+ * core/unit/fork.h): one test for the three, on the first two lines only */
 static inline bool unit_extras_but_stack(weft_unit *u)
 {
     return weft_atomic_nonzero8_relaxed(&u->cold); /* set with keys too (key.c) */
@@ -235,7 +238,7 @@ static inline int weft_unit_publish_fifo(weft_pool *p, weft_unit *u, ABT_thread 
     return ABT_SUCCESS;
 }
 
-/* What a thread attribute changes in a new unit (unit.c; only with an attribute). */
+/* What a thread attribute changes in a new unit (create.c; only with an attribute). */
 /* ABT_SUCCESS, or ABT_ERR_MEM when mprotect_strict's guard page of a user-given stack
  * cannot be set (core/overflow.h; then u is to be released, nothing else is held). */
 WEFT_INTERNAL WEFT_WUR int weft_unit_apply_attr(weft_unit *u, const struct weft_thread_attr *attr);
@@ -303,7 +306,7 @@ static inline bool weft_unit_create_fits(weft_xstream *xs, weft_pool *p, void (*
            weft_desc_cache_nonempty(&xs->cache) && (p->caps & WEFT_POOL_CAP_INLINE_FIFO);
 }
 /* weft_unit_create_fast's end when a tool wants CREATE (the tracer): the event, then the
- * push (unit.c); a tail call */
+ * push (create.c); a tail call */
 WEFT_INTERNAL int weft_unit_push_told(weft_pool *p, weft_unit *u);
 static inline __attribute__((always_inline)) int
 weft_unit_create_fast(weft_xstream *xs, weft_pool *p, void (*fn)(void *), void *arg, uint16_t flags,
@@ -323,7 +326,7 @@ weft_unit_create_fast(weft_xstream *xs, weft_pool *p, void (*fn)(void *), void *
 /* Scheduler side: run a popped unit to its next switch-back. */
 WEFT_INTERNAL void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u);
 
-/* ---- the calling ULT gives up the CPU (yield and park: core/wait.h) ---- */
+/* The calling ULT gives up the CPU (yield and park: core/wait.h). */
 /* Yield to a specific ready unit (ABT_thread_yield_to). */
 WEFT_INTERNAL int weft_ult_yield_to(weft_xstream *xs, weft_unit *self, weft_unit *to);
 /* Terminate a unit the caller owns (taken from its pool) without running it further. */
@@ -364,12 +367,11 @@ WEFT_INTERNAL WEFT_WUR int weft_unit_create_to(weft_xstream *xs, weft_unit *self
 WEFT_INTERNAL void weft_ult_run_as_parent(weft_xstream *xs, weft_unit *self, weft_unit *u);
 WEFT_INTERNAL __attribute__((noreturn)) void weft_ult_exit(weft_xstream *xs, weft_unit *self);
 
-/* ---- join / free ----
- * weft_unit_join_wait: the target has not finished yet; the caller runs as `self` on
- * `xs` (either may be NULL for an external thread) and self != t.  A tasklet or a RoC-L
- * ULT (the default technique, weft_unit_picks_roc_l) may take the usual join of a
- * fresh unit (unit.c, "the usual join of a fresh unit").  So may an SS-L ULT, which a
- * joiner runs as RoC-L: the pick leaves out the SS bit (the SS technique, eager, has
+/* Join and free.  weft_unit_join_wait: the target has not finished yet; the caller runs
+ * as `self` on `xs` (either may be NULL for an external thread) and self != t.  A tasklet
+ * or a RoC-L ULT (the default technique, weft_unit_picks_roc_l) may take the usual join
+ * of a fresh unit (join.c, "the usual join of a fresh unit").  So may an SS-L ULT, which
+ * a joiner runs as RoC-L: the pick leaves out the SS bit (the SS technique, eager, has
  * KEEP). */
 #define WEFT_U_FORK_PICK  (WEFT_U_ULT | WEFT_U_SPECIAL | WEFT_U_F_KEEP | WEFT_U_F_ROC | WEFT_U_F_SC)
 #define WEFT_U_PICK_ROC_L (WEFT_U_ULT | WEFT_U_F_ROC)               /* RoC-L, SS-L */
@@ -379,15 +381,18 @@ static inline uint16_t weft_unit_fork_pick(const weft_unit *t)
 {
     return t->flags & WEFT_U_FORK_PICK;
 }
+/* Does t pick RoC-L's paths: a ULT (not a special unit) of a lazy return-on-completion
+ * technique other than SC (RoC-L, SS-L)?  Its flags only: whether t is fresh is the
+ * caller's to know. */
 static inline bool weft_unit_picks_roc_l(const weft_unit *t)
 {
     return weft_unit_fork_pick(t) == WEFT_U_PICK_ROC_L;
 }
 /* The lowest address of the part of its joiner's stack that a unit LENT or BORROWED it
  * (WEFT_STACK_LENT, _BORROWED) may use: its stack size below its lend record, which lies in
- * the joiner's frame (user_stack) and which the room test found free (unit.c, "a fresh
- * unit on its joiner's stack").  From the record's address alone: nothing in the joiner's
- * frame is read, so another stream may ask. */
+ * the joiner's frame (user_stack) and which the room test found free (lend.c).  From the
+ * record's address alone: nothing in the joiner's frame is read, so another stream may
+ * ask. */
 static inline uintptr_t weft_unit_lent_lo(const weft_unit *u)
 {
     return ((uintptr_t)u->user_stack - u->stack_size) & ~(uintptr_t)15;
@@ -401,8 +406,9 @@ static inline uintptr_t weft_unit_lent_lo(const weft_unit *u)
 WEFT_INTERNAL bool weft_unit_lent_stack(const weft_unit *u, weft_stack **st, uintptr_t *lo,
                                         uintptr_t *top);
 
-/* An SC ULT (not a special unit): a fresh one may take the usual join, on its joiner's
- * stack (unit.c, "scheduler creation in the joiner").  Never in TSan builds. */
+/* Does t pick SC's paths: an SC ULT (not a special unit), in a build that lends stacks
+ * (never TSan's)?  Its flags only; a fresh one may take the usual join, on its joiner's
+ * stack (lend.c, "scheduler creation in the joiner"). */
 static inline bool weft_unit_picks_sc(const weft_unit *t)
 {
     /* only a ULT's technique sets the bit, never a special unit's (types.h, fork.c) */
@@ -413,7 +419,7 @@ static inline bool weft_unit_picks_sc(const weft_unit *t)
 WEFT_INTERNAL void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t);
 /* join_many: the remaining handles of the list.  Passed to weft_unit_join_wait_chain,
  * it lets a bypass-joined child that finishes start the next fresh child of the list
- * itself (N + 1 switches for N children, unit.c); on return list[first .. next) are
+ * itself (N + 1 switches for N children, exit.c); on return list[first .. next) are
  * joined, `next` > the joined target's index. */
 typedef struct weft_join_chain {
     const ABT_thread *list;
@@ -514,7 +520,7 @@ static inline int weft_unit_free(weft_unit *t, ABT_thread h)
     return ABT_SUCCESS;
 }
 /* ... of a unit the caller saw not terminated yet (weft_unit_done false), in one call
- * (unit.c): no second look before the join (a unit that terminates meanwhile makes the
+ * (join.c): no second look before the join (a unit that terminates meanwhile makes the
  * join return at once), and a unit the join ran to completion here is released without
  * publishing its end first.  On success *thread (*task) is ABT_THREAD_NULL
  * (ABT_TASK_NULL); a bad target gives ABT_ERR_INV_THREAD (ABT_ERR_INV_TASK). */
