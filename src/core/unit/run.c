@@ -6,11 +6,15 @@
 
 #include "core/unit/switch.h"
 
-void weft_unit_cancel_now(weft_xstream *xs, weft_unit *u)
+/* A cancelled unit ends without running: CANCEL, then its end.  Inlined where the
+ * scheduler runs a popped unit; ABT_thread_cancel calls weft_unit_cancel_now. */
+static inline __attribute__((always_inline)) void cancel_now(weft_xstream *xs, weft_unit *u)
 {
     weft_tool_event(u, ABT_TOOL_EVENT_THREAD_CANCEL);
     unit_finish(xs, u);
 }
+
+void weft_unit_cancel_now(weft_xstream *xs, weft_unit *u) { cancel_now(xs, u); }
 
 /* Scheduler creation's call: u runs on the loop's own stack.  If it comes back here
  * promoted (it left the stack once and now owns it), this frame is u's and the code after
@@ -38,7 +42,7 @@ void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u)
         if (WEFT_UNLIKELY(u->stack_kind == WEFT_STACK_BORROWED))
             weft_unit_lend_cancel(xs, s, u); /* its joiner, beneath it, gets its frame back */
         else
-            weft_unit_cancel_now(xs, u);
+            cancel_now(xs, u);
         return;
     }
     if (WEFT_UNLIKELY((u->flags & WEFT_U_MAIN) && !xs->primary && weft_main_belongs_home(u))) {

@@ -229,7 +229,8 @@ WEFT_API int ABT_thread_yield_to(ABT_thread thread)
     return r == ABT_ERR_THREAD ? ABT_ERR_INV_THREAD : r;
 }
 
-static void make_ready_after_suspend(weft_unit *u)
+/* A suspended unit made ready (out of line: the resume's rare end). */
+static __attribute__((noinline)) void make_ready_after_suspend(weft_unit *u)
 {
     weft_atomic_fetch_sub_relaxed(&u->pool->num_blocked, 1);
     weft_atomic_store_relaxed(&u->state, WEFT_READY);
