@@ -71,7 +71,7 @@ enum weft_unit_flags {
     WEFT_U_SCHED = 1u << 4,      /* runs a stacked scheduler */
     WEFT_U_CANCELLED = 1u << 5,  /* cancel requested before it started */
     WEFT_U_MAIN_SCHED = 1u << 6, /* stands for a main scheduler's ULT (weft_sched.self_unit) */
-    /* the fork-join technique of a ULT (core/fork.h): what it does, then which one */
+    /* the fork-join technique of a ULT (core/unit/fork.h): what it does, then which one */
     WEFT_U_F_CF = 1u << 7,   /* child-first: ABT_thread_create runs it at once */
     WEFT_U_F_KEEP = 1u << 8, /* stack taken at creation, kept until the unit is freed */
     WEFT_U_F_ROC = 1u << 9,  /* return on completion to whoever started it */

@@ -18,7 +18,7 @@
  * pointer in weft_sched (an indirect call on the path of every ULT run) and three copies
  * of the loop (they drifted: idle spin 4096 in one, 256 in the others).
  *
- * Restartable (stack separation, core/fork.h).  The loop keeps no state that cannot be
+ * Restartable (stack separation, core/unit/fork.h).  The loop keeps no state that cannot be
  * rebuilt (its unit count lives in the scheduler, its rng and idle phase start afresh),
  * so it is *stateless* in the trade-off paper's sense: WEFT_SCHED_LOOP_DEFINE enters it
  * through weft_sched_loop_enter (core/unit/exit.c), which records where the loop starts

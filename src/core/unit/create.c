@@ -101,7 +101,7 @@ int weft_unit_create_to(weft_xstream *xs, weft_unit *self, weft_pool *p, void (*
 
 /* Child-first.
  *
- * A child-first unit (core/fork.h, WEFT_U_F_CF) created by a ULT runs at once: its
+ * A child-first unit (core/unit/fork.h, WEFT_U_F_CF) created by a ULT runs at once: its
  * creator saves its context (weft_ctx_call), and the child, once on its own stack,
  * queues the creator in the creator's pool (the post action), where this stream's
  * scheduler - if the child deviates - or another stream may take it.  When the child's

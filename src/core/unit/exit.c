@@ -161,7 +161,7 @@ void weft_ult_entry(void *arg)
 
 /* Return on completion.
  *
- * RoC techniques (core/fork.h, WEFT_U_F_ROC).  A scheduler, or a joiner that bypasses
+ * RoC techniques (core/unit/fork.h, WEFT_U_F_ROC).  A scheduler, or a joiner that bypasses
  * one, starts a fresh RoC unit with weft_ctx_call instead of weft_ctx_start: its own
  * context is saved as usual, but when the unit's function returns and nothing else ran
  * on the stream meanwhile (the stream's epoch is the one read at the start, and the unit

@@ -41,7 +41,7 @@ WEFT_COLD bool weft_unit_ensure_stack_slow(weft_xstream *xs, weft_unit *u)
     return true;
 }
 
-/* Scheduler creation (SC, core/fork.h).  A predefined loop whose body runs on a stack of
+/* Scheduler creation (SC, core/unit/fork.h).  A predefined loop whose body runs on a stack of
  * its own (body_stack, weft_sched_loop_enter) calls a fresh SC unit on that stack like a
  * tasklet (sc_run, run.c).  The first time the unit is about to leave its stack (yield,
  * park, yield_to, *_to, a child-first creation, the join bypass: leave_check), it is

@@ -392,7 +392,7 @@ static inline bool weft_main_belongs_home(weft_unit *m)
 }
 
 /* The next unit needs the scheduler: a tasklet, the primary ULT, a cancelled unit, or an
- * SS or SC unit that never ran (a stateless loop starts those, core/fork.h).  The
+ * SS or SC unit that never ran (a stateless loop starts those, core/unit/fork.h).  The
  * caller owns `next` or holds its pool's lock. */
 static inline bool bypass_declines(weft_unit *next)
 {
