@@ -12,6 +12,7 @@
  * yield's bypass; the call of a fresh unit on its joiner's stack (the lend). */
 #ifndef WEFT_CORE_UNIT_SWITCH_H
 #define WEFT_CORE_UNIT_SWITCH_H
+
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,8 +159,6 @@ static inline weft_xstream *ult_landed(weft_unit *self, void *resumed_by)
     return xs;
 }
 
-/* Enter `to` (prepared: xs->cur, state, stack) from a context that saves into *save.
- * Returns the hand-over word of whoever resumes the saved context. */
 /* The sanitizers' side of a switch to `to` (nothing in other builds). */
 static inline void san_switch_to(void **fake, weft_unit *to)
 {
@@ -168,6 +167,8 @@ static inline void san_switch_to(void **fake, weft_unit *to)
     weft_san_switch(fake, lo, sz, to->tsan_fiber);
 }
 
+/* Enter `to` (prepared: xs->cur, state, stack) from a context that saves into *save.
+ * Returns the hand-over word of whoever resumes the saved context. */
 static inline __attribute__((always_inline)) void *enter_unit(weft_xstream *xs, weft_ctx *save,
                                                               void **fake, weft_unit *to)
 {
@@ -562,8 +563,10 @@ static inline __attribute__((always_inline)) int ult_yield_checked(weft_xstream 
     return ABT_SUCCESS;
 }
 
-/* The call of a fresh SC or RoC-L unit on its joiner's stack (the lend, lend.c): the join's
- * and the free's usual path (join.c) inline it. */
+/* The call of a fresh SC or RoC-L unit on its joiner's stack (the lend, lend.c): the
+ * usual paths of the join and the free (join.c) inline it.  Where the call is not native
+ * (arch/lend.h, WEFT_LEND_INLINE) sc_lend_body and sc_lend_run are out of line, and
+ * marked unused for the files that do not call them. */
 
 /* The lowest address of the stack u runs on; SC_FLOOR_NONE when it is unknown (an SC unit
  * on its loop's stack, a unit that has none).  On a 64-bit target SC_FLOOR_NONE is the
@@ -631,8 +634,10 @@ weft_unit_lend_run_nested(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_
  * native).  `restore`: the canary of self when self is lent itself (t's frames may cover
  * it), written again when t comes back; NULL otherwise (a constant there: the usual path
  * has no such store). */
-static WEFT_LEND_INLINE int sc_lend_body(weft_xstream *xs, weft_unit *self, weft_unit *t,
-                                         weft_pool *p, uintptr_t floor, uintptr_t *restore)
+static WEFT_LEND_INLINE __attribute__((unused)) int sc_lend_body(weft_xstream *xs, weft_unit *self,
+                                                                 weft_unit *t, weft_pool *p,
+                                                                 uintptr_t floor,
+                                                                 uintptr_t *restore)
 {
     struct sc_lend lend;
     if (WEFT_UNLIKELY(!sc_lend_has_room(floor, (uintptr_t)&lend, t->stack_size + SC_LEND_SLACK)))
@@ -673,8 +678,8 @@ static WEFT_LEND_INLINE int sc_lend_body(weft_xstream *xs, weft_unit *self, weft
 
 /* Takes the fresh SC or RoC-L unit t out of its pool p and calls it on self's stack
  * (sc_lend_body). */
-static WEFT_LEND_INLINE int sc_lend_run(weft_xstream *xs, weft_unit *self, weft_unit *t,
-                                        weft_pool *p)
+static WEFT_LEND_INLINE __attribute__((unused)) int sc_lend_run(weft_xstream *xs, weft_unit *self,
+                                                                weft_unit *t, weft_pool *p)
 {
     /* unit_stack_floor, the primary ULT's first and a lent joiner's apart */
     uint8_t k = self->stack_kind;
