@@ -41,16 +41,11 @@ core_rank() {
   esac
 }
 
-# Old top-level paths that forward to a room's header, for the unit engine's files that
-# still name them (unit.c, unit.h, fork.c); only the unit room may include them.  A
-# forwarder counts as the header it includes.
-FORWARDERS="core/xstream.h core/tool.h core/sanitizer.h core/overflow.h core/thread_attr.h"
-
 # The room of a file under core/ (empty: none).
 core_room() {
   case "$1" in
     core/types.h|core/handle.h|core/runtime.h|core/wait.h|core/face.h) echo base ;;
-    core/unit.[ch]|core/fork.[ch]|core/unit/*) echo unit ;;
+    core/unit/*) echo unit ;;
     core/*/*)
       local r=${1#core/}; r=${r%%/*}
       [ "$(core_rank "$r")" -ge 0 ] && echo "$r" ;;
@@ -59,7 +54,7 @@ core_room() {
 }
 
 # Includes against the room order that hold for a reason (rule 2): "file target", glob
-# patterns, the target as written after its forwarder is resolved.
+# patterns, the target as written.
 #   pool -> sched/idle.h: a pool keeps the idle nodes of the schedulers that sleep on it
 #     and its push wakes one (the waker's half of the idle protocol, which idle.h states
 #     for both halves; it includes only types.h).
@@ -77,7 +72,6 @@ EXCEPTIONS="
 core/pool/pool.h core/sched/idle.h
 core/unit* core/sched/sched.h
 core/unit* core/sched/loop.h
-core/fork.c core/api/thread_attr.h
 core/unit/* core/api/thread_attr.h
 core/tool/stack_dump.c core/pool/pool.h
 core/tool/stack_dump.c core/unit*
@@ -103,7 +97,7 @@ while IFS= read -r f; do
     echo "$f: file outside any layer (add its folder to scripts/check_layers.sh and docs/architecture.md)"
     bad=1; continue
   fi
-  if [ "$layer" = core ] && [ -z "$(core_room "$f")" ] && [[ " $FORWARDERS " != *" $f "* ]]; then
+  if [ "$layer" = core ] && [ -z "$(core_room "$f")" ]; then
     echo "$f: file outside any room of core (add it to a room, scripts/check_layers.sh and docs/architecture.md)"
     bad=1; continue
   fi
@@ -129,14 +123,7 @@ while IFS= read -r f; do
     elif [ "$tr" -eq 4 ] && [ "$lr" -eq 4 ] && [ "$tl" != "$layer" ]; then
       echo "$f:$line: face $layer includes another face's header \"$target\""
       bad=1
-    elif [ "$layer" = core ] && [ "$tl" = core ] && [[ " $FORWARDERS " != *" $f "* ]]; then
-      if [[ " $FORWARDERS " == *" $target "* ]]; then
-        if [ "$(core_room "$f")" != unit ]; then
-          echo "$f:$line: include \"$target\": a forwarder for the unit engine's files; include the header it names"
-          bad=1; continue
-        fi
-        target=$(sed -nE 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"([^"]+)".*/\1/p' "$target")
-      fi
+    elif [ "$layer" = core ] && [ "$tl" = core ]; then
       fr=$(core_room "$f"); to=$(core_room "$target")
       if [ -z "$to" ]; then
         echo "$f:$line: include \"$target\": a core header outside any room"

@@ -1,6 +1,6 @@
 /* fork_child_first_main: child-first creation by the primary ULT, which waits for its
  * child in the primary stream's hand-off slot rather than in its pool (post_home,
- * core/unit.c), for each child-first technique, on 1 and 2 streams.
+ * core/unit/create.c), for each child-first technique, on 1 and 2 streams.
  *   - A child that returns without deviating gives the primary ULT back at once, on the
  *     primary stream.
  *   - A child that yields lets the primary ULT run before its own second half, even

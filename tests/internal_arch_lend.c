@@ -123,7 +123,7 @@ int main(void)
 {
 #ifdef UNDER_TSAN
     /* TSan's shadow call stack does not follow a jump over frames (weft does not lend in
-     * such builds: core/unit.c, "scheduler creation in the joiner") */
+     * such builds: core/unit/lend.c, "scheduler creation in the joiner") */
     fprintf(stderr, "SKIP: ThreadSanitizer cannot follow weft_lend_jump\n");
     return 77;
 #endif

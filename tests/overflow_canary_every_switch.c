@@ -72,7 +72,7 @@ static void body(void)
         CHECK_ABT(
             ABT_thread_create(path == P_JOIN ? pool : side, b_fn, NULL, ABT_THREAD_ATTR_NULL, &b));
     /* A runs from the scheduler, on its own stack: joined here before it ran, it would run
-     * on ours (src/core/unit.c, "a fresh unit on its joiner's stack") */
+     * on ours (src/core/unit/lend.c, "a fresh unit on its joiner's stack") */
     CHECK_ABT(ABT_thread_yield());
     CHECK_ABT(ABT_thread_join(a));
     _exit(0);

@@ -1,5 +1,5 @@
 /* overflow_death_lent: a default (RoC-L) ULT that the primary ULT frees before it ran
- * runs on the primary ULT's stack (src/core/unit.c, "a fresh unit on its joiner's stack");
+ * runs on the primary ULT's stack (src/core/unit/lend.c, "a fresh unit on its joiner's stack");
  * when it recurses without end it runs past the low end of its stack size and on to the
  * low end of that stack, and the process stops (SIGABRT) with one message that names the
  * ULT (its id and function), its stack of 16384 bytes, says that it ran on the stack its

@@ -4,7 +4,7 @@
  * its id and function (overrun_ult), "its stack of 16384 bytes", how far it overran (at
  * least 1 and at most the overrun) and the two fixes (ABT_THREAD_STACKSIZE,
  * ABT_thread_attr_set_stacksize), also when its joiner lent it a larger stack (src/core/
- * unit.c, "a fresh unit on its joiner's stack": the canary at the low end of its stack
+ * unit/lend.c, "a fresh unit on its joiner's stack": the canary at the low end of its stack
  * size).  The ULT, queued and never run, is joined (ABT_thread_join) or freed
  * (ABT_thread_free) by: the primary ULT (it lends its OS stack); a ULT that the primary
  * ULT freed fresh in turn (a lent joiner lends on); a ULT with a 256 KiB stack of its own,

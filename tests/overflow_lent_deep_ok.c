@@ -1,6 +1,6 @@
 /* overflow_lent_deep_ok: ULTs that use nearly all of their 16 KiB stack size, each joined
  * or freed fresh by the one before (so that, where a joiner lends its stack, each runs on
- * the primary ULT's stack below its joiner's frames: src/core/unit.c, "a fresh unit on its
+ * the primary ULT's stack below its joiner's frames: src/core/unit/lend.c, "a fresh unit on its
  * joiner's stack"), some of them yielding in the middle, run to their end without any
  * overflow report: the canary at the low end of a lent ULT's stack size is not mistaken
  * for an overrun when a ULT it joins covers it, nor when the ULT leaves the stack.  Four

@@ -5,7 +5,7 @@
  * page) is its guard page, and the ULT's local variables lie above that page.  Three
  * ULTs: default attributes (16 KiB stacks here; created by the primary ULT or by a ULT
  * that the primary ULT freed fresh, joined or freed before they ran: a joiner does not
- * lend its stack in these modes, src/core/unit.c), a stack size of 16 KiB + 128 bytes
+ * lend its stack in these modes, src/core/unit/lend.c), a stack size of 16 KiB + 128 bytes
  * (ABT_thread_attr_set_stacksize), and a user-given stack from malloc, not page-aligned
  * (ABT_thread_attr_set_stack), which is readable and writable again once the ULT is
  * freed.  A read of the guard page faults and one of the page above it does not

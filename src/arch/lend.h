@@ -1,6 +1,6 @@
 /* src/arch/lend.h - a call that code deeper in it can leave early, back to the call's end,
  * without unwinding the frames in between.  weft lends a joiner's stack to an SC unit
- * with it (core/unit.c, "scheduler creation in the joiner"): the unit's function is
+ * with it (core/unit/lend.c, "scheduler creation in the joiner"): the unit's function is
  * called like a tasklet's, and ABT_thread_exit, or a cancellation, of that unit comes back
  * to its joiner's frame through weft_lend_jump.
  *

@@ -1,7 +1,7 @@
 /* src/arch/spinlock.h - a test-and-test-and-set spinlock for short critical sections only
  * (pool queues, waiter lists, timer heaps): a few pointer writes, never a syscall or a
  * wait while held.  (A ULT that parks or yields may hold one across its context switch:
- * the post action on the other side releases it first thing, core/unit.h, or the switch
+ * the post action on the other side releases it first thing, core/unit/unit.h, or the switch
  * itself once it left the suspended stack, weft_spin_word.)  The
  * uncontended acquire is one exchange inline; spinning is out of line. */
 #ifndef WEFT_ARCH_SPINLOCK_H

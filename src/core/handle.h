@@ -4,7 +4,7 @@
  * A handle is the descriptor's address with a generation tag in its top 16 bits:
  *     handle = (uintptr_t)u | gen << 48
  * The descriptor keeps the handle of its current life in `u->handle`.  Freeing the unit
- * (weft_unit_recycle) adds 1 << 48 to that word, so every copy of the old handle stops
+ * (weft_unit_release) adds 1 << 48 to that word, so every copy of the old handle stops
  * matching it - also after a new unit took the descriptor - and weft_unit_from refuses
  * it.  Descriptors come from slabs that live until ABT_finalize, so the compare always
  * reads weft's memory.  Why this layout (docs/design/api.md, "Stale handles"):
@@ -16,7 +16,7 @@
  *   - the bump is one add, with no carry into the address (it wraps off the top).
  * A tag repeats after 65536 frees of one descriptor: a handle kept that long may then
  * name the unit that lives there.  On 32-bit targets there is no room: the tag is 0 and
- * only the address is compared (stale copies of a recycled descriptor are accepted). */
+ * only the address is compared (stale copies of a released descriptor are accepted). */
 #ifndef WEFT_CORE_HANDLE_H
 #define WEFT_CORE_HANDLE_H
 

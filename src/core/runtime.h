@@ -35,7 +35,7 @@ struct weft_config {
     size_t mem_stack_page_size;   /* ABT_MEM_STACK_PAGE_SIZE */
     uint64_t mem_trim_ms;         /* ABT_MEM_TRIM_MS: trim period (mem/trim.c), 0 off */
     int stack_overflow_check;     /* ABT_STACK_OVERFLOW_CHECK: 0 none, 1 canary, 2/3 guard */
-    bool lend_stacks;             /* a joiner may lend its stack to a fresh unit (unit.c): not
+    bool lend_stacks;             /* a joiner may lend its stack to a fresh unit (unit/lend.c): not
                                    * when ABT_STACK_OVERFLOW_CHECK names mprotect(_strict) */
     bool guard_in_stack;          /* the guard page is the lowest page of a ULT's stack, a
                                    * user-given one too (mem/stack.c, core/tool/overflow.h): when

@@ -71,7 +71,7 @@ enum weft_unit_flags {
     WEFT_U_SCHED = 1u << 4,      /* runs a stacked scheduler */
     WEFT_U_CANCELLED = 1u << 5,  /* cancel requested before it started */
     WEFT_U_MAIN_SCHED = 1u << 6, /* stands for a main scheduler's ULT (weft_sched.self_unit) */
-    /* the fork-join technique of a ULT (core/fork.h): what it does, then which one */
+    /* the fork-join technique of a ULT (core/unit/fork.h): what it does, then which one */
     WEFT_U_F_CF = 1u << 7,   /* child-first: ABT_thread_create runs it at once */
     WEFT_U_F_KEEP = 1u << 8, /* stack taken at creation, kept until the unit is freed */
     WEFT_U_F_ROC = 1u << 9,  /* return on completion to whoever started it */
@@ -106,7 +106,7 @@ enum weft_stack_kind {
                           * one (canary checks) */
     WEFT_STACK_SC,       /* an SC unit on its scheduler's loop stack, not promoted yet */
     WEFT_STACK_LENT,     /* an SC or RoC-L unit called by its joiner on the joiner's stack,
-                          * that has not left it (unit.c, "a fresh unit on its joiner's
+                          * that has not left it (core/unit/lend.c, "a fresh unit on its joiner's
                           * stack"): user_stack holds the lend record, stack is NULL */
 };
 
@@ -141,7 +141,7 @@ struct weft_unit {
     _Atomic(struct weft_ktab *) keys; /* work-unit-local values, lazily made (key.c) */
     _Atomic uint32_t request;         /* WEFT_REQ_* bits: set by others, or after a switch */
     uint8_t prio;                     /* priority pools (pool/prio.c): level + 1, 0 = none */
-    /* a field of the third line was set (migr_cb, sched, uunit), or `keys`: the retire
+    /* a field of the third line was set (migr_cb, sched, uunit), or `keys`: the release
      * resets them.  While it is 0 they are NULL, so freeing a unit touches two lines, not
      * three, and tests one byte for all of them. */
     _Atomic uint8_t cold;
@@ -154,7 +154,7 @@ struct weft_unit {
     union {
         weft_sched *sched;   /* for WEFT_U_SCHED units: the scheduler it runs */
         weft_unit *cf_child; /* a ULT that started a child-first child and may get it
-                              * back (unit.c, cf_spawn); NULL otherwise */
+                              * back (core/unit/create.c, cf_spawn); NULL otherwise */
     };
     union {                    /* ASan and TSan never share a build (#error above) */
         void *tsan_fiber;      /* ThreadSanitizer fiber (TSan builds only) */
@@ -170,8 +170,8 @@ struct weft_unit {
 } __attribute__((aligned(WEFT_CACHE_LINE)));
 
 _Static_assert(sizeof(struct weft_unit) == 3 * WEFT_CACHE_LINE, "weft_unit: three cache lines");
-/* Words that creation and the retire write whole (unit.h, unit_set_flags_word and
- * weft_unit_retire_fields): flags, stack_kind and in_pool; request, prio and cold. */
+/* Words that creation and the release write whole (unit/unit.h, unit_set_flags_word and
+ * weft_unit_release_fields): flags, stack_kind and in_pool; request, prio and cold. */
 _Static_assert(offsetof(struct weft_unit, stack_kind) == offsetof(struct weft_unit, flags) + 2 &&
                    offsetof(struct weft_unit, in_pool) == offsetof(struct weft_unit, flags) + 3 &&
                    WEFT_STACK_NONE == 0,
@@ -182,15 +182,16 @@ _Static_assert(offsetof(struct weft_unit, prio) == offsetof(struct weft_unit, re
                "request, prio and cold share one 64-bit word");
 
 /* A blocked waiter.  For a ULT, `ult` is set and waking means making it ready.  For a
- * tasklet or an external thread, `ult` is NULL and the waiter sleeps on `futex` until the
- * waker stores 1 there.  Lives on the waiter's stack: the waker must not touch it after
- * the wake. */
+ * tasklet or an external thread, `ult` is NULL and the waiter sleeps on `futex`: 0 while it
+ * waits, 1 once woken (the waker is still in its futex_wake on the word), 2 when the
+ * waker is done with it (core/wait.h); the sleeper leaves at 2 only.  Lives on the
+ * waiter's stack: the waker touches it no more after storing 2. */
 struct weft_waiter {
     weft_waiter *next;
     weft_unit *ult;
     _Atomic uint32_t futex;
     uint16_t counted_blocked; /* the ULT was counted in its pool's num_blocked */
-    uint16_t join_chain;      /* a join_many joiner: `data` is its weft_join_chain (unit.c) */
+    uint16_t join_chain;      /* a join_many joiner: `data` is its weft_join_chain (join.c) */
     void *data;               /* per-object payload (e.g. requested lock mode) */
 };
 
@@ -292,11 +293,11 @@ struct weft_sched {
     weft_pool **pools;
     int num_pools;
     /* the first num_join_pools pools may hand a fresh target to its joiner (join bypass,
-     * unit.c): num_pools for a predefined scheduler, 0 for a user-defined one */
+     * core/unit/switch.h): num_pools for a predefined scheduler, 0 for a user-defined one */
     int num_join_pools;
     uint32_t event_freq;      /* check events every this many pops */
     weft_pool *bypass_pool;   /* the pool it pops first, when yields, parks and joins may
-                               * bypass it there (sched.c sets it; unit.c) */
+                               * bypass it there (sched.c sets it; core/unit/yield.c) */
     _Atomic uint32_t request; /* enum weft_sched_request */
     uint8_t automatic;
     uint8_t use;       /* enum weft_sched_use */
@@ -333,10 +334,11 @@ struct weft_xstream {
     weft_sched *sched;                       /* innermost running scheduler: units return to it */
     void (*post_fn)(weft_xstream *, void *); /* action to run right after the next switch */
     void *post_arg;
-    int yield_budget; /* yields left before the scheduler must run (unit.c) */
+    int yield_budget; /* yields left before the scheduler must run (core/unit/switch.h) */
     /* Bumped by every switch except the starts that may be returned from and those
-     * returns (return on completion, unit.c): a unit started with weft_ctx_call may return
-     * to its starter only if it finishes on the same stream with the same epoch. */
+     * returns (return on completion, core/unit/exit.c): a unit started with weft_ctx_call
+     * may return to its starter only if it finishes on the same stream with the same
+     * epoch. */
     uint64_t epoch;
     /* only this stream touches it: no atomics (its trimming fields at the end are cold) */
     struct weft_mem_cache cache;

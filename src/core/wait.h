@@ -3,7 +3,7 @@
  * for any face that blocks): it includes no pool, scheduler or memory header.
  *
  * Waiting.  A ULT parks: it leaves its stack, and the lock of the list it waits on is
- * released by the post action that runs after the switch (core/unit.h, the switching
+ * released by the post action that runs after the switch (core/unit/unit.h, the switching
  * protocol), so a waker can never see a waiter that still runs.  A tasklet or an external
  * thread cannot leave its stack: it releases the lock and sleeps on the futex word of its
  * weft_waiter.  Either way the waker calls weft_waiter_wake exactly once.  The futex word

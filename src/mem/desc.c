@@ -3,7 +3,7 @@
  *
  * Descriptors are carved from slabs of SLAB_UNITS.  A slab is SLAB_UNITS * desc_size
  * bytes, a whole number of pages (desc_size is a multiple of 64), and starts zeroed (the
- * "recycled" state of unit.h).  Slabs live in chunks: CHUNK_SIZE-aligned anonymous
+ * "released" state of core/unit/unit.h).  Slabs live in chunks: CHUNK_SIZE-aligned anonymous
  * mappings (MAP_NORESERVE) whose first page holds the chunk's record, so the slab of a
  * descriptor is found from its address alone.  A descriptor is never freed alone: a
  * full stream cache spills into the depot, and ABT_finalize unmaps every chunk at once,

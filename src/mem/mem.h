@@ -63,7 +63,7 @@ struct weft_mem_cache {
     uint32_t num_descs, num_stacks;
     uint32_t cap_descs, cap_stacks; /* entries the arrays have room for */
     /* free stacks of the second cached size (big_stacksize: schedulers' loops and the
-     * SC units that take one over, core/fork.h), an array like `stacks`, up to max_stacks
+     * SC units that take one over, core/unit/fork.h), an array like `stacks`, up to max_stacks
      * (WEFT_MEM_CACHE_FLOOR_BIG if that is less), the rest in the big depot (stack.c);
      * slow paths only */
     void **bigs; /* weft_stack * each */

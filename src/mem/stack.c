@@ -48,7 +48,7 @@
  *
  * Stacks of the second cached size (weft_mem_cfg.big_stacksize: the schedulers' size, for
  * the loops' own stacks and the SC units that take one over when they are promoted,
- * core/fork.h) are mapped alone and circulate the same way: a stream's `bigs` array (up
+ * core/unit/fork.h) are mapped alone and circulate the same way: a stream's `bigs` array (up
  * to max_stacks), and the big depot, an array which takes the older half of a full one
  * and refills an empty one in batches.  Both trim like the default size's; what the big
  * depot gives back is unmapped.  Before, a stream kept 4 and unmapped the rest: every SC

@@ -10,8 +10,8 @@
  *   - a tasklet or an external OS thread releases the lock and sleeps on the futex word
  *     of its weft_waiter.
  * A waker takes the object lock, unlinks nodes, decides which waiters it wakes, releases
- * the lock and then wakes them (weft_waiter_wake: push the ULT to its pool, or store 1 and
- * futex-wake).  Nobody spins or polls while waiting.
+ * the lock and then wakes them (weft_waiter_wake: push the ULT to its pool, or store 1, futex-wake
+ * and store 2: core/wait.h).  Nobody spins or polls while waiting.
  *
  * Claim protocol (wake vs. time-out, and one waiter on several lists).  A waiter that can
  * be woken by more than one party - it has a deadline (a timer may fire), or it is linked

@@ -3,10 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/fork.h"
+#include "core/unit/fork.h"
 #include "core/api/thread_attr.h"
 #include "core/tool/tool.h"
-#include "core/unit.h"
+#include "core/unit/unit.h"
 #include "core/stream/xstream.h"
 
 WEFT_API int ABT_info_query_config(ABT_info_query_kind query_kind, void *val)

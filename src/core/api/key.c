@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/unit.h"
+#include "core/unit/unit.h"
 
 struct weft_key {
     uint32_t id;
@@ -122,7 +122,7 @@ static WEFT_COLD struct key_slot *grow(weft_unit *u, uint32_t id)
         fresh->shift = (uint32_t)__builtin_ctz(b);
         if (weft_atomic_cas_strong_acq_rel_acquire(&u->keys, &t, fresh)) {
             t = fresh;
-            /* the retire's one test of what it has to release (types.h, `cold`) */
+            /* the release's one test of what it has to release (types.h, `cold`) */
             weft_atomic_store_relaxed(&u->cold, 1);
         } else {
             free(fresh);

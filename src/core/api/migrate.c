@@ -4,7 +4,7 @@
  * the target.  A unit that is running or blocked gets a pending target (unit->migr_to);
  * the move happens the next time it is put into a pool (after a yield, or when woken),
  * on the stream that puts it there, and the migration callback runs then. */
-#include "core/unit.h"
+#include "core/unit/unit.h"
 #include "core/stream/xstream.h"
 
 static int migrate_to_pool(weft_unit *u, weft_pool *p)
@@ -21,7 +21,7 @@ static int migrate_to_pool(weft_unit *u, weft_pool *p)
             weft_pool_push(from, u); /* stays where it was */
             return r;
         }
-        weft_atomic_store_relaxed_plain(&u->pool, p); /* a joiner may read it (unit.c) */
+        weft_atomic_store_relaxed_plain(&u->pool, p); /* a joiner may read it (core/unit/join.c) */
         weft_tool_event(u, WEFT_TOOL_EVENT_MIGRATE);  /* the tracer's, never a tool's */
         if (u->migr_cb)
             u->migr_cb(weft_unit_handle(u), u->migr_cb_arg);

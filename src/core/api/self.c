@@ -4,7 +4,7 @@
  * ULT; an external thread has none and gets ABT_ERR_INV_XSTREAM, as in Argobots.  A main
  * scheduler cannot suspend, exit or switch to a ULT by itself (ABT_ERR_INV_THREAD); its
  * ABT_self_yield returns at once. */
-#include "core/unit.h"
+#include "core/unit/unit.h"
 #include "core/stream/xstream.h"
 
 /* The calling unit, or an error code through *err. */
@@ -195,7 +195,7 @@ WEFT_API int ABT_self_set_associated_pool(ABT_pool pool)
     int r = weft_pool_bind(p, u); /* the caller owns itself; a user pool's unit may fail */
     if (r != ABT_SUCCESS)
         return r;
-    weft_atomic_store_relaxed_plain(&u->pool, p); /* a joiner may read it (unit.c) */
+    weft_atomic_store_relaxed_plain(&u->pool, p); /* a joiner may read it (core/unit/join.c) */
     return ABT_SUCCESS;
 }
 
@@ -298,7 +298,7 @@ WEFT_API int ABT_self_resume_exit_to(ABT_thread thread)
  * ABT_POOL_NULL; the caller continues when the child finishes, yields or blocks
  * (Argobots; the same as ABT_xstream_run_unit).  In a scheduler - a main one, whose self
  * is its handle while xs->cur is NULL, or a stacked one, whose ULT is xs->cur - the
- * scheduler runs it; in any other ULT a parent record stands in (unit.c). */
+ * scheduler runs it; in any other ULT a parent record stands in (core/unit/run.c). */
 WEFT_API int ABT_self_schedule(ABT_thread thread, ABT_pool pool)
 {
     weft_unit *t = weft_unit_from(thread);
@@ -322,7 +322,7 @@ WEFT_API int ABT_self_schedule(ABT_thread thread, ABT_pool pool)
                 weft_pool_push(t->pool, t); /* back to its pool, unchanged */
             return r;
         }
-        weft_atomic_store_relaxed_plain(&t->pool, p); /* a joiner may read it (unit.c) */
+        weft_atomic_store_relaxed_plain(&t->pool, p); /* a joiner may read it (core/unit/join.c) */
     }
     weft_xstream *xs = weft_xs_self();
     if (xs->cur == xs->sched->unit) {

@@ -1,7 +1,7 @@
 /* src/core/api/task.c - the ABT_task_* entry points.  A tasklet is a weft_unit without the
  * WEFT_U_ULT flag; ABT_task and ABT_thread are the same handle type, and the routines
  * below mirror their ABT_thread_* counterparts with the tasklet error codes. */
-#include "core/unit.h"
+#include "core/unit/unit.h"
 #include "core/stream/xstream.h"
 
 /* The ABT_task_* routines that mirror an ABT_thread_* one call it and report a bad

@@ -1,12 +1,13 @@
 /* src/core/api/thread.c - the ABT_thread_* entry points: argument checks and handle
- * conversion around the operations of unit.c.  Tasklets share the descriptor, so most of
+ * conversion around the operations of core/unit/.  Tasklets share the descriptor, so most of
  * these accept either kind of unit, as Argobots 1.2 does. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/sched/poll_hook.h"
 #include "core/api/thread_attr.h"
-#include "core/unit.h"
+#include "core/unit/unit.h"
+#include "core/unit/switch.h" /* ABT_thread_yield inlines the yield's bypass */
 #include "core/stream/xstream.h"
 
 static inline int need_init(void)
@@ -157,7 +158,7 @@ static int revive(ABT_pool pool, void (*fn)(void *), void *arg, ABT_thread *thre
         return ABT_ERR_INV_ARG;
     if (weft_atomic_load_acquire(&u->joiner) != WEFT_JOIN_DONE) {
         /* not done; unless it is TERMINATED already: the finishing stream stores that
-         * just before JOIN_DONE (core/unit.c), a few instructions away, and a program
+         * just before JOIN_DONE (core/unit/exit.c), a few instructions away, and a program
          * that saw the state (ABT_thread_get_state) may revive at once */
         if (weft_atomic_load_acquire(&u->state) != WEFT_TERMINATED)
             return ult ? ABT_ERR_INV_THREAD : ABT_ERR_INV_TASK;
@@ -470,7 +471,8 @@ WEFT_API int ABT_thread_set_associated_pool(ABT_thread thread, ABT_pool pool)
     return ABT_SUCCESS;
 }
 
-/* ABT_thread_yield and ABT_thread_yield_to live in unit.c, next to the paths they inline. */
+/* ABT_thread_yield is at the end of this file, ABT_thread_yield_to in core/unit/yield.c,
+ * next to the path it inlines. */
 
 WEFT_API int ABT_thread_resume(ABT_thread thread)
 {
@@ -516,7 +518,7 @@ WEFT_API int ABT_thread_set_callback(ABT_thread thread, void (*cb_func)(ABT_thre
         return ABT_ERR_INV_THREAD;
     u->migr_cb = cb_func;
     u->migr_cb_arg = cb_arg;
-    weft_atomic_store_relaxed(&u->cold, 1); /* the retire resets them (types.h) */
+    weft_atomic_store_relaxed(&u->cold, 1); /* the release resets them (types.h) */
     return ABT_SUCCESS;
 }
 
@@ -687,4 +689,23 @@ WEFT_API int ABT_thread_get_attr(ABT_thread thread, ABT_thread_attr *attr)
     weft_thread_attr_reshape(a);
     *attr = (ABT_thread_attr)a;
     return ABT_SUCCESS;
+}
+
+/* The yield path is one function: the bypass (ult_yield_checked, core/unit/switch.h) is
+ * inlined here. */
+WEFT_API int ABT_thread_yield(void)
+{
+    weft_xstream *xs = weft_xs_self();
+    weft_unit *self = xs ? xs->cur : NULL;
+    /* An external thread or a tasklet cannot yield: Argobots makes it a no-op. */
+    if (WEFT_UNLIKELY(!self || !weft_unit_is_ult(self)))
+        return ABT_SUCCESS;
+    /* leave_check, its rare call out of line */
+    if (WEFT_LIKELY(self->stack)) {
+        weft_canary_check(self);                    /* core/overflow.h */
+    } else if (self->stack_kind >= WEFT_STACK_SC) { /* SC or LENT (types.h) */
+        weft_ult_yield(xs, self);
+        return ABT_SUCCESS;
+    }
+    return ult_yield_checked(xs, self);
 }

@@ -2,7 +2,7 @@
 #ifndef WEFT_CORE_THREAD_ATTR_H
 #define WEFT_CORE_THREAD_ATTR_H
 
-#include "core/unit.h"
+#include "core/unit/unit.h"
 
 static inline struct weft_thread_attr *weft_thread_attr_from(ABT_thread_attr h)
 {

@@ -278,7 +278,7 @@ static inline void weft_pool_push_ctx(weft_pool *p, weft_unit *u, ABT_pool_conte
     p->ops->push(p, u, ctx);
 }
 
-/* A descriptor is being recycled, or its unit moves to a pool of another kind: give its user-made
+/* A descriptor is being released, or its unit moves to a pool of another kind: give its user-made
  * unit back (u->uunit != NULL). */
 WEFT_INTERNAL void weft_user_unit_drop(weft_unit *u);
 
@@ -364,7 +364,7 @@ static inline void weft_pool_fifo_rotate(weft_pool *p, weft_unit *h, weft_unit *
 /* The pop of a pool with WEFT_POOL_CAP_INLINE_FIFO (callers that know it has the cap
  * call it directly).  It prefetches the new head's frame after the release, so that the
  * load of h->ctx, which may wait for h's line (in the cache of the stream that created
- * h), does not hold the lock.  h may have been taken and even recycled meanwhile
+ * h), does not hold the lock.  h may have been taken and even released meanwhile
  * (descriptors stay mapped while the runtime lives): then the prefetch is only useless.
  * Before the lock, the head it is about to take is prefetched for writing (read without
  * the lock, so maybe stale: again only a useless prefetch), so that its line, which the
@@ -515,7 +515,7 @@ static inline bool weft_pool_take_fresh(weft_pool *p, weft_unit *u)
 /* Remove a specific queued unit: ABT_SUCCESS, or ABT_ERR_POOL if it is not there (or the
  * pool cannot remove). */
 WEFT_INTERNAL int weft_pool_remove(weft_pool *p, weft_unit *u);
-/* yield_to in one lock round (core/unit.c): remove queued `u` from the INLINE_FIFO pool
+/* yield_to in one lock round (core/unit/yield.c): remove queued `u` from the INLINE_FIFO pool
  * `p` and keep holding p's lock (true), so that weft_pool_fifo_push_release, the post
  * action on the other side of the switch, queues the yielding unit and releases it.
  * false: u is not queued in p; the lock is released. */

@@ -15,7 +15,7 @@
  * bound to a user pool (weft_pool_bind, before the push that needs it), create_unit /
  * u_create_from_thread makes it, and it keeps it across pops and re-pushes (yield,
  * wake-up, ABT_pool_pop + ABT_pool_push) until it is bound to another user pool, its
- * descriptor is recycled (weft_unit_recycle), or that pool is freed; then free_unit /
+ * descriptor is released (weft_unit_release), or that pool is freed; then free_unit /
  * u_free gets it back.  Moving to a built-in pool keeps the unit until one of those.
  * Both directions of the mapping are needed:
  *   thread -> unit: weft_unit.uunit (and .upool, the pool that made it).
@@ -35,7 +35,7 @@
  * unit itself): the fast check "already bound to p" reads uunit/upool without the lock,
  * which is safe because only the owner changes them, except pool destruction (map_sweep),
  * which unbinds units of a pool nobody may push to any more.  Unbinding (rebind,
- * recycle, sweep) re-checks uunit under the lock, so exactly one of two racing unbinders
+ * release, sweep) re-checks uunit under the lock, so exactly one of two racing unbinders
  * gives the unit back.  The user's callbacks are never called with a shard lock held.
  *
  * Failure.  create_unit may return ABT_UNIT_NULL.  Where the API can report it, bind
@@ -47,7 +47,7 @@
  * still needs a unit (its pool was changed while it ran or waited in another pool) has no
  * one to report to: the policy is to call create_unit again until it succeeds, yielding
  * the OS thread in between, with one message on stderr; a pending migration whose target
- * cannot make a unit is abandoned with a message (core/unit.c).
+ * cannot make a unit is abandoned with a message (core/unit/yield.c).
  *
  * Which callback answers what (Argobots 1.2, audited routine by routine):
  *   emptiness (ABT_pool_is_empty, every scheduler's stop check): a 1.2 pool's is_empty,
@@ -218,7 +218,7 @@ static void map_link(weft_unit *t, ABT_unit k, weft_pool *p)
     weft_unit **bk = bucket(s, h);
     weft_atomic_store_relaxed(&t->uunit, k);
     weft_atomic_store_relaxed(&t->upool, p);
-    weft_atomic_store_relaxed(&t->cold, 1); /* the retire looks at uunit (types.h) */
+    weft_atomic_store_relaxed(&t->cold, 1); /* the release looks at uunit (types.h) */
     t->unext = *bk;
     *bk = t;
     uint32_t n = ++s->n;

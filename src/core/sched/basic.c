@@ -5,7 +5,7 @@
  * BASIC_WAIT does the same but sleeps in pop_wait on its first pool when idle: an idle
  * stream then uses no CPU; pushes and stop requests wake it.  Both are the loop of loop.h.
  * Under either, with one inline-FIFO pool, yields and blocks may bypass the loop
- * (s->bypass_pool, core/unit.c). */
+ * (s->bypass_pool, core/unit/yield.c). */
 #include "core/sched/loop.h"
 
 WEFT_SCHED_LOOP_DEFINE(weft_sched_basic_run, weft_sched_pick_in_order, false)

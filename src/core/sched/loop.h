@@ -18,11 +18,11 @@
  * pointer in weft_sched (an indirect call on the path of every ULT run) and three copies
  * of the loop (they drifted: idle spin 4096 in one, 256 in the others).
  *
- * Restartable (stack separation, core/fork.h).  The loop keeps no state that cannot be
+ * Restartable (stack separation, core/unit/fork.h).  The loop keeps no state that cannot be
  * rebuilt (its unit count lives in the scheduler, its rng and idle phase start afresh),
  * so it is *stateless* in the trade-off paper's sense: WEFT_SCHED_LOOP_DEFINE enters it
- * through weft_sched_loop_enter (unit.c), which records where the loop starts (restart_top,
- * restart_fn) and where it returns (loop_exit).  An SS unit is then started without
+ * through weft_sched_loop_enter (core/unit/exit.c), which records where the loop starts
+ * (restart_top, restart_fn) and where it returns (loop_exit).  An SS unit is then started without
  * saving the loop's context; if it deviates, going back to the scheduler starts the loop
  * afresh at restart_top, and the loop's end jumps to loop_exit. */
 #ifndef WEFT_CORE_SCHED_LOOP_H
@@ -31,7 +31,7 @@
 #include "core/sched/sched.h"
 #include "core/sched/poll_hook.h"
 #include "core/sched/timer_hook.h"
-#include "core/unit.h"
+#include "core/unit/unit.h"
 
 /* A pick policy: the next unit to run, or NULL.  `rng` is the loop's private xorshift
  * state (never 0), for policies that choose at random. */
@@ -90,7 +90,7 @@ weft_sched_loop(weft_sched *s, weft_sched_pick_fn pick, bool wait_when_idle)
         weft_sched_idle_end(&idle); /* gives a spinner's place back */
 }
 
-/* Enter a predefined loop so that it can be restarted (unit.c).  body(s) runs the loop;
+/* Enter a predefined loop so that it can be restarted (core/unit/exit.c).  body(s) runs the loop;
  * it starts with weft_sched_loop_begin and ends with weft_sched_loop_end. */
 WEFT_INTERNAL void weft_sched_loop_enter(weft_sched *s, void (*body)(void *));
 /* First thing of the body, on its entry or restart: run the pending post action. */

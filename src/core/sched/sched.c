@@ -8,7 +8,7 @@
 
 #include "core/sched/sched.h"
 #include "core/tool/stack_dump.h"
-#include "core/unit.h"
+#include "core/unit/unit.h"
 #include "core/sched/poll_hook.h"
 #include "core/sched/timer_hook.h"
 
@@ -75,7 +75,7 @@ void weft_sched_take_main_slow(weft_xstream *xs, weft_sched *s)
 {
     /* again after it ran: back here, this scheduler was resumed by whatever the primary
      * ULT started, and the slot may hold the primary ULT once more (a child-first
-     * creation's post_home, unit.c), which runs before the pools, as it would have come
+     * creation's post_home, core/unit/create.c), which runs before the pools, as it would have come
      * before what that child queued */
     weft_unit *m;
     while ((m = weft_atomic_exchange_acquire(&xs->main_handoff, NULL)) != NULL)
@@ -183,10 +183,10 @@ int weft_sched_create_predef(ABT_sched_predef predef, int num_pools, ABT_pool *p
         s->event_freq = (uint32_t)freq;
     s->automatic = autom >= 0 ? autom != 0 : automatic;
     s->predef = predef == ABT_SCHED_DEFAULT ? ABT_SCHED_BASIC : predef;
-    s->num_join_pools = s->num_pools; /* join bypass allowed (unit.c) */
+    s->num_join_pools = s->num_pools; /* join bypass allowed (core/unit/join.c) */
     /* a BASIC loop over one built-in FIFO pool, or a RANDWS loop whose own pool (the
      * first, which it pops before it steals) is one: yields, parks and joins may skip
-     * the loop there (unit.c) */
+     * the loop there (core/unit/switch.h, yield.c, join.c) */
     bool basic =
         (s->predef == ABT_SCHED_BASIC || s->predef == ABT_SCHED_BASIC_WAIT) && s->num_pools == 1;
     if ((basic || (s->predef == ABT_SCHED_RANDWS && s->num_pools >= 1)) &&
@@ -221,7 +221,7 @@ int weft_sched_create_user(ABT_sched_def *def, int num_pools, ABT_pool *pools, A
         s->event_freq = (uint32_t)freq;
     s->automatic = autom >= 0 ? autom != 0 : automatic;
     s->predef = -1;
-    s->num_join_pools = 0; /* it decides what runs: no join bypass (unit.c) */
+    s->num_join_pools = 0; /* it decides what runs: no join bypass (core/unit/join.c) */
     s->def = *def;
     pthread_mutex_lock(&weft_g.lock);
     weft_registry_add_sched(s);

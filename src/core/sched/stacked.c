@@ -13,9 +13,9 @@
  * Limitation: the run loop must not yield or block by itself (the scheduler ULT would
  * switch back to its own scheduler context); the predefined loops and the documented
  * user loop (pop, ABT_xstream_run_unit, check events, has_to_stop) never do. */
-#include "core/fork.h"
+#include "core/unit/fork.h"
 #include "core/sched/sched.h"
-#include "core/unit.h"
+#include "core/unit/unit.h"
 
 bool weft_sched_stacked_has_to_stop(weft_sched *s)
 {
@@ -32,7 +32,7 @@ static void stacked_main(void *arg)
     weft_unit *self = xs->cur;
     self->flags |= WEFT_U_SCHED;
     self->sched = s;
-    weft_atomic_store_relaxed(&self->cold, 1); /* the retire resets sched (types.h) */
+    weft_atomic_store_relaxed(&self->cold, 1); /* the release resets sched (types.h) */
     s->unit = self;
     s->parent = xs->sched;
     s->tsan_fiber = self->tsan_fiber; /* the scheduler runs on this ULT's stack */

@@ -38,7 +38,7 @@
 #include "core/runtime.h"
 #include "core/sched/sched.h"
 #include "core/tool/stack_dump.h"
-#include "core/unit.h"
+#include "core/unit/unit.h"
 #include "mem/mem.h"
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;

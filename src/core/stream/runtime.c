@@ -16,12 +16,12 @@
 
 #include "core/stream/affinity.h"
 #include "core/stream/atfork.h"
-#include "core/fork.h"
+#include "core/unit/fork.h"
 #include "core/tool/sanitizer.h"
 #include "core/tool/stack_dump.h"
 #include "core/tool/tool.h"
 #include "core/tool/trace.h"
-#include "core/unit.h"
+#include "core/unit/unit.h"
 #include "core/stream/xstream.h"
 #include "core/tool/overflow.h"
 
@@ -360,7 +360,7 @@ static int runtime_init(void)
     if (WEFT_TSAN)
         s->tsan_fiber = weft_tsan_fiber_create();
     weft_xstream_note_os_stack(xs);
-    /* the floor of its stack (unit.c, unit_stack_floor): unknown, an address it has
+    /* the floor of its stack (core/unit/switch.h, unit_stack_floor): unknown, an address it has
      * reached is a floor that is safe to lend stack down to */
     m->user_stack = xs->os_stack_lo ? xs->os_stack_lo : __builtin_frame_address(0);
     weft_g.by_rank[0] = xs;

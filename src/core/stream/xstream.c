@@ -13,7 +13,7 @@
 #include "core/stream/affinity.h"
 #include "core/tool/sanitizer.h"
 #include "core/tool/stack_dump.h"
-#include "core/unit.h"
+#include "core/unit/unit.h"
 #include "core/stream/xstream.h"
 #include "core/sched/poll_hook.h"
 #include "core/sched/timer_hook.h"
@@ -23,7 +23,7 @@ void weft_xstream_note_os_stack(weft_xstream *xs)
 {
     /* AddressSanitizer needs the bounds of every stream's OS stack; other builds only the
      * primary stream's, where the primary ULT may lend its stack to an SC unit it joins
-     * (unit.c, "scheduler creation in the joiner").  pthread_getattr_np allocates (and in
+     * (core/unit/lend.c, "scheduler creation in the joiner").  pthread_getattr_np allocates (and in
      * glibc 2.36 crashes when that allocation fails), so no other stream pays for it. */
     if (!WEFT_ASAN && !xs->primary)
         return;
@@ -114,7 +114,7 @@ static void *xstream_thread(void *arg)
     }
     weft_mem_flush(&xs->cache);
     /* Under join_lock: a joining ULT holds it until it is off its stack, so the wake below
-     * never sees a joiner that still runs (the post-action rule of core/unit.h). */
+     * never sees a joiner that still runs (the post-action rule of core/unit/unit.h). */
     weft_spin_lock(&xs->join_lock);
     weft_atomic_store_release(&xs->state, WEFT_XS_TERMINATED);
     weft_waiter *w = xs->joiner;
@@ -682,7 +682,7 @@ WEFT_API int ABT_xstream_run_unit(ABT_unit unit, ABT_pool pool)
     weft_unit *u = weft_unit_from_abt_unit(unit); /* user-made units: pool/user.c */
     if (!u)
         return ABT_ERR_INV_UNIT; /* a stale handle */
-    if (u->pool != p) {          /* no store when unchanged; a joiner may read u->pool (unit.c) */
+    if (u->pool != p) {          /* no store when unchanged; a joiner may read it (unit/join.c) */
         int r = weft_pool_bind(p, u);
         if (r != ABT_SUCCESS)
             return r;

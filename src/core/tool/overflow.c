@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #include "core/tool/overflow.h"
-#include "core/unit.h"
+#include "core/unit/unit.h"
 
 #if WEFT_USE_VALGRIND
 #include <valgrind/valgrind.h>
@@ -109,7 +109,7 @@ static void put_fn(struct msg *m, void (*fn)(void *))
 /* The one report, for an overflowed ULT (u) or scheduler stack (u == NULL): [lo, top)
  * the stack, `over` how far below it the overrun reached at least (0: unknown), `how`
  * what caught it; `where`: OWN, the stack is u's own; NOMINAL, u ran on a stack its joiner
- * lent it (unit.c, "a fresh unit on its joiner's stack") and [lo, top) is the part of its
+ * lent it (core/unit/lend.c) and [lo, top) is the part of its
  * stack size; LENDER, u ran past the low end of that whole stack. */
 enum { OWN, LENDER, NOMINAL }; /* report_range's `where` */
 static void report_range(weft_unit *u, uintptr_t lo, uintptr_t top, size_t size, size_t over,

@@ -4,7 +4,7 @@
  *   canary (1)           canary words below every runtime-made stack (mem/stack.c,
  *                        mem/canary.h), written when the stack is mapped; weft_canary_check
  *                        compares the word nearest to the stack whenever a ULT leaves its
- *                        stack (yield, block, exit and every direct switch, unit.c).  Off
+ *                        stack (yield, block, exit and every direct switch, core/unit/).  Off
  *                        under valgrind, which reports the read below the stack pointer.
  *   mprotect (2)         the default: the canary, and a guard page (no access) right below
  *                        it, set when the stack is mapped or carved from an arena (mem/stack.c).
@@ -31,7 +31,7 @@ WEFT_INTERNAL bool weft_overflow_canary_wanted(void);
 
 WEFT_INTERNAL WEFT_COLD __attribute__((noreturn)) void weft_canary_fail(weft_unit *u);
 /* A unit on its joiner's stack (LENT, BORROWED) overran its stack size: the canary right
- * below lo, the low end of the part of that stack it may use (weft_unit_lent_lo; unit.c,
+ * below lo, the low end of the part of that stack it may use (weft_unit_lent_lo; core/unit/lend.c,
  * "a fresh unit on its joiner's stack"), is damaged, or its frames reach below lo. */
 WEFT_INTERNAL WEFT_COLD __attribute__((noreturn)) void weft_lend_canary_fail(weft_unit *u,
                                                                              uintptr_t lo);
@@ -50,8 +50,8 @@ static inline void weft_canary_check(weft_unit *u)
         weft_canary_fail(u);
 }
 
-/* A ULT on a user-given stack (ABT_thread_attr_set_stack) is created / freed (unit.c):
- * with cfg.guard_in_stack, the first whole page of that stack becomes a guard page
+/* A ULT on a user-given stack (ABT_thread_attr_set_stack) is created / freed (core/unit/create.c,
+ * exit.c): with cfg.guard_in_stack, the first whole page of that stack becomes a guard page
  * (PROT_NONE) if the stack holds it and two pages above it, and is readable and writable
  * again when the ULT is freed, before its user may free the memory.  The set returns
  * ABT_ERR_MEM if mprotect_strict's required guard cannot be set, else ABT_SUCCESS. */

@@ -37,7 +37,7 @@
 
 #include "core/pool/pool.h"
 #include "core/tool/stack_dump.h"
-#include "core/unit.h"
+#include "core/unit/unit.h"
 #include "mem/mem.h"
 
 #if WEFT_USE_VALGRIND

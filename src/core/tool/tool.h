@@ -28,7 +28,7 @@ extern WEFT_INTERNAL struct weft_tool weft_tool_g;
 
 /* Events only the tracer hears (never passed to a tool callback: outside
  * ABT_TOOL_EVENT_THREAD_ALL).  MIGRATE: the unit moves to another pool, reported where
- * the move happens (core/api/migrate.c, unit.c), on cold paths. */
+ * the move happens (core/api/migrate.c, core/unit/yield.c), on cold paths. */
 #define WEFT_TOOL_EVENT_MIGRATE ((uint64_t)1 << 32)
 
 /* The tracer starts or stops listening (core/tool/trace.c; no stream runs besides the

@@ -1,12 +1,12 @@
-/* src/core/fork.c - the fork-join techniques: names, WEFT_FORK, the attribute calls.
- * What each technique does at run time is in unit.c; the bits are explained in fork.h. */
+/* src/core/unit/fork.c - the fork-join techniques: names, WEFT_FORK, the attribute calls.
+ * What each technique does at run time is tabled in fork.h, with its bits. */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
-#include "core/fork.h"
+#include "core/unit/fork.h"
 #include "core/handle.h"
-#include "core/thread_attr.h"
+#include "core/api/thread_attr.h"
 
 static const struct {
     const char *name, *env;

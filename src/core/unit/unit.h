@@ -1,4 +1,4 @@
-/* src/core/unit.h - the life of a work unit: create, run, yield, block, wake, join, exit.
+/* src/core/unit/unit.h - the life of a work unit: create, run, yield, block, wake, join, exit.
  *
  * Switching protocol ("post actions").  A unit must never become visible to another
  * stream while it still runs on its own stack.  So whatever has to happen *after* a unit
@@ -18,7 +18,10 @@
  * starts like a function call on it (weft_ctx_call): no frame is written ahead of time.
  * If its function returns without having deviated it returns to its starter like a
  * function, and the stack goes straight back to the cache.  The other techniques
- * (core/fork.h) change where the stack comes from, how the unit starts and leaves. */
+ * (fork.h, which tables their steps) change where the stack comes from, how the unit
+ * starts and leaves.  The engine is in this folder, one file per operation: stack.c,
+ * lend.c, exit.c, run.c, create.c, yield.c, join.c, sharing the inline protocol of
+ * switch.h. */
 #ifndef WEFT_CORE_UNIT_H
 #define WEFT_CORE_UNIT_H
 
@@ -28,7 +31,7 @@
 #include "core/handle.h"
 #include "core/pool/pool.h"
 #include "core/runtime.h"
-#include "core/tool.h"
+#include "core/tool/tool.h"
 #include "core/wait.h"
 #include "mem/mem.h"
 
@@ -69,7 +72,7 @@ static inline void weft_set_post(weft_xstream *xs, void (*fn)(weft_xstream *, vo
     xs->post_arg = arg;
 }
 
-/* ---- creation ---- */
+/* Creation. */
 struct weft_thread_attr {
     size_t stacksize;
     void *stackaddr; /* user stack, or NULL */
@@ -97,7 +100,7 @@ static inline bool weft_thread_attr_plain(const struct weft_thread_attr *a)
 }
 
 WEFT_INTERNAL void weft_unit_run_key_dtors(weft_unit *u);
-/* Recycling: run the key destructors and give a user pool's unit back, if any (unit.c). */
+/* Releasing: run the key destructors and give a user pool's unit back, if any (exit.c). */
 WEFT_INTERNAL void weft_unit_release_extras(weft_xstream *xs, weft_unit *u);
 /* The unit's id (ABT_thread_get_id), given on first request (thread.c). */
 WEFT_INTERNAL uint64_t weft_unit_id(weft_unit *u);
@@ -105,12 +108,12 @@ WEFT_INTERNAL uint64_t weft_unit_id(weft_unit *u);
 WEFT_INTERNAL WEFT_WUR int weft_key_set(weft_unit *u, ABT_key key, void *value);
 WEFT_INTERNAL int weft_key_get(weft_unit *u, ABT_key key, void **value);
 
-/* A descriptor in a cache is "recycled": ctx, stack, keys, migration fields, request,
+/* A descriptor in a cache is "released": ctx, stack, keys, migration fields, request,
  * sched, sanitizer cookies and the user-pool unit (uunit, upool, unext) are NULL/0,
  * `cold` is 0, stack_kind is NONE and in_pool is 0.  Fresh
- * descriptors are zeroed (desc.c); weft_unit_recycle restores the state before a
+ * descriptors are zeroed (desc.c); weft_unit_release restores the state before a
  * descriptor goes back.  So creating a unit only writes what differs per unit. */
-/* u->flags = flags, in a recycled descriptor (stack_kind NONE, in_pool 0): a constant as
+/* u->flags = flags, in a released descriptor (stack_kind NONE, in_pool 0): a constant as
  * one store of the 32-bit word the three share (types.h; a 16-bit store of a constant takes two
  * instructions: GCC avoids its length-changing prefix). */
 static inline void unit_set_flags_word(weft_unit *u, uint16_t flags)
@@ -149,12 +152,12 @@ static inline weft_unit *weft_unit_new(weft_xstream *xs, weft_pool *p, void (*fn
     return u;
 }
 
-/* The descriptor back to the cache, after the FREE event if any (weft_unit_retire, below):
+/* The descriptor back to the cache, after the FREE event if any (weft_unit_release, below):
  * the unit's handle gets its next generation, and its copies are stale from here on
  * (core/handle.h). */
 /* keys, a third line in use (a migration callback, a scheduler, the unit of a
  * user-defined pool: pool/user.c), or a stack kept until now (WEFT_U_F_KEEP,
- * core/fork.h): one test for the three, on the first two lines only */
+ * core/unit/fork.h): one test for the three, on the first two lines only */
 static inline bool unit_extras_but_stack(weft_unit *u)
 {
     return weft_atomic_nonzero8_relaxed(&u->cold); /* set with keys too (key.c) */
@@ -164,9 +167,9 @@ static inline bool weft_unit_has_extras(weft_unit *u)
     return unit_extras_but_stack(u) || u->stack != NULL;
 }
 
-/* What a recycled descriptor must have at zero and its handle's new generation (the
+/* What a released descriptor must have at zero and its handle's new generation (the
  * extras already released; only the unit's freer writes its handle). */
-static inline void weft_unit_retire_fields(weft_unit *u)
+static inline void weft_unit_release_fields(weft_unit *u)
 {
     /* flags 0 (marks a free descriptor: stack dumps skip it), stack_kind NONE and in_pool
      * 0 (which it is), in one store of the word they share (types.h) */
@@ -190,37 +193,29 @@ static inline void weft_unit_retire_fields(weft_unit *u)
 }
 
 /* `extras`: weft_unit_has_extras, or what the caller knows of it */
-static inline void unit_retire_with(weft_xstream *xs, weft_unit *u, bool extras)
+static inline void unit_release_with(weft_xstream *xs, weft_unit *u, bool extras)
 {
     if (WEFT_UNLIKELY(extras))
         weft_unit_release_extras(xs, u);
-    weft_unit_retire_fields(u);
+    weft_unit_release_fields(u);
     weft_desc_free(weft_xs_cache(xs), u);
 }
-static inline void weft_unit_retire(weft_xstream *xs, weft_unit *u)
+static inline void weft_unit_release(weft_xstream *xs, weft_unit *u)
 {
-    unit_retire_with(xs, u, weft_unit_has_extras(u));
+    unit_release_with(xs, u, weft_unit_has_extras(u));
 }
 
 /* ... of a unit that holds no stack (a tasklet, or a ULT whose stack the caller has just
  * given back): one field less to test. */
-static inline void weft_unit_retire_stackless(weft_xstream *xs, weft_unit *u)
+static inline void weft_unit_release_stackless(weft_xstream *xs, weft_unit *u)
 {
     WEFT_ASSERT(u->stack == NULL);
-    unit_retire_with(xs, u, unit_extras_but_stack(u));
+    unit_release_with(xs, u, unit_extras_but_stack(u));
 }
 
-/* Back to the cache without telling the tool (a unit whose creation failed). */
-static inline void weft_unit_recycle_quiet(weft_xstream *xs, weft_unit *u)
-{
-    weft_unit_retire(xs, u);
-}
-
-static inline void weft_unit_recycle(weft_xstream *xs, weft_unit *u)
-{
-    weft_tool_event(u, ABT_TOOL_EVENT_THREAD_FREE);
-    weft_unit_recycle_quiet(xs, u);
-}
+/* A unit whose creation failed goes back with weft_unit_release too: nothing was
+ * published, so the tool hears nothing.  An unnamed unit's end tells it first
+ * (weft_unit_release_told, exit.c). */
 
 #define WEFT_U_DEFAULT_FLAGS WEFT_U_MIGRATABLE
 
@@ -243,9 +238,9 @@ static inline int weft_unit_publish_fifo(weft_pool *p, weft_unit *u, ABT_thread 
     return ABT_SUCCESS;
 }
 
-/* What a thread attribute changes in a new unit (unit.c; only with an attribute). */
+/* What a thread attribute changes in a new unit (create.c; only with an attribute). */
 /* ABT_SUCCESS, or ABT_ERR_MEM when mprotect_strict's guard page of a user-given stack
- * cannot be set (core/overflow.h; then u is to be recycled, nothing else is held). */
+ * cannot be set (core/overflow.h; then u is to be released, nothing else is held). */
 WEFT_INTERNAL WEFT_WUR int weft_unit_apply_attr(weft_unit *u, const struct weft_thread_attr *attr);
 
 /* The one creation path of every ULT and tasklet (ABT_thread_create*, ABT_task_create*,
@@ -279,7 +274,7 @@ static inline WEFT_WUR int weft_unit_spawn(weft_pool *p, void (*fn)(void *), voi
     if (WEFT_UNLIKELY(attr != NULL)) {
         int r = weft_unit_apply_attr(u, attr);
         if (WEFT_UNLIKELY(r != ABT_SUCCESS)) {
-            weft_unit_recycle_quiet(weft_xs_self(), u);
+            weft_unit_release(weft_xs_self(), u);
             weft_unit_spawn_failed(handle, flags);
             return r;
         }
@@ -311,7 +306,7 @@ static inline bool weft_unit_create_fits(weft_xstream *xs, weft_pool *p, void (*
            weft_desc_cache_nonempty(&xs->cache) && (p->caps & WEFT_POOL_CAP_INLINE_FIFO);
 }
 /* weft_unit_create_fast's end when a tool wants CREATE (the tracer): the event, then the
- * push (unit.c); a tail call */
+ * push (create.c); a tail call */
 WEFT_INTERNAL int weft_unit_push_told(weft_pool *p, weft_unit *u);
 static inline __attribute__((always_inline)) int
 weft_unit_create_fast(weft_xstream *xs, weft_pool *p, void (*fn)(void *), void *arg, uint16_t flags,
@@ -331,7 +326,7 @@ weft_unit_create_fast(weft_xstream *xs, weft_pool *p, void (*fn)(void *), void *
 /* Scheduler side: run a popped unit to its next switch-back. */
 WEFT_INTERNAL void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u);
 
-/* ---- the calling ULT gives up the CPU (yield and park: core/wait.h) ---- */
+/* The calling ULT gives up the CPU (yield and park: core/wait.h). */
 /* Yield to a specific ready unit (ABT_thread_yield_to). */
 WEFT_INTERNAL int weft_ult_yield_to(weft_xstream *xs, weft_unit *self, weft_unit *to);
 /* Terminate a unit the caller owns (taken from its pool) without running it further. */
@@ -372,12 +367,11 @@ WEFT_INTERNAL WEFT_WUR int weft_unit_create_to(weft_xstream *xs, weft_unit *self
 WEFT_INTERNAL void weft_ult_run_as_parent(weft_xstream *xs, weft_unit *self, weft_unit *u);
 WEFT_INTERNAL __attribute__((noreturn)) void weft_ult_exit(weft_xstream *xs, weft_unit *self);
 
-/* ---- join / free ----
- * weft_unit_join_wait: the target has not finished yet; the caller runs as `self` on
- * `xs` (either may be NULL for an external thread) and self != t.  A tasklet or a RoC-L
- * ULT (the default technique, weft_unit_fresh_roc_flags) may take the usual join of a
- * fresh unit (unit.c, "the usual join of a fresh unit").  So may an SS-L ULT, which a
- * joiner runs as RoC-L: the pick leaves out the SS bit (the SS technique, eager, has
+/* Join and free.  weft_unit_join_wait: the target has not finished yet; the caller runs
+ * as `self` on `xs` (either may be NULL for an external thread) and self != t.  A tasklet
+ * or a RoC-L ULT (the default technique, weft_unit_picks_roc_l) may take the usual join
+ * of a fresh unit (join.c, "the usual join of a fresh unit").  So may an SS-L ULT, which
+ * a joiner runs as RoC-L: the pick leaves out the SS bit (the SS technique, eager, has
  * KEEP). */
 #define WEFT_U_FORK_PICK  (WEFT_U_ULT | WEFT_U_SPECIAL | WEFT_U_F_KEEP | WEFT_U_F_ROC | WEFT_U_F_SC)
 #define WEFT_U_PICK_ROC_L (WEFT_U_ULT | WEFT_U_F_ROC)               /* RoC-L, SS-L */
@@ -387,15 +381,18 @@ static inline uint16_t weft_unit_fork_pick(const weft_unit *t)
 {
     return t->flags & WEFT_U_FORK_PICK;
 }
-static inline bool weft_unit_fresh_roc_flags(const weft_unit *t)
+/* Does t pick RoC-L's paths: a ULT (not a special unit) of a lazy return-on-completion
+ * technique other than SC (RoC-L, SS-L)?  Its flags only: whether t is fresh is the
+ * caller's to know. */
+static inline bool weft_unit_picks_roc_l(const weft_unit *t)
 {
     return weft_unit_fork_pick(t) == WEFT_U_PICK_ROC_L;
 }
 /* The lowest address of the part of its joiner's stack that a unit LENT or BORROWED it
  * (WEFT_STACK_LENT, _BORROWED) may use: its stack size below its lend record, which lies in
- * the joiner's frame (user_stack) and which the room test found free (unit.c, "a fresh
- * unit on its joiner's stack").  From the record's address alone: nothing in the joiner's
- * frame is read, so another stream may ask. */
+ * the joiner's frame (user_stack) and which the room test found free (lend.c).  From the
+ * record's address alone: nothing in the joiner's frame is read, so another stream may
+ * ask. */
 static inline uintptr_t weft_unit_lent_lo(const weft_unit *u)
 {
     return ((uintptr_t)u->user_stack - u->stack_size) & ~(uintptr_t)15;
@@ -409,9 +406,10 @@ static inline uintptr_t weft_unit_lent_lo(const weft_unit *u)
 WEFT_INTERNAL bool weft_unit_lent_stack(const weft_unit *u, weft_stack **st, uintptr_t *lo,
                                         uintptr_t *top);
 
-/* An SC ULT (not a special unit): a fresh one may take the usual join, on its joiner's
- * stack (unit.c, "scheduler creation in the joiner").  Never in TSan builds. */
-static inline bool weft_unit_fresh_sc_flags(const weft_unit *t)
+/* Does t pick SC's paths: an SC ULT (not a special unit), in a build that lends stacks
+ * (never TSan's)?  Its flags only; a fresh one may take the usual join, on its joiner's
+ * stack (lend.c, "scheduler creation in the joiner"). */
+static inline bool weft_unit_picks_sc(const weft_unit *t)
 {
     /* only a ULT's technique sets the bit, never a special unit's (types.h, fork.c) */
     WEFT_ASSERT(!(t->flags & WEFT_U_F_SC) ||
@@ -421,7 +419,7 @@ static inline bool weft_unit_fresh_sc_flags(const weft_unit *t)
 WEFT_INTERNAL void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t);
 /* join_many: the remaining handles of the list.  Passed to weft_unit_join_wait_chain,
  * it lets a bypass-joined child that finishes start the next fresh child of the list
- * itself (N + 1 switches for N children, unit.c); on return list[first .. next) are
+ * itself (N + 1 switches for N children, exit.c); on return list[first .. next) are
  * joined, `next` > the joined target's index. */
 typedef struct weft_join_chain {
     const ABT_thread *list;
@@ -464,7 +462,7 @@ static inline int weft_unit_join(weft_unit *t)
  * (weft_unit_create_fast): for `u`, whose handle the caller checked and which it saw
  * terminated (weft_unit_done: joined, or needing no join) and without extras
  * (weft_unit_has_extras), that the calling stream may free, with no tool listening and
- * room in the stream's descriptor cache.  Then weft_unit_free_fast recycles it without a
+ * room in the stream's descriptor cache.  Then weft_unit_free_fast releases it without a
  * call, and the entry point has no frame. */
 static inline bool weft_unit_free_fits(weft_xstream *xs, weft_unit *u)
 {
@@ -476,7 +474,7 @@ static inline void weft_unit_free_fast(weft_xstream *xs, weft_unit *u, ABT_threa
 {
     WEFT_ASSERT(weft_atomic_load_relaxed(&u->handle) == (uintptr_t)h); /* checked */
     (void)h;
-    weft_unit_retire_fields(u);
+    weft_unit_release_fields(u);
     weft_desc_cache_put(&xs->cache, u);
 }
 /* The same for a unit whose only extra is the default-size stack it kept since its
@@ -518,12 +516,12 @@ static inline int weft_unit_free(weft_unit *t, ABT_thread h)
         xs = self ? self->xs : xs;
     }
     weft_unit_free_told(t);
-    weft_unit_retire(xs, t);
+    weft_unit_release(xs, t);
     return ABT_SUCCESS;
 }
 /* ... of a unit the caller saw not terminated yet (weft_unit_done false), in one call
- * (unit.c): no second look before the join (a unit that terminates meanwhile makes the
- * join return at once), and a unit the join ran to completion here is retired without
+ * (join.c): no second look before the join (a unit that terminates meanwhile makes the
+ * join return at once), and a unit the join ran to completion here is released without
  * publishing its end first.  On success *thread (*task) is ABT_THREAD_NULL
  * (ABT_TASK_NULL); a bad target gives ABT_ERR_INV_THREAD (ABT_ERR_INV_TASK). */
 WEFT_INTERNAL int weft_thread_free_join(weft_unit *t, ABT_thread *thread);
