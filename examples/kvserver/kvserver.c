@@ -265,7 +265,7 @@ static int run_direct(const mut *m, obuf *o)
         }
         ABT_mutex_unlock(s->lock);
         if (over)
-            st_evict(&store, s);
+            st_evict(&store, r.item); /* compared, not read: it may be gone */
     }
     count_result(my_stats(), m, &r);
     int rc = ob_result(o, m, &r);

@@ -8,9 +8,10 @@
  * of 1 MiB is copied to the socket without holding any lock.
  *
  * Memory: an item counts ST_ITEM_OVERHEAD + key + value bytes.  After a link makes the
- * total exceed the bound, the least recently used items of that shard go first, then
- * those of the other shards in turn (an LRU per shard: an approximation of one global
- * LRU, as memcached's LRU per slab class is).
+ * total exceed the bound, the least recently used items go: each shard keeps its items in
+ * the order of their last use (a link or a read), and eviction takes the oldest of the
+ * shards' oldest items, by the time of their last use (CLOCK_MONOTONIC), until the total
+ * is under the bound again.
  *
  * Time is Unix time in seconds (CLOCK_REALTIME_COARSE).  An item is invalid when its
  * expiry time has come, or when a delayed flush_all's time has come and the item was
@@ -41,6 +42,7 @@ typedef struct st_item {
     uint64_t hash, cas;
     int64_t exptime; /* absolute Unix time; 0: never */
     int64_t time;    /* when stored */
+    uint64_t atime;  /* last use (ns, CLOCK_MONOTONIC): link or read */
     char data[];     /* key, then value, then "\r\n" */
 } st_item;
 
@@ -67,6 +69,13 @@ static inline int64_t st_now(void)
     struct timespec t;
     clock_gettime(CLOCK_REALTIME_COARSE, &t);
     return (int64_t)t.tv_sec;
+}
+
+static inline uint64_t st_mono(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
 static inline uint64_t st_hash(const char *k, size_t n)
@@ -223,9 +232,8 @@ static inline void st_grow(st_shard *s)
     s->nb = nb;
 }
 
-static inline void st_evict_tail(st_store *st, st_shard *s)
+static inline void st_evict_item(st_store *st, st_shard *s, st_item *v)
 {
-    st_item *v = s->tail;
     if (v->exptime && v->exptime <= st_now())
         atomic_fetch_add_explicit(&st->reclaimed, 1, memory_order_relaxed);
     else
@@ -234,8 +242,8 @@ static inline void st_evict_tail(st_store *st, st_shard *s)
 }
 
 /* Shard locked: link `it` (the table takes over the caller's reference) in place of
- * the item of the same key, if any; gives it a cas unique and its time.  Evicts from
- * this shard while over the bound; *over says whether it still is. */
+ * the item of the same key, if any; gives it a cas unique and its time.  *over: whether
+ * the store is now over its bound (the caller then calls st_evict, without the lock). */
 static inline void st_link_locked(st_store *st, st_shard *s, st_item *it, int64_t now, int *over)
 {
     st_item **pp = st_slot(s, it->hash, it->data, it->klen);
@@ -245,6 +253,7 @@ static inline void st_link_locked(st_store *st, st_shard *s, st_item *it, int64_
         it->cas = atomic_fetch_add_explicit(&st->cas_next, 1, memory_order_relaxed) + 1;
     if (!it->time)
         it->time = now;
+    it->atime = st_mono();
     pp = st_slot(s, it->hash, it->data, it->klen);
     it->hnext = NULL;
     *pp = it;
@@ -254,29 +263,39 @@ static inline void st_link_locked(st_store *st, st_shard *s, st_item *it, int64_
     size_t used = atomic_fetch_add_explicit(&st->used, st_item_size(it->klen, it->vlen),
                                             memory_order_relaxed) +
                   st_item_size(it->klen, it->vlen);
-    while (used > st->limit && s->tail && s->tail != it) {
-        st_evict_tail(st, s);
-        used = atomic_load_explicit(&st->used, memory_order_relaxed);
-    }
     *over = used > st->limit;
     if (s->n > s->nb * 2)
         st_grow(s);
 }
 
-/* Not holding any shard lock: evict from the shards in turn until under the bound (or
- * nothing is left to evict); in shard `keep`, whose newest item was just stored, that
- * item stays. */
-static inline void st_evict(st_store *st, const st_shard *keep)
+/* Not holding any shard lock: while over the bound, evict the least recently used item
+ * (the oldest of the shards' oldest); `keep`, just stored, stays. */
+static inline void st_evict(st_store *st, const st_item *keep)
 {
-    for (int tries = 0;
-         tries < 2 * ST_SHARDS && atomic_load_explicit(&st->used, memory_order_relaxed) > st->limit;
-         tries++) {
-        st_shard *s =
-            &st->s[atomic_fetch_add_explicit(&st->evict_next, 1, memory_order_relaxed) % ST_SHARDS];
+    while (atomic_load_explicit(&st->used, memory_order_relaxed) > st->limit) {
+        int best = -1;
+        uint64_t oldest = UINT64_MAX;
+        for (int i = 0; i < ST_SHARDS; i++) {
+            st_shard *s = &st->s[i];
+            ABT_mutex_lock(s->lock);
+            st_item *t = s->tail;
+            if (t == keep)
+                t = t->lprev;
+            if (t && t->atime < oldest) {
+                oldest = t->atime;
+                best = i;
+            }
+            ABT_mutex_unlock(s->lock);
+        }
+        if (best < 0)
+            return; /* nothing left to evict */
+        st_shard *s = &st->s[best];
         ABT_mutex_lock(s->lock);
-        while (atomic_load_explicit(&st->used, memory_order_relaxed) > st->limit && s->tail &&
-               (s != keep || s->tail != s->head))
-            st_evict_tail(st, s);
+        st_item *t = s->tail;
+        if (t == keep)
+            t = t->lprev;
+        if (t)
+            st_evict_item(st, s, t);
         ABT_mutex_unlock(s->lock);
     }
 }
@@ -290,7 +309,7 @@ static inline void st_link(st_store *st, st_item *it)
     st_link_locked(st, s, it, st_now(), &over);
     ABT_mutex_unlock(s->lock);
     if (over)
-        st_evict(st, s);
+        st_evict(st, it);
 }
 
 /* Remove key: 1 if a valid item was there. */
@@ -319,6 +338,7 @@ static inline st_item *st_get(st_store *st, const char *k, size_t kl)
             lru_unlink(s, it);
             lru_push(s, it);
         }
+        it->atime = st_mono();
         st_ref(it);
     }
     ABT_mutex_unlock(s->lock);
