@@ -1141,7 +1141,7 @@ int main(int argc, char **argv)
         { NULL, 0, NULL, 0 },
     };
     char *end;
-    while ((opt = getopt_long(argc, argv, "p:l:t:m:c:L:i:qS", longs, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "p:l:t:m:c:L:i:qSh", longs, NULL)) != -1) {
         switch (opt) {
         case 'S': shared_pool = 1; break;
         case 'R': repair = 1; break;
