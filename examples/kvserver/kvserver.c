@@ -58,7 +58,7 @@ static int lfd;
 static int quiet;
 static volatile int stopping;
 static int idle_ms = -1; /* -i: a connection silent for that long is closed; -1: never */
-static int verbosity;
+static _Atomic int verbosity;
 static long maxconns = 1024;
 static int nstreams = 4;
 static int port = 11211;
