@@ -161,6 +161,11 @@ for l in open(raw):
 open(out, "w").write("\n".join(o) + "\n")
 print("mc_bench: wrote " + out)
 PY
-if python3 -c 'import matplotlib' 2>/dev/null; then
-  python3 bench/io/mc_plot.py "$OUT" bench/figures/io_kvserver_memcached.png && echo "mc_bench: wrote bench/figures/io_kvserver_memcached.png"
-fi
+# the plot: a Python 3 with matplotlib (Debian's python3-matplotlib is under /usr/bin)
+for py in python3 /usr/bin/python3; do
+  if "$py" -c 'import matplotlib' 2>/dev/null; then
+    "$py" bench/io/mc_plot.py "$OUT" bench/figures/io_kvserver_memcached.png &&
+      echo "mc_bench: wrote bench/figures/io_kvserver_memcached.png"
+    break
+  fi
+done
