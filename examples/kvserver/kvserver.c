@@ -818,14 +818,17 @@ static int command(session *c, const char *line, size_t llen, size_t avail, size
         rc = reply(c, "VERSION " KV_VERSION "\r\n");
     } else if (tok_is(&cmd, "verbosity")) {
         uint64_t v;
-        if (nt != 2 && nt != 3)
+        if (nt != 2 && nt != 3) {
             rc = reply(c, E_ERROR);
-        else if (tok_is(&t[nt - 1], "noreply")) /* silent, even about a bad level */
-            verbosity = mut_parse_u64(t[1].p, t[1].n, &v) < 0 ? verbosity : (int)v;
-        else if (mut_parse_u64(t[1].p, t[1].n, &v) < 0)
+        } else if (tok_is(&t[nt - 1], "noreply")) { /* silent, even about a bad level */
+            if (mut_parse_u64(t[1].p, t[1].n, &v) == 0)
+                verbosity = (int)v;
+        } else if (mut_parse_u64(t[1].p, t[1].n, &v) < 0) {
             rc = reply(c, E_FORMAT);
-        else
-            verbosity = (int)v, rc = reply(c, MR_OK);
+        } else {
+            verbosity = (int)v;
+            rc = reply(c, MR_OK);
+        }
     } else if (tok_is(&cmd, "stats")) {
         cmd_stats(c, t, nt);
     } else if (tok_is(&cmd, "quit")) {
