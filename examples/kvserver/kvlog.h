@@ -235,9 +235,8 @@ static int apply_frame(const unsigned char *f)
             break;
         case 'D': st_delete(&store, k, kl); break;
         case 'F':
-            if (get64(v))
-                atomic_store(&store.flush_at, (int64_t)get64(v));
-            else
+            atomic_store(&store.flush_at, (int64_t)get64(v)); /* 0: at once, none pending */
+            if (!get64(v))
                 st_flush(&store);
             break;
         }

@@ -236,7 +236,10 @@ static void apply_result(mut_res *r, const mut *m, int keep)
         st_link(&store, r->item);
         break;
     case R_DEL: st_delete(&store, m->key, m->klen); break;
-    case R_FLUSH: st_flush(&store); break;
+    case R_FLUSH: /* at once: also cancels a delayed flush not yet due, as memcached's does */
+        atomic_store(&store.flush_at, 0);
+        st_flush(&store);
+        break;
     case R_FLUSH_AT: atomic_store(&store.flush_at, m->exptime); break;
     case R_NONE: break;
     }

@@ -1,9 +1,9 @@
 /* examples/kvserver: expiry times.  A relative expiry (seconds) and an absolute one (a
  * Unix time, as memcached takes any value over 30 days) end the item, never before its
  * time; touch and gat set a new expiry; a delayed flush_all invalidates what was stored
- * before its time, and nothing stored after; items nobody reads again are removed by the
- * sweeper (curr_items falls, reclaimed counts them).  No upper bound on time: waits have
- * 60 s deadlines. */
+ * before its time, and nothing stored after (a flush_all at once cancels a delayed one);
+ * items nobody reads again are removed by the sweeper (curr_items falls, reclaimed counts
+ * them).  No upper bound on time: waits have 60 s deadlines. */
 #include "kv_mc.h"
 
 #include <time.h>
@@ -67,6 +67,13 @@ int main(int argc, char **argv)
     mc_set(fd, "after", 0, "x");
     usleep(1100000);
     CHECK(mc_get(fd, "after", v, sizeof v, NULL) && !strcmp(v, "x"));
+    /* a flush_all at once cancels a delayed one not yet due (as with memcached) */
+    CHECK_EQ_INT(kv_call(fd, "flush_all 2\r\n", r, sizeof r), 0);
+    CHECK_EQ_INT(kv_call(fd, "flush_all\r\n", r, sizeof r), 0);
+    CHECK(!strcmp(r, "OK"));
+    mc_set(fd, "kept", 0, "k");
+    usleep(3100000);
+    CHECK(mc_has(fd, "kept"));
 
     /* the sweeper: 300 items expire unread, and go */
     long long items0 = mc_stat(fd, "curr_items");
