@@ -1,7 +1,9 @@
 # Debian packages through CPack: `cpack -G DEB` in a build tree makes
 #   libweft      the shared library (install component "runtime", cmake/install.cmake);
 #   libweft-dev  headers, static library, libweft.so link, weft.pc, argobots.pc and the
-#                CMake package (component "dev"); depends on the same version of libweft.
+#                CMake package (component "dev"); depends on the same version of libweft;
+#   weft-kvserver  the memcached-protocol server /usr/bin/weft-kvserver (component
+#                "kvserver", examples/kvserver); depends on the same version of libweft.
 # Configure with -DCMAKE_INSTALL_PREFIX=/usr so that GNUInstallDirs picks Debian's
 # multiarch library directory (/usr/lib/<triplet>); with another prefix the files go to
 # /usr/lib, which works as well.  scripts/test_packages.sh builds, installs, uses and
@@ -16,6 +18,9 @@ set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 # summary line (the first line of CPACK_DEBIAN_<COMPONENT>_DESCRIPTION).
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_COMPONENTS_ALL runtime dev)
+if(TARGET weft_kvserver)
+  list(APPEND CPACK_COMPONENTS_ALL kvserver)
+endif()
 
 set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)          # name_version-release_arch.deb
@@ -47,5 +52,17 @@ set(CPACK_DEBIAN_DEV_DESCRIPTION
 Headers (abt.h, weft.h), the static library, pkg-config files (weft.pc and
 argobots.pc, so that pkg-config argobots resolves to weft) and the CMake
 package (find_package(weft), target weft::weft).")
+
+# weft-kvserver: the program needs libweft.so.1 and libweft-io.so.1 (both in libweft,
+# whose own Depends bring libc6).
+set(CPACK_DEBIAN_KVSERVER_PACKAGE_NAME weft-kvserver)
+set(CPACK_DEBIAN_KVSERVER_PACKAGE_SECTION net)
+set(CPACK_DEBIAN_KVSERVER_PACKAGE_DEPENDS "libweft (= ${weft_deb_version})")
+set(CPACK_DEBIAN_KVSERVER_DESCRIPTION
+  "memcached-protocol cache server on weft user-level threads
+weft-kvserver speaks memcached's ASCII protocol (get, set, cas, incr,
+touch, gat, flush_all, stats ...) with a ULT per connection on weft-io,
+a memory bound with LRU eviction, and an optional append-only log that
+keeps every acknowledged change across a crash (-L FILE).")
 
 include(CPack)

@@ -99,6 +99,14 @@ if [ -x /usr/bin/python3 ] && ! /usr/bin/python3 -c 'import matplotlib' >/dev/nu
     echo "== python3-matplotlib not installable: the trace summary's PNG is not checked" >&2
 fi
 
+# Optional: Debian's memcached tools, for the kvserver's memccapable / memccp / memccat test
+# (tests/io/kv_memcapable.sh skips without them) and memcached for bench/io/mc_bench.sh.
+if ! command -v memccapable >/dev/null 2>&1 || ! command -v memcached >/dev/null 2>&1; then
+  echo "== installing: libmemcached-tools memcached"
+  apt_install libmemcached-tools memcached ||
+    echo "== libmemcached-tools not installable: io_kvserver_memcapable skips" >&2
+fi
+
 cross_skip=""
 if want aarch64; then
   cross_cc=${CROSS_CC:-aarch64-linux-gnu-gcc}

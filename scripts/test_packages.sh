@@ -2,13 +2,15 @@
 # scripts/test_packages.sh - the Debian packages work for their users (the `packages`
 # configuration of scripts/test.sh; run it alone the same way).
 #   1. builds the library (Release, prefix /usr, no tests) in build/packages and runs
-#      `cpack -G DEB`: libweft_<v>-1_<arch>.deb and libweft-dev_<v>-1_<arch>.deb;
+#      `cpack -G DEB`: libweft_<v>-1_<arch>.deb, libweft-dev_<v>-1_<arch>.deb and
+#      weft-kvserver_<v>-1_<arch>.deb;
 #   2. checks their metadata (names, versions, dependencies, shlibs file, file split) and
 #      that their libraries carry only $ORIGIN RUNPATHs and find libweft wherever they are
 #      unpacked (scripts/check_install.sh);
 #   3. installs both with `apt-get install ./libweft*.deb`, then builds and runs
 #      examples/hello.c through `pkg-config weft`, `pkg-config argobots`, the static
-#      library, and examples/consumer through find_package(weft), all from /usr;
+#      library, and examples/consumer through find_package(weft), all from /usr; runs
+#      /usr/bin/weft-kvserver and talks memcached's protocol to it;
 #   4. purges both packages and checks that nothing of them is left, also when a step
 #      failed or the script is interrupted (an EXIT trap).
 # The Spack recipe is checked first (scripts/check_spack.py, no Spack needed).
@@ -57,7 +59,7 @@ if ! command -v dpkg >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1 ||
   exit 1
 fi
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
-for p in libweft libweft-dev; do
+for p in libweft libweft-dev weft-kvserver; do
   if installed "$p"; then
     echo "   FAILED $p is already installed; remove it first (this check purges it)"
     fail=$((fail + 1)); finish
@@ -74,7 +76,7 @@ fi
 if ! { cmake -S "$root" -B "$bdir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr \
              -DWEFT_BUILD_TESTS=OFF -DWEFT_BUILD_BENCH=OFF &&
        cmake --build "$bdir" -j "$jobs" &&
-       rm -f "$bdir"/libweft*.deb &&
+       rm -f "$bdir"/libweft*.deb "$bdir"/weft-kvserver*.deb &&
        (cd "$bdir" && cpack -G DEB); } >>"$log" 2>&1; then
   echo "   FAILED build and cpack -G DEB (log: $log)"; tail -n 30 "$log"; fail=1; finish
 fi
@@ -82,6 +84,7 @@ version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$bdir/CMakeCache.txt")
 arch=$(dpkg --print-architecture)
 rt=$bdir/libweft_${version}-1_${arch}.deb
 dev=$bdir/libweft-dev_${version}-1_${arch}.deb
+kvs=$bdir/weft-kvserver_${version}-1_${arch}.deb
 field() { dpkg-deb -f "$1" "$2"; }
 expect() { # expect WHAT ACTUAL WANTED
   [ "$2" = "$3" ] && return 0
@@ -114,10 +117,16 @@ meta_dev() {
 }
 check "metadata of libweft (version, Depends, shlibs, ldconfig trigger, files)" meta_runtime
 check "metadata of libweft-dev (Depends on the same libweft, files)" meta_dev
+meta_kvserver() {
+  expect Package "$(field "$kvs" Package)" weft-kvserver &&
+  expect Depends "$(field "$kvs" Depends)" "libweft (= $version-1)" &&
+  dpkg-deb -c "$kvs" | grep -q -E ' \./usr/bin/weft-kvserver$'
+}
+check "metadata of weft-kvserver (Depends on the same libweft, /usr/bin/weft-kvserver)" meta_kvserver
 
 # ---- install, use, purge ------------------------------------------------------------------
 purge() {
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq libweft-dev libweft >>"$log" 2>&1
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq weft-kvserver libweft-dev libweft >>"$log" 2>&1
 }
 trap 'purge' EXIT
 work=$(mktemp -d)
@@ -129,8 +138,8 @@ trap 'exit 130' INT TERM HUP
 check "the packaged libraries: RUNPATH \$ORIGIN only, relocatable (scripts/check_install.sh)" \
   bash -c "dpkg-deb -x '$root/$rt' '$work/unpacked' && dpkg-deb -x '$root/$dev' '$work/unpacked' &&
            '$root/scripts/check_install.sh' '$work/unpacked/usr'"
-if ! check "apt-get install ./libweft*.deb" \
-     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$root/$rt" "$root/$dev"; then
+if ! check "apt-get install ./libweft*.deb ./weft-kvserver*.deb" \
+     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$root/$rt" "$root/$dev" "$root/$kvs"; then
   tail -n 20 "$log"
   finish
 fi
@@ -158,11 +167,36 @@ shlibdeps() { # a program linked to libweft gets "libweft (>= v)" from dpkg-shli
 }
 check "dpkg-shlibdeps of a consumer: libweft (>= $version-1)" shlibdeps
 
+kvserver_runs() { # /usr/bin/weft-kvserver answers set and get on a port of its own
+  local out=$work/kvs.out pid port=
+  /usr/bin/weft-kvserver -p 0 -t 2 -q >"$out" 2>&1 &
+  pid=$!
+  for _ in $(seq 100); do
+    port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$out")
+    [ -n "$port" ] && break
+    sleep 0.1
+  done
+  local ok=1
+  if [ -n "$port" ] && exec 3<>"/dev/tcp/127.0.0.1/$port"; then
+    printf 'set pkg 3 0 2\r\nok\r\nget pkg\r\n' >&3
+    local l1 l2 l3
+    IFS= read -r -t 30 l1 <&3; IFS= read -r -t 30 l2 <&3; IFS= read -r -t 30 l3 <&3
+    exec 3<&-
+    [ "$l1" = $'STORED\r' ] && [ "$l2" = $'VALUE pkg 3 2\r' ] && [ "$l3" = $'ok\r' ] && ok=0
+  fi
+  kill -TERM "$pid" 2>/dev/null
+  wait "$pid" || ok=1
+  ldd /usr/bin/weft-kvserver | grep -q -E '=> /(usr/)?lib/.*libweft-io\.so\.1 ' || ok=1
+  return $ok
+}
+check "/usr/bin/weft-kvserver serves memcached's set and get, on the installed libweft-io" kvserver_runs
+
 purge_clean() {
   purge &&
-  ! installed libweft && ! installed libweft-dev &&
+  ! installed libweft && ! installed libweft-dev && ! installed weft-kvserver &&
+  [ ! -e /usr/bin/weft-kvserver ] &&
   [ ! -e /usr/include/abt.h ] && [ ! -e "$libdir/libweft.so.1" ] && [ ! -e "$libdir/pkgconfig/weft.pc" ] &&
   ! pkg-config --exists weft
 }
-check "apt-get purge leaves nothing of libweft, libweft-dev" purge_clean
+check "apt-get purge leaves nothing of libweft, libweft-dev, weft-kvserver" purge_clean
 finish

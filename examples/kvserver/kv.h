@@ -1,5 +1,6 @@
-/* examples/kvserver/kv.h - the key-value store and its line protocol, shared by the weft
- * kvserver and by the comparison servers of bench/io (thread per connection, epoll loop).
+/* examples/kvserver/kv.h - a key-value store and a line protocol of its own, for the
+ * comparison servers of bench/io (thread per connection, epoll loop; the kvserver itself
+ * speaks memcached's protocol: kvserver.c).
  * Header-only; the includer defines the lock it wants before including it:
  *   KV_LOCK_T, KV_LOCK_INIT(l), KV_LOCK_FREE(l), KV_LOCK(l), KV_UNLOCK(l)  (none: no locks)
  *

@@ -18,7 +18,7 @@ static void get_is(int fd, const char *key, const char *want)
 {
     char req[64], r[128];
     snprintf(req, sizeof req, "GET %s\n", key);
-    CHECK_EQ_INT(kv_call(fd, req, r, sizeof r), 0);
+    CHECK_EQ_INT(kv_do(fd, req, r, sizeof r), 0);
     if (strcmp(r, want))
         TEST_FAIL("GET %s: '%s', want '%s'", key, r, want);
 }
@@ -26,7 +26,7 @@ static void get_is(int fd, const char *key, const char *want)
 static void reply_is(int fd, const char *want)
 {
     char r[64];
-    CHECK_EQ_INT(kv_call(fd, "", r, sizeof r), 0); /* read one line */
+    CHECK_EQ_INT(kv_reply(fd, r, sizeof r), 0);
     if (strcmp(r, want))
         TEST_FAIL("reply '%s', want '%s'", r, want);
 }
@@ -49,18 +49,18 @@ int main(int argc, char **argv)
     snprintf(aopts, sizeof aopts, "%s%sverify_asan_link_order=0", ao ? ao : "", ao ? ":" : "");
     setenv("ASAN_OPTIONS", aopts, 1);
     kv_opts o = { .preload = argv[2] };
-    const char *args[] = { "-l", logp, "-s", "2", NULL };
+    const char *args[] = { "-L", logp, "-t", "2", NULL };
     kv_server s = kv_start_ex(argv[1], args, &o);
     int w = kv_connect(s.port), w2 = kv_connect(s.port), rd = kv_connect(s.port);
     char r[64];
-    CHECK_EQ_INT(kv_call(w, "PUT k v1\n", r, sizeof r), 0);
+    CHECK_EQ_INT(kv_do(w, "PUT k v1\n", r, sizeof r), 0);
     CHECK(!strcmp(r, "OK"));
     get_is(rd, "k", "VALUE v1");
 
     CHECK_EQ_INT(unlink(gatep), 0); /* commits now stop before their fdatasync returns */
-    CHECK_EQ_INT(send(w, "PUT k v2\n", 9, 0), 9);
+    CHECK_EQ_INT(kv_send_req(w, "PUT k v2\n"), 0);
     usleep(100000); /* let it reach the log (a slow machine only makes this test weaker) */
-    CHECK_EQ_INT(send(w2, "PUT j x\n", 8, 0), 8);
+    CHECK_EQ_INT(kv_send_req(w2, "PUT j x\n"), 0);
     for (int i = 0; i < 20; i++) {
         get_is(rd, "k", "VALUE v1"); /* written, not durable: not visible */
         get_is(rd, "j", "NOT_FOUND");

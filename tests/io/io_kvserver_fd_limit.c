@@ -21,10 +21,10 @@ static void put_req(int i)
 {
     char req[64];
     snprintf(req, sizeof req, "PUT k%d v%d\n", i, i);
-    CHECK_EQ_INT(send(fds[i], req, strlen(req), MSG_NOSIGNAL), (ssize_t)strlen(req));
+    CHECK_EQ_INT(kv_send_req(fds[i], req), 0);
 }
 
-/* Read the replies that have come (each client's "OK"); returns how many have replied. */
+/* Read the replies that have come (each client's "STORED"); returns how many have replied. */
 static int collect(int n, int wait_ms)
 {
     struct pollfd p[N1 + N2];
@@ -43,7 +43,7 @@ static int collect(int n, int wait_ms)
             char r[16];
             ssize_t m = recv(fds[i], r, sizeof r, MSG_DONTWAIT);
             if (m > 0) {
-                if (m != 3 || memcmp(r, "OK\n", 3))
+                if (m != 8 || memcmp(r, "STORED\r\n", 8))
                     TEST_FAIL("client %d: reply '%.*s'", i, (int)m, r);
                 replied[i] = 1;
             } else if (m == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) {
@@ -73,7 +73,7 @@ int main(int argc, char **argv)
         TEST_SKIP("RLIMIT_NOFILE too low for %d clients", N1 + N2);
     const long limit = 64;
     kv_opts o = { .nofile = limit };
-    const char *args[] = { "-s", "2", NULL };
+    const char *args[] = { "-t", "2", NULL };
     kv_server s = kv_start_ex(argv[1], args, &o);
 
     for (int i = 0; i < N1; i++) {
@@ -130,7 +130,7 @@ int main(int argc, char **argv)
     CHECK(a >= 0);
     char r[64], want[64];
     snprintf(want, sizeof want, "GET k%d\n", a);
-    CHECK_EQ_INT(kv_call(fds[a], want, r, sizeof r), 0);
+    CHECK_EQ_INT(kv_do(fds[a], want, r, sizeof r), 0);
     snprintf(want, sizeof want, "VALUE v%d", a);
     CHECK(!strcmp(r, want));
 

@@ -41,7 +41,7 @@ int main(int argc, char **argv)
     int c = kv_connect(s.port);
     int act = kv_connect(s.port);
     double t0 = io_now();
-    CHECK_EQ_INT(kv_call(c, "PUT a 1\n", r, sizeof r), 0);
+    CHECK_EQ_INT(kv_do(c, "PUT a 1\n", r, sizeof r), 0);
     CHECK(!strcmp(r, "OK"));
 
     /* the active client: a request every 100 ms for 1.5 timeouts */
@@ -57,7 +57,7 @@ int main(int argc, char **argv)
         if (now - last > max_gap)
             max_gap = now - last;
         last = now;
-        if (kv_call(act, "GET a\n", r, sizeof r) < 0 || strcmp(r, "VALUE 1")) {
+        if (kv_do(act, "GET a\n", r, sizeof r) < 0 || strcmp(r, "VALUE 1")) {
             open_ok = 0;
             break;
         }

@@ -65,7 +65,7 @@ static void put_range(int port, int from, int to)
     char req[64], r[64];
     for (int i = from; i < to; i++) { /* one at a time: one frame each */
         snprintf(req, sizeof req, "PUT k%d v%d\n", i, i);
-        CHECK_EQ_INT(kv_call(fd, req, r, sizeof r), 0);
+        CHECK_EQ_INT(kv_do(fd, req, r, sizeof r), 0);
         CHECK(!strcmp(r, "OK"));
     }
     close(fd);
@@ -78,7 +78,7 @@ static void expect(int port, int from, int to, int present)
     char req[64], r[64], want[64];
     for (int i = from; i < to; i++) {
         snprintf(req, sizeof req, "GET k%d\n", i);
-        CHECK_EQ_INT(kv_call(fd, req, r, sizeof r), 0);
+        CHECK_EQ_INT(kv_do(fd, req, r, sizeof r), 0);
         if (present)
             snprintf(want, sizeof want, "VALUE v%d", i);
         else
@@ -98,7 +98,7 @@ static void stop(kv_server *s)
 /* The server must refuse the log; its output must name the file and `needle`. */
 static void refused(const char *needle)
 {
-    const char *args[] = { "-l", logp, NULL };
+    const char *args[] = { "-L", logp, NULL };
     char out[4096];
     long before = fsize();
     int st = kv_run_to_exit(exe, args, out, sizeof out);
@@ -149,8 +149,8 @@ int main(int argc, char **argv)
     char dir[] = "/tmp/weft_kvd.XXXXXX";
     CHECK(mkdtemp(dir) != NULL);
     snprintf(logp, sizeof logp, "%s/kv.log", dir);
-    const char *args[] = { "-l", logp, NULL };
-    const char *rargs[] = { "-l", logp, "--repair", NULL };
+    const char *args[] = { "-L", logp, NULL };
+    const char *rargs[] = { "-L", logp, "--repair", NULL };
     kv_opts cap = { .capture_stderr = 1 };
 
     kv_server s = kv_start(exe, args);

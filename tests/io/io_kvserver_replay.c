@@ -22,14 +22,14 @@ static void *client(void *arg)
     char req[128], r[128];
     for (long i = 0; i < MAXOPS && !stop; i++) {
         snprintf(req, sizeof req, "PUT c%d_%ld value-%d-%ld\n", c, i, c, i);
-        if (kv_call(fd, req, r, sizeof r) < 0)
+        if (kv_do(fd, req, r, sizeof r) < 0)
             break;
         if (strcmp(r, "OK"))
             TEST_FAIL("PUT: %s", r);
         res[c].n = i + 1;
         if (i % 10 == 9) {
             snprintf(req, sizeof req, "DEL c%d_%ld\n", c, i);
-            if (kv_call(fd, req, r, sizeof r) < 0)
+            if (kv_do(fd, req, r, sizeof r) < 0)
                 break;
             if (strcmp(r, "DELETED"))
                 TEST_FAIL("DEL: %s", r);
@@ -47,7 +47,7 @@ static void verify(int fd)
     for (int c = 0; c < CLIENTS; c++) {
         for (long i = 0; i < res[c].n; i++) {
             snprintf(req, sizeof req, "GET c%d_%ld\n", c, i);
-            CHECK_EQ_INT(kv_call(fd, req, r, sizeof r), 0);
+            CHECK_EQ_INT(kv_do(fd, req, r, sizeof r), 0);
             if (i % 10 == 9 && i == res[c].n - 1 && i > res[c].deleted_i && !strcmp(r, "NOT_FOUND"))
                 continue; /* its DEL was sent but not acknowledged: either outcome */
             if (i % 10 == 9 && i <= res[c].deleted_i)
@@ -67,7 +67,7 @@ int main(int argc, char **argv)
     char dir[] = "/tmp/weft_kv.XXXXXX", logp[64];
     CHECK(mkdtemp(dir) != NULL);
     snprintf(logp, sizeof logp, "%s/kv.log", dir);
-    const char *args[] = { "-l", logp, "-s", "2", NULL };
+    const char *args[] = { "-L", logp, "-t", "2", NULL };
     kv_server s = kv_start(argv[1], args);
     port = s.port;
     pthread_t t[CLIENTS];
@@ -88,7 +88,7 @@ int main(int argc, char **argv)
     int fd = kv_connect(s.port);
     verify(fd);
     char r[64];
-    CHECK_EQ_INT(kv_call(fd, "PUT after restart\n", r, sizeof r), 0);
+    CHECK_EQ_INT(kv_do(fd, "PUT after restart\n", r, sizeof r), 0);
     CHECK(!strcmp(r, "OK"));
     close(fd);
     st = kv_stop(&s, SIGTERM);
@@ -97,7 +97,7 @@ int main(int argc, char **argv)
     s = kv_start(argv[1], args);
     fd = kv_connect(s.port);
     verify(fd);
-    CHECK_EQ_INT(kv_call(fd, "GET after\n", r, sizeof r), 0);
+    CHECK_EQ_INT(kv_do(fd, "GET after\n", r, sizeof r), 0);
     CHECK(!strcmp(r, "VALUE restart"));
     close(fd);
     st = kv_stop(&s, SIGINT);

@@ -215,13 +215,9 @@ static inline int kv_connect(int port)
     return fd;
 }
 
-/* Send a request line and read one reply line into r (without '\n'): 0, or -1 when the
- * connection failed. */
-static inline int kv_call(int fd, const char *req, char *r, size_t cap)
+/* Read one reply line into r (without its "\r\n"): 0, or -1 when the connection failed. */
+static inline int kv_line(int fd, char *r, size_t cap)
 {
-    size_t n = strlen(req);
-    if (send(fd, req, n, MSG_NOSIGNAL) != (ssize_t)n)
-        return -1;
     size_t got = 0;
     while (got < cap - 1) {
         ssize_t k = recv(fd, r + got, 1, 0);
@@ -231,8 +227,111 @@ static inline int kv_call(int fd, const char *req, char *r, size_t cap)
             break;
         got++;
     }
+    if (got && r[got - 1] == '\r')
+        got--;
     r[got] = 0;
     return 0;
+}
+
+/* Read exactly n bytes: 0, or -1. */
+static inline int kv_read_n(int fd, char *b, size_t n)
+{
+    while (n) {
+        ssize_t k = recv(fd, b, n, 0);
+        if (k <= 0)
+            return -1;
+        b += k, n -= (size_t)k;
+    }
+    return 0;
+}
+
+static inline int kv_send(int fd, const char *b, size_t n)
+{
+    return send(fd, b, n, MSG_NOSIGNAL) == (ssize_t)n ? 0 : -1;
+}
+
+/* Send the bytes of req and read one reply line into r (without "\r\n"): 0, or -1 when
+ * the connection failed. */
+static inline int kv_call(int fd, const char *req, char *r, size_t cap)
+{
+    size_t n = strlen(req);
+    if (n && kv_send(fd, req, n) < 0)
+        return -1;
+    return kv_line(fd, r, cap);
+}
+
+/* The memcached request of a short form, into b (cap bytes): its length.
+ *   "PUT key value"  set key (flags 0, no expiry) to value (the rest of the line)
+ *   "GET key"        get key
+ *   "DEL key"        delete key
+ * (a '\n' ending the short form is dropped) */
+static inline size_t kv_request(const char *req, char *b, size_t cap)
+{
+    size_t n = strlen(req);
+    if (n && req[n - 1] == '\n')
+        n--;
+    int m = 0;
+    if (!strncmp(req, "PUT ", 4)) {
+        const char *k = req + 4, *sp = memchr(k, ' ', n - 4);
+        CHECK(sp != NULL);
+        size_t vl = n - (size_t)(sp + 1 - req);
+        m = snprintf(b, cap, "set %.*s 0 0 %zu\r\n%.*s\r\n", (int)(sp - k), k, vl, (int)vl, sp + 1);
+    } else if (!strncmp(req, "GET ", 4)) {
+        m = snprintf(b, cap, "get %.*s\r\n", (int)n - 4, req + 4);
+    } else if (!strncmp(req, "DEL ", 4)) {
+        m = snprintf(b, cap, "delete %.*s\r\n", (int)n - 4, req + 4);
+    } else {
+        TEST_FAIL("kv_request: '%s' is not a short form", req);
+    }
+    CHECK(m > 0 && (size_t)m < cap);
+    return (size_t)m;
+}
+
+/* Read the reply of a short form's request, in short form, into r: "OK" for STORED,
+ * "VALUE value" or "NOT_FOUND" for a get, else the reply line itself ("DELETED",
+ * "NOT_FOUND", an error).  0, or -1 when the connection failed. */
+static inline int kv_reply(int fd, char *r, size_t cap)
+{
+    char l[512];
+    if (kv_line(fd, l, sizeof l) < 0)
+        return -1;
+    if (!strcmp(l, "STORED")) {
+        snprintf(r, cap, "OK");
+    } else if (!strcmp(l, "END")) {
+        snprintf(r, cap, "NOT_FOUND");
+    } else if (!strncmp(l, "VALUE ", 6)) {
+        const char *last = strrchr(l, ' ');
+        size_t vl = (size_t)atol(last + 1);
+        CHECK(vl + 7 < cap);
+        memcpy(r, "VALUE ", 6);
+        if (kv_read_n(fd, r + 6, vl + 2) < 0)
+            return -1;
+        r[6 + vl] = 0;
+        if (kv_line(fd, l, sizeof l) < 0)
+            return -1;
+        CHECK(!strcmp(l, "END"));
+    } else {
+        snprintf(r, cap, "%s", l);
+    }
+    return 0;
+}
+
+/* A short form's request and its reply in short form (kv_request, kv_reply). */
+static inline int kv_do(int fd, const char *req, char *r, size_t cap)
+{
+    char b[1024];
+    size_t n = kv_request(req, b, sizeof b);
+    if (kv_send(fd, b, n) < 0)
+        return -1;
+    return kv_reply(fd, r, cap);
+}
+
+/* Send a short form's request without reading the reply. */
+static inline int kv_send_req(int fd, const char *req)
+{
+    char b[1024];
+    size_t n = kv_request(req, b, sizeof b);
+    return kv_send(fd, b, n);
 }
 
 #endif
