@@ -10,8 +10,7 @@
 #      tool   tool/: the hooks the engine calls (tool events, trace, sanitizer
 #             annotations, overflow checks, stack-dump stop points);
 #      pool   pool/: the containers of units;
-#      unit   unit/ (and unit.c, unit.h, fork.c, fork.h at the top level until they move
-#             there): the engine that creates, switches, parks, wakes and joins units;
+#      unit   unit/: the engine that creates, switches, parks, wakes and joins units;
 #      sched  sched/: the loops that run units, idling, the poll and timer hooks;
 #      stream stream/: execution streams, init and finalize, affinity, fork();
 #      api    api/: the thin ABT_* entry points.

@@ -702,7 +702,7 @@ WEFT_API int ABT_thread_yield(void)
         return ABT_SUCCESS;
     /* leave_check, its rare call out of line */
     if (WEFT_LIKELY(self->stack)) {
-        weft_canary_check(self);                    /* core/overflow.h */
+        weft_canary_check(self);                    /* core/tool/overflow.h */
     } else if (self->stack_kind >= WEFT_STACK_SC) { /* SC or LENT (types.h) */
         weft_ult_yield(xs, self);
         return ABT_SUCCESS;

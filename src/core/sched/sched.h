@@ -26,7 +26,7 @@ WEFT_INTERNAL WEFT_WUR int weft_sched_create_user(ABT_sched_def *def, int num_po
 /* Free a scheduler and release its pools (automatic pools go with their last user). */
 WEFT_INTERNAL void weft_sched_destroy(weft_sched *s);
 /* ---- a stream's main scheduler ends (its stream's loop: xstream_thread in
- * stream/xstream.c, sched_entry in unit.c for the primary stream) ---- */
+ * stream/xstream.c, sched_entry in unit/run.c for the primary stream) ---- */
 /* The main scheduler's run() returned: should the stream stop?  (Argobots semantics:
  * it stops when cancelled, or when finishing and the pools are empty; a plain
  * ABT_sched_exit only makes the loop start run() again.) */

@@ -17,7 +17,7 @@ void weft_unit_handle_init(void *desc)
     uintptr_t a = (uintptr_t)desc;
     if (WEFT_UNLIKELY((a & WEFT_HANDLE_ADDR_MASK) != a))
         weft_fatal("work-unit descriptor at %p does not fit a handle (address above 2^48 or "
-                   "tagged by the allocator); see docs/architecture.md, \"Stale handles\"",
+                   "tagged by the allocator); see docs/design/api.md, \"Stale handles\"",
                    desc);
     uintptr_t gen = weft_atomic_fetch_add_relaxed(&handle_seed, 1) * WEFT_HANDLE_GEN_STEP;
     weft_atomic_store_relaxed(&((weft_unit *)desc)->handle, a + gen);
@@ -29,7 +29,7 @@ int weft_unit_apply_attr(weft_unit *u, const struct weft_thread_attr *attr)
     if (attr->stackaddr) {
         u->stack_kind = WEFT_STACK_USER;
         u->user_stack = attr->stackaddr;
-        /* its guard page, in the mprotect modes (core/overflow.h) */
+        /* its guard page, in the mprotect modes (core/tool/overflow.h) */
         if (WEFT_UNLIKELY(weft_g.cfg.guard_in_stack)) {
             int r = weft_overflow_user_guard_set(u);
             if (r != ABT_SUCCESS)
@@ -188,7 +188,7 @@ static void *cf_entry(void *arg)
     c->fn(c->arg);
     if (WEFT_UNLIKELY(!roc_intact(xs, epoch, c) || !cf_take_parent(par, c)))
         weft_ult_exit(c->xs, c);
-    weft_canary_check(c); /* (helper) core/overflow.h */
+    weft_canary_check(c); /* (helper) core/tool/overflow.h */
     weft_tool_switch(c, par, ABT_TOOL_EVENT_THREAD_FINISH | ABT_TOOL_EVENT_THREAD_RUN);
     prep_run_quiet(xs, par);
     weft_set_post(xs, weft_post_finish, c); /* its joiner, if one came meanwhile, is woken */

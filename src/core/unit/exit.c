@@ -123,7 +123,7 @@ static WEFT_COLD __attribute__((noinline)) void sc_exit_stack(weft_xstream *xs, 
 
 void weft_ult_exit(weft_xstream *xs, weft_unit *self)
 {
-    weft_canary_check(self); /* (helper) core/overflow.h: ABT_STACK_OVERFLOW_CHECK */
+    weft_canary_check(self); /* (helper) core/tool/overflow.h: ABT_STACK_OVERFLOW_CHECK */
     xs->epoch++;             /* no return on completion below this */
     if (WEFT_UNLIKELY(self->stack_kind >= WEFT_STACK_BORROWED)) /* BORROWED, SC, LENT */
         sc_exit_stack(xs, self);
@@ -190,7 +190,7 @@ static inline __attribute__((always_inline)) void *roc_sched_entry(weft_unit *u,
     weft_xstream *xs;
     if (WEFT_UNLIKELY(!roc_run(u, &xs)))
         weft_ult_exit(u->xs, u);
-    weft_canary_check(u); /* (helper) core/overflow.h */
+    weft_canary_check(u); /* (helper) core/tool/overflow.h */
     weft_tool_event(u, ABT_TOOL_EVENT_THREAD_FINISH);
     if (unsaved)
         weft_set_post(xs, weft_post_finish, u);
@@ -231,7 +231,7 @@ void *weft_ult_entry_roc_join(void *arg)
     weft_waiter *w = weft_atomic_load_relaxed(&u->joiner);
     if (WEFT_UNLIKELY(!intact || w->join_chain))
         weft_ult_exit(u->xs, u);
-    weft_canary_check(u); /* (helper) core/overflow.h */
+    weft_canary_check(u); /* (helper) core/tool/overflow.h */
     weft_unit *j = w->ult;
     weft_tool_switch(u, j,
                      ABT_TOOL_EVENT_THREAD_FINISH | ABT_TOOL_EVENT_THREAD_RESUME |
@@ -256,7 +256,7 @@ WEFT_HOT_ALIGN void *weft_ult_entry_roc_fresh(void *arg)
     weft_xstream *xs;
     if (WEFT_UNLIKELY(!roc_run(u, &xs)))
         weft_ult_exit(u->xs, u);
-    weft_canary_check(u); /* (helper) core/overflow.h */
+    weft_canary_check(u); /* (helper) core/tool/overflow.h */
     if (WEFT_ASAN || WEFT_TSAN) {
         weft_unit *j = weft_atomic_load_relaxed(&u->joiner)->ult;
         xs->cur = j;

@@ -50,7 +50,7 @@ void weft_sched_run_unit(weft_xstream *xs, weft_sched *s, weft_unit *u)
          * another stream's pool: popped from a shared pool elsewhere, it is sent home. */
         weft_xstream *home = weft_g.primary;
         weft_atomic_store_release(&home->main_handoff, u);
-        weft_xs_wake(home); /* core/idle.h: its scheduler may sleep */
+        weft_xs_wake(home); /* core/sched/idle.h: its scheduler may sleep */
         return;
     }
     if (WEFT_LIKELY(u->flags & WEFT_U_ULT)) {
@@ -136,7 +136,7 @@ void weft_sched_entry(void *arg)
  * and the caller continues right away. */
 void weft_ult_run_as_parent(weft_xstream *xs, weft_unit *self, weft_unit *u)
 {
-    weft_canary_check(self); /* (helper) core/overflow.h */
+    weft_canary_check(self); /* (helper) core/tool/overflow.h */
     weft_sched parent;
     memset(&parent, 0, sizeof(parent));
     parent.predef = -1;

@@ -10,7 +10,7 @@
  * unit stays ready and is tried again later (the caller pushes it back or takes another
  * path).  Under lasting memory exhaustion that retry would spin without a word, so after
  * STACK_SHORTAGE_WARN failed attempts in the process one message goes to stderr, once.
- * docs/architecture.md ("Memory") states the policy. */
+ * docs/design/mem.md states the policy. */
 #define STACK_SHORTAGE_WARN 100
 
 static _Atomic unsigned long stack_shortages;

@@ -1,6 +1,6 @@
 /* src/core/unit/switch.h - the switching protocol of the unit engine, shared by its files
  * (stack.c, lend.c, exit.c, run.c, create.c, yield.c, join.c) and by ABT_thread_yield
- * (core/thread.c), which inlines the yield's bypass.  Everything here is static inline
+ * (core/api/thread.c), which inlines the yield's bypass.  Everything here is static inline
  * (most of it always_inline): there is no LTO, and a hot path that called across files
  * would lose its inlining.  The protocol itself (post actions, runner, dynamic
  * promotion) is described in unit.h; the techniques' steps are tabled in fork.h.
@@ -217,7 +217,7 @@ WEFT_INTERNAL WEFT_COLD void weft_unit_lend_cancel(weft_xstream *xs, weft_sched 
 
 /* Every path on which a running ULT may leave its stack (yield, park, yield_to, *_to,
  * the join bypass, child-first creation, exit) starts with the canary check of its stack
- * (core/overflow.h).  A unit with no stack of its own (the primary ULT, a user stack, an
+ * (core/tool/overflow.h).  A unit with no stack of its own (the primary ULT, a user stack, an
  * SC unit on the loop's stack or on its joiner's) fails its first test; there, an SC
  * unit is promoted: it costs the hot paths nothing. */
 static inline void leave_check(weft_unit *self)
@@ -227,7 +227,7 @@ static inline void leave_check(weft_unit *self)
             weft_unit_leave_promote(self);
         return;
     }
-    weft_canary_check(self); /* (helper) core/overflow.h: ABT_STACK_OVERFLOW_CHECK */
+    weft_canary_check(self); /* (helper) core/tool/overflow.h: ABT_STACK_OVERFLOW_CHECK */
 }
 
 /* TSan: a loop that restarts gets a fiber of its own whose call stack is empty (the old
@@ -452,7 +452,7 @@ WEFT_INTERNAL void weft_post_push_release(weft_xstream *xs, void *arg);
 /* The switch of a yield in one lock round from `self` to `next` (prepared, out of p):
  * `self` is already linked at the tail of its pool `p`, whose lock is held if it has
  * one; the switch releases it once `self` is saved and off its stack, so no other stream
- * can resume `self` before (docs/architecture.md, "The switching protocol"). */
+ * can resume `self` before (docs/design/unit.md, "The switching protocol"). */
 static inline __attribute__((always_inline)) void *
 yield_switch_release(weft_xstream *xs, weft_unit *self, weft_pool *p, weft_unit *next, weft_ctx to)
 {

@@ -240,7 +240,7 @@ static inline int weft_unit_publish_fifo(weft_pool *p, weft_unit *u, ABT_thread 
 
 /* What a thread attribute changes in a new unit (create.c; only with an attribute). */
 /* ABT_SUCCESS, or ABT_ERR_MEM when mprotect_strict's guard page of a user-given stack
- * cannot be set (core/overflow.h; then u is to be released, nothing else is held). */
+ * cannot be set (core/tool/overflow.h; then u is to be released, nothing else is held). */
 WEFT_INTERNAL WEFT_WUR int weft_unit_apply_attr(weft_unit *u, const struct weft_thread_attr *attr);
 
 /* The one creation path of every ULT and tasklet (ABT_thread_create*, ABT_task_create*,
