@@ -27,3 +27,8 @@ per "yield_to"                          2 1000 11000 "$b/yield$x" --callgrind yi
 per "join_many (many)"                  256 10 30    "$b/join_many$x" --callgrind many --n 256 --iters
 per "barrier wait (2 ULTs, 1 stream)"   2 1000 11000 "$b/sync$x" --callgrind barrier --n 2 --iters
 per "barrier wait (32 ULTs, 1 stream)"  32 100 1100  "$b/sync$x" --callgrind barrier --n 32 --iters
+per "cond round trip (primary ULT, ULT)"  1 1000 11000 "$b/sync$x" --callgrind cond_rt_main --iters
+per "cond round trip (2 ULTs, 1 stream)"  1 1000 11000 "$b/sync$x" --callgrind cond_rt --iters
+per "cond_signal (no waiter)"           1 1000 11000 "$b/sync$x" --callgrind cond_signal --iters
+per "eventual set+wait+reset"           1 1000 11000 "$b/sync$x" --callgrind eventual --iters
+per "future set+wait+reset (1)"         1 1000 11000 "$b/sync$x" --callgrind future --iters
