@@ -28,9 +28,16 @@
  * The pthread column runs the same pattern with pthread_mutex / pthread_cond /
  * pthread_barrier / pthread_rwlock between OS threads (a "ULT" becomes a thread).
  *
- * --callgrind barrier --n M --iters K: no timing; M ULTs on the primary stream (its
- * BASIC scheduler, no secondary stream) each wait K times on one barrier of M.
- * Instructions per wait = (Ir(K2) - Ir(K1)) / (M (K2 - K1)) (scripts/insn_counts.sh). */
+ * --callgrind KIND [--n M] --iters K: no timing, the primary stream alone (its BASIC
+ * scheduler, no secondary stream); instructions per operation are
+ * (Ir(K2) - Ir(K1)) / (units (K2 - K1)) (scripts/insn_counts.sh).  KIND:
+ *   barrier       M ULTs each wait K times on one barrier of M (units: M waits)
+ *   cond_rt_main  the primary ULT and one ULT ping-pong K round trips through one
+ *                 mutex and one cond, as cond_rt_1 does (units: 1 round trip)
+ *   cond_rt       the same between two ULTs; the primary ULT only joins them
+ *   cond_signal   K signals with nobody waiting
+ *   eventual      K times set, wait on the ready eventual, reset (one ULT)
+ *   future        K times set the one compartment, wait, reset (one ULT) */
 #include "bench.h"
 
 #include <abt.h>
@@ -487,23 +494,59 @@ static void run_row(const row_t *r, const char *kinds)
 }
 
 /* --callgrind barrier: see the header. */
-static int callgrind_barrier(int argc, char **argv, long m, long k)
+static void callgrind_barrier(long m)
 {
-    CK(ABT_init(argc, argv));
-    ABT_xstream self;
-    CK(ABT_xstream_self(&self));
-    CK(ABT_xstream_get_main_pools(self, 1, &pools[0]));
     CK(ABT_barrier_create((uint32_t)m, &abar));
-    n_ops = k;
     ABT_thread *t = malloc(sizeof(ABT_thread) * (size_t)m);
     if (!t)
-        return 1;
+        exit(1);
     for (long i = 0; i < m; i++)
         CK(ABT_thread_create(pools[0], abt_bar_body, NULL, ABT_THREAD_ATTR_NULL, &t[i]));
     for (long i = 0; i < m; i++)
         CK(ABT_thread_free(&t[i]));
     free(t);
     CK(ABT_barrier_free(&abar));
+}
+
+/* --callgrind cond_rt_main: the primary ULT is member 0, a ULT of its pool member 1. */
+static void callgrind_cond_rt_main(void)
+{
+    ABT_thread t;
+    turn = 0;
+    CK(ABT_thread_create(pools[0], abt_pingpong_body, (void *)(intptr_t)1, ABT_THREAD_ATTR_NULL,
+                         &t));
+    abt_pingpong_body((void *)(intptr_t)0);
+    CK(ABT_thread_free(&t));
+}
+
+/* --callgrind KIND --n M --iters K: see the header. */
+static int callgrind(int argc, char **argv, const char *kind, long m, long k)
+{
+    CK(ABT_init(argc, argv));
+    ABT_xstream self;
+    CK(ABT_xstream_self(&self));
+    CK(ABT_xstream_get_main_pools(self, 1, &pools[0]));
+    CK(ABT_mutex_create(&amtx));
+    CK(ABT_cond_create(&acond));
+    CK(ABT_eventual_create((int)sizeof(long), &aev[0]));
+    CK(ABT_future_create(1, NULL, &afut));
+    n_ops = k;
+    if (!strcmp(kind, "barrier"))
+        callgrind_barrier(m);
+    else if (!strcmp(kind, "cond_rt_main"))
+        callgrind_cond_rt_main();
+    else if (!strcmp(kind, "cond_rt"))
+        abt_cond_rt(1);
+    else if (!strcmp(kind, "cond_signal"))
+        abt_cond_signal_nowaiter();
+    else if (!strcmp(kind, "eventual"))
+        abt_eventual_local();
+    else
+        abt_future_local();
+    CK(ABT_future_free(&afut));
+    CK(ABT_eventual_free(&aev[0]));
+    CK(ABT_cond_free(&acond));
+    CK(ABT_mutex_free(&amtx));
     CK(ABT_finalize());
     return 0;
 }
@@ -521,11 +564,17 @@ int main(int argc, char **argv)
             cg_iters = atol(argv[i + 1]);
     }
     if (cg) {
-        if (strcmp(cg, "barrier") || cg_n < 1 || cg_iters < 1) {
-            fprintf(stderr, "sync: --callgrind barrier --n M --iters K (M, K >= 1)\n");
+        static const char *const kinds[] = { "barrier",     "cond_rt_main", "cond_rt",
+                                             "cond_signal", "eventual",     "future" };
+        int known = 0;
+        for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+            known = known || !strcmp(cg, kinds[i]);
+        if (!known || cg_n < 1 || cg_iters < 1) {
+            fprintf(stderr, "sync: --callgrind barrier|cond_rt_main|cond_rt|cond_signal|"
+                            "eventual|future [--n M] --iters K (M, K >= 1)\n");
             return 2;
         }
-        return callgrind_barrier(argc, argv, cg_n, cg_iters);
+        return callgrind(argc, argv, cg, cg_n, cg_iters);
     }
     bench_init(&bench, argc, argv, 10.0,
                "[--ops mutex,cond_rt_2,...] [--kinds ult,pthread] [-r REPS] [-n SCALE]\n");

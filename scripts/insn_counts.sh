@@ -48,6 +48,11 @@ ops=(
   "join_many (many)|join_many of 256 (per ULT)|256|10 30|join_many --callgrind many --n 256"
   "barrier wait (2 ULTs, 1 stream)|barrier wait, 2 ULTs on 1 stream|2|1000 11000|sync --callgrind barrier --n 2"
   "barrier wait (32 ULTs, 1 stream)|barrier wait, 32 ULTs on 1 stream|32|100 1100|sync --callgrind barrier --n 32"
+  "cond round trip (primary ULT, ULT)|condition variable round trip, the primary ULT and a ULT on 1 stream|1|1000 11000|sync --callgrind cond_rt_main"
+  "cond round trip (2 ULTs, 1 stream)|condition variable round trip, 2 ULTs on 1 stream|1|1000 11000|sync --callgrind cond_rt"
+  "cond_signal (no waiter)|cond_signal with no waiter|1|1000 11000|sync --callgrind cond_signal"
+  "eventual set+wait+reset|eventual set + wait + reset|1|1000 11000|sync --callgrind eventual"
+  "future set+wait+reset (1)|future of 1 compartment: set + wait + reset|1|1000 11000|sync --callgrind future"
 )
 measure() { # measure SUFFIX ROW: the count of one row for the build with that suffix
   local sfx=$1 short label u its prog args

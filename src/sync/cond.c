@@ -11,7 +11,9 @@
  * Argobots 1.x.  A cond is associated with the mutex of its waiters while it has some;
  * waiting with another mutex meanwhile returns ABT_ERR_INV_MUTEX (Argobots keeps the
  * first mutex for ever; its documentation only requires it "until this routine
- * returns"). */
+ * returns").  The common wait (a ULT, no deadline, a plain mutex) and a signal with
+ * nobody waiting take the short paths described in docs/architecture.md ("Condition
+ * variables, eventuals and futures"). */
 #include "sync/mutex.h"
 
 typedef struct {
@@ -97,13 +99,48 @@ static int cond_wait(weft_cond *c, ABT_mutex mutex, const struct timespec *absti
     return woken ? ABT_SUCCESS : ABT_ERR_COND_TIMEDOUT;
 }
 
+/* The untimed wait of a ULT on a plain mutex, the common one (see the header): its waiter
+ * has one possible waker, so only the fields a signal reads are set (waitlist.h: `ult`,
+ * `counted_blocked`, `contested`, `gated`; the node's links and `arg`), the mutex is
+ * released and re-taken inline, and nothing is read back after the wake. */
+static int cond_wait_ult(weft_xstream *xs, weft_unit *self, weft_cond *c, ABT_mutex mutex)
+{
+    weft_wl_waiter ww;
+    weft_wl_node nd;
+    ww.w.ult = self;
+    ww.w.counted_blocked = 1;
+    ww.contested = 0;
+    ww.gated = 0;
+    nd.waiter = &ww;
+    nd.arg = 0;
+    weft_mutex *m = weft_mutex_body(mutex);
+    weft_spin_lock(&c->lock);
+    if (WEFT_UNLIKELY(c->mutex != mutex)) {
+        if (c->mutex) {
+            weft_spin_unlock(&c->lock);
+            return ABT_ERR_INV_MUTEX;
+        }
+        c->mutex = mutex;
+    }
+    weft_wl_push_tail(&c->wl, &nd);
+    weft_mutex_release(m, 0);
+    /* counted like weft_wait_block does, so FINISH does not stop a stream under it */
+    weft_unit_count_blocked(self);
+    weft_ult_park(xs, self, weft_post_unlock, &c->lock);
+    weft_mutex_acquire(m, 0);
+    return ABT_SUCCESS;
+}
+
 WEFT_API int ABT_cond_wait(ABT_cond cond, ABT_mutex mutex)
 {
     weft_cond *c = cond_from(cond);
-    if (!c)
+    if (WEFT_UNLIKELY(!c))
         return ABT_ERR_INV_COND;
-    if (!(mutex = weft_mutex_from(mutex)))
+    if (WEFT_UNLIKELY(!(mutex = weft_mutex_from(mutex))))
         return ABT_ERR_INV_MUTEX;
+    weft_unit *self = weft_self_ult();
+    if (WEFT_LIKELY(self && !weft_mutex_recursive(mutex)))
+        return cond_wait_ult(weft_xs_self(), self, c, mutex);
     if (weft_self_is_tasklet())
         return ABT_ERR_COND;
     return cond_wait(c, mutex, NULL);
@@ -121,11 +158,15 @@ WEFT_API int ABT_cond_timedwait(ABT_cond cond, ABT_mutex mutex, const struct tim
     return cond_wait(c, mutex, abstime);
 }
 
+/* Nobody waits: no lock (weft_wl_seen_empty; the cond's mutex association is already
+ * NULL with an empty list). */
 WEFT_API int ABT_cond_signal(ABT_cond cond)
 {
     weft_cond *c = cond_from(cond);
-    if (!c)
+    if (WEFT_UNLIKELY(!c))
         return ABT_ERR_INV_COND;
+    if (weft_wl_seen_empty(&c->wl))
+        return ABT_SUCCESS;
     weft_spin_lock(&c->lock);
     weft_wl_waiter *ww = weft_wl_take_one(&c->wl);
     if (weft_wl_empty(&c->wl))
@@ -141,6 +182,8 @@ WEFT_API int ABT_cond_broadcast(ABT_cond cond)
     weft_cond *c = cond_from(cond);
     if (!c)
         return ABT_ERR_INV_COND;
+    if (weft_wl_seen_empty(&c->wl))
+        return ABT_SUCCESS;
     weft_spin_lock(&c->lock);
     weft_wl_waiter *chain = weft_wl_take_all(&c->wl);
     c->mutex = NULL;

@@ -68,6 +68,17 @@ WEFT_API int ABT_eventual_free(ABT_eventual *eventual)
     return ABT_SUCCESS;
 }
 
+/* The value copied into an eventual: inline for the sizes of a scalar (a call to memcpy
+ * costs more than the copy), memcpy otherwise. */
+static inline void ev_copy(void *dst, const void *src, int nbytes)
+{
+    switch (nbytes) {
+    case 8: memcpy(dst, src, 8); break;
+    case 4: memcpy(dst, src, 4); break;
+    default: memcpy(dst, src, (size_t)nbytes);
+    }
+}
+
 static int ev_wait(weft_eventual *e, void **value, const struct timespec *abstime)
 {
     if (!ev_ready(e)) {
@@ -107,10 +118,15 @@ static int ev_wait(weft_eventual *e, void **value, const struct timespec *abstim
 WEFT_API int ABT_eventual_wait(ABT_eventual eventual, void **value)
 {
     weft_eventual *e = ev_from(eventual);
-    if (!e)
+    if (WEFT_UNLIKELY(!e))
         return ABT_ERR_INV_EVENTUAL;
-    if (weft_self_is_tasklet())
+    if (WEFT_UNLIKELY(weft_self_is_tasklet()))
         return ABT_ERR_EVENTUAL;
+    if (WEFT_LIKELY(ev_ready(e))) {
+        if (value)
+            *value = ev_value(e);
+        return ABT_SUCCESS;
+    }
     return ev_wait(e, value, NULL);
 }
 
@@ -159,11 +175,11 @@ WEFT_API int ABT_eventual_set(ABT_eventual eventual, void *value, int nbytes)
         return ABT_ERR_EVENTUAL;
     }
     if (nbytes > 0 && value)
-        memcpy(weft_obj_extra_of_body(e), value, (size_t)nbytes);
+        ev_copy(weft_obj_extra_of_body(e), value, nbytes);
     weft_atomic_store_release(&e->ready, 1);
-    weft_wl_waiter *chain = weft_wl_take_all(&e->wl);
+    if (WEFT_UNLIKELY(!weft_wl_empty(&e->wl)))
+        return weft_wl_wake_all_unlock(&e->lock, &e->wl);
     weft_spin_unlock(&e->lock);
-    weft_wl_wake_chain(chain);
     return ABT_SUCCESS;
 }
 

@@ -5,7 +5,8 @@
  * (counter == num, not ready: further sets fail with ABT_ERR_FUTURE), runs the callback
  * once, outside the lock (it may do anything, even block), then marks the future ready
  * and wakes every waiter - so waiters are released after the callback, as Argobots
- * documents.  A future with no compartments is ready from the start. */
+ * documents.  Without a callback the last set marks it ready in the same critical
+ * section (one lock round).  A future with no compartments is ready from the start. */
 #include "sync/objmem.h"
 #include "sync/waitlist.h"
 
@@ -102,19 +103,22 @@ WEFT_API int ABT_future_set(ABT_future future, void *value)
         return ABT_ERR_FUTURE;
     }
     void **values = fut_values(f);
-    values[f->counter++] = value;
-    if (f->counter < f->num) {
+    uint32_t k = f->counter;
+    values[k++] = value;
+    f->counter = k;
+    if (k < f->num) {
         weft_spin_unlock(&f->lock);
         return ABT_SUCCESS;
     }
-    weft_spin_unlock(&f->lock);
-    if (f->cb)
+    if (f->cb) { /* completing: the callback runs without the lock */
+        weft_spin_unlock(&f->lock);
         f->cb(values); /* exactly once: only the set that filled the last compartment */
-    weft_spin_lock(&f->lock);
+        weft_spin_lock(&f->lock);
+    }
     weft_atomic_store_release(&f->ready, 1);
-    weft_wl_waiter *chain = weft_wl_take_all(&f->wl);
+    if (WEFT_UNLIKELY(!weft_wl_empty(&f->wl)))
+        return weft_wl_wake_all_unlock(&f->lock, &f->wl);
     weft_spin_unlock(&f->lock);
-    weft_wl_wake_chain(chain);
     return ABT_SUCCESS;
 }
 
@@ -124,10 +128,8 @@ WEFT_API int ABT_future_reset(ABT_future future)
     if (!f)
         return ABT_ERR_INV_FUTURE;
     weft_spin_lock(&f->lock);
-    if (f->num > 0) {
-        f->counter = 0;
-        weft_atomic_store_relaxed(&f->ready, 0);
-    }
+    f->counter = 0;
+    weft_atomic_store_relaxed(&f->ready, f->num == 0); /* no compartment: ready for ever */
     weft_spin_unlock(&f->lock);
     return ABT_SUCCESS;
 }

@@ -23,7 +23,7 @@ static inline void *self_id(void) { return (void *)weft_self_identity(&ext_tag);
 
 /* ---------------------------------------------------------------- acquire / release */
 
-static WEFT_COLD void lock_slow(weft_mutex *m, uint32_t low)
+WEFT_COLD void weft_mutex_lock_slow(weft_mutex *m, uint32_t low)
 {
     weft_wl_waiter ww;
     weft_wl_node nd;
@@ -60,14 +60,6 @@ static WEFT_COLD void lock_slow(weft_mutex *m, uint32_t low)
     }
 }
 
-static inline void acquire(weft_mutex *m, uint32_t low)
-{
-    uint32_t z = 0;
-    if (WEFT_LIKELY(weft_atomic_cas_strong_acquire(&m->state, &z, M_LOCKED)))
-        return;
-    lock_slow(m, low);
-}
-
 static inline bool try_acquire(weft_mutex *m)
 {
     uint32_t s = weft_atomic_load_relaxed(&m->state);
@@ -98,7 +90,7 @@ static weft_wl_waiter *take_preferred(weft_mutex *m, weft_xstream *xs, int mode,
     return NULL;
 }
 
-static WEFT_COLD void unlock_slow(weft_mutex *m, int mode)
+WEFT_COLD void weft_mutex_unlock_slow(weft_mutex *m, int mode)
 {
     weft_xstream *xs = weft_xs_self();
     weft_wl_waiter *ww = NULL;
@@ -122,15 +114,6 @@ static WEFT_COLD void unlock_slow(weft_mutex *m, int mode)
         weft_ult_yield(xs, self);
 }
 
-/* Every unlock call: CAS LOCKED -> 0 while nobody waits, else the slow path. */
-static inline void release(weft_mutex *m, int mode)
-{
-    uint32_t l = M_LOCKED;
-    if (WEFT_LIKELY(weft_atomic_cas_strong_release(&m->state, &l, 0)))
-        return;
-    unlock_slow(m, mode);
-}
-
 /* ---------------------------------------------------------------- with recursion */
 
 /* out of line, so that the plain mutex's fast path needs no stack frame */
@@ -141,7 +124,7 @@ static __attribute__((noinline)) void lock_recursive(weft_mutex *m, uint32_t low
         m->nest++;
         return;
     }
-    acquire(m, low);
+    weft_mutex_acquire(m, low);
     weft_atomic_store_relaxed(&m->owner, me);
     m->nest = 0;
 }
@@ -152,7 +135,7 @@ static inline void lock_any(ABT_mutex h, uint32_t low)
     if (WEFT_UNLIKELY(weft_mutex_recursive(h)))
         lock_recursive(m, low);
     else
-        acquire(m, low);
+        weft_mutex_acquire(m, low);
 }
 
 static inline void unlock_any(ABT_mutex h, int mode)
@@ -165,7 +148,7 @@ static inline void unlock_any(ABT_mutex h, int mode)
         }
         weft_atomic_store_relaxed(&m->owner, NULL);
     }
-    release(m, mode);
+    weft_mutex_release(m, mode);
 }
 
 uint32_t weft_mutex_unlock_all(ABT_mutex h)
@@ -177,14 +160,14 @@ uint32_t weft_mutex_unlock_all(ABT_mutex h)
         m->nest = 0;
         weft_atomic_store_relaxed(&m->owner, NULL);
     }
-    release(m, UNLOCK_PLAIN);
+    weft_mutex_release(m, UNLOCK_PLAIN);
     return nest;
 }
 
 void weft_mutex_relock(ABT_mutex h, uint32_t nest)
 {
     weft_mutex *m = weft_mutex_body(h);
-    acquire(m, 0);
+    weft_mutex_acquire(m, 0);
     if (weft_mutex_recursive(h)) {
         weft_atomic_store_relaxed(&m->owner, self_id());
         m->nest = nest;

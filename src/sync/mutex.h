@@ -52,6 +52,29 @@ static inline weft_mutex *weft_mutex_body(ABT_mutex h) { return weft_obj_body(h)
 WEFT_INTERNAL uint32_t weft_mutex_unlock_all(ABT_mutex h);
 WEFT_INTERNAL void weft_mutex_relock(ABT_mutex h, uint32_t nest);
 
+/* The slow paths of acquire and release (mutex.c): `low` picks lock_low's list, `mode`
+ * is ABT_mutex_unlock's (0), unlock_se's or unlock_de's. */
+WEFT_INTERNAL void weft_mutex_lock_slow(weft_mutex *m, uint32_t low);
+WEFT_INTERNAL void weft_mutex_unlock_slow(weft_mutex *m, int mode);
+
+/* The uncontended acquire and release, one CAS each, inline for the mutex's entries and
+ * the condition variable's wait (a plain mutex: no recursion to save or restore). */
+static inline void weft_mutex_acquire(weft_mutex *m, uint32_t low)
+{
+    uint32_t z = 0;
+    if (WEFT_LIKELY(weft_atomic_cas_strong_acquire(&m->state, &z, M_LOCKED)))
+        return;
+    weft_mutex_lock_slow(m, low);
+}
+
+static inline void weft_mutex_release(weft_mutex *m, int mode)
+{
+    uint32_t l = M_LOCKED;
+    if (WEFT_LIKELY(weft_atomic_cas_strong_release(&m->state, &l, 0)))
+        return;
+    weft_mutex_unlock_slow(m, mode);
+}
+
 /* mutex_attr.c: whether an attribute asks for a recursive mutex (ABT_ERR_INV_MUTEX_ATTR
  * on a bad handle), and a fresh attribute with that property. */
 WEFT_INTERNAL int weft_mutex_attr_recursive(ABT_mutex_attr attr, bool *recursive);

@@ -76,3 +76,11 @@ bool weft_wl_wait_gated(weft_wl_waiter *ww, uint64_t deadline)
         return park(ww, post_gate, ww, deadline);
     return os_wait(ww, deadline);
 }
+
+int weft_wl_wake_all_unlock(weft_spinlock *lock, weft_waitlist *l)
+{
+    weft_wl_waiter *chain = weft_wl_take_all(l);
+    weft_spin_unlock(lock);
+    weft_wl_wake_chain(chain);
+    return ABT_SUCCESS;
+}

@@ -120,6 +120,22 @@ static inline void weft_wl_node_init(weft_wl_node *n, weft_wl_waiter *ww, uint32
 
 static inline bool weft_wl_empty(const weft_waitlist *l) { return l->head == NULL; }
 
+/* `head` is written with relaxed atomic stores, so that a waker may look at it without
+ * the lock (weft_wl_seen_empty): a plain store on x86-64 and AArch64. */
+static inline void wl_set_head(weft_waitlist *l, weft_wl_node *n)
+{
+    weft_atomic_store_relaxed_plain(&l->head, n);
+}
+
+/* Without the lock: nobody was linked as of the load.  A waker that needs no lock to see
+ * an empty list (ABT_cond_signal) relies on the waiter's order: it links its node under
+ * the list's lock before it releases what the waker acquired first (the cond's mutex),
+ * so a waiter that may be woken is seen. */
+static inline bool weft_wl_seen_empty(const weft_waitlist *l)
+{
+    return weft_atomic_load_relaxed_plain(&l->head) == NULL;
+}
+
 static inline void weft_wl_push_tail(weft_waitlist *l, weft_wl_node *n)
 {
     n->next = NULL;
@@ -127,7 +143,7 @@ static inline void weft_wl_push_tail(weft_waitlist *l, weft_wl_node *n)
     if (l->tail)
         l->tail->next = n;
     else
-        l->head = n;
+        wl_set_head(l, n);
     l->tail = n;
     n->linked = 1;
 }
@@ -140,7 +156,7 @@ static inline void weft_wl_push_head(weft_waitlist *l, weft_wl_node *n)
         l->head->prev = n;
     else
         l->tail = n;
-    l->head = n;
+    wl_set_head(l, n);
     n->linked = 1;
 }
 
@@ -149,7 +165,7 @@ static inline void weft_wl_unlink(weft_waitlist *l, weft_wl_node *n)
     if (n->prev)
         n->prev->next = n->next;
     else
-        l->head = n->next;
+        wl_set_head(l, n->next);
     if (n->next)
         n->next->prev = n->prev;
     else
@@ -225,6 +241,10 @@ static inline void weft_wl_wake_chain(weft_wl_waiter *ww)
         ww = next;
     }
 }
+
+/* Claim every waiter of `l`, release `lock` (held: it guards l), wake them; ABT_SUCCESS.
+ * Out of line, so that a setter that finds nobody waiting needs no stack frame. */
+WEFT_INTERNAL int weft_wl_wake_all_unlock(weft_spinlock *lock, weft_waitlist *l);
 
 /* ---- blocking (the waiter) ----
  * weft_wl_wait: the caller holds `lock` and has linked its node(s) on lists it guards.

@@ -93,7 +93,11 @@ static inline __attribute__((always_inline)) bool park_run_next(weft_xstream *xs
     weft_unit *next = weft_pool_fifo_pop(p); /* a bypass pool is always an inline FIFO */
     if (!next)
         return false;
-    if (bypass_declines(next) || (!next->ctx && !ensure_stack(xs, next))) {
+    /* (the primary ULT on the primary stream is resumed here, as its scheduler would) */
+    if ((bypass_declines(next) &&
+         !((next->flags & WEFT_U_MAIN) && xs->primary && next->ctx &&
+           !weft_atomic_test32_relaxed(&next->request, WEFT_REQ_CANCEL))) ||
+        (!next->ctx && !ensure_stack(xs, next))) {
         weft_pool_push_head(p, next);
         return false;
     }
