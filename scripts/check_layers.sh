@@ -3,9 +3,12 @@
 #   1. a file includes project headers only from its own layer or a layer below it
 #      (arch < mem < core < sync < faces); a face (glt, pthread, omp, io, relic, mpi)
 #      never includes another face's headers;
-#   2. internal prototypes are declared in headers, not re-declared inside .c files
+#   2. a face reaches core only through core/face.h: of core, sync and mem (libweft's
+#      insides) it includes that one header, and core/face.h itself includes only arch/
+#      headers, so no face compiles core's struct layout into its own library;
+#   3. internal prototypes are declared in headers, not re-declared inside .c files
 #      (so the compiler checks every caller against the definition);
-#   3. every quoted include names a file that exists under src/ or include/ (public
+#   4. every quoted include names a file that exists under src/ or include/ (public
 #      headers may be included from any layer).
 # Exit 0 when all hold; otherwise each violation is printed as file:line: reason.
 set -euo pipefail
@@ -48,6 +51,12 @@ while IFS= read -r f; do
       bad=1
     elif [ "$tr" -eq 4 ] && [ "$lr" -eq 4 ] && [ "$tl" != "$layer" ]; then
       echo "$f:$line: face $layer includes another face's header \"$target\""
+      bad=1
+    elif [ "$lr" -eq 4 ] && [ "$tr" -ge 1 ] && [ "$tr" -le 3 ] && [ "$target" != core/face.h ]; then
+      echo "$f:$line: face $layer includes \"$target\": of core, sync and mem a face includes only core/face.h"
+      bad=1
+    elif [ "$f" = core/face.h ] && [ "$tl" != arch ]; then
+      echo "$f:$line: core/face.h includes \"$target\": it may include only arch/ headers (a face sees no core struct)"
       bad=1
     fi
   done < <(grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f" | sed -E 's/^([0-9]+):/\1:/' || true)

@@ -3,7 +3,7 @@
  * per-caller time-outs, and the cancellation registry (io.h).
  *
  * Waiting protocol of a ULT.  It takes op->lock, hands op to the backend, enters op in the
- * registry, and parks with weft_wait_block(&op->w, &op->lock): the lock is released once
+ * registry, and parks with weft_face_wait_block(&op->w, &op->lock): the lock is released once
  * it has left its stack.  A backend that completes op on another thread (threads.c) takes
  * and drops op->lock before the wake, so it never wakes a ULT still on its stack, and it
  * never unregisters an op before the ULT has registered it.  The uring backend completes
@@ -140,7 +140,7 @@ API int weft_io_get_timeout(void)
 {
     if (!weft_atomic_load_acquire(&timeouts_used))
         return -1;
-    if (!weft_self_ult())
+    if (!weft_face_self_ult())
         return os_timeout;
     void *v = NULL;
     if (tkey == ABT_KEY_NULL || ABT_key_get(tkey, &v) != ABT_SUCCESS || !v)
@@ -155,7 +155,7 @@ API int weft_io_set_timeout(int timeout_ms)
         return -1;
     }
     int prev = weft_io_get_timeout();
-    if (!weft_self_ult()) {
+    if (!weft_face_self_ult()) {
         os_timeout = timeout_ms;
     } else {
         pthread_mutex_lock(&tkey_lock);
@@ -187,7 +187,7 @@ static void reg_add(weft_io_op *op, weft_unit *u)
     if (b->head)
         b->head->reg_prev = op;
     b->head = op;
-    if (weft_unit_cancel_requested(u)) {
+    if (weft_face_unit_cancel_requested(u)) {
         weft_atomic_store_release(&op->cancel, 1);
         be()->cancel(op);
     }
@@ -224,7 +224,7 @@ void weft_io_hook_cancel(weft_unit *u)
     weft_spin_unlock(&b->lock);
 }
 
-void weft_io_wake(weft_io_op *op) { weft_waiter_wake(&op->w); }
+void weft_io_wake(weft_io_op *op) { weft_face_waiter_wake(&op->w); }
 
 void weft_io_complete(weft_io_op *op)
 {
@@ -355,7 +355,7 @@ static long run(weft_io_op *op)
         if (!op->deadline || d < op->deadline)
             op->deadline = d;
     }
-    weft_unit *u = weft_self_ult();
+    weft_unit *u = weft_face_self_ult();
     if (!u && !op->deadline)
         return weft_io_exec_blocking(op);
     uint32_t wait_ev = 0; /* the no-wait try would block: these poll events */
@@ -383,7 +383,7 @@ static long run(weft_io_op *op)
         }
     }
 submit:
-    weft_waiter_init(&op->w);
+    weft_face_waiter_init(&op->w);
     weft_atomic_store_relaxed(&op->lock.v, 0);
     weft_spin_lock(&op->lock);
     int rc;
@@ -403,7 +403,7 @@ submit:
     }
     if (u)
         reg_add(op, u);
-    weft_wait_block(&op->w, &op->lock);
+    weft_face_wait_block(&op->w, &op->lock);
     if (WEFT_UNLIKELY(op->ring_try) && op->res == -EAGAIN) {
         /* the ring's MSG_DONTWAIT send found no room: POSIX's answer on an O_NONBLOCK
          * socket; on a blocking one, send again and let the ring wait for room */
@@ -712,7 +712,7 @@ API int weft_io_poll(int fd, short events, int timeout_ms)
     if (timeout_ms > 0)
         deadline = weft_clock_ns() + (uint64_t)timeout_ms * 1000000u;
     if (fd < 0) {
-        if (!weft_self_ult()) {
+        if (!weft_face_self_ult()) {
             /* an OS thread sleeps in place, as poll(2) with no fd would (its own time
              * limit, weft_io_set_timeout, bounds the sleep as it bounds any call) */
             int tmo = weft_io_get_timeout();

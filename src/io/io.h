@@ -32,8 +32,7 @@
 
 #include "arch/atomic.h"
 #include "arch/spinlock.h"
-#include "core/poll_hook.h"
-#include "core/wait.h"
+#include "core/face.h"
 
 enum weft_io_kind {
     IO_OPENAT,
@@ -84,7 +83,7 @@ struct weft_io_op {
     uint8_t timed_out;  /* the deadline passed first (poll: return 0) */
     uint8_t is_ult;     /* waits parked */
     /* --- waiting --- */
-    weft_waiter w;
+    weft_face_waiter w;
     weft_spinlock lock;              /* held from hand-off to park (the post action releases it) */
     weft_unit *unit;                 /* registry key; NULL: not registered */
     weft_io_op *reg_next, *reg_prev; /* registry bucket links (bucket lock) */

@@ -32,7 +32,7 @@
 #include "arch/atomic.h"
 #include "arch/cpu.h"
 #include "arch/spinlock.h"
-#include "core/wait.h"
+#include "core/face.h"
 
 #define OMP_API __attribute__((visibility("default")))
 
@@ -280,7 +280,7 @@ __attribute__((visibility("hidden"))) void omp_rt_init(void);
 /* The caller's identity cell, or NULL outside weft (an external thread: omp_tls_cur). */
 static inline omp_thr **omp_self_cell(void)
 {
-    const void *u = weft_self_unit();
+    const void *u = weft_face_self_unit();
     if (WEFT_LIKELY(u != NULL && u == omp_tls_id.unit &&
                     omp_tls_id.gen == weft_atomic_load_acquire(&omp_id_gen)))
         return omp_tls_id.cell;

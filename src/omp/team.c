@@ -139,7 +139,7 @@ omp_thr **omp_self_lookup(void)
         v = &t->ident;
         ABT_self_set_specific(omp_key, v);
     }
-    const void *u = weft_self_unit();
+    const void *u = weft_face_self_unit();
     if (u && v != (void *)nocache_cell) {
         omp_tls_id.unit = u;
         omp_tls_id.gen = gen;
