@@ -1,6 +1,7 @@
 /* src/core/wait.h - what a blocking object needs from core: who is calling, how a caller
- * waits, how a waiter is woken.  The narrow interface of core for the sync module (and
- * for any face that blocks): it includes no pool, scheduler or memory header.
+ * waits, how a waiter is woken.  The narrow interface of core for the sync module: it
+ * includes no pool, scheduler or memory header.  A face blocks through core/face.h,
+ * whose functions (core/face.c) are these helpers, exported.
  *
  * Waiting.  A ULT parks: it leaves its stack, and the lock of the list it waits on is
  * released by the post action that runs after the switch (core/unit.h, the switching

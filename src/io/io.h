@@ -7,7 +7,7 @@
  *     it in place with weft_io_exec_blocking (the plain syscall);
  *   - a ULT, or an OS-thread caller with a time limit, hands it to a backend: uring.c (the
  *     ring of the calling stream) or threads.c (dedicated I/O threads).  The caller waits
- *     on op->w (core/wait.h: a ULT parks, an OS thread sleeps on the futex word).
+ *     on op->w (core/face.h: a ULT parks, an OS thread sleeps on the futex word).
  * The backend sets op->res (>= 0 or -errno) and calls weft_io_complete exactly once.
  *
  * Cancellation registry.  A parked ULT's op is entered in a table keyed by its unit
