@@ -31,9 +31,9 @@
  * their inline bodies for core and sync: the face's version is weft_face_<the same name>
  * (one translation unit, face.c, sees both).
  *
- * Cost.  A question that was a TLS load and two loads inline is now a call into libweft
- * (through the PLT): a handful of instructions more per call, no lock, no atomic more
- * (docs/architecture.md, "Faces").
+ * Cost.  Each question is a call into libweft (through the PLT) where core's own inline
+ * helper reads a TLS slot and a field or two: 3 to 6 instructions more per call, no lock,
+ * no atomic (bench/results/2026-12-02-face-header.md).
  *
  * Rejected:
  *   - the faces including core/wait.h, runtime.h and types.h (as they did): every face
