@@ -16,9 +16,12 @@
 #      api    api/: the thin ABT_* entry points.
 #      The few includes against this order are listed in EXCEPTIONS below, each with the
 #      reason it holds;
-#   3. internal prototypes are declared in headers, not re-declared inside .c files
+#   3. a face reaches core only through core/face.h: of core, sync and mem (libweft's
+#      insides) it includes that one header, and core/face.h itself includes only arch/
+#      headers, so no face compiles core's struct layout into its own library;
+#   4. internal prototypes are declared in headers, not re-declared inside .c files
 #      (so the compiler checks every caller against the definition);
-#   4. every quoted include names a file that exists under src/ or include/ (public
+#   5. every quoted include names a file that exists under src/ or include/ (public
 #      headers may be included from any layer).
 # Exit 0 when all hold; otherwise each violation is printed as file:line: reason.
 set -euo pipefail
@@ -121,6 +124,12 @@ while IFS= read -r f; do
       bad=1
     elif [ "$tr" -eq 4 ] && [ "$lr" -eq 4 ] && [ "$tl" != "$layer" ]; then
       echo "$f:$line: face $layer includes another face's header \"$target\""
+      bad=1
+    elif [ "$lr" -eq 4 ] && [ "$tr" -ge 1 ] && [ "$tr" -le 3 ] && [ "$target" != core/face.h ]; then
+      echo "$f:$line: face $layer includes \"$target\": of core, sync and mem a face includes only core/face.h"
+      bad=1
+    elif [ "$f" = core/face.h ] && [ "$tl" != arch ]; then
+      echo "$f:$line: core/face.h includes \"$target\": it may include only arch/ headers (a face sees no core struct)"
       bad=1
     elif [ "$layer" = core ] && [ "$tl" = core ]; then
       fr=$(core_room "$f"); to=$(core_room "$target")

@@ -11,11 +11,10 @@
 
 #define WEFT_API         __attribute__((visibility("default")))
 #define WEFT_INTERNAL    __attribute__((visibility("hidden")))
-/* WEFT_FACE_API: core entry points that a face built as a library of its own (libweft-io,
- * libweft-mpi, ...) calls through a core header (core/wait.h, core/sched/poll_hook.h,
- * core/runtime.h): exported from libweft.so so that such a library links, but declared in
- * no public header and not part of the API (their names and contracts may change with
- * weft). */
+/* WEFT_FACE_API: core entry points that a face built as a library of its own (libweft-omp,
+ * libweft-io, libweft-mpi, ...) calls through core/face.h: exported from libweft.so so that
+ * such a library links, but declared in no public header and not part of the API (their
+ * names and contracts may change with weft). */
 #define WEFT_FACE_API    __attribute__((visibility("default")))
 #define WEFT_COLD        __attribute__((cold, noinline))
 /* The entry points and paths of a fork-join, each on a cache line of its own: without it

@@ -74,7 +74,7 @@ extern WEFT_INTERNAL struct weft_global weft_g;
 /* The stream the calling OS thread runs, NULL for an external thread.  initial-exec: one
  * %fs-relative load.  After a context switch a ULT may be on another OS thread, so code
  * that spans a switch re-reads it through weft_xs_reload(). */
-extern WEFT_FACE_API __thread weft_xstream *weft_tls_xs __attribute__((tls_model("initial-exec")));
+extern WEFT_INTERNAL __thread weft_xstream *weft_tls_xs __attribute__((tls_model("initial-exec")));
 
 static inline weft_xstream *weft_xs_self(void) { return weft_tls_xs; }
 

@@ -1,6 +1,7 @@
 /* src/core/wait.h - what a blocking object needs from core: who is calling, how a caller
- * waits, how a waiter is woken.  The narrow interface of core for the sync module (and
- * for any face that blocks): it includes no pool, scheduler or memory header.
+ * waits, how a waiter is woken.  The narrow interface of core for the sync module: it
+ * includes no pool, scheduler or memory header.  A face blocks through core/face.h,
+ * whose functions (core/api/face.c) are these helpers, exported.
  *
  * Waiting.  A ULT parks: it leaves its stack, and the lock of the list it waits on is
  * released by the post action that runs after the switch (core/unit/unit.h, the switching
@@ -33,7 +34,7 @@ static inline weft_unit *weft_self_ult(void)
 static inline bool weft_self_is_tasklet(void)
 {
     weft_unit *u = weft_self_unit();
-    return u && !(u->flags & WEFT_U_ULT);
+    return u && WEFT_UNLIKELY(!(u->flags & WEFT_U_ULT)); /* the callers' rare case */
 }
 
 /* Who is calling, as an owner identity (recursive mutexes): the running unit, else the
@@ -95,21 +96,21 @@ static inline void weft_waiter_init_as(weft_waiter *w, weft_unit *ult)
 }
 
 static inline void weft_waiter_init(weft_waiter *w) { weft_waiter_init_as(w, weft_self_ult()); }
-WEFT_FACE_API void weft_wait_block(weft_waiter *w, weft_spinlock *lock);
+WEFT_INTERNAL void weft_wait_block(weft_waiter *w, weft_spinlock *lock);
 /* The same, without counting the ULT in its pool's blocked units: for waits that must not
  * keep a scheduler alive (a stream join waits for that very scheduler to finish). */
 WEFT_INTERNAL void weft_wait_block_uncounted(weft_waiter *w, weft_spinlock *lock);
 /* Timed waits (a deadline, the wake vs. time-out race) are built on these in the sync
  * module: weft_wl_wait in sync/waitlist.h, timers in sync/timeout.h.  Returns false on
  * time-out there, and the caller unlinks itself under the lock if still linked. */
-WEFT_FACE_API void weft_waiter_wake(weft_waiter *w);
+WEFT_INTERNAL void weft_waiter_wake(weft_waiter *w);
 /* Wake every waiter of a list linked through `next`, in list order, each as
  * weft_waiter_wake would; ULTs bound for the same built-in FIFO pool go in together, one
  * lock round per pool (a barrier's round wakes them all at once: the pushes of one by
  * one bounced each pool's lock between the streams).  Every waiter must be woken by
  * nobody else, and be off its stack (parked) already. */
 WEFT_INTERNAL void weft_waiter_wake_list(weft_waiter *head);
-WEFT_FACE_API void weft_waiter_wait_os(weft_waiter *w);
+WEFT_INTERNAL void weft_waiter_wait_os(weft_waiter *w);
 
 /* The body of weft_wait_block(_uncounted), inline for callers on a hot path that know
  * their stream already (the barrier); `count`: count the ULT in its pool's blocked units. */

@@ -8,7 +8,7 @@
  *     it in place with weft_io_exec_blocking (the plain syscall);
  *   - a ULT, or an OS-thread caller with a time limit, hands it to a backend: uring.c (the
  *     ring of the calling stream) or threads.c (dedicated I/O threads).  The caller waits
- *     on op->w (core/wait.h: a ULT parks, an OS thread sleeps on the futex word).
+ *     on op->w (core/face.h: a ULT parks, an OS thread sleeps on the futex word).
  * The backend sets op->res (>= 0 or -errno) and calls weft_io_complete exactly once.
  *
  * Cancellation registry.  A parked ULT's op is entered in a table keyed by its unit
@@ -33,8 +33,7 @@
 
 #include "arch/atomic.h"
 #include "arch/spinlock.h"
-#include "core/sched/poll_hook.h"
-#include "core/wait.h"
+#include "core/face.h"
 
 enum weft_io_kind {
     IO_OPENAT,
@@ -85,7 +84,7 @@ struct weft_io_op {
     uint8_t timed_out;  /* the deadline passed first (poll: return 0) */
     uint8_t is_ult;     /* waits parked */
     /* --- waiting --- */
-    weft_waiter w;
+    weft_face_waiter w;
     weft_spinlock lock;              /* held from hand-off to park (the post action releases it) */
     weft_unit *unit;                 /* registry key; NULL: not registered */
     weft_io_op *reg_next, *reg_prev; /* registry bucket links (bucket lock) */

@@ -3,7 +3,7 @@
  * itself, and the completion the backends call.
  *
  * Waiting protocol of a ULT.  It takes op->lock, hands op to the backend, enters op in the
- * registry (registry.c), and parks with weft_wait_block(&op->w, &op->lock): the lock is
+ * registry (registry.c), and parks with weft_face_wait_block(&op->w, &op->lock): the lock is
  * released once it has left its stack.  A backend that completes op on another thread
  * (threads.c) takes and drops op->lock before the wake, so it never wakes a ULT still on
  * its stack, and it never unregisters an op before the ULT has registered it.  The uring
@@ -21,7 +21,7 @@
 #include "arch/cpu.h"
 #include "weft_io.h"
 
-void weft_io_wake(weft_io_op *op) { weft_waiter_wake(&op->w); }
+void weft_io_wake(weft_io_op *op) { weft_face_waiter_wake(&op->w); }
 
 void weft_io_complete(weft_io_op *op)
 {
@@ -150,7 +150,7 @@ long weft_io_run(weft_io_op *op)
         if (!op->deadline || d < op->deadline)
             op->deadline = d;
     }
-    weft_unit *u = weft_self_ult();
+    weft_unit *u = weft_face_self_ult();
     if (!u && !op->deadline)
         return weft_io_exec_blocking(op);
     uint32_t wait_ev = 0; /* the no-wait try would block: these poll events */
@@ -178,7 +178,7 @@ long weft_io_run(weft_io_op *op)
         }
     }
 submit:
-    weft_waiter_init(&op->w);
+    weft_face_waiter_init(&op->w);
     weft_atomic_store_relaxed(&op->lock.v, 0);
     weft_spin_lock(&op->lock);
     int rc;
@@ -198,7 +198,7 @@ submit:
     }
     if (u)
         weft_io_register(op, u);
-    weft_wait_block(&op->w, &op->lock);
+    weft_face_wait_block(&op->w, &op->lock);
     if (WEFT_UNLIKELY(op->ring_try) && op->res == -EAGAIN) {
         /* the ring's MSG_DONTWAIT send found no room: POSIX's answer on an O_NONBLOCK
          * socket; on a blocking one, send again and let the ring wait for room */

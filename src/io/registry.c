@@ -40,7 +40,7 @@ void weft_io_register(weft_io_op *op, weft_unit *u)
     if (b->head)
         b->head->reg_prev = op;
     b->head = op;
-    if (weft_unit_cancel_requested(u)) {
+    if (weft_face_unit_cancel_requested(u)) {
         weft_atomic_store_release(&op->cancel, 1);
         weft_io_be()->cancel(op);
     }

@@ -106,7 +106,7 @@ WEFT_API int weft_io_poll(int fd, short events, int timeout_ms)
     if (timeout_ms > 0)
         deadline = weft_clock_ns() + (uint64_t)timeout_ms * 1000000u;
     if (fd < 0) {
-        if (!weft_self_ult()) {
+        if (!weft_face_self_ult()) {
             /* an OS thread sleeps in place, as poll(2) with no fd would (its own time
              * limit, weft_io_set_timeout, bounds the sleep as it bounds any call) */
             int tmo = weft_io_get_timeout();

@@ -17,7 +17,7 @@ WEFT_API int weft_io_get_timeout(void)
 {
     if (!weft_atomic_load_acquire(&timeouts_used))
         return -1;
-    if (!weft_self_ult())
+    if (!weft_face_self_ult())
         return os_timeout;
     void *v = NULL;
     if (tkey == ABT_KEY_NULL || ABT_key_get(tkey, &v) != ABT_SUCCESS || !v)
@@ -32,7 +32,7 @@ WEFT_API int weft_io_set_timeout(int timeout_ms)
         return -1;
     }
     int prev = weft_io_get_timeout();
-    if (!weft_self_ult()) {
+    if (!weft_face_self_ult()) {
         os_timeout = timeout_ms;
     } else {
         pthread_mutex_lock(&tkey_lock);

@@ -35,7 +35,7 @@
 #include <string.h>
 #include <sys/sysmacros.h>
 
-#include "core/sched/idle.h"
+#include "core/face.h"
 
 #define OP_FUTEX_WAIT 51 /* IORING_OP_FUTEX_WAIT (Linux 6.7) */
 #define OP_FTRUNCATE  55 /* IORING_OP_FTRUNCATE (Linux 6.9) */
@@ -513,7 +513,7 @@ static void uring_cancel(weft_io_op *op)
     weft_atomic_store_seq_cst(&rg->has_mail, 1);
     _Atomic uint32_t *w = weft_atomic_load_seq_cst(&rg->word);
     if (w)
-        weft_idle_notify(w);
+        weft_face_idle_notify(w);
 }
 
 const struct weft_poll_hook weft_io_uring_hook = {

@@ -253,7 +253,7 @@ enum wm_route wm_route_other(void)
     if (m == WM_LK_OWNER) {
         if (wm_g.owner != wm_self_mark())
             wm_lock_on(); /* a second thread */
-        else if (weft_xs_self() == NULL)
+        else if (!weft_face_self_on_stream())
             return WM_DIRECT; /* the owner outside a stream: MPI's own call (see above) */
         else
             return WM_SPIN; /* a tasklet or scheduler of the owner's stream: counted tests */

@@ -7,13 +7,13 @@
  * loop, through the core/sched/poll_hook.h hook, tests every request of its table with one
  * PMPI_Testsome and resumes (ABT_thread_resume) the ULTs whose wait is over.
  *
- * Why the public suspend/resume and not core/wait.h's park: this layer is its own shared
- * library (it must be preloadable), and libweft.so exports only public symbols plus
- * WEFT_FACE_API ones; ABT_self_suspend / ABT_thread_resume are the public form of the
- * same park and wake.  The core symbols used are weft_poll_hook_add / _eager and the
- * stream's thread-local pointer (weft_tls_xs, read by core/wait.h's weft_self_ult): every
- * interposed call asks "am I a ULT?", and that is one TLS load and two loads inline, where
- * ABT_self_get_type is a call into libweft (~25 instructions per message, docs/scaling.md).
+ * Why the public suspend/resume and not a waiter of core/face.h: a request's wait is
+ * found by the poll through the stream's table, not through a waiter object, and
+ * ABT_self_suspend / ABT_thread_resume are the same park and wake.  The core functions
+ * used are those of core/face.h: weft_poll_hook_add / _eager, and weft_face_self_ult /
+ * weft_face_self_on_stream, which every interposed call asks ("am I a ULT?", "am I a
+ * stream's thread?"): one call into libweft each, where ABT_self_get_type also checks
+ * its argument and translates the answer (docs/scaling.md).
  *
  * Why per stream and lock-free: the table of a stream is touched only by code running on
  * that stream's OS thread - a ULT registering itself before it parks, and the stream's
@@ -40,7 +40,7 @@
 
 #include <abt.h>
 
-#include "core/wait.h"
+#include "core/face.h"
 #include "weft_mpi.h"
 
 #define WM_HIDDEN __attribute__((visibility("hidden")))
@@ -148,7 +148,7 @@ enum wm_route {
 
 /* Set the layer up from what MPI says (MPI initialised behind our back); the route. */
 WM_HIDDEN enum wm_route wm_route_slow(void);
-/* The route of a caller that is not a running ULT by weft_self_ult (init.c): what
+/* The route of a caller that is not a running ULT by weft_face_self_ult (init.c): what
  * ABT_self_get_type says (a tasklet, a scheduler, an external thread, weft not running). */
 WM_HIDDEN enum wm_route wm_route_other(void);
 
@@ -158,9 +158,9 @@ static inline enum wm_route wm_route(void)
         return wm_route_slow();
     if (wm_g.bypass)
         return WM_DIRECT;
-    if (__builtin_expect(weft_self_ult() != NULL, 1))
+    if (__builtin_expect(weft_face_self_ult() != NULL, 1))
         return WM_ULT; /* the unit its stream runs, a ULT: what ABT_self_get_type says too */
-    if (weft_xs_self() == NULL) {
+    if (!weft_face_self_on_stream()) {
         /* not a stream's thread (no ULT, or weft not running): MPI's own call, with no
          * lock to take or to turn on - MPI_THREAD_MULTIPLE, or the owner while it is off */
         int m = atomic_load_explicit(&wm_g.lockmode, memory_order_relaxed);
@@ -177,7 +177,7 @@ static inline enum wm_route wm_route(void)
 static inline bool wm_direct(void)
 {
     const void *d = atomic_load_explicit(&wm_g.direct, memory_order_relaxed);
-    return (d == wm_self_mark() || d == WM_DIRECT_ALL) && weft_xs_self() == NULL;
+    return (d == wm_self_mark() || d == WM_DIRECT_ALL) && !weft_face_self_on_stream();
 }
 
 /* Start the layer after PMPI_Init_thread gave `provided` (init.c). */

@@ -51,7 +51,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/sched/poll_hook.h"
+#include "core/face.h"
 #include "mpi/layer.h"
 
 /* ---- counters (weft_mpi_stats): written by the table's thread, read by anyone ---- */

@@ -18,7 +18,7 @@ static const char default_format[] = "level %L thread %i affinity %A";
 
 static const char *cur_format(void) { return format ? format : default_format; }
 
-OMP_API void omp_set_affinity_format(const char *f)
+WO_API void omp_set_affinity_format(const char *f)
 {
     char *n = f ? strdup(f) : NULL;
     if (f && !n)
@@ -27,7 +27,7 @@ OMP_API void omp_set_affinity_format(const char *f)
     format = n;
 }
 
-OMP_API size_t omp_get_affinity_format(char *buf, size_t size)
+WO_API size_t omp_get_affinity_format(char *buf, size_t size)
 {
     const char *f = cur_format();
     size_t len = strlen(f);
@@ -75,8 +75,8 @@ static void cpus(char *s, size_t n)
 
 static size_t render(char *buf, size_t size, const char *f)
 {
-    omp_thr *me = omp_self();
-    omp_thr *root = me;
+    wo_thr *me = wo_self();
+    wo_thr *root = me;
     while (root->parent)
         root = root->parent;
     struct out o = { buf, size, 0 };
@@ -152,12 +152,12 @@ static size_t render(char *buf, size_t size, const char *f)
     return o.len;
 }
 
-OMP_API size_t omp_capture_affinity(char *buf, size_t size, const char *f)
+WO_API size_t omp_capture_affinity(char *buf, size_t size, const char *f)
 {
     return render(buf, size, f && *f ? f : cur_format());
 }
 
-OMP_API void omp_display_affinity(const char *f)
+WO_API void omp_display_affinity(const char *f)
 {
     char line[1024];
     render(line, sizeof(line), f && *f ? f : cur_format());
@@ -165,13 +165,13 @@ OMP_API void omp_display_affinity(const char *f)
 }
 
 /* OMP_DISPLAY_AFFINITY=true: each thread of a region shows itself when it starts. */
-void omp_affinity_auto(void)
+void wo_affinity_auto(void)
 {
     if (g_env.display_affinity)
         omp_display_affinity(NULL);
 }
 
-void omp_affinity_env(void)
+void wo_affinity_env(void)
 {
     const char *f = getenv("OMP_AFFINITY_FORMAT");
     if (f)
@@ -180,16 +180,16 @@ void omp_affinity_env(void)
 
 /* Pause: give back what idle teams hold (the caller's cached teams).  The streams stay:
  * idle, they sleep and cost no CPU. */
-OMP_API int omp_pause_resource(int kind, int device)
+WO_API int omp_pause_resource(int kind, int device)
 {
     if ((kind != 1 && kind != 2) || (device != 0 && device != -1))
         return -1;
-    omp_thr *me = omp_self();
+    wo_thr *me = wo_self();
     if (me->active_level > 0)
         return -1; /* not inside an active parallel region */
-    omp_team_free(me->child);
+    wo_team_free(me->child);
     me->child = NULL;
     return 0;
 }
 
-OMP_API int omp_pause_resource_all(int kind) { return omp_pause_resource(kind, 0); }
+WO_API int omp_pause_resource_all(int kind) { return omp_pause_resource(kind, 0); }

@@ -103,7 +103,7 @@ static bool valid_value(int key, uintptr_t v)
     }
 }
 
-OMP_API uintptr_t omp_init_allocator(uintptr_t memspace, int ntraits, const void *traits_in)
+WO_API uintptr_t omp_init_allocator(uintptr_t memspace, int ntraits, const void *traits_in)
 {
     const struct {
         int key;
@@ -141,7 +141,7 @@ OMP_API uintptr_t omp_init_allocator(uintptr_t memspace, int ntraits, const void
     return (uintptr_t)p;
 }
 
-OMP_API void omp_destroy_allocator(uintptr_t allocator)
+WO_API void omp_destroy_allocator(uintptr_t allocator)
 {
     if (allocator > PREDEFINED_MAX)
         free((void *)allocator);
@@ -149,12 +149,12 @@ OMP_API void omp_destroy_allocator(uintptr_t allocator)
 
 /* def-allocator-var is the task's (its ICVs: inherited by the tasks and the implicit
  * tasks it makes; initially OMP_ALLOCATOR's, env.c). */
-OMP_API void omp_set_default_allocator(uintptr_t allocator)
+WO_API void omp_set_default_allocator(uintptr_t allocator)
 {
-    omp_self()->task->icv.def_alloc = allocator ? allocator : DEFAULT_ALLOC;
+    wo_self()->task->icv.def_alloc = allocator ? allocator : DEFAULT_ALLOC;
 }
 
-OMP_API uintptr_t omp_get_default_allocator(void) { return omp_self()->task->icv.def_alloc; }
+WO_API uintptr_t omp_get_default_allocator(void) { return wo_self()->task->icv.def_alloc; }
 
 static struct allocator *user(uintptr_t allocator)
 {
@@ -242,26 +242,26 @@ static void *block_alloc(size_t align, size_t size, uintptr_t allocator, bool ze
     return NULL;
 }
 
-OMP_API void *omp_aligned_alloc(size_t align, size_t size, uintptr_t allocator)
+WO_API void *omp_aligned_alloc(size_t align, size_t size, uintptr_t allocator)
 {
     return size ? block_alloc(align, size, allocator, false, NULL, NULL) : NULL;
 }
-OMP_API void *omp_alloc(size_t size, uintptr_t allocator)
+WO_API void *omp_alloc(size_t size, uintptr_t allocator)
 {
     return omp_aligned_alloc(0, size, allocator);
 }
-OMP_API void *omp_aligned_calloc(size_t align, size_t n, size_t size, uintptr_t allocator)
+WO_API void *omp_aligned_calloc(size_t align, size_t n, size_t size, uintptr_t allocator)
 {
     if (!n || !size || n > SIZE_MAX / size)
         return NULL;
     return block_alloc(align, n * size, allocator, true, NULL, NULL);
 }
-OMP_API void *omp_calloc(size_t n, size_t size, uintptr_t allocator)
+WO_API void *omp_calloc(size_t n, size_t size, uintptr_t allocator)
 {
     return omp_aligned_calloc(0, n, size, allocator);
 }
 
-OMP_API void omp_free(void *ptr, uintptr_t allocator)
+WO_API void omp_free(void *ptr, uintptr_t allocator)
 {
     (void)allocator; /* the header knows */
     if (!ptr)
@@ -275,7 +275,7 @@ OMP_API void omp_free(void *ptr, uintptr_t allocator)
 /* allocator and free_allocator omp_null_allocator: the block's own allocator (the
  * header knows it, so free_allocator is only a hint).  Growing a block within one pool
  * needs room for the growth only.  On failure (null_fb) ptr is left as it was. */
-OMP_API void *omp_realloc(void *ptr, size_t size, uintptr_t allocator, uintptr_t free_allocator)
+WO_API void *omp_realloc(void *ptr, size_t size, uintptr_t allocator, uintptr_t free_allocator)
 {
     if (!ptr)
         return omp_alloc(size, allocator);
@@ -296,7 +296,7 @@ OMP_API void *omp_realloc(void *ptr, size_t size, uintptr_t allocator, uintptr_t
     return n;
 }
 
-OMP_API void *GOMP_alloc(size_t align, size_t size, uintptr_t allocator)
+WO_API void *GOMP_alloc(size_t align, size_t size, uintptr_t allocator)
 {
     void *p = omp_aligned_alloc(align, size ? size : 1, allocator);
     if (!p) {
@@ -306,24 +306,24 @@ OMP_API void *GOMP_alloc(size_t align, size_t size, uintptr_t allocator)
     return p;
 }
 
-OMP_API void GOMP_free(void *ptr, uintptr_t allocator) { omp_free(ptr, allocator); }
+WO_API void GOMP_free(void *ptr, uintptr_t allocator) { omp_free(ptr, allocator); }
 
 /* ---- device memory routines: the host is the only device ---- */
 
 static bool host_device(int d) { return d == 0 || d == -1; /* initial device, or "default" */ }
 
-OMP_API void *omp_target_alloc(size_t size, int device)
+WO_API void *omp_target_alloc(size_t size, int device)
 {
     return host_device(device) && size ? malloc(size) : NULL;
 }
-OMP_API void omp_target_free(void *p, int device)
+WO_API void omp_target_free(void *p, int device)
 {
     if (host_device(device))
         free(p);
 }
-OMP_API int omp_target_is_present(const void *p, int device) { return host_device(device); }
-OMP_API int omp_target_memcpy(void *dst, const void *src, size_t length, size_t dst_off,
-                              size_t src_off, int dst_dev, int src_dev)
+WO_API int omp_target_is_present(const void *p, int device) { return host_device(device); }
+WO_API int omp_target_memcpy(void *dst, const void *src, size_t length, size_t dst_off,
+                             size_t src_off, int dst_dev, int src_dev)
 {
     if (!host_device(dst_dev) || !host_device(src_dev) || !dst || !src)
         return -1; /* EINVAL-like: no such device */
@@ -349,10 +349,10 @@ static void rect_copy(char *dst, const char *src, size_t elsz, int dims, const s
                   vol + 1, doff + 1, soff + 1, ddim + 1, sdim + 1);
 }
 
-OMP_API int omp_target_memcpy_rect(void *dst, const void *src, size_t elsz, int dims,
-                                   const size_t *volume, const size_t *dst_off,
-                                   const size_t *src_off, const size_t *dst_dims,
-                                   const size_t *src_dims, int dst_dev, int src_dev)
+WO_API int omp_target_memcpy_rect(void *dst, const void *src, size_t elsz, int dims,
+                                  const size_t *volume, const size_t *dst_off,
+                                  const size_t *src_off, const size_t *dst_dims,
+                                  const size_t *src_dims, int dst_dev, int src_dev)
 {
     if (!dst && !src)
         return 64; /* the query form: the dimensions supported */
@@ -361,12 +361,12 @@ OMP_API int omp_target_memcpy_rect(void *dst, const void *src, size_t elsz, int 
     rect_copy(dst, src, elsz, dims, volume, dst_off, src_off, dst_dims, src_dims);
     return 0;
 }
-OMP_API int omp_target_associate_ptr(const void *host, const void *dev, size_t size, size_t off,
-                                     int device)
+WO_API int omp_target_associate_ptr(const void *host, const void *dev, size_t size, size_t off,
+                                    int device)
 {
     return host_device(device) ? 0 : -1; /* host memory is its own device memory */
 }
-OMP_API int omp_target_disassociate_ptr(const void *p, int device)
+WO_API int omp_target_disassociate_ptr(const void *p, int device)
 {
     return host_device(device) ? 0 : -1;
 }

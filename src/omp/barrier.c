@@ -11,7 +11,7 @@
  * then park on the team's ABT_cond: the ULT leaves its stream, which runs other ULTs or
  * sleeps.
  *
- * Parking (omp_team_park / omp_team_wake): the waiter increments nsleep (an RMW) under
+ * Parking (wo_team_park / wo_team_wake): the waiter increments nsleep (an RMW) under
  * the team mutex and re-checks its condition before ABT_cond_wait; a waker publishes its
  * event, then reads nsleep with an RMW (fetch_add 0) and, if not 0, broadcasts under the
  * mutex.  The two RMWs are ordered in nsleep's modification order: if the waker's comes
@@ -35,7 +35,7 @@ struct park_arg {
     void *arg;
 };
 
-void omp_team_park(omp_team *t, bool (*ready)(void *), void *arg)
+void wo_team_park(wo_team *t, bool (*ready)(void *), void *arg)
 {
     ABT_mutex_lock(t->mtx);
     weft_atomic_fetch_add_seq_cst(&t->nsleep, 1);
@@ -48,19 +48,19 @@ void omp_team_park(omp_team *t, bool (*ready)(void *), void *arg)
 struct wait_arg {
     bool (*ready)(void *);
     void *arg;
-    omp_team *t;
+    wo_team *t;
 };
 
 static bool ready_or_tasks(void *a)
 {
     struct wait_arg *w = a;
-    return w->ready(w->arg) || omp_tasks_queued(w->t);
+    return w->ready(w->arg) || wo_tasks_queued(w->t);
 }
 
-void omp_wait(omp_thr *me, bool (*ready)(void *), void *arg, bool run_tasks, omp_task *parent,
-              omp_taskgroup *group)
+void wo_wait(wo_thr *me, bool (*ready)(void *), void *arg, bool run_tasks, wo_task *parent,
+             wo_taskgroup *group)
 {
-    omp_team *t = me->team;
+    wo_team *t = me->team;
     if (!t) { /* an initial thread (no team to park on): only a detached task's event */
         while (!ready(arg))
             if (ABT_thread_yield() != ABT_SUCCESS)
@@ -77,7 +77,7 @@ void omp_wait(omp_thr *me, bool (*ready)(void *), void *arg, bool run_tasks, omp
         for (uint64_t i = 0;; i++) {
             if (ready(arg))
                 return;
-            if (run_tasks && omp_task_run_one(me, parent, group)) {
+            if (run_tasks && wo_task_run_one(me, parent, group)) {
                 i = 0;
                 continue;
             }
@@ -92,22 +92,22 @@ void omp_wait(omp_thr *me, bool (*ready)(void *), void *arg, bool run_tasks, omp
                     sched_yield();
             }
         }
-        omp_team_park(t, run_tasks ? ready_or_tasks : ready, run_tasks ? (void *)&w : arg);
+        wo_team_park(t, run_tasks ? ready_or_tasks : ready, run_tasks ? (void *)&w : arg);
     }
 }
 
 struct bar_arg {
-    omp_team *t;
+    wo_team *t;
     unsigned gen;
 };
 
-static bool bar_can_release(omp_team *t)
+static bool bar_can_release(wo_team *t)
 {
     return weft_atomic_load_seq_cst(&t->bar_arrived) == t->nthreads &&
            weft_atomic_load_seq_cst(&t->ntasks) == 0;
 }
 
-static bool try_release(omp_team *t, unsigned gen)
+static bool try_release(wo_team *t, unsigned gen)
 {
     if (!bar_can_release(t))
         return false;
@@ -122,17 +122,17 @@ static bool try_release(omp_team *t, unsigned gen)
         weft_spin_lock(&t->ws_lock); /* thr[0].ws: a cancelled region's end may reclaim */
         t->bar_ws_cancelled = weft_atomic_load_acquire(&t->thr[0].ws->cancelled);
         weft_spin_unlock(&t->ws_lock);
-        omp_ws_reclaim(t, false);
+        wo_ws_reclaim(t, false);
     }
     weft_atomic_store_release(&t->bar_gen, gen + 1);
-    omp_team_wake(t);
+    wo_team_wake(t);
     return true;
 }
 
 static bool bar_ready(void *a)
 {
     struct bar_arg *b = a;
-    omp_team *t = b->t;
+    wo_team *t = b->t;
     if (weft_atomic_load_acquire(&t->bar_gen) != b->gen)
         return true;
     if (weft_atomic_load_relaxed(&t->cancelled) & CANCEL_PARALLEL)
@@ -140,9 +140,9 @@ static bool bar_ready(void *a)
     return bar_can_release(t);
 }
 
-bool omp_barrier(omp_thr *me)
+bool wo_barrier(wo_thr *me)
 {
-    omp_team *t = me->team;
+    wo_team *t = me->team;
     if (!t)
         return false;
     unsigned gen = weft_atomic_load_acquire(&t->bar_gen);
@@ -155,30 +155,30 @@ bool omp_barrier(omp_thr *me)
             break;
         if (weft_atomic_load_acquire(&t->cancelled) & CANCEL_PARALLEL)
             break;
-        omp_wait(me, bar_ready, &b, true, NULL, NULL);
+        wo_wait(me, bar_ready, &b, true, NULL, NULL);
     }
     return (weft_atomic_load_acquire(&t->cancelled) & CANCEL_PARALLEL) != 0;
 }
 
-OMP_API void GOMP_barrier(void) { omp_barrier(omp_self()); }
+WO_API void GOMP_barrier(void) { wo_barrier(wo_self()); }
 
-OMP_API bool GOMP_barrier_cancel(void) { return omp_barrier(omp_self()); }
+WO_API bool GOMP_barrier_cancel(void) { return wo_barrier(wo_self()); }
 
 /* The innermost taskgroup that binds the current task. */
-static omp_taskgroup *cur_group(omp_thr *me)
+static wo_taskgroup *cur_group(wo_thr *me)
 {
-    omp_task *k = me->task;
+    wo_task *k = me->task;
     return k->tg_open ? k->tg_open : k->group;
 }
 
-OMP_API bool GOMP_cancellation_point(int which)
+WO_API bool GOMP_cancellation_point(int which)
 {
     if (!g_env.cancel)
         return false;
-    omp_thr *me = omp_self();
-    omp_team *t = me->team;
+    wo_thr *me = wo_self();
+    wo_team *t = me->team;
     if (which & CANCEL_TASKGROUP) {
-        omp_taskgroup *g = cur_group(me);
+        wo_taskgroup *g = cur_group(me);
         return g && weft_atomic_load_acquire(&g->cancelled);
     }
     if (!t)
@@ -189,16 +189,16 @@ OMP_API bool GOMP_cancellation_point(int which)
     return (c & which) != 0;
 }
 
-OMP_API bool GOMP_cancel(int which, bool do_cancel)
+WO_API bool GOMP_cancel(int which, bool do_cancel)
 {
     if (!g_env.cancel)
         return false;
     if (!do_cancel)
         return GOMP_cancellation_point(which);
-    omp_thr *me = omp_self();
-    omp_team *t = me->team;
+    wo_thr *me = wo_self();
+    wo_team *t = me->team;
     if (which & CANCEL_TASKGROUP) {
-        omp_taskgroup *g = cur_group(me);
+        wo_taskgroup *g = cur_group(me);
         if (!g)
             return false;
         weft_atomic_store_release(&g->cancelled, 1);
@@ -211,6 +211,6 @@ OMP_API bool GOMP_cancel(int which, bool do_cancel)
         return true;
     }
     weft_atomic_fetch_or_seq_cst(&t->cancelled, CANCEL_PARALLEL);
-    omp_team_wake(t);
+    wo_team_wake(t);
     return true;
 }

@@ -9,14 +9,14 @@
 static _Atomic uint32_t unnamed_word;
 static _Atomic uint32_t atomic_word;
 
-OMP_API void GOMP_critical_start(void) { omp_word_lock(&unnamed_word); }
+WO_API void GOMP_critical_start(void) { wo_word_lock(&unnamed_word); }
 
-OMP_API void GOMP_critical_end(void) { omp_word_unlock(&unnamed_word); }
+WO_API void GOMP_critical_end(void) { wo_word_unlock(&unnamed_word); }
 
-OMP_API void GOMP_critical_name_start(void **pptr) { omp_word_lock((_Atomic uint32_t *)pptr); }
+WO_API void GOMP_critical_name_start(void **pptr) { wo_word_lock((_Atomic uint32_t *)pptr); }
 
-OMP_API void GOMP_critical_name_end(void **pptr) { omp_word_unlock((_Atomic uint32_t *)pptr); }
+WO_API void GOMP_critical_name_end(void **pptr) { wo_word_unlock((_Atomic uint32_t *)pptr); }
 
-OMP_API void GOMP_atomic_start(void) { omp_word_lock(&atomic_word); }
+WO_API void GOMP_atomic_start(void) { wo_word_lock(&atomic_word); }
 
-OMP_API void GOMP_atomic_end(void) { omp_word_unlock(&atomic_word); }
+WO_API void GOMP_atomic_end(void) { wo_word_unlock(&atomic_word); }

@@ -4,7 +4,7 @@
  * Teams.  GOMP_teams_reg runs a league of num_teams initial threads: team 0 on the
  * encountering ULT, the others as ULTs spread over the streams (they may not
  * synchronize with each other, so any interleaving is right), each with its own initial
- * omp_thr (team_num, num_teams; thread-limit-var from the clause).  Inside a target
+ * wo_thr (team_num, num_teams; thread-limit-var from the clause).  Inside a target
  * region gcc instead loops on GOMP_teams4, which runs the teams one after the other on
  * the calling thread.
  *
@@ -21,19 +21,19 @@
 struct league {
     void (*fn)(void *);
     void *data;
-    omp_thr *ident; /* the member ULT's identity cell */
-    omp_thr thr;
+    wo_thr *ident; /* the member ULT's identity cell */
+    wo_thr thr;
 };
 
 static void league_member(void *arg)
 {
     struct league *l = arg;
     l->ident = &l->thr;
-    ABT_self_set_specific(omp_key, &l->ident);
+    ABT_self_set_specific(wo_key, &l->ident);
     l->fn(l->data);
-    omp_task_free_deps(&l->thr.itask);
-    ABT_self_set_specific(omp_key, NULL);
-    omp_id_changed(); /* this unit ends: no cache may keep its cell */
+    wo_task_free_deps(&l->thr.itask);
+    ABT_self_set_specific(wo_key, NULL);
+    wo_id_changed(); /* this unit ends: no cache may keep its cell */
 }
 
 static unsigned default_teams(void)
@@ -41,11 +41,11 @@ static unsigned default_teams(void)
     return g_env.nteams > 0 ? (unsigned)g_env.nteams : (unsigned)g_env.num_procs;
 }
 
-OMP_API void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_teams,
-                            unsigned thread_limit, unsigned flags)
+WO_API void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_teams,
+                           unsigned thread_limit, unsigned flags)
 {
-    omp_rt_init();
-    omp_thr *me = omp_self();
+    wo_rt_init();
+    wo_thr *me = wo_self();
     if (num_teams == 0)
         num_teams = default_teams();
     if (thread_limit == 0 && g_env.teams_thread_limit > 0)
@@ -56,44 +56,44 @@ OMP_API void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_teams,
         abort();
     }
     int rank = 0;
-    if (omp_npools > 1 && ABT_self_get_xstream_rank(&rank) != ABT_SUCCESS)
+    if (wo_npools > 1 && ABT_self_get_xstream_rank(&rank) != ABT_SUCCESS)
         rank = 0;
-    struct omp_icv icv = me->task->icv;
+    struct wo_icv icv = me->task->icv;
     if (thread_limit)
         icv.thread_limit = (int)thread_limit;
     for (unsigned i = 0; i < num_teams; i++) {
         l[i].fn = fn;
         l[i].data = data;
-        omp_thr_init(&l[i].thr, NULL, 0, NULL, &icv);
+        wo_thr_init(&l[i].thr, NULL, 0, NULL, &icv);
         l[i].thr.team_num = i;
         l[i].thr.num_teams = num_teams;
     }
     for (unsigned i = 1; i < num_teams; i++) {
-        ABT_pool pool = omp_pools[((unsigned)rank + i) % (unsigned)omp_npools];
-        int err = ABT_thread_create(pool, league_member, &l[i], omp_thread_attr, &l[i].thr.ult);
+        ABT_pool pool = wo_pools[((unsigned)rank + i) % (unsigned)wo_npools];
+        int err = ABT_thread_create(pool, league_member, &l[i], wo_thread_attr, &l[i].thr.ult);
         if (err != ABT_SUCCESS) {
             fprintf(stderr, "libweft-omp: cannot create team %u (weft error %d)\n", i, err);
             abort();
         }
     }
-    omp_set_self(&l[0].thr);
+    wo_set_self(&l[0].thr);
     fn(data);
-    omp_task_free_deps(&l[0].thr.itask);
-    omp_set_self(me);
+    wo_task_free_deps(&l[0].thr.itask);
+    wo_set_self(me);
     for (unsigned i = 1; i < num_teams; i++)
         ABT_thread_free(&l[i].thr.ult);
     for (unsigned i = 0; i < num_teams; i++) {
-        omp_team_free(l[i].thr.child);
-        omp_thr_drop_lone(&l[i].thr);
+        wo_team_free(l[i].thr.child);
+        wo_thr_drop_lone(&l[i].thr);
     }
     free(l);
 }
 
 /* Inside a (host) target region: run the teams in turn on this thread. */
-OMP_API bool GOMP_teams4(unsigned num_teams_low, unsigned num_teams_high, unsigned thread_limit,
-                         bool first)
+WO_API bool GOMP_teams4(unsigned num_teams_low, unsigned num_teams_high, unsigned thread_limit,
+                        bool first)
 {
-    omp_thr *me = omp_self();
+    wo_thr *me = wo_self();
     if (first) {
         unsigned n = num_teams_high ? num_teams_high : default_teams();
         if (num_teams_low > n)
@@ -111,9 +111,9 @@ OMP_API bool GOMP_teams4(unsigned num_teams_low, unsigned num_teams_high, unsign
     return false;
 }
 
-OMP_API void GOMP_teams(unsigned num_teams, unsigned thread_limit)
+WO_API void GOMP_teams(unsigned num_teams, unsigned thread_limit)
 {
-    omp_thr *me = omp_self();
+    wo_thr *me = wo_self();
     me->num_teams = 1; /* one team per host target region */
     me->team_num = 0;
     if (thread_limit)
@@ -127,7 +127,7 @@ enum { MAP_FIRSTPRIVATE = 0x0c, MAP_FIRSTPRIVATE_INT = 0x0d };
 static void run_on_host(void (*fn)(void *), size_t mapnum, void **hostaddrs, size_t *sizes,
                         unsigned short *kinds)
 {
-    omp_thr *me = omp_self();
+    wo_thr *me = wo_self();
     void **addrs = hostaddrs;
     char *copies = NULL;
     size_t total = 0;
@@ -154,61 +154,61 @@ static void run_on_host(void (*fn)(void *), size_t mapnum, void **hostaddrs, siz
         }
     }
     /* the region starts a new initial thread on the (host) device */
-    omp_thr *init = calloc(1, sizeof(*init));
+    wo_thr *init = calloc(1, sizeof(*init));
     if (!init) {
         fprintf(stderr, "libweft-omp: out of memory for a target region\n");
         abort();
     }
-    omp_thr_init(init, NULL, 0, NULL, &me->task->icv);
-    omp_set_self(init);
+    wo_thr_init(init, NULL, 0, NULL, &me->task->icv);
+    wo_set_self(init);
     fn(addrs);
-    omp_set_self(me);
-    omp_task_free_deps(&init->itask);
-    omp_team_free(init->child);
-    omp_thr_drop_lone(init);
+    wo_set_self(me);
+    wo_task_free_deps(&init->itask);
+    wo_team_free(init->child);
+    wo_thr_drop_lone(init);
     free(init);
     if (addrs != hostaddrs)
         free(addrs);
     free(copies);
 }
 
-OMP_API void GOMP_target_ext(int device, void (*fn)(void *), size_t mapnum, void **hostaddrs,
-                             size_t *sizes, unsigned short *kinds, unsigned int flags,
-                             void **depend, void **args)
+WO_API void GOMP_target_ext(int device, void (*fn)(void *), size_t mapnum, void **hostaddrs,
+                            size_t *sizes, unsigned short *kinds, unsigned int flags, void **depend,
+                            void **args)
 {
     if (depend)
         GOMP_taskwait_depend(depend);
     run_on_host(fn, mapnum, hostaddrs, sizes, kinds);
 }
 
-OMP_API void GOMP_target(int device, void (*fn)(void *), const void *unused, size_t mapnum,
-                         void **hostaddrs, size_t *sizes, unsigned char *kinds)
+WO_API void GOMP_target(int device, void (*fn)(void *), const void *unused, size_t mapnum,
+                        void **hostaddrs, size_t *sizes, unsigned char *kinds)
 {
     run_on_host(fn, mapnum, hostaddrs, sizes, NULL);
 }
 
 /* Data directives: the data is already where the region runs. */
-OMP_API void GOMP_target_data(int device, const void *unused, size_t mapnum, void **hostaddrs,
-                              size_t *sizes, unsigned char *kinds)
+WO_API void GOMP_target_data(int device, const void *unused, size_t mapnum, void **hostaddrs,
+                             size_t *sizes, unsigned char *kinds)
 {
 }
-OMP_API void GOMP_target_data_ext(int device, size_t mapnum, void **hostaddrs, size_t *sizes,
-                                  unsigned short *kinds)
+WO_API void GOMP_target_data_ext(int device, size_t mapnum, void **hostaddrs, size_t *sizes,
+                                 unsigned short *kinds)
 {
 }
-OMP_API void GOMP_target_end_data(void) {}
-OMP_API void GOMP_target_update(int device, const void *unused, size_t mapnum, void **hostaddrs,
-                                size_t *sizes, unsigned char *kinds)
+WO_API void GOMP_target_end_data(void) {}
+WO_API void GOMP_target_update(int device, const void *unused, size_t mapnum, void **hostaddrs,
+                               size_t *sizes, unsigned char *kinds)
 {
 }
-OMP_API void GOMP_target_update_ext(int device, size_t mapnum, void **hostaddrs, size_t *sizes,
-                                    unsigned short *kinds, unsigned int flags, void **depend)
+WO_API void GOMP_target_update_ext(int device, size_t mapnum, void **hostaddrs, size_t *sizes,
+                                   unsigned short *kinds, unsigned int flags, void **depend)
 {
     if (depend)
         GOMP_taskwait_depend(depend);
 }
-OMP_API void GOMP_target_enter_exit_data(int device, size_t mapnum, void **hostaddrs, size_t *sizes,
-                                         unsigned short *kinds, unsigned int flags, void **depend)
+WO_API void GOMP_target_enter_exit_data(int device, size_t mapnum, void **hostaddrs, size_t *sizes,
+                                        unsigned short *kinds, unsigned int flags, void **depend)
 {
     if (depend)
         GOMP_taskwait_depend(depend);
@@ -216,7 +216,7 @@ OMP_API void GOMP_target_enter_exit_data(int device, size_t mapnum, void **hosta
 
 /* ---- the error directive at execution time ---- */
 
-OMP_API void GOMP_warning(const char *msg, size_t len)
+WO_API void GOMP_warning(const char *msg, size_t len)
 {
     if (msg)
         fprintf(stderr, "libweft-omp: error directive encountered: %.*s\n", (int)len, msg);
@@ -224,7 +224,7 @@ OMP_API void GOMP_warning(const char *msg, size_t len)
         fprintf(stderr, "libweft-omp: error directive encountered\n");
 }
 
-OMP_API void GOMP_error(const char *msg, size_t len)
+WO_API void GOMP_error(const char *msg, size_t len)
 {
     if (msg)
         fprintf(stderr, "libweft-omp: fatal error: error directive encountered: %.*s\n", (int)len,

@@ -18,7 +18,7 @@
 
 #include "omp/rt.h"
 
-struct omp_env g_env;
+struct wo_env g_env;
 
 static void invalid(const char *name)
 {
@@ -113,17 +113,17 @@ static void parse_schedule(void)
     const char *p = skip_ws(s);
     int mono = 0;
     if (!strncasecmp(p, "monotonic:", 10))
-        mono = OMP_S_MONOTONIC, p += 10;
+        mono = WO_S_MONOTONIC, p += 10;
     else if (!strncasecmp(p, "nonmonotonic:", 13))
         p += 13;
     p = skip_ws(p);
     static const struct {
         const char *n;
         int k;
-    } kinds[] = { { "static", OMP_S_STATIC },
-                  { "dynamic", OMP_S_DYNAMIC },
-                  { "guided", OMP_S_GUIDED },
-                  { "auto", OMP_S_AUTO } };
+    } kinds[] = { { "static", WO_S_STATIC },
+                  { "dynamic", WO_S_DYNAMIC },
+                  { "guided", WO_S_GUIDED },
+                  { "auto", WO_S_AUTO } };
     int kind = -1;
     for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
         size_t l = strlen(kinds[i].n);
@@ -405,7 +405,7 @@ static void parse_int(const char *name, unsigned long min, unsigned long max, in
  * and never less than 1 MiB.  Rounded up to pages (the guard page then sits right below
  * the stack).  ULT stacks are mapped MAP_NORESERVE: only the pages a thread touches cost
  * memory. */
-static size_t omp_thread_stack(void)
+static size_t wo_thread_stack(void)
 {
     size_t s = g_env.stacksize;
     if (!s) {
@@ -451,7 +451,7 @@ static void parse_allocator(void)
 #define SUPPORTED_ACTIVE_LEVELS 255
 
 /* Read the environment: at load time (constructor), before any OpenMP call. */
-__attribute__((constructor)) void omp_env_init(void)
+__attribute__((constructor)) void wo_env_init(void)
 {
     cpu_set_t set;
     g_env.num_procs = 1;
@@ -463,7 +463,7 @@ __attribute__((constructor)) void omp_env_init(void)
     }
     g_env.icv.nthreads = g_env.num_procs;
     g_env.icv.nt_pos = -1;
-    g_env.icv.run_sched = OMP_S_DYNAMIC;
+    g_env.icv.run_sched = WO_S_DYNAMIC;
     g_env.icv.run_chunk = 1;
     g_env.icv.bind = 0;
     g_env.icv.thread_limit = INT_MAX;
@@ -473,7 +473,7 @@ __attribute__((constructor)) void omp_env_init(void)
     parse_num_threads();
     parse_schedule();
     parse_stacksize();
-    g_env.thread_stack = omp_thread_stack();
+    g_env.thread_stack = wo_thread_stack();
     parse_allocator();
     parse_proc_bind();
     parse_places();
@@ -518,7 +518,7 @@ __attribute__((constructor)) void omp_env_init(void)
         parse_spincount();
 
     g_env.display_affinity = parse_bool("OMP_DISPLAY_AFFINITY", 0) == 1;
-    omp_affinity_env();
+    wo_affinity_env();
     const char *de = getenv("OMP_DISPLAY_ENV");
     if (de) {
         if (!strcasecmp(skip_ws(de), "verbose"))
@@ -529,20 +529,20 @@ __attribute__((constructor)) void omp_env_init(void)
             invalid("OMP_DISPLAY_ENV");
     }
     if (g_env.display_env)
-        omp_display_env_print(g_env.display_verbose);
+        wo_display_env_print(g_env.display_verbose);
 }
 
 static const char *sched_name(int k)
 {
-    switch (k & ~OMP_S_MONOTONIC) {
-    case OMP_S_STATIC: return "STATIC";
-    case OMP_S_DYNAMIC: return "DYNAMIC";
-    case OMP_S_GUIDED: return "GUIDED";
+    switch (k & ~WO_S_MONOTONIC) {
+    case WO_S_STATIC: return "STATIC";
+    case WO_S_DYNAMIC: return "DYNAMIC";
+    case WO_S_GUIDED: return "GUIDED";
     default: return "AUTO";
     }
 }
 
-void omp_display_env_print(bool verbose)
+void wo_display_env_print(bool verbose)
 {
     FILE *f = stderr;
     fprintf(f, "\nOPENMP DISPLAY ENVIRONMENT BEGIN\n");
@@ -558,9 +558,9 @@ void omp_display_env_print(bool verbose)
         fprintf(f, "%d", g_env.icv.nthreads);
     fprintf(f, "'\n");
     fprintf(f, "  [host] OMP_SCHEDULE = '%s%s",
-            (g_env.icv.run_sched & OMP_S_MONOTONIC) ? "MONOTONIC:" : "",
+            (g_env.icv.run_sched & WO_S_MONOTONIC) ? "MONOTONIC:" : "",
             sched_name(g_env.icv.run_sched));
-    if (g_env.icv.run_chunk > 1 || (g_env.icv.run_sched & ~OMP_S_MONOTONIC) == OMP_S_STATIC)
+    if (g_env.icv.run_chunk > 1 || (g_env.icv.run_sched & ~WO_S_MONOTONIC) == WO_S_STATIC)
         fprintf(f, ",%ld", g_env.icv.run_chunk);
     fprintf(f, "'\n");
     fprintf(f, "  [host] OMP_PROC_BIND = '%s'\n", bind_names[g_env.icv.bind % 5]);

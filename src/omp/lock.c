@@ -3,7 +3,7 @@
  * Layouts (gcc 12 omp.h on Linux): omp_lock_t is 4 bytes (aligned 4): the word;
  * omp_nest_lock_t is 16 bytes (aligned 8): the word, the nesting count, the owner.
  * The owner of a nestable lock is the task that set it (OpenMP: locks are owned by
- * tasks), i.e. the omp_task the OpenMP thread runs.
+ * tasks), i.e. the wo_task the OpenMP thread runs.
  *
  * Word lock: 0 free, 1 held, 2 held and maybe waited for.  lock = CAS 0 -> 1, else spin a
  * little, then exchange 2 in until it returned 0.  Between exchanges a waiter sleeps:
@@ -41,13 +41,13 @@ static struct bucket *bucket_of(_Atomic uint32_t *w)
 
 static bool caller_is_ult(void)
 {
-    if (weft_atomic_load_acquire(&omp_rt_state) != 2)
+    if (weft_atomic_load_acquire(&wo_rt_state) != 2)
         return false;
     ABT_unit_type type;
     return ABT_self_get_type(&type) == ABT_SUCCESS && type == ABT_UNIT_TYPE_THREAD;
 }
 
-void omp_word_lock_slow(_Atomic uint32_t *w)
+void wo_word_lock_slow(_Atomic uint32_t *w)
 {
     for (int i = 0; i < 200; i++) {
         weft_cpu_relax();
@@ -72,11 +72,11 @@ void omp_word_lock_slow(_Atomic uint32_t *w)
     }
 }
 
-void omp_word_unlock_slow(_Atomic uint32_t *w)
+void wo_word_unlock_slow(_Atomic uint32_t *w)
 {
     weft_futex_wake(w, 1);
     struct bucket *b = bucket_of(w);
-    if (weft_atomic_fetch_add_acq_rel(&b->nwait, 0) > 0) { /* RMW: see omp_team_wake */
+    if (weft_atomic_fetch_add_acq_rel(&b->nwait, 0) > 0) { /* RMW: see wo_team_wake */
         ABT_mutex m = ABT_MUTEX_MEMORY_GET_HANDLE(&b->m);
         ABT_mutex_lock(m);
         ABT_cond_broadcast(ABT_COND_MEMORY_GET_HANDLE(&b->c));
@@ -100,21 +100,21 @@ _Static_assert(sizeof(lock_t) == 4, "omp_lock_t is 4 bytes in gcc's omp.h");
 _Static_assert(sizeof(nest_t) <= 16, "omp_nest_lock_t is 16 bytes in gcc's omp.h");
 
 static void impl_init_lock(void *l) { weft_atomic_store_relaxed(&((lock_t *)l)->word, 0); }
-OMP_API void omp_init_lock_with_hint(void *l, int hint)
+WO_API void omp_init_lock_with_hint(void *l, int hint)
 {
     (void)hint;
     impl_init_lock(l);
 }
 static void impl_destroy_lock(void *l) { (void)l; }
-static void impl_set_lock(void *l) { omp_word_lock(&((lock_t *)l)->word); }
-static void impl_unset_lock(void *l) { omp_word_unlock(&((lock_t *)l)->word); }
+static void impl_set_lock(void *l) { wo_word_lock(&((lock_t *)l)->word); }
+static void impl_unset_lock(void *l) { wo_word_unlock(&((lock_t *)l)->word); }
 static int impl_test_lock(void *l)
 {
     uint32_t e = 0;
     return weft_atomic_cas_strong_acquire(&((lock_t *)l)->word, &e, 1);
 }
 
-static void *owner_self(void) { return omp_self()->task; }
+static void *owner_self(void) { return wo_self()->task; }
 
 static void impl_init_nest_lock(void *l)
 {
@@ -123,7 +123,7 @@ static void impl_init_nest_lock(void *l)
     n->count = 0;
     weft_atomic_store_relaxed(&n->owner, NULL);
 }
-OMP_API void omp_init_nest_lock_with_hint(void *l, int hint)
+WO_API void omp_init_nest_lock_with_hint(void *l, int hint)
 {
     (void)hint;
     impl_init_nest_lock(l);
@@ -137,7 +137,7 @@ static void impl_set_nest_lock(void *l)
         n->count++;
         return;
     }
-    omp_word_lock(&n->word);
+    wo_word_lock(&n->word);
     weft_atomic_store_relaxed(&n->owner, me);
     n->count = 1;
 }
@@ -146,7 +146,7 @@ static void impl_unset_nest_lock(void *l)
     nest_t *n = l;
     if (--n->count == 0) {
         weft_atomic_store_relaxed(&n->owner, NULL);
-        omp_word_unlock(&n->word);
+        wo_word_unlock(&n->word);
     }
 }
 static int impl_test_nest_lock(void *l)
@@ -167,11 +167,11 @@ static int impl_test_nest_lock(void *l)
  * 4- and 16-byte layouts of today's omp.h) and the OMP_1.0 version that binaries built
  * before OpenMP 3.0 were linked with (larger lock types: these operations use only
  * their first bytes, so one implementation serves both). */
-#define VERSIONED(name, ret, params, args)                          \
-    OMP_API ret omp_##name##_30 params { return impl_##name args; } \
-    OMP_API ret omp_##name##_10 params { return impl_##name args; } \
-    __asm__(".symver omp_" #name "_30, omp_" #name "@@OMP_3.0");    \
-    __asm__(".symver omp_" #name "_10, omp_" #name "@OMP_1.0");
+#define VERSIONED(name, ret, params, args)                        \
+    WO_API ret wo_##name##_30 params { return impl_##name args; } \
+    WO_API ret wo_##name##_10 params { return impl_##name args; } \
+    __asm__(".symver wo_" #name "_30, omp_" #name "@@OMP_3.0");   \
+    __asm__(".symver wo_" #name "_10, omp_" #name "@OMP_1.0");
 VERSIONED(init_lock, void, (void *l), (l))
 VERSIONED(destroy_lock, void, (void *l), (l))
 VERSIONED(set_lock, void, (void *l), (l))

@@ -10,11 +10,11 @@
  *
  * Schedules.  static: thread tid takes chunks tid, tid + nthreads, ... (no chunk size:
  * one block of n / nthreads, the first n % nthreads threads one more), counted in
- * omp_thr.st_trip: no shared state.  dynamic: fetch_add on ws->next_iter.  guided: CAS
+ * wo_thr.st_trip: no shared state.  dynamic: fetch_add on ws->next_iter.  guided: CAS
  * on next_iter with max(remaining / nthreads, chunk).  auto = static; runtime reads
  * run-sched-var.  Nonmonotonic variants are the same code (monotonic is allowed).
  *
- * The chain.  team->ws_head is a dummy; omp_thr.ws is the last construct the thread
+ * The chain.  team->ws_head is a dummy; wo_thr.ws is the last construct the thread
  * entered.  Entering the next: read ws->next (acquire); if NULL, lock team->ws_lock,
  * re-read, and if still NULL make the construct, initialize it from the caller's
  * arguments, and publish it (release).  The barrier after a construct reclaims the chain
@@ -25,7 +25,7 @@
 
 #include "omp/rt.h"
 
-uint64_t omp_iters_l(long start, long end, long incr)
+uint64_t wo_iters_l(long start, long end, long incr)
 {
     if (incr > 0) {
         if (start >= end)
@@ -41,8 +41,8 @@ uint64_t omp_iters_l(long start, long end, long incr)
     return 0;
 }
 
-uint64_t omp_iters_ull(bool up, unsigned long long start, unsigned long long end,
-                       unsigned long long incr)
+uint64_t wo_iters_ull(bool up, unsigned long long start, unsigned long long end,
+                      unsigned long long incr)
 {
     if (up) {
         if (start >= end || incr == 0)
@@ -55,11 +55,11 @@ uint64_t omp_iters_ull(bool up, unsigned long long start, unsigned long long end
     return (start - end + step - 1) / step;
 }
 
-omp_ws *omp_ws_next(omp_thr *me, void (*init)(omp_ws *, void *), void *arg, bool *created)
+wo_ws *wo_ws_next(wo_thr *me, void (*init)(wo_ws *, void *), void *arg, bool *created)
 {
-    omp_team *t = me->team;
-    omp_ws *cur = me->ws;
-    omp_ws *n = weft_atomic_load_acquire(&cur->next);
+    wo_team *t = me->team;
+    wo_ws *cur = me->ws;
+    wo_ws *n = weft_atomic_load_acquire(&cur->next);
     *created = false;
     if (!n) {
         weft_spin_lock(&t->ws_lock);
@@ -103,7 +103,7 @@ omp_ws *omp_ws_next(omp_thr *me, void (*init)(omp_ws *, void *), void *arg, bool
  * valid until a later construct is over, as in libgomp: a reclaim moves it to
  * t->ws_mem_kept, the next reclaim that finds constructs (every thread has then left
  * the scan behind) or the region's end (region_end) frees it. */
-void omp_ws_reclaim(omp_team *t, bool region_end)
+void wo_ws_reclaim(wo_team *t, bool region_end)
 {
     /* No construct since the last reclaim (a barrier-only or task-only stretch): every
      * thread's ws is the head already; nothing to lock. */
@@ -111,11 +111,11 @@ void omp_ws_reclaim(omp_team *t, bool region_end)
         (!region_end || !weft_atomic_load_acquire(&t->ws_mem_kept)))
         return;
     weft_spin_lock(&t->ws_lock);
-    omp_ws *first = t->ws_head.next;
+    wo_ws *first = t->ws_head.next;
     if (first) {
-        omp_ws *last = first;
+        wo_ws *last = first;
         for (;;) {
-            omp_ws *nx = last->next;
+            wo_ws *nx = last->next;
             if (!nx)
                 break;
             free(last->mem);
@@ -157,7 +157,7 @@ struct loop_args {
     size_t nthr;
 };
 
-static void loop_init(omp_ws *w, void *a)
+static void loop_init(wo_ws *w, void *a)
 {
     struct loop_args *l = a;
     w->sched = l->sched;
@@ -178,7 +178,7 @@ static void loop_init(omp_ws *w, void *a)
         }
     }
     if (l->red)
-        omp_reduction_alloc(l->nthr, l->red, &w->red_mem, &w->red_end);
+        wo_reduction_alloc(l->nthr, l->red, &w->red_mem, &w->red_end);
     if (l->ncounts) {
         free(w->posted);
         free(w->dims);
@@ -196,17 +196,17 @@ static void loop_init(omp_ws *w, void *a)
 }
 
 /* Resolve runtime/auto and defaults to a concrete schedule. */
-static void resolve_sched(omp_thr *me, int *sched, uint64_t *chunk, long chunk_in)
+static void resolve_sched(wo_thr *me, int *sched, uint64_t *chunk, long chunk_in)
 {
-    int s = *sched & ~OMP_S_MONOTONIC;
+    int s = *sched & ~WO_S_MONOTONIC;
     long c = chunk_in;
-    if (s == OMP_S_RUNTIME) {
-        s = me->task->icv.run_sched & ~OMP_S_MONOTONIC;
+    if (s == WO_S_RUNTIME) {
+        s = me->task->icv.run_sched & ~WO_S_MONOTONIC;
         c = me->task->icv.run_chunk;
     }
-    if (s == OMP_S_AUTO || s < OMP_S_STATIC || s > OMP_S_AUTO)
-        s = OMP_S_STATIC, c = 0;
-    if (s != OMP_S_STATIC && c < 1)
+    if (s == WO_S_AUTO || s < WO_S_STATIC || s > WO_S_AUTO)
+        s = WO_S_STATIC, c = 0;
+    if (s != WO_S_STATIC && c < 1)
         c = 1;
     if (c < 0)
         c = 0;
@@ -216,7 +216,7 @@ static void resolve_sched(omp_thr *me, int *sched, uint64_t *chunk, long chunk_i
 
 /* ---- handing out chunks ---- */
 
-static bool next_static(omp_thr *me, omp_ws *w, uint64_t *lo, uint64_t *hi)
+static bool next_static(wo_thr *me, wo_ws *w, uint64_t *lo, uint64_t *hi)
 {
     uint64_t nth = me->team ? me->team->nthreads : 1, tid = me->tid;
     if (w->chunk == 0) {
@@ -242,7 +242,7 @@ static bool next_static(omp_thr *me, omp_ws *w, uint64_t *lo, uint64_t *hi)
     return true;
 }
 
-static bool next_dynamic(omp_ws *w, uint64_t *lo, uint64_t *hi)
+static bool next_dynamic(wo_ws *w, uint64_t *lo, uint64_t *hi)
 {
     uint64_t a = weft_atomic_load_relaxed(&w->next_iter);
     do {
@@ -255,7 +255,7 @@ static bool next_dynamic(omp_ws *w, uint64_t *lo, uint64_t *hi)
     return true;
 }
 
-static bool next_guided(omp_thr *me, omp_ws *w, uint64_t *lo, uint64_t *hi)
+static bool next_guided(wo_thr *me, wo_ws *w, uint64_t *lo, uint64_t *hi)
 {
     uint64_t nth = me->team ? me->team->nthreads : 1;
     uint64_t a = weft_atomic_load_relaxed(&w->next_iter), b;
@@ -272,12 +272,12 @@ static bool next_guided(omp_thr *me, omp_ws *w, uint64_t *lo, uint64_t *hi)
     return true;
 }
 
-static bool next_chunk(omp_thr *me, omp_ws *w, uint64_t *lo, uint64_t *hi)
+static bool next_chunk(wo_thr *me, wo_ws *w, uint64_t *lo, uint64_t *hi)
 {
     bool ok;
     switch (w->sched) {
-    case OMP_S_DYNAMIC: ok = next_dynamic(w, lo, hi); break;
-    case OMP_S_GUIDED: ok = next_guided(me, w, lo, hi); break;
+    case WO_S_DYNAMIC: ok = next_dynamic(w, lo, hi); break;
+    case WO_S_GUIDED: ok = next_guided(me, w, lo, hi); break;
     default: ok = next_static(me, w, lo, hi); break;
     }
     if (ok) {
@@ -290,9 +290,9 @@ static bool next_chunk(omp_thr *me, omp_ws *w, uint64_t *lo, uint64_t *hi)
 
 /* ---- a thread outside any team runs the whole loop (orphaned construct) ---- */
 
-omp_ws *omp_ws_lone(omp_thr *me)
+wo_ws *wo_ws_lone(wo_thr *me)
 {
-    omp_ws *w = me->lone;
+    wo_ws *w = me->lone;
     if (!w) {
         w = me->lone = calloc(1, sizeof(*w));
         if (!w) {
@@ -309,34 +309,34 @@ omp_ws *omp_ws_lone(omp_thr *me)
     return w;
 }
 
-static omp_ws *enter(omp_thr *me, struct loop_args *l)
+static wo_ws *enter(wo_thr *me, struct loop_args *l)
 {
     if (!me->team) {
         /* orphaned, outside any region: the encountering thread is a team of one */
-        omp_ws *w = omp_ws_lone(me);
+        wo_ws *w = wo_ws_lone(me);
         loop_init(w, l);
         return w;
     }
     bool created;
-    return omp_ws_next(me, loop_init, l, &created);
+    return wo_ws_next(me, loop_init, l, &created);
 }
 
-static void out_l(omp_ws *w, uint64_t lo, uint64_t hi, long end, long *istart, long *iend)
+static void out_l(wo_ws *w, uint64_t lo, uint64_t hi, long end, long *istart, long *iend)
 {
     *istart = (long)((uint64_t)w->lstart + lo * (uint64_t)w->lincr);
     *iend = hi == w->n ? end : (long)((uint64_t)w->lstart + hi * (uint64_t)w->lincr);
 }
 
-static void out_ull(omp_ws *w, uint64_t lo, uint64_t hi, unsigned long long *istart,
+static void out_ull(wo_ws *w, uint64_t lo, uint64_t hi, unsigned long long *istart,
                     unsigned long long *iend)
 {
     *istart = w->ustart + lo * w->uincr;
     *iend = hi == w->n ? w->uend : w->ustart + hi * w->uincr;
 }
 
-static bool loop_next_l(omp_thr *me, long *istart, long *iend)
+static bool loop_next_l(wo_thr *me, long *istart, long *iend)
 {
-    omp_ws *w = me->ws;
+    wo_ws *w = me->ws;
     uint64_t lo, hi;
     if (!next_chunk(me, w, &lo, &hi))
         return false;
@@ -347,19 +347,19 @@ static bool loop_next_l(omp_thr *me, long *istart, long *iend)
 static bool loop_start_l(long start, long end, long incr, int sched, long chunk, long *istart,
                          long *iend, void **mem, uintptr_t *red)
 {
-    omp_thr *me = omp_self();
+    wo_thr *me = wo_self();
     struct loop_args l = { 0 };
     l.red = red;
     l.nthr = me->team ? me->team->nthreads : 1;
     l.sched = sched;
     resolve_sched(me, &l.sched, &l.chunk, chunk);
-    l.n = omp_iters_l(start, end, incr);
+    l.n = wo_iters_l(start, end, incr);
     l.lstart = start, l.lend = end, l.lincr = incr;
     if (mem)
         l.memsize = (size_t)(uintptr_t)*mem;
-    omp_ws *w = enter(me, &l);
+    wo_ws *w = enter(me, &l);
     if (red)
-        omp_reduction_ws_enter(me, red, w->red_mem, w->red_end);
+        wo_reduction_ws_enter(me, red, w->red_mem, w->red_end);
     if (mem)
         *mem = w->mem;
     if (!istart)
@@ -376,21 +376,21 @@ static bool loop_start_ull(bool up, unsigned long long start, unsigned long long
                            unsigned long long *istart, unsigned long long *iend, void **mem,
                            uintptr_t *red)
 {
-    omp_thr *me = omp_self();
+    wo_thr *me = wo_self();
     struct loop_args l = { 0 };
     l.red = red;
     l.nthr = me->team ? me->team->nthreads : 1;
     l.sched = sched;
     long c = chunk > (unsigned long long)INT64_MAX ? INT64_MAX : (long)chunk;
     resolve_sched(me, &l.sched, &l.chunk, c);
-    l.n = omp_iters_ull(up, start, end, incr);
+    l.n = wo_iters_ull(up, start, end, incr);
     l.ull = true;
     l.ustart = start, l.uend = end, l.uincr = incr;
     if (mem)
         l.memsize = (size_t)(uintptr_t)*mem;
-    omp_ws *w = enter(me, &l);
+    wo_ws *w = enter(me, &l);
     if (red)
-        omp_reduction_ws_enter(me, red, w->red_mem, w->red_end);
+        wo_reduction_ws_enter(me, red, w->red_mem, w->red_end);
     if (mem)
         *mem = w->mem;
     if (!istart)
@@ -404,8 +404,8 @@ static bool loop_start_ull(bool up, unsigned long long start, unsigned long long
 
 static bool loop_next_ull(unsigned long long *istart, unsigned long long *iend)
 {
-    omp_thr *me = omp_self();
-    omp_ws *w = me->ws;
+    wo_thr *me = wo_self();
+    wo_ws *w = me->ws;
     uint64_t lo, hi;
     if (!next_chunk(me, w, &lo, &hi))
         return false;
@@ -416,34 +416,34 @@ static bool loop_next_ull(unsigned long long *istart, unsigned long long *iend)
 /* ---- long entry points ---- */
 
 #define LOOP_L(name, sched)                                                            \
-    OMP_API bool GOMP_loop_##name##_start(long start, long end, long incr, long chunk, \
-                                          long *istart, long *iend)                    \
+    WO_API bool GOMP_loop_##name##_start(long start, long end, long incr, long chunk,  \
+                                         long *istart, long *iend)                     \
     {                                                                                  \
         return loop_start_l(start, end, incr, sched, chunk, istart, iend, NULL, NULL); \
     }                                                                                  \
-    OMP_API bool GOMP_loop_##name##_next(long *istart, long *iend)                     \
+    WO_API bool GOMP_loop_##name##_next(long *istart, long *iend)                      \
     {                                                                                  \
-        return loop_next_l(omp_self(), istart, iend);                                  \
+        return loop_next_l(wo_self(), istart, iend);                                   \
     }
 
-LOOP_L(static, OMP_S_STATIC)
-LOOP_L(dynamic, OMP_S_DYNAMIC)
-LOOP_L(guided, OMP_S_GUIDED)
-LOOP_L(nonmonotonic_dynamic, OMP_S_DYNAMIC)
-LOOP_L(nonmonotonic_guided, OMP_S_GUIDED)
-LOOP_L(ordered_static, OMP_S_STATIC)
-LOOP_L(ordered_dynamic, OMP_S_DYNAMIC)
-LOOP_L(ordered_guided, OMP_S_GUIDED)
+LOOP_L(static, WO_S_STATIC)
+LOOP_L(dynamic, WO_S_DYNAMIC)
+LOOP_L(guided, WO_S_GUIDED)
+LOOP_L(nonmonotonic_dynamic, WO_S_DYNAMIC)
+LOOP_L(nonmonotonic_guided, WO_S_GUIDED)
+LOOP_L(ordered_static, WO_S_STATIC)
+LOOP_L(ordered_dynamic, WO_S_DYNAMIC)
+LOOP_L(ordered_guided, WO_S_GUIDED)
 
-#define LOOP_L_RUNTIME(name)                                                               \
-    OMP_API bool GOMP_loop_##name##_start(long start, long end, long incr, long *istart,   \
-                                          long *iend)                                      \
-    {                                                                                      \
-        return loop_start_l(start, end, incr, OMP_S_RUNTIME, 0, istart, iend, NULL, NULL); \
-    }                                                                                      \
-    OMP_API bool GOMP_loop_##name##_next(long *istart, long *iend)                         \
-    {                                                                                      \
-        return loop_next_l(omp_self(), istart, iend);                                      \
+#define LOOP_L_RUNTIME(name)                                                              \
+    WO_API bool GOMP_loop_##name##_start(long start, long end, long incr, long *istart,   \
+                                         long *iend)                                      \
+    {                                                                                     \
+        return loop_start_l(start, end, incr, WO_S_RUNTIME, 0, istart, iend, NULL, NULL); \
+    }                                                                                     \
+    WO_API bool GOMP_loop_##name##_next(long *istart, long *iend)                         \
+    {                                                                                     \
+        return loop_next_l(wo_self(), istart, iend);                                      \
     }
 
 LOOP_L_RUNTIME(runtime)
@@ -451,14 +451,14 @@ LOOP_L_RUNTIME(nonmonotonic_runtime)
 LOOP_L_RUNTIME(maybe_nonmonotonic_runtime)
 LOOP_L_RUNTIME(ordered_runtime)
 
-OMP_API bool GOMP_loop_start(long start, long end, long incr, long sched, long chunk, long *istart,
-                             long *iend, uintptr_t *reductions, void **mem)
+WO_API bool GOMP_loop_start(long start, long end, long incr, long sched, long chunk, long *istart,
+                            long *iend, uintptr_t *reductions, void **mem)
 {
     return loop_start_l(start, end, incr, (int)sched, chunk, istart, iend, mem, reductions);
 }
 
-OMP_API bool GOMP_loop_ordered_start(long start, long end, long incr, long sched, long chunk,
-                                     long *istart, long *iend, uintptr_t *reductions, void **mem)
+WO_API bool GOMP_loop_ordered_start(long start, long end, long incr, long sched, long chunk,
+                                    long *istart, long *iend, uintptr_t *reductions, void **mem)
 {
     return GOMP_loop_start(start, end, incr, sched, chunk, istart, iend, reductions, mem);
 }
@@ -466,37 +466,35 @@ OMP_API bool GOMP_loop_ordered_start(long start, long end, long incr, long sched
 /* ---- unsigned long long entry points ---- */
 
 #define LOOP_ULL(name, sched)                                                                      \
-    OMP_API bool GOMP_loop_ull_##name##_start(bool up, unsigned long long start,                   \
-                                              unsigned long long end, unsigned long long incr,     \
-                                              unsigned long long chunk,                            \
-                                              unsigned long long *istart,                          \
-                                              unsigned long long *iend)                            \
+    WO_API bool GOMP_loop_ull_##name##_start(bool up, unsigned long long start,                    \
+                                             unsigned long long end, unsigned long long incr,      \
+                                             unsigned long long chunk, unsigned long long *istart, \
+                                             unsigned long long *iend)                             \
     {                                                                                              \
         return loop_start_ull(up, start, end, incr, sched, chunk, istart, iend, NULL, NULL);       \
     }                                                                                              \
-    OMP_API bool GOMP_loop_ull_##name##_next(unsigned long long *istart, unsigned long long *iend) \
+    WO_API bool GOMP_loop_ull_##name##_next(unsigned long long *istart, unsigned long long *iend)  \
     {                                                                                              \
         return loop_next_ull(istart, iend);                                                        \
     }
 
-LOOP_ULL(static, OMP_S_STATIC)
-LOOP_ULL(dynamic, OMP_S_DYNAMIC)
-LOOP_ULL(guided, OMP_S_GUIDED)
-LOOP_ULL(nonmonotonic_dynamic, OMP_S_DYNAMIC)
-LOOP_ULL(nonmonotonic_guided, OMP_S_GUIDED)
-LOOP_ULL(ordered_static, OMP_S_STATIC)
-LOOP_ULL(ordered_dynamic, OMP_S_DYNAMIC)
-LOOP_ULL(ordered_guided, OMP_S_GUIDED)
+LOOP_ULL(static, WO_S_STATIC)
+LOOP_ULL(dynamic, WO_S_DYNAMIC)
+LOOP_ULL(guided, WO_S_GUIDED)
+LOOP_ULL(nonmonotonic_dynamic, WO_S_DYNAMIC)
+LOOP_ULL(nonmonotonic_guided, WO_S_GUIDED)
+LOOP_ULL(ordered_static, WO_S_STATIC)
+LOOP_ULL(ordered_dynamic, WO_S_DYNAMIC)
+LOOP_ULL(ordered_guided, WO_S_GUIDED)
 
 #define LOOP_ULL_RUNTIME(name)                                                                     \
-    OMP_API bool GOMP_loop_ull_##name##_start(bool up, unsigned long long start,                   \
-                                              unsigned long long end, unsigned long long incr,     \
-                                              unsigned long long *istart,                          \
-                                              unsigned long long *iend)                            \
+    WO_API bool GOMP_loop_ull_##name##_start(bool up, unsigned long long start,                    \
+                                             unsigned long long end, unsigned long long incr,      \
+                                             unsigned long long *istart, unsigned long long *iend) \
     {                                                                                              \
-        return loop_start_ull(up, start, end, incr, OMP_S_RUNTIME, 0, istart, iend, NULL, NULL);   \
+        return loop_start_ull(up, start, end, incr, WO_S_RUNTIME, 0, istart, iend, NULL, NULL);    \
     }                                                                                              \
-    OMP_API bool GOMP_loop_ull_##name##_next(unsigned long long *istart, unsigned long long *iend) \
+    WO_API bool GOMP_loop_ull_##name##_next(unsigned long long *istart, unsigned long long *iend)  \
     {                                                                                              \
         return loop_next_ull(istart, iend);                                                        \
     }
@@ -506,19 +504,18 @@ LOOP_ULL_RUNTIME(nonmonotonic_runtime)
 LOOP_ULL_RUNTIME(maybe_nonmonotonic_runtime)
 LOOP_ULL_RUNTIME(ordered_runtime)
 
-OMP_API bool GOMP_loop_ull_start(bool up, unsigned long long start, unsigned long long end,
-                                 unsigned long long incr, long sched, unsigned long long chunk,
-                                 unsigned long long *istart, unsigned long long *iend,
-                                 uintptr_t *reductions, void **mem)
+WO_API bool GOMP_loop_ull_start(bool up, unsigned long long start, unsigned long long end,
+                                unsigned long long incr, long sched, unsigned long long chunk,
+                                unsigned long long *istart, unsigned long long *iend,
+                                uintptr_t *reductions, void **mem)
 {
     return loop_start_ull(up, start, end, incr, (int)sched, chunk, istart, iend, mem, reductions);
 }
 
-OMP_API bool GOMP_loop_ull_ordered_start(bool up, unsigned long long start, unsigned long long end,
-                                         unsigned long long incr, long sched,
-                                         unsigned long long chunk, unsigned long long *istart,
-                                         unsigned long long *iend, uintptr_t *reductions,
-                                         void **mem)
+WO_API bool GOMP_loop_ull_ordered_start(bool up, unsigned long long start, unsigned long long end,
+                                        unsigned long long incr, long sched,
+                                        unsigned long long chunk, unsigned long long *istart,
+                                        unsigned long long *iend, uintptr_t *reductions, void **mem)
 {
     return GOMP_loop_ull_start(up, start, end, incr, sched, chunk, istart, iend, reductions, mem);
 }
@@ -529,7 +526,7 @@ OMP_API bool GOMP_loop_ull_ordered_start(bool up, unsigned long long start, unsi
 static bool doacross_start_l(unsigned ncounts, long *counts, int sched, long chunk, long *istart,
                              long *iend, void **mem, uintptr_t *red)
 {
-    omp_thr *me = omp_self();
+    wo_thr *me = wo_self();
     struct loop_args l = { 0 };
     l.red = red;
     l.nthr = me->team ? me->team->nthreads : 1;
@@ -541,9 +538,9 @@ static bool doacross_start_l(unsigned ncounts, long *counts, int sched, long chu
     l.dcounts = counts;
     if (mem)
         l.memsize = (size_t)(uintptr_t)*mem;
-    omp_ws *w = enter(me, &l);
+    wo_ws *w = enter(me, &l);
     if (red)
-        omp_reduction_ws_enter(me, red, w->red_mem, w->red_end);
+        wo_reduction_ws_enter(me, red, w->red_mem, w->red_end);
     if (mem)
         *mem = w->mem;
     uint64_t lo, hi;
@@ -557,7 +554,7 @@ static bool doacross_start_ull(unsigned ncounts, unsigned long long *counts, int
                                unsigned long long chunk, unsigned long long *istart,
                                unsigned long long *iend, void **mem, uintptr_t *red)
 {
-    omp_thr *me = omp_self();
+    wo_thr *me = wo_self();
     struct loop_args l = { 0 };
     l.red = red;
     l.nthr = me->team ? me->team->nthreads : 1;
@@ -571,9 +568,9 @@ static bool doacross_start_ull(unsigned ncounts, unsigned long long *counts, int
     l.ucounts = counts;
     if (mem)
         l.memsize = (size_t)(uintptr_t)*mem;
-    omp_ws *w = enter(me, &l);
+    wo_ws *w = enter(me, &l);
     if (red)
-        omp_reduction_ws_enter(me, red, w->red_mem, w->red_end);
+        wo_reduction_ws_enter(me, red, w->red_mem, w->red_end);
     if (mem)
         *mem = w->mem;
     uint64_t lo, hi;
@@ -583,124 +580,124 @@ static bool doacross_start_ull(unsigned ncounts, unsigned long long *counts, int
     return true;
 }
 
-#define DOACROSS(name, sched)                                                                  \
-    OMP_API bool GOMP_loop_doacross_##name##_start(unsigned ncounts, long *counts, long chunk, \
-                                                   long *istart, long *iend)                   \
-    {                                                                                          \
-        return doacross_start_l(ncounts, counts, sched, chunk, istart, iend, NULL, NULL);      \
-    }                                                                                          \
-    OMP_API bool GOMP_loop_ull_doacross_##name##_start(unsigned ncounts,                       \
-                                                       unsigned long long *counts,             \
-                                                       unsigned long long chunk,               \
-                                                       unsigned long long *istart,             \
-                                                       unsigned long long *iend)               \
-    {                                                                                          \
-        return doacross_start_ull(ncounts, counts, sched, chunk, istart, iend, NULL, NULL);    \
+#define DOACROSS(name, sched)                                                                 \
+    WO_API bool GOMP_loop_doacross_##name##_start(unsigned ncounts, long *counts, long chunk, \
+                                                  long *istart, long *iend)                   \
+    {                                                                                         \
+        return doacross_start_l(ncounts, counts, sched, chunk, istart, iend, NULL, NULL);     \
+    }                                                                                         \
+    WO_API bool GOMP_loop_ull_doacross_##name##_start(unsigned ncounts,                       \
+                                                      unsigned long long *counts,             \
+                                                      unsigned long long chunk,               \
+                                                      unsigned long long *istart,             \
+                                                      unsigned long long *iend)               \
+    {                                                                                         \
+        return doacross_start_ull(ncounts, counts, sched, chunk, istart, iend, NULL, NULL);   \
     }
-DOACROSS(static, OMP_S_STATIC)
-DOACROSS(dynamic, OMP_S_DYNAMIC)
-DOACROSS(guided, OMP_S_GUIDED)
+DOACROSS(static, WO_S_STATIC)
+DOACROSS(dynamic, WO_S_DYNAMIC)
+DOACROSS(guided, WO_S_GUIDED)
 
-OMP_API bool GOMP_loop_doacross_runtime_start(unsigned ncounts, long *counts, long *istart,
-                                              long *iend)
+WO_API bool GOMP_loop_doacross_runtime_start(unsigned ncounts, long *counts, long *istart,
+                                             long *iend)
 {
-    return doacross_start_l(ncounts, counts, OMP_S_RUNTIME, 0, istart, iend, NULL, NULL);
+    return doacross_start_l(ncounts, counts, WO_S_RUNTIME, 0, istart, iend, NULL, NULL);
 }
 
-OMP_API bool GOMP_loop_ull_doacross_runtime_start(unsigned ncounts, unsigned long long *counts,
-                                                  unsigned long long *istart,
-                                                  unsigned long long *iend)
+WO_API bool GOMP_loop_ull_doacross_runtime_start(unsigned ncounts, unsigned long long *counts,
+                                                 unsigned long long *istart,
+                                                 unsigned long long *iend)
 {
-    return doacross_start_ull(ncounts, counts, OMP_S_RUNTIME, 0, istart, iend, NULL, NULL);
+    return doacross_start_ull(ncounts, counts, WO_S_RUNTIME, 0, istart, iend, NULL, NULL);
 }
 
-OMP_API bool GOMP_loop_doacross_start(unsigned ncounts, long *counts, long sched, long chunk,
-                                      long *istart, long *iend, uintptr_t *reductions, void **mem)
+WO_API bool GOMP_loop_doacross_start(unsigned ncounts, long *counts, long sched, long chunk,
+                                     long *istart, long *iend, uintptr_t *reductions, void **mem)
 {
     return doacross_start_l(ncounts, counts, (int)sched, chunk, istart, iend, mem, reductions);
 }
 
-OMP_API bool GOMP_loop_ull_doacross_start(unsigned ncounts, unsigned long long *counts, long sched,
-                                          unsigned long long chunk, unsigned long long *istart,
-                                          unsigned long long *iend, uintptr_t *reductions,
-                                          void **mem)
+WO_API bool GOMP_loop_ull_doacross_start(unsigned ncounts, unsigned long long *counts, long sched,
+                                         unsigned long long chunk, unsigned long long *istart,
+                                         unsigned long long *iend, uintptr_t *reductions,
+                                         void **mem)
 {
     return doacross_start_ull(ncounts, counts, (int)sched, chunk, istart, iend, mem, reductions);
 }
 
 /* ---- ends ---- */
 
-OMP_API void GOMP_loop_end(void) { omp_barrier(omp_self()); }
+WO_API void GOMP_loop_end(void) { wo_barrier(wo_self()); }
 
-OMP_API void GOMP_loop_end_nowait(void) {}
+WO_API void GOMP_loop_end_nowait(void) {}
 
-OMP_API bool GOMP_loop_end_cancel(void)
+WO_API bool GOMP_loop_end_cancel(void)
 {
-    omp_thr *me = omp_self();
+    wo_thr *me = wo_self();
     if (!me->team)
         return false;
-    bool par = omp_barrier(me);
+    bool par = wo_barrier(me);
     return par || me->team->bar_ws_cancelled;
 }
 
 /* ---- combined parallel loops ----
  * gcc's outlined body of a combined construct calls GOMP_loop_*_next first, so the
- * construct exists before any thread runs: omp_team_begin makes it from these args. */
+ * construct exists before any thread runs: wo_team_begin makes it from these args. */
 
 static void parallel_loop(void (*fn)(void *), void *data, unsigned num_threads, long start,
                           long end, long incr, int sched, long chunk, unsigned flags)
 {
-    omp_rt_init();
-    omp_thr *enc = omp_self();
+    wo_rt_init();
+    wo_thr *enc = wo_self();
     struct loop_args l = { 0 };
     l.sched = sched;
     resolve_sched(enc, &l.sched, &l.chunk, chunk);
-    l.n = omp_iters_l(start, end, incr);
+    l.n = wo_iters_l(start, end, incr);
     l.lstart = start, l.lend = end, l.lincr = incr;
-    omp_team_begin_ws(fn, data, num_threads, flags, loop_init, &l);
+    wo_team_begin_ws(fn, data, num_threads, flags, loop_init, &l);
 }
 
-#define PLOOP(name, sched)                                                                       \
-    OMP_API void GOMP_parallel_loop_##name(void (*fn)(void *), void *data, unsigned num_threads, \
-                                           long start, long end, long incr, long chunk,          \
-                                           unsigned flags)                                       \
-    {                                                                                            \
-        parallel_loop(fn, data, num_threads, start, end, incr, sched, chunk, flags);             \
-        fn(data);                                                                                \
-        omp_team_end();                                                                          \
+#define PLOOP(name, sched)                                                                      \
+    WO_API void GOMP_parallel_loop_##name(void (*fn)(void *), void *data, unsigned num_threads, \
+                                          long start, long end, long incr, long chunk,          \
+                                          unsigned flags)                                       \
+    {                                                                                           \
+        parallel_loop(fn, data, num_threads, start, end, incr, sched, chunk, flags);            \
+        fn(data);                                                                               \
+        wo_team_end();                                                                          \
     }
-PLOOP(static, OMP_S_STATIC)
-PLOOP(dynamic, OMP_S_DYNAMIC)
-PLOOP(guided, OMP_S_GUIDED)
-PLOOP(nonmonotonic_dynamic, OMP_S_DYNAMIC)
-PLOOP(nonmonotonic_guided, OMP_S_GUIDED)
+PLOOP(static, WO_S_STATIC)
+PLOOP(dynamic, WO_S_DYNAMIC)
+PLOOP(guided, WO_S_GUIDED)
+PLOOP(nonmonotonic_dynamic, WO_S_DYNAMIC)
+PLOOP(nonmonotonic_guided, WO_S_GUIDED)
 
-#define PLOOP_RUNTIME(name)                                                                      \
-    OMP_API void GOMP_parallel_loop_##name(void (*fn)(void *), void *data, unsigned num_threads, \
-                                           long start, long end, long incr, unsigned flags)      \
-    {                                                                                            \
-        parallel_loop(fn, data, num_threads, start, end, incr, OMP_S_RUNTIME, 0, flags);         \
-        fn(data);                                                                                \
-        omp_team_end();                                                                          \
+#define PLOOP_RUNTIME(name)                                                                     \
+    WO_API void GOMP_parallel_loop_##name(void (*fn)(void *), void *data, unsigned num_threads, \
+                                          long start, long end, long incr, unsigned flags)      \
+    {                                                                                           \
+        parallel_loop(fn, data, num_threads, start, end, incr, WO_S_RUNTIME, 0, flags);         \
+        fn(data);                                                                               \
+        wo_team_end();                                                                          \
     }
 PLOOP_RUNTIME(runtime)
 PLOOP_RUNTIME(nonmonotonic_runtime)
 PLOOP_RUNTIME(maybe_nonmonotonic_runtime)
 
 /* The GOMP 1.0 forms: the team starts, the caller runs fn, then GOMP_parallel_end. */
-#define PLOOP_START(name, sched)                                                               \
-    OMP_API void GOMP_parallel_loop_##name##_start(void (*fn)(void *), void *data,             \
-                                                   unsigned num_threads, long start, long end, \
-                                                   long incr, long chunk)                      \
-    {                                                                                          \
-        parallel_loop(fn, data, num_threads, start, end, incr, sched, chunk, 0);               \
+#define PLOOP_START(name, sched)                                                              \
+    WO_API void GOMP_parallel_loop_##name##_start(void (*fn)(void *), void *data,             \
+                                                  unsigned num_threads, long start, long end, \
+                                                  long incr, long chunk)                      \
+    {                                                                                         \
+        parallel_loop(fn, data, num_threads, start, end, incr, sched, chunk, 0);              \
     }
-PLOOP_START(static, OMP_S_STATIC)
-PLOOP_START(dynamic, OMP_S_DYNAMIC)
-PLOOP_START(guided, OMP_S_GUIDED)
+PLOOP_START(static, WO_S_STATIC)
+PLOOP_START(dynamic, WO_S_DYNAMIC)
+PLOOP_START(guided, WO_S_GUIDED)
 
-OMP_API void GOMP_parallel_loop_runtime_start(void (*fn)(void *), void *data, unsigned num_threads,
-                                              long start, long end, long incr)
+WO_API void GOMP_parallel_loop_runtime_start(void (*fn)(void *), void *data, unsigned num_threads,
+                                             long start, long end, long incr)
 {
-    parallel_loop(fn, data, num_threads, start, end, incr, OMP_S_RUNTIME, 0, 0);
+    parallel_loop(fn, data, num_threads, start, end, incr, WO_S_RUNTIME, 0, 0);
 }

@@ -1,7 +1,7 @@
 /* src/omp/ordered.c - the ordered construct inside an ordered loop.
  *
  * The loop hands a thread a chunk [lo, hi) of iteration indices (loop.c sets
- * omp_thr.ord_cur = lo).  GOMP_ordered_start waits until the construct's ord_next
+ * wo_thr.ord_cur = lo).  GOMP_ordered_start waits until the construct's ord_next
  * equals the thread's ord_cur; GOMP_ordered_end advances both by one and wakes parked
  * threads.  The iterations therefore enter the ordered region one by one in iteration
  * order.  Each iteration must execute the ordered region exactly once (an iteration
@@ -18,7 +18,7 @@
 #include "omp/rt.h"
 
 struct ord_arg {
-    omp_ws *w;
+    wo_ws *w;
     uint64_t mine;
 };
 
@@ -28,24 +28,24 @@ static bool ord_ready(void *a)
     return weft_atomic_load_acquire(&o->w->ord_next) == o->mine;
 }
 
-OMP_API void GOMP_ordered_start(void)
+WO_API void GOMP_ordered_start(void)
 {
-    omp_thr *me = omp_self();
+    wo_thr *me = wo_self();
     if (!me->team || me->team->nthreads == 1)
         return;
     struct ord_arg o = { me->ws, me->ord_cur };
     if (!ord_ready(&o))
-        omp_wait(me, ord_ready, &o, false, NULL, NULL);
+        wo_wait(me, ord_ready, &o, false, NULL, NULL);
 }
 
-OMP_API void GOMP_ordered_end(void)
+WO_API void GOMP_ordered_end(void)
 {
-    omp_thr *me = omp_self();
+    wo_thr *me = wo_self();
     if (!me->team || me->team->nthreads == 1)
         return;
     me->ord_cur++;
     weft_atomic_store_release(&me->ws->ord_next, me->ord_cur);
-    omp_team_wake(me->team);
+    wo_team_wake(me->team);
 }
 
 /* ---- doacross ---- */
@@ -61,9 +61,9 @@ static bool dx_ready(void *a)
     return weft_atomic_load_acquire(d->slot) >= d->need;
 }
 
-static void dx_post(omp_thr *me, const uint64_t *idx)
+static void dx_post(wo_thr *me, const uint64_t *idx)
 {
-    omp_ws *w = me->ws;
+    wo_ws *w = me->ws;
     if (!w->posted || idx[0] >= w->dims[0])
         return;
     uint64_t flat = 0;
@@ -71,13 +71,13 @@ static void dx_post(omp_thr *me, const uint64_t *idx)
         flat = flat * w->dims[d] + idx[d];
     weft_atomic_store_release(&w->posted[idx[0]], flat + 1);
     if (me->team)
-        omp_team_wake(me->team);
+        wo_team_wake(me->team);
 }
 
 /* idx: the sink's indices, in range or not (checked here) */
-static void dx_wait(omp_thr *me, const int64_t *sidx, const uint64_t *uidx)
+static void dx_wait(wo_thr *me, const int64_t *sidx, const uint64_t *uidx)
 {
-    omp_ws *w = me->ws;
+    wo_ws *w = me->ws;
     if (!w->posted || !me->team || me->team->nthreads == 1)
         return;
     uint64_t flat = 0, i0 = 0;
@@ -99,14 +99,14 @@ static void dx_wait(omp_thr *me, const int64_t *sidx, const uint64_t *uidx)
     }
     struct dx_arg a = { &w->posted[i0], flat + 1 };
     if (!dx_ready(&a))
-        omp_wait(me, dx_ready, &a, false, NULL, NULL);
+        wo_wait(me, dx_ready, &a, false, NULL, NULL);
 }
 
 #define DX_MAX 64
 
-OMP_API void GOMP_doacross_post(long *counts)
+WO_API void GOMP_doacross_post(long *counts)
 {
-    omp_thr *me = omp_self();
+    wo_thr *me = wo_self();
     uint64_t idx[DX_MAX];
     uint64_t n = me->ws->ncounts < DX_MAX ? me->ws->ncounts : DX_MAX;
     for (uint64_t d = 0; d < n; d++)
@@ -114,9 +114,9 @@ OMP_API void GOMP_doacross_post(long *counts)
     dx_post(me, idx);
 }
 
-OMP_API void GOMP_doacross_ull_post(unsigned long long *counts)
+WO_API void GOMP_doacross_ull_post(unsigned long long *counts)
 {
-    omp_thr *me = omp_self();
+    wo_thr *me = wo_self();
     uint64_t idx[DX_MAX];
     uint64_t n = me->ws->ncounts < DX_MAX ? me->ws->ncounts : DX_MAX;
     for (uint64_t d = 0; d < n; d++)
@@ -124,9 +124,9 @@ OMP_API void GOMP_doacross_ull_post(unsigned long long *counts)
     dx_post(me, idx);
 }
 
-OMP_API void GOMP_doacross_wait(long first, ...)
+WO_API void GOMP_doacross_wait(long first, ...)
 {
-    omp_thr *me = omp_self();
+    wo_thr *me = wo_self();
     int64_t idx[DX_MAX];
     uint64_t n = me->ws->ncounts < DX_MAX ? me->ws->ncounts : DX_MAX;
     va_list ap;
@@ -138,9 +138,9 @@ OMP_API void GOMP_doacross_wait(long first, ...)
     dx_wait(me, idx, NULL);
 }
 
-OMP_API void GOMP_doacross_ull_wait(unsigned long long first, ...)
+WO_API void GOMP_doacross_ull_wait(unsigned long long first, ...)
 {
-    omp_thr *me = omp_self();
+    wo_thr *me = wo_self();
     uint64_t idx[DX_MAX];
     uint64_t n = me->ws->ncounts < DX_MAX ? me->ws->ncounts : DX_MAX;
     va_list ap;

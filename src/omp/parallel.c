@@ -4,7 +4,7 @@
  * clause, nthreads-var, nesting limits, thread-limit), takes its cached team (or makes
  * one), and creates one unnamed ULT per worker into the pools round-robin from its own
  * stream: a nested region makes ULTs, never OS threads.  The master then becomes
- * thread 0 (omp_set_self) and runs its share on its own stack.
+ * thread 0 (wo_set_self) and runs its share on its own stack.
  *
  * Join.  Every thread ends with the team barrier (which also waits for the team's
  * tasks).  The master goes on right after it.  A worker goes back to its dock (done =
@@ -14,12 +14,12 @@
  * spins (GOMP_SPINCOUNT, 0 when passive; yielding whenever its pool holds other work),
  * then parks on the team, so an idle program's streams sleep.  The master writes the
  * region's fields into the team (fn, data, ICVs, parent, level) and never a worker's
- * omp_thr: each worker sets its own up when it sees `go`, so the master need not wait
+ * wo_thr: each worker sets its own up when it sees `go`, so the master need not wait
  * for the last region's workers to be back in their docks (only a change of the team's
- * size, which they may still read on their way out, waits for that); omp_team_dismiss
+ * size, which they may still read on their way out, waits for that); wo_team_dismiss
  * makes them leave and joins them (team freed, or, when the program started weft
  * itself and may finalize it right after a region, at every region's end).  The master keeps the
- * team in its omp_thr.child for the next region of the same or smaller size. */
+ * team in its wo_thr.child for the next region of the same or smaller size. */
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +28,7 @@
 #include "omp/rt.h"
 
 struct dock_arg {
-    struct omp_dock *d;
+    struct wo_dock *d;
     unsigned seen;
 };
 
@@ -40,8 +40,8 @@ static bool dock_ready(void *a)
 
 /* A docked worker waits for its next region: spin (yielding whenever its pool holds
  * other work), then park on the team.  Reads only the dock and the team's wait state,
- * never its omp_thr (which the master re-initializes meanwhile). */
-static void dock_wait(omp_team *t, struct dock_arg *w, ABT_pool pool)
+ * never its wo_thr (which the master re-initializes meanwhile). */
+static void dock_wait(wo_team *t, struct dock_arg *w, ABT_pool pool)
 {
     for (;;) {
         for (uint64_t i = 0;; i++) {
@@ -56,14 +56,14 @@ static void dock_wait(omp_team *t, struct dock_arg *w, ABT_pool pool)
                     ABT_thread_yield();
             }
         }
-        omp_team_park(t, dock_ready, w);
+        wo_team_park(t, dock_ready, w);
     }
 }
 
-/* A worker sets up its own omp_thr for the region the master just started. */
-static void worker_join(omp_team *t, omp_thr *me, unsigned idx)
+/* A worker sets up its own wo_thr for the region the master just started. */
+static void worker_join(wo_team *t, wo_thr *me, unsigned idx)
 {
-    omp_thr_init(me, t, idx, t->parent, &t->icv);
+    wo_thr_init(me, t, idx, t->parent, &t->icv);
     me->itask.tg_open = t->red_grp;
     me->level = t->level;
     me->active_level = t->active_level;
@@ -73,13 +73,13 @@ static void worker_join(omp_team *t, omp_thr *me, unsigned idx)
 
 static void worker_main(void *arg)
 {
-    struct omp_dock *d = arg;
-    omp_team *t = d->team;
-    omp_thr *me = &t->thr[d->idx];
+    struct wo_dock *d = arg;
+    wo_team *t = d->team;
+    wo_thr *me = &t->thr[d->idx];
     ABT_pool pool = ABT_POOL_NULL;
     ABT_self_get_last_pool(&pool);
     d->ident = me;
-    ABT_self_set_specific(omp_key, &d->ident);
+    ABT_self_set_specific(wo_key, &d->ident);
     struct dock_arg w = { d, 0 };
     for (;;) {
         if (!dock_ready(&w))
@@ -88,35 +88,35 @@ static void worker_main(void *arg)
         if (d->exit)
             break;
         worker_join(t, me, d->idx);
-        omp_affinity_auto();
+        wo_affinity_auto();
         t->fn(t->data);
         /* The implicit task makes no more children: its dependence table can go.  Then
          * the region's barrier, and back to the dock. */
-        omp_task_free_deps(&me->itask);
-        omp_barrier(me);
+        wo_task_free_deps(&me->itask);
+        wo_barrier(me);
         weft_atomic_store_release(&d->done, w.seen);
     }
-    ABT_self_set_specific(omp_key, NULL);
-    omp_id_changed(); /* this unit ends: no cache may keep its cell */
+    ABT_self_set_specific(wo_key, NULL);
+    wo_id_changed(); /* this unit ends: no cache may keep its cell */
 }
 
 /* The workers of the last region are docked (they read nothing of the team any more). */
-static void team_wait_docked(omp_team *t)
+static void team_wait_docked(wo_team *t)
 {
     for (unsigned i = 1; i < t->prev_n; i++) {
-        struct omp_dock *d = &t->dock[i];
+        struct wo_dock *d = &t->dock[i];
         while (weft_atomic_load_acquire(&d->done) != weft_atomic_load_relaxed(&d->go))
             if (ABT_thread_yield() != ABT_SUCCESS)
                 sched_yield();
     }
 }
 
-void omp_team_dismiss(omp_team *t)
+void wo_team_dismiss(wo_team *t)
 {
     team_wait_docked(t);
     bool any = false;
     for (unsigned i = 1; i < t->cap; i++) {
-        struct omp_dock *d = &t->dock[i];
+        struct wo_dock *d = &t->dock[i];
         if (!d->exists)
             continue;
         d->exit = true;
@@ -124,9 +124,9 @@ void omp_team_dismiss(omp_team *t)
         any = true;
     }
     if (any)
-        omp_team_wake(t);
+        wo_team_wake(t);
     for (unsigned i = 1; i < t->cap; i++) {
-        struct omp_dock *d = &t->dock[i];
+        struct wo_dock *d = &t->dock[i];
         if (!d->exists)
             continue;
         ABT_thread_free(&d->ult);
@@ -138,13 +138,13 @@ void omp_team_dismiss(omp_team *t)
 
 static bool no_tasks(void *arg)
 {
-    omp_team *t = arg;
+    wo_team *t = arg;
     return weft_atomic_load_acquire(&t->ntasks) == 0;
 }
 
-static omp_team *team_alloc(unsigned n)
+static wo_team *team_alloc(unsigned n)
 {
-    omp_team *t = calloc(1, sizeof(*t) + (size_t)n * sizeof(omp_thr));
+    wo_team *t = calloc(1, sizeof(*t) + (size_t)n * sizeof(wo_thr));
     if (!t)
         return NULL;
     t->cap = n;
@@ -159,9 +159,9 @@ static omp_team *team_alloc(unsigned n)
     return t;
 }
 
-unsigned omp_resolve_nthreads(omp_thr *me, unsigned req)
+unsigned wo_resolve_nthreads(wo_thr *me, unsigned req)
 {
-    const struct omp_icv *icv = &me->task->icv;
+    const struct wo_icv *icv = &me->task->icv;
     if (me->active_level >= (unsigned)g_env.max_active_levels)
         return 1;
     unsigned n = req ? req : (unsigned)(icv->nthreads > 0 ? icv->nthreads : 1);
@@ -173,7 +173,7 @@ unsigned omp_resolve_nthreads(omp_thr *me, unsigned req)
 }
 
 /* The ICVs of the implicit tasks of a new team (nthreads-var list, bind list). */
-static void child_icv(const struct omp_icv *p, struct omp_icv *c)
+static void child_icv(const struct wo_icv *p, struct wo_icv *c)
 {
     *c = *p;
     if (p->nt_pos >= 0 && p->nt_pos + 1 < g_env.nt_len) {
@@ -182,20 +182,20 @@ static void child_icv(const struct omp_icv *p, struct omp_icv *c)
     }
 }
 
-omp_team *omp_team_begin(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags)
+wo_team *wo_team_begin(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags)
 {
-    return omp_team_begin_ws(fn, data, num_threads, flags, NULL, NULL);
+    return wo_team_begin_ws(fn, data, num_threads, flags, NULL, NULL);
 }
 
-omp_team *omp_team_begin_ws(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags,
-                            void (*ws_init)(omp_ws *, void *), void *ws_arg)
+wo_team *wo_team_begin_ws(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags,
+                          void (*ws_init)(wo_ws *, void *), void *ws_arg)
 {
-    omp_rt_init();
-    omp_thr *me = omp_self();
-    unsigned n = omp_resolve_nthreads(me, num_threads);
-    omp_team *t = me->child;
+    wo_rt_init();
+    wo_thr *me = wo_self();
+    unsigned n = wo_resolve_nthreads(me, num_threads);
+    wo_team *t = me->child;
     if (!t || t->cap < n) {
-        omp_team_free(t);
+        wo_team_free(t);
         me->child = NULL;
         t = team_alloc(n);
         if (!t) {
@@ -208,7 +208,7 @@ omp_team *omp_team_begin_ws(void (*fn)(void *), void *data, unsigned num_threads
     /* A worker of the last region may still be on its way out of that region's barrier,
      * reading the team's size, wait state and its own queue, but nothing else: the
      * region fields below are its to read only after the next `go`, and it sets up its
-     * own omp_thr then.  A change of size waits for every worker to dock, and so does
+     * own wo_thr then.  A change of size waits for every worker to dock, and so does
      * the region after a cancelled one (its threads left the end barrier without its
      * release, and a late one may still be in there, counting and reclaiming). */
     if (t->nthreads != n || weft_atomic_load_relaxed(&t->cancelled) != 0) {
@@ -230,14 +230,14 @@ omp_team *omp_team_begin_ws(void (*fn)(void *), void *data, unsigned num_threads
     t->level = me->level + 1;
     t->active_level = me->active_level + (n > 1);
     t->ws_first = NULL;
-    omp_thr *m = &t->thr[0];
-    omp_thr_init(m, t, 0, me, &t->icv);
+    wo_thr *m = &t->thr[0];
+    wo_thr_init(m, t, 0, me, &t->icv);
     m->itask.tg_open = t->red_grp;
     m->level = t->level;
     m->active_level = t->active_level;
     if (ws_init) { /* a combined construct: its worksharing part exists before anyone runs */
         bool created;
-        omp_ws_next(m, ws_init, ws_arg, &created);
+        wo_ws_next(m, ws_init, ws_arg, &created);
         t->ws_first = m->ws;
     }
     /* Placement: thread i on stream (rank + i) % N.  A team nested in an active team
@@ -245,14 +245,14 @@ omp_team *omp_team_begin_ws(void (*fn)(void *), void *data, unsigned num_threads
      * other streams are busy with their own share, and the master's stream runs the
      * inner threads whenever the master waits, with no cross-stream traffic. */
     int rank = 0;
-    if (omp_npools > 1 && ABT_self_get_xstream_rank(&rank) != ABT_SUCCESS)
+    if (wo_npools > 1 && ABT_self_get_xstream_rank(&rank) != ABT_SUCCESS)
         rank = 0;
     unsigned stride = 1;
-    if (me->team && me->active_level > 0 && me->team->nthreads >= (unsigned)omp_npools)
+    if (me->team && me->active_level > 0 && me->team->nthreads >= (unsigned)wo_npools)
         stride = 0;
     bool signalled = false;
     for (unsigned i = 1; i < n; i++) {
-        struct omp_dock *d = &t->dock[i];
+        struct wo_dock *d = &t->dock[i];
         if (d->exists) { /* a docked (or docking) worker: start it */
             weft_atomic_fetch_add_release(&d->go, 1);
             signalled = true;
@@ -263,8 +263,8 @@ omp_team *omp_team_begin_ws(void (*fn)(void *), void *data, unsigned num_threads
         d->exit = false;
         weft_atomic_store_relaxed(&d->go, 1);
         weft_atomic_store_relaxed(&d->done, 0);
-        ABT_pool pool = omp_pools[((unsigned)rank + i * stride) % (unsigned)omp_npools];
-        int err = ABT_thread_create(pool, worker_main, d, omp_thread_attr, &d->ult);
+        ABT_pool pool = wo_pools[((unsigned)rank + i * stride) % (unsigned)wo_npools];
+        int err = ABT_thread_create(pool, worker_main, d, wo_thread_attr, &d->ult);
         if (err != ABT_SUCCESS) {
             fprintf(stderr, "libweft-omp: cannot create thread %u of a team (weft error %d)\n", i,
                     err);
@@ -274,48 +274,48 @@ omp_team *omp_team_begin_ws(void (*fn)(void *), void *data, unsigned num_threads
     }
     t->prev_n = n;
     if (signalled)
-        omp_team_wake(t);
+        wo_team_wake(t);
     me->red_group = NULL;
-    omp_set_self(&t->thr[0]);
+    wo_set_self(&t->thr[0]);
     return t;
 }
 
-void omp_team_end(void)
+void wo_team_end(void)
 {
-    omp_thr *me = omp_self();
-    omp_team *t = me->team;
-    omp_task_free_deps(&me->itask);
-    omp_barrier(me);
-    if (omp_join_workers) /* the program owns weft: it may finalize it right after */
-        omp_team_dismiss(t);
+    wo_thr *me = wo_self();
+    wo_team *t = me->team;
+    wo_task_free_deps(&me->itask);
+    wo_barrier(me);
+    if (wo_join_workers) /* the program owns weft: it may finalize it right after */
+        wo_team_dismiss(t);
     if (weft_atomic_load_acquire(&t->ntasks) != 0) /* a cancelled region */
-        omp_wait(me, no_tasks, t, true, NULL, NULL);
-    omp_thr *parent = me->parent;
-    omp_set_self(parent);
+        wo_wait(me, no_tasks, t, true, NULL, NULL);
+    wo_thr *parent = me->parent;
+    wo_set_self(parent);
     /* Reclaim the constructs left after the last barrier; keep the team for next time. */
-    omp_ws_reclaim(t, true);
+    wo_ws_reclaim(t, true);
     if (parent->child)
-        omp_team_free(t);
+        wo_team_free(t);
     else
         parent->child = t;
 }
 
-void omp_parallel(void (*fn)(void *), void *data, unsigned n, unsigned flags)
+void wo_parallel(void (*fn)(void *), void *data, unsigned n, unsigned flags)
 {
-    omp_team_begin(fn, data, n, flags);
-    omp_affinity_auto();
+    wo_team_begin(fn, data, n, flags);
+    wo_affinity_auto();
     fn(data);
-    omp_team_end();
+    wo_team_end();
 }
 
-OMP_API void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags)
+WO_API void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags)
 {
-    omp_parallel(fn, data, num_threads, flags);
+    wo_parallel(fn, data, num_threads, flags);
 }
 
-OMP_API void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads)
+WO_API void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads)
 {
-    omp_team_begin(fn, data, num_threads, 0);
+    wo_team_begin(fn, data, num_threads, 0);
 }
 
-OMP_API void GOMP_parallel_end(void) { omp_team_end(); }
+WO_API void GOMP_parallel_end(void) { wo_team_end(); }

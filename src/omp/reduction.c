@@ -29,20 +29,20 @@
 
 #include "omp/rt.h"
 
-static uintptr_t *chain_of(omp_task *k)
+static uintptr_t *chain_of(wo_task *k)
 {
     for (; k; k = k->parent) {
-        for (omp_taskgroup *g = k->tg_open; g; g = g->prev)
+        for (wo_taskgroup *g = k->tg_open; g; g = g->prev)
             if (g->reductions)
                 return g->reductions;
-        for (omp_taskgroup *g = k->group; g; g = g->prev)
+        for (wo_taskgroup *g = k->group; g; g = g->prev)
             if (g->reductions)
                 return g->reductions;
     }
     return NULL;
 }
 
-void omp_reduction_alloc(size_t nthr, const uintptr_t *data, void **mem, void **end)
+void wo_reduction_alloc(size_t nthr, const uintptr_t *data, void **mem, void **end)
 {
     size_t size = data[1], align = data[2] ? data[2] : sizeof(void *);
     if (align < sizeof(void *))
@@ -59,7 +59,7 @@ void omp_reduction_alloc(size_t nthr, const uintptr_t *data, void **mem, void **
 }
 
 /* Point descriptor `data` at blocks [mem, end) and hang it on group g. */
-static void attach(omp_task *task, omp_taskgroup *g, uintptr_t *data, void *mem, void *end)
+static void attach(wo_task *task, wo_taskgroup *g, uintptr_t *data, void *mem, void *end)
 {
     data[2] = (uintptr_t)mem;
     data[6] = (uintptr_t)end;
@@ -70,19 +70,19 @@ static void attach(omp_task *task, omp_taskgroup *g, uintptr_t *data, void *mem,
     g->reductions = data;
 }
 
-void omp_reduction_register(omp_thr *me, uintptr_t *data)
+void wo_reduction_register(wo_thr *me, uintptr_t *data)
 {
-    omp_taskgroup *g = me->task->tg_open;
+    wo_taskgroup *g = me->task->tg_open;
     if (!g) {
         fprintf(stderr, "libweft-omp: task reduction outside a taskgroup\n");
         abort();
     }
     void *mem, *end;
-    omp_reduction_alloc(me->team ? me->team->nthreads : 1, data, &mem, &end);
+    wo_reduction_alloc(me->team ? me->team->nthreads : 1, data, &mem, &end);
     attach(me->task, g, data, mem, end);
 }
 
-void omp_reduction_ws_enter(omp_thr *me, uintptr_t *data, void *mem, void *end)
+void wo_reduction_ws_enter(wo_thr *me, uintptr_t *data, void *mem, void *end)
 {
     GOMP_taskgroup_start();
     attach(me->task, me->task->tg_open, data, mem, end);
@@ -90,10 +90,10 @@ void omp_reduction_ws_enter(omp_thr *me, uintptr_t *data, void *mem, void *end)
 
 /* After a worksharing construct with task reductions (and gcc's combining, on thread
  * 0): close the thread's taskgroup, thread 0 frees the blocks, then the barrier. */
-OMP_API void GOMP_workshare_task_reduction_unregister(bool cancelled)
+WO_API void GOMP_workshare_task_reduction_unregister(bool cancelled)
 {
-    omp_thr *me = omp_self();
-    omp_taskgroup *g = me->task->tg_open;
+    wo_thr *me = wo_self();
+    wo_taskgroup *g = me->task->tg_open;
     uintptr_t *data = g ? g->reductions : NULL;
     GOMP_taskgroup_end();
     if (data && me->tid == 0) {
@@ -101,50 +101,50 @@ OMP_API void GOMP_workshare_task_reduction_unregister(bool cancelled)
         data[2] = 0;
     }
     if (!cancelled)
-        omp_barrier(me);
+        wo_barrier(me);
 }
 
 /* A parallel region with reduction(task, ...): the descriptor is the first word of the
  * region's data; every implicit task of the team sees it through one shared taskgroup.
  * gcc combines the blocks after the region (the return value is the team size) and then
  * calls GOMP_taskgroup_reduction_unregister. */
-OMP_API unsigned GOMP_parallel_reductions(void (*fn)(void *), void *data, unsigned num_threads,
-                                          unsigned flags)
+WO_API unsigned GOMP_parallel_reductions(void (*fn)(void *), void *data, unsigned num_threads,
+                                         unsigned flags)
 {
-    omp_rt_init();
-    omp_thr *me = omp_self();
-    unsigned n = omp_resolve_nthreads(me, num_threads);
+    wo_rt_init();
+    wo_thr *me = wo_self();
+    unsigned n = wo_resolve_nthreads(me, num_threads);
     uintptr_t *rdata = *(uintptr_t **)data;
-    omp_taskgroup *g = calloc(1, sizeof(*g));
+    wo_taskgroup *g = calloc(1, sizeof(*g));
     if (!g) {
         fprintf(stderr, "libweft-omp: out of memory for task reductions\n");
         abort();
     }
     void *mem, *end;
-    omp_reduction_alloc(n, rdata, &mem, &end);
+    wo_reduction_alloc(n, rdata, &mem, &end);
     attach(me->task, g, rdata, mem, end);
     me->red_group = g;
-    omp_team_begin(fn, data, n, flags);
+    wo_team_begin(fn, data, n, flags);
     fn(data);
-    omp_team_end();
+    wo_team_end();
     free(g);
     return n;
 }
 
-OMP_API void GOMP_taskgroup_reduction_register(uintptr_t *data)
+WO_API void GOMP_taskgroup_reduction_register(uintptr_t *data)
 {
-    omp_reduction_register(omp_self(), data);
+    wo_reduction_register(wo_self(), data);
 }
 
-OMP_API void GOMP_taskgroup_reduction_unregister(uintptr_t *data)
+WO_API void GOMP_taskgroup_reduction_unregister(uintptr_t *data)
 {
     free((void *)data[2]);
     data[2] = 0;
 }
 
-OMP_API void GOMP_task_reduction_remap(size_t cnt, size_t cntorig, void **ptrs)
+WO_API void GOMP_task_reduction_remap(size_t cnt, size_t cntorig, void **ptrs)
 {
-    omp_thr *me = omp_self();
+    wo_thr *me = wo_self();
     uintptr_t *chain = chain_of(me->task);
     for (size_t i = 0; i < cnt; i++) {
         uintptr_t p = (uintptr_t)ptrs[i];

@@ -13,10 +13,10 @@ struct sec_args {
     size_t nthr;
 };
 
-static void sec_init(omp_ws *w, void *a)
+static void sec_init(wo_ws *w, void *a)
 {
     struct sec_args *s = a;
-    w->sched = OMP_S_DYNAMIC;
+    w->sched = WO_S_DYNAMIC;
     w->n = s->count;
     w->chunk = 1;
     if (s->memsize) {
@@ -27,68 +27,68 @@ static void sec_init(omp_ws *w, void *a)
         }
     }
     if (s->red)
-        omp_reduction_alloc(s->nthr, s->red, &w->red_mem, &w->red_end);
+        wo_reduction_alloc(s->nthr, s->red, &w->red_mem, &w->red_end);
 }
 
-static unsigned sec_next(omp_thr *me)
+static unsigned sec_next(wo_thr *me)
 {
-    omp_ws *w = me->ws;
+    wo_ws *w = me->ws;
     uint64_t a = weft_atomic_fetch_add_relaxed(&w->next_iter, 1);
     return a < w->n ? (unsigned)a + 1 : 0;
 }
 
 static unsigned sec_start(unsigned count, void **mem, uintptr_t *red)
 {
-    omp_thr *me = omp_self();
+    wo_thr *me = wo_self();
     struct sec_args s = { count, mem ? (size_t)(uintptr_t)*mem : 0, red,
                           me->team ? me->team->nthreads : 1 };
     if (!me->team) {
-        sec_init(omp_ws_lone(me), &s);
+        sec_init(wo_ws_lone(me), &s);
     } else {
         bool created;
-        omp_ws_next(me, sec_init, &s, &created);
+        wo_ws_next(me, sec_init, &s, &created);
     }
     if (mem)
         *mem = me->ws->mem;
     if (red)
-        omp_reduction_ws_enter(me, red, me->ws->red_mem, me->ws->red_end);
+        wo_reduction_ws_enter(me, red, me->ws->red_mem, me->ws->red_end);
     return sec_next(me);
 }
 
-OMP_API unsigned GOMP_sections_start(unsigned count) { return sec_start(count, NULL, NULL); }
+WO_API unsigned GOMP_sections_start(unsigned count) { return sec_start(count, NULL, NULL); }
 
-OMP_API unsigned GOMP_sections2_start(unsigned count, uintptr_t *reductions, void **mem)
+WO_API unsigned GOMP_sections2_start(unsigned count, uintptr_t *reductions, void **mem)
 {
     return sec_start(count, mem, reductions);
 }
 
-OMP_API unsigned GOMP_sections_next(void) { return sec_next(omp_self()); }
+WO_API unsigned GOMP_sections_next(void) { return sec_next(wo_self()); }
 
-OMP_API void GOMP_sections_end(void) { omp_barrier(omp_self()); }
+WO_API void GOMP_sections_end(void) { wo_barrier(wo_self()); }
 
-OMP_API void GOMP_sections_end_nowait(void) {}
+WO_API void GOMP_sections_end_nowait(void) {}
 
-OMP_API bool GOMP_sections_end_cancel(void)
+WO_API bool GOMP_sections_end_cancel(void)
 {
-    omp_thr *me = omp_self();
+    wo_thr *me = wo_self();
     if (!me->team)
         return false;
-    bool par = omp_barrier(me);
+    bool par = wo_barrier(me);
     return par || me->team->bar_ws_cancelled;
 }
 
-OMP_API void GOMP_parallel_sections_start(void (*fn)(void *), void *data, unsigned num_threads,
-                                          unsigned count)
+WO_API void GOMP_parallel_sections_start(void (*fn)(void *), void *data, unsigned num_threads,
+                                         unsigned count)
 {
     struct sec_args s = { count, 0, NULL, 0 };
-    omp_team_begin_ws(fn, data, num_threads, 0, sec_init, &s);
+    wo_team_begin_ws(fn, data, num_threads, 0, sec_init, &s);
 }
 
-OMP_API void GOMP_parallel_sections(void (*fn)(void *), void *data, unsigned num_threads,
-                                    unsigned count, unsigned flags)
+WO_API void GOMP_parallel_sections(void (*fn)(void *), void *data, unsigned num_threads,
+                                   unsigned count, unsigned flags)
 {
     struct sec_args s = { count, 0, NULL, 0 };
-    omp_team_begin_ws(fn, data, num_threads, flags, sec_init, &s);
+    wo_team_begin_ws(fn, data, num_threads, flags, sec_init, &s);
     fn(data);
-    omp_team_end();
+    wo_team_end();
 }

@@ -1,6 +1,6 @@
 /* src/omp/single.c - single and its copyprivate protocol; the scope construct.
  *
- * GOMP_single_start: every thread counts the singles it meets (omp_thr.singles); the
+ * GOMP_single_start: every thread counts the singles it meets (wo_thr.singles); the
  * team counts the singles won (team->singles).  The thread whose CAS moves the team's
  * count from k to k + 1 for its k-th single runs it: a thread past single k has seen it
  * won, so a late thread's CAS fails and a winner is unique.  No worksharing construct
@@ -12,35 +12,35 @@
 
 #include "omp/rt.h"
 
-static bool single_won(omp_thr *me)
+static bool single_won(wo_thr *me)
 {
     unsigned long k = me->singles++;
     unsigned long e = k;
     return weft_atomic_cas_strong_acq_rel(&me->team->singles, &e, k + 1);
 }
 
-OMP_API bool GOMP_single_start(void)
+WO_API bool GOMP_single_start(void)
 {
-    omp_thr *me = omp_self();
+    wo_thr *me = wo_self();
     return !me->team || single_won(me);
 }
 
-OMP_API void *GOMP_single_copy_start(void)
+WO_API void *GOMP_single_copy_start(void)
 {
-    omp_thr *me = omp_self();
+    wo_thr *me = wo_self();
     if (!me->team || single_won(me))
         return NULL;
-    omp_barrier(me);
+    wo_barrier(me);
     return me->team->copy_ptr;
 }
 
-OMP_API void GOMP_single_copy_end(void *data)
+WO_API void GOMP_single_copy_end(void *data)
 {
-    omp_thr *me = omp_self();
+    wo_thr *me = wo_self();
     if (!me->team)
         return;
     me->team->copy_ptr = data;
-    omp_barrier(me);
+    wo_barrier(me);
 }
 
 /* scope with reduction(task, ...) (OpenMP 5.1): a worksharing construct every thread
@@ -51,25 +51,25 @@ struct scope_args {
     size_t nthr;
 };
 
-static void scope_init(omp_ws *w, void *a)
+static void scope_init(wo_ws *w, void *a)
 {
     struct scope_args *s = a;
     if (s->red)
-        omp_reduction_alloc(s->nthr, s->red, &w->red_mem, &w->red_end);
+        wo_reduction_alloc(s->nthr, s->red, &w->red_mem, &w->red_end);
 }
 
-OMP_API void GOMP_scope_start(uintptr_t *reductions)
+WO_API void GOMP_scope_start(uintptr_t *reductions)
 {
-    omp_thr *me = omp_self();
+    wo_thr *me = wo_self();
     struct scope_args a = { reductions, me->team ? me->team->nthreads : 1 };
-    omp_ws *w;
+    wo_ws *w;
     if (!me->team) {
-        w = omp_ws_lone(me);
+        w = wo_ws_lone(me);
         scope_init(w, &a);
     } else {
         bool created;
-        w = omp_ws_next(me, scope_init, &a, &created);
+        w = wo_ws_next(me, scope_init, &a, &created);
     }
     if (reductions)
-        omp_reduction_ws_enter(me, reductions, w->red_mem, w->red_end);
+        wo_reduction_ws_enter(me, reductions, w->red_mem, w->red_end);
 }

@@ -24,7 +24,7 @@
  *
  * Lifetime.  refs = 1 while unfinished + 1 per unfinished child (children reference
  * their parent to count down `children`) + 1 per entry of the parent's dependence table
- * that names it.  The last unref frees it.  Implicit tasks live in omp_thr and are never
+ * that names it.  The last unref frees it.  Implicit tasks live in wo_thr and are never
  * freed; their dependence tables are freed when the region ends.
  *
  * Dependences.  The parent's table maps an address to its last writer (out, inout,
@@ -60,12 +60,12 @@ enum { DEP_IN = 1, DEP_OUT = 2, DEP_INOUT = 3, DEP_MUTEXINOUTSET = 4 };
 struct dep_entry {
     struct dep_entry *next;
     void *addr;
-    omp_task *last_out;
-    omp_task **readers;
+    wo_task *last_out;
+    wo_task **readers;
     int nreaders, cap;
 };
 
-struct omp_deps {
+struct wo_deps {
     struct dep_entry **b;
     size_t nb, n;
 };
@@ -92,7 +92,7 @@ static void oom(const char *what)
  * matches libgomp's 64 x threads (its count is team-wide). */
 #define TASK_THROTTLE 64
 
-static void *block_get(omp_thr *me)
+static void *block_get(wo_thr *me)
 {
     void *b = me->blk_local;
     if (!b) {
@@ -117,7 +117,7 @@ static void *block_get(omp_thr *me)
     return malloc(TASK_BLOCK);
 }
 
-static void block_put(omp_thr *home, void *b)
+static void block_put(wo_thr *home, void *b)
 {
     void *old = weft_atomic_load_relaxed(&home->blk_remote);
     do
@@ -125,17 +125,17 @@ static void block_put(omp_thr *home, void *b)
     while (!weft_atomic_cas_weak_release(&home->blk_remote, &old, b));
 }
 
-static omp_task *task_alloc(omp_thr *me, size_t size)
+static wo_task *task_alloc(wo_thr *me, size_t size)
 {
     if (me->team && size <= TASK_BLOCK) {
-        omp_task *t = block_get(me);
+        wo_task *t = block_get(me);
         if (t) {
             t->pooled = true;
             t->home = me;
         }
         return t;
     }
-    omp_task *t = malloc(size);
+    wo_task *t = malloc(size);
     if (t) {
         t->pooled = false;
         t->home = NULL;
@@ -143,7 +143,7 @@ static omp_task *task_alloc(omp_thr *me, size_t size)
     return t;
 }
 
-static void task_release(omp_task *t)
+static void task_release(wo_task *t)
 {
     if (t->pooled)
         block_put(t->home, t);
@@ -151,10 +151,10 @@ static void task_release(omp_task *t)
         free(t);
 }
 
-void omp_task_blocks_free(omp_team *team)
+void wo_task_blocks_free(wo_team *team)
 {
     for (unsigned i = 0; i < team->cap; i++) {
-        omp_thr *th = &team->thr[i];
+        wo_thr *th = &team->thr[i];
         void *b = th->blk_local;
         th->blk_local = NULL;
         for (int pass = 0; pass < 2; pass++) {
@@ -168,7 +168,7 @@ void omp_task_blocks_free(omp_team *team)
     }
 }
 
-static void task_unref(omp_task *t)
+static void task_unref(wo_task *t)
 {
     if (t->implicit)
         return;
@@ -178,15 +178,15 @@ static void task_unref(omp_task *t)
     }
 }
 
-static void task_ref(omp_task *t)
+static void task_ref(wo_task *t)
 {
     if (!t->implicit)
         weft_atomic_fetch_add_relaxed(&t->refs, 1);
 }
 
-void omp_task_free_deps(omp_task *t)
+void wo_task_free_deps(wo_task *t)
 {
-    struct omp_deps *d = t->deps;
+    struct wo_deps *d = t->deps;
     if (!d)
         return;
     t->deps = NULL;
@@ -214,9 +214,9 @@ static size_t hash_addr(void *a, size_t nb)
     return (size_t)(h >> 20) & (nb - 1);
 }
 
-static struct dep_entry *dep_lookup(omp_task *parent, void *addr)
+static struct dep_entry *dep_lookup(wo_task *parent, void *addr)
 {
-    struct omp_deps *d = parent->deps;
+    struct wo_deps *d = parent->deps;
     if (!d) {
         d = calloc(1, sizeof(*d));
         if (!d)
@@ -261,7 +261,7 @@ static struct dep_entry *dep_lookup(omp_task *parent, void *addr)
 }
 
 /* t waits for p unless p has finished. */
-static void add_pred(omp_task *p, omp_task *t)
+static void add_pred(wo_task *p, wo_task *t)
 {
     if (p == t)
         return;
@@ -269,7 +269,7 @@ static void add_pred(omp_task *p, omp_task *t)
     if (!p->finished) {
         if (p->nsucc == p->succ_cap) {
             int cap = p->succ_cap ? p->succ_cap * 2 : 4;
-            omp_task **s = realloc(p->succ, (size_t)cap * sizeof(*s));
+            wo_task **s = realloc(p->succ, (size_t)cap * sizeof(*s));
             if (!s) {
                 weft_spin_unlock(&p->lock);
                 oom("successor list");
@@ -283,7 +283,7 @@ static void add_pred(omp_task *p, omp_task *t)
     weft_spin_unlock(&p->lock);
 }
 
-static void dep_add(omp_task *parent, omp_task *t, void *addr, int type)
+static void dep_add(wo_task *parent, wo_task *t, void *addr, int type)
 {
     struct dep_entry *e = dep_lookup(parent, addr);
     if (type == DEP_IN) {
@@ -291,7 +291,7 @@ static void dep_add(omp_task *parent, omp_task *t, void *addr, int type)
             add_pred(e->last_out, t);
         if (e->nreaders == e->cap) {
             int cap = e->cap ? e->cap * 2 : 4;
-            omp_task **r = realloc(e->readers, (size_t)cap * sizeof(*r));
+            wo_task **r = realloc(e->readers, (size_t)cap * sizeof(*r));
             if (!r)
                 oom("dependence readers");
             e->readers = r;
@@ -316,7 +316,7 @@ static void dep_add(omp_task *parent, omp_task *t, void *addr, int type)
     e->last_out = t;
 }
 
-static void deps_register(omp_task *parent, omp_task *t, void **depend)
+static void deps_register(wo_task *parent, wo_task *t, void **depend)
 {
     size_t ndeps, nout, nmutex = 0, nin, base;
     if (depend[0]) { /* OpenMP 4.5 layout: count, out count, addresses (out first) */
@@ -352,7 +352,7 @@ static void deps_register(omp_task *parent, omp_task *t, void **depend)
 /* ---- queues: one per thread, stolen from by the others ---- */
 
 /* Queue t on thread q of its team (q pushes and pops there at the head). */
-static void enqueue(omp_thr *q, omp_task *t)
+static void enqueue(wo_thr *q, wo_task *t)
 {
     weft_spin_lock(&q->q_lock);
     t->prev = NULL;
@@ -364,10 +364,10 @@ static void enqueue(omp_thr *q, omp_task *t)
     q->q_head = t;
     weft_atomic_fetch_add_seq_cst(&q->q_len, 1);
     weft_spin_unlock(&q->q_lock);
-    omp_team_wake_sc(q->team);
+    wo_team_wake_sc(q->team);
 }
 
-bool omp_tasks_queued(omp_team *t)
+bool wo_tasks_queued(wo_team *t)
 {
     for (unsigned i = 0; i < t->nthreads; i++)
         if (weft_atomic_load_seq_cst(&t->thr[i].q_len) > 0)
@@ -375,7 +375,7 @@ bool omp_tasks_queued(omp_team *t)
     return false;
 }
 
-static bool task_fits(const omp_task *t, const omp_task *parent, const omp_taskgroup *group)
+static bool task_fits(const wo_task *t, const wo_task *parent, const wo_taskgroup *group)
 {
     return (!parent || t->parent == parent) && (!group || t->group == group);
 }
@@ -383,12 +383,12 @@ static bool task_fits(const omp_task *t, const omp_task *parent, const omp_taskg
 /* Take a task from q's queue that fits the filter: from the head (q's own, the newest,
  * depth-first) or the tail (a thief: the oldest, the biggest share of a recursion).
  * Looks at 256 tasks at most. */
-static omp_task *dequeue(omp_thr *q, bool own, omp_task *parent, omp_taskgroup *group)
+static wo_task *dequeue(wo_thr *q, bool own, wo_task *parent, wo_taskgroup *group)
 {
     if (weft_atomic_load_relaxed(&q->q_len) == 0)
         return NULL;
     weft_spin_lock(&q->q_lock);
-    omp_task *t = own ? q->q_head : q->q_tail, *found = NULL;
+    wo_task *t = own ? q->q_head : q->q_tail, *found = NULL;
     for (int n = 0; t && n < 256; n++, t = own ? t->next : t->prev) {
         if (task_fits(t, parent, group)) {
             found = t;
@@ -410,12 +410,12 @@ static omp_task *dequeue(omp_thr *q, bool own, omp_task *parent, omp_taskgroup *
     return found;
 }
 
-static void task_finish(omp_task *t, omp_thr *by);
+static void task_finish(wo_task *t, wo_thr *by);
 
-static void task_run(omp_thr *me, omp_task *t)
+static void task_run(wo_thr *me, wo_task *t)
 {
-    omp_task *prev = me->task;
-    omp_team *team = me->team;
+    wo_task *prev = me->task;
+    wo_team *team = me->team;
     t->thr = me;
     me->task = t;
     bool skip = (team && (weft_atomic_load_acquire(&team->cancelled) & 1)) ||
@@ -434,7 +434,7 @@ static void task_run(omp_thr *me, omp_task *t)
  * and its consumers stop sharing that line for every task. */
 #define STEAL_MAX 32
 
-static omp_task *steal_half(omp_thr *me, omp_thr *q)
+static wo_task *steal_half(wo_thr *me, wo_thr *q)
 {
     if (weft_atomic_load_relaxed(&q->q_len) == 0)
         return NULL;
@@ -443,7 +443,7 @@ static omp_task *steal_half(omp_thr *me, omp_thr *q)
     long k = (len + 1) / 2;
     if (k > STEAL_MAX)
         k = STEAL_MAX;
-    omp_task *last = q->q_tail, *first = last; /* the batch: first .. last, oldest last */
+    wo_task *last = q->q_tail, *first = last; /* the batch: first .. last, oldest last */
     for (long i = 1; i < k && first; i++)
         first = first->prev;
     if (!first) { /* shorter than q_len said: cannot be (both change under q_lock) */
@@ -459,7 +459,7 @@ static omp_task *steal_half(omp_thr *me, omp_thr *q)
     weft_spin_unlock(&q->q_lock);
     /* run the oldest (last) now; queue first .. last->prev on our own queue */
     if (first != last) {
-        omp_task *rest_tail = last->prev;
+        wo_task *rest_tail = last->prev;
         first->prev = NULL;
         rest_tail->next = NULL;
         weft_spin_lock(&me->q_lock);
@@ -476,17 +476,17 @@ static omp_task *steal_half(omp_thr *me, omp_thr *q)
     return last;
 }
 
-bool omp_task_run_one(omp_thr *me, omp_task *parent, omp_taskgroup *group)
+bool wo_task_run_one(wo_thr *me, wo_task *parent, wo_taskgroup *group)
 {
-    omp_team *team = me->team;
+    wo_team *team = me->team;
     if (!team)
         return false;
-    omp_task *t = dequeue(me, true, parent, group);
+    wo_task *t = dequeue(me, true, parent, group);
     if (!t) {
         unsigned n = team->nthreads;
         bool any = !parent && !group;
         for (unsigned k = 1; k < n && !t; k++) {
-            omp_thr *q = &team->thr[(me->tid + k) % n];
+            wo_thr *q = &team->thr[(me->tid + k) % n];
             t = any ? steal_half(me, q) : dequeue(q, false, parent, group);
         }
     }
@@ -498,11 +498,11 @@ bool omp_task_run_one(omp_thr *me, omp_task *parent, omp_taskgroup *group)
 
 /* The task is complete (body done, and its detach event fulfilled): any thread; `by`
  * is the team's thread that completed it (its queue gets the successors), or NULL. */
-static void task_finish(omp_task *t, omp_thr *by)
+static void task_finish(wo_task *t, wo_thr *by)
 {
-    omp_team *team = t->team;
-    omp_task_free_deps(t);
-    omp_task **succ = NULL;
+    wo_team *team = t->team;
+    wo_task_free_deps(t);
+    wo_task **succ = NULL;
     int nsucc = 0;
     if (t->linked) { /* a task without dependences is nobody's predecessor */
         weft_spin_lock(&t->lock);
@@ -515,7 +515,7 @@ static void task_finish(omp_task *t, omp_thr *by)
     } else {
         t->finished = true;
     }
-    omp_thr *q = by && by->team == team ? by : team ? &team->thr[0] : NULL;
+    wo_thr *q = by && by->team == team ? by : team ? &team->thr[0] : NULL;
     for (int i = 0; i < nsucc; i++)
         if (weft_atomic_fetch_sub_acq_rel(&succ[i]->npred, 1) == 1)
             enqueue(q, succ[i]);
@@ -525,7 +525,7 @@ static void task_finish(omp_task *t, omp_thr *by)
      * reads 0) are not touched after their counter's decrement: only a heap parent,
      * which our reference keeps alive, is unreferenced afterwards. */
     bool wake = false;
-    omp_task *p = t->parent;
+    wo_task *p = t->parent;
     bool p_heap = !p->implicit;
     if (weft_atomic_fetch_sub_acq_rel(&p->children, 1) == 1)
         wake = true;
@@ -538,21 +538,21 @@ static void task_finish(omp_task *t, omp_thr *by)
         if (weft_atomic_fetch_sub_acq_rel(&team->ntasks, 1) == 1)
             wake = true;
         if (wake)
-            omp_team_wake(team);
+            wo_team_wake(team);
     }
 }
 
-static omp_taskgroup *cur_group(omp_task *k) { return k->tg_open ? k->tg_open : k->group; }
+static wo_taskgroup *cur_group(wo_task *k) { return k->tg_open ? k->tg_open : k->group; }
 
 static bool children_done(void *a)
 {
-    omp_task *t = a;
+    wo_task *t = a;
     return weft_atomic_load_acquire(&t->children) == 0;
 }
 
 static bool task_complete(void *a)
 {
-    omp_task *t = a;
+    wo_task *t = a;
     weft_spin_lock(&t->lock);
     bool f = t->finished;
     weft_spin_unlock(&t->lock);
@@ -561,17 +561,17 @@ static bool task_complete(void *a)
 
 static bool preds_done(void *a)
 {
-    omp_task *t = a;
+    wo_task *t = a;
     return weft_atomic_load_acquire(&t->npred) == 1;
 }
 
-void omp_task_create(omp_thr *me, void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
-                     long arg_size, long arg_align, bool if_clause, unsigned flags, void **depend,
-                     int priority, void *range, size_t range_size, void *detach)
+void wo_task_create(wo_thr *me, void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
+                    long arg_size, long arg_align, bool if_clause, unsigned flags, void **depend,
+                    int priority, void *range, size_t range_size, void *detach)
 {
     (void)priority; /* a hint; max-task-priority-var is 0 unless set, and order is free */
-    omp_task *parent = me->task;
-    omp_team *team = me->team;
+    wo_task *parent = me->task;
+    wo_team *team = me->team;
     /* a detachable task outside a team of several threads runs undeferred */
     bool included = (!team || team->nthreads == 1 || parent->final) && !(flags & F_DETACH);
     if ((flags & F_DETACH) && (!team || team->nthreads == 1))
@@ -602,7 +602,7 @@ void omp_task_create(omp_thr *me, void (*fn)(void *), void *data, void (*cpyfn)(
             if (range)
                 memcpy(arg, range, range_size);
         }
-        omp_task tk;
+        wo_task tk;
         memset(&tk, 0, sizeof(tk));
         tk.implicit = true; /* on this stack: never freed */
         tk.parent = parent;
@@ -615,20 +615,20 @@ void omp_task_create(omp_thr *me, void (*fn)(void *), void *data, void (*cpyfn)(
         fn(arg);
         /* its deferred children reference it: it stays until they have finished */
         if (!children_done(&tk))
-            omp_wait(me, children_done, &tk, true, &tk, NULL);
+            wo_wait(me, children_done, &tk, true, &tk, NULL);
         me->task = parent;
-        omp_task_free_deps(&tk);
+        wo_task_free_deps(&tk);
         free(buf);
         return;
     }
     if (arg_align < 1)
         arg_align = 1;
-    size_t off = (sizeof(omp_task) + (size_t)arg_align - 1) & ~((size_t)arg_align - 1);
-    omp_task *t = task_alloc(me, off + (size_t)arg_size);
+    size_t off = (sizeof(wo_task) + (size_t)arg_align - 1) & ~((size_t)arg_align - 1);
+    wo_task *t = task_alloc(me, off + (size_t)arg_size);
     if (!t)
         oom("task");
     bool pooled = t->pooled;
-    omp_thr *home = t->home;
+    wo_thr *home = t->home;
     memset(t, 0, sizeof(*t));
     t->pooled = pooled;
     t->home = home;
@@ -665,7 +665,7 @@ void omp_task_create(omp_thr *me, void (*fn)(void *), void *data, void (*cpyfn)(
     if (!if_clause) {
         /* undeferred: wait for the predecessors here, then run it in this thread */
         if (!preds_done(t))
-            omp_wait(me, preds_done, t, true, NULL, NULL);
+            wo_wait(me, preds_done, t, true, NULL, NULL);
         weft_atomic_store_relaxed(&t->npred, 0);
         bool detached = (flags & F_DETACH) && detach;
         if (detached) /* it completes when its event is fulfilled: keep it meanwhile */
@@ -673,7 +673,7 @@ void omp_task_create(omp_thr *me, void (*fn)(void *), void *data, void (*cpyfn)(
         task_run(me, t);
         if (detached) {
             if (!task_complete(t))
-                omp_wait(me, task_complete, t, true, NULL, NULL);
+                wo_wait(me, task_complete, t, true, NULL, NULL);
             task_unref(t);
         }
         return;
@@ -691,10 +691,10 @@ void omp_task_create(omp_thr *me, void (*fn)(void *), void *data, void (*cpyfn)(
  * is included (no team of several, a final parent), if(0), or throttled.  Its record
  * lives on this stack with only the fields a task's constructs read set. */
 static inline __attribute__((always_inline)) bool
-task_fast(omp_thr *me, void (*fn)(void *), void *data, bool if_clause, unsigned flags)
+task_fast(wo_thr *me, void (*fn)(void *), void *data, bool if_clause, unsigned flags)
 {
-    omp_task *parent = me->task;
-    omp_team *team = me->team;
+    wo_task *parent = me->task;
+    wo_team *team = me->team;
     if (if_clause && team && team->nthreads > 1 && !parent->final &&
         weft_atomic_load_relaxed(&me->q_len) <= TASK_THROTTLE)
         return false;
@@ -702,7 +702,7 @@ task_fast(omp_thr *me, void (*fn)(void *), void *data, bool if_clause, unsigned 
      * through task_run, finished by task_finish, referenced (implicit), nor anyone's
      * predecessor (it has no dependences), so its links, body, counters other than
      * children, lock and successor list stay unset. */
-    omp_task tk;
+    wo_task tk;
     tk.parent = parent;
     tk.group = cur_group(parent);
     tk.tg_open = NULL;
@@ -717,52 +717,51 @@ task_fast(omp_thr *me, void (*fn)(void *), void *data, bool if_clause, unsigned 
     fn(data);
     /* its deferred children reference it: it stays until they have finished */
     if (WEFT_UNLIKELY(!children_done(&tk)))
-        omp_wait(me, children_done, &tk, true, &tk, NULL);
+        wo_wait(me, children_done, &tk, true, &tk, NULL);
     me->task = parent;
     if (WEFT_UNLIKELY(tk.deps != NULL))
-        omp_task_free_deps(&tk);
+        wo_task_free_deps(&tk);
     return true;
 }
 
-OMP_API void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
-                       long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
-                       void *detach)
+WO_API void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+                      long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
+                      void *detach)
 {
-    omp_thr *me = omp_self();
+    wo_thr *me = wo_self();
     if (!cpyfn && !(flags & (F_DEPEND | F_DETACH)) && task_fast(me, fn, data, if_clause, flags))
         return;
-    omp_task_create(me, fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority,
-                    NULL, 0, detach);
+    wo_task_create(me, fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority,
+                   NULL, 0, detach);
 }
 
-OMP_API void GOMP_taskwait(void)
+WO_API void GOMP_taskwait(void)
 {
-    omp_thr *me = omp_self();
-    omp_task *t = me->task;
+    wo_thr *me = wo_self();
+    wo_task *t = me->task;
     if (children_done(t))
         return;
-    omp_wait(me, children_done, t, true, t, NULL);
+    wo_wait(me, children_done, t, true, t, NULL);
 }
 
 static void nothing(void *a) { (void)a; }
 
-OMP_API void GOMP_taskwait_depend(void **depend)
+WO_API void GOMP_taskwait_depend(void **depend)
 {
     /* an empty undeferred task with these dependences: it starts once they are met */
-    omp_task_create(omp_self(), nothing, NULL, NULL, 0, 1, false, F_DEPEND, depend, 0, NULL, 0,
-                    NULL);
+    wo_task_create(wo_self(), nothing, NULL, NULL, 0, 1, false, F_DEPEND, depend, 0, NULL, 0, NULL);
 }
 
-OMP_API void GOMP_taskyield(void)
+WO_API void GOMP_taskyield(void)
 {
     /* A tied task stays on its thread; let the ULTs that share this stream run. */
     ABT_thread_yield();
 }
 
-OMP_API void GOMP_taskgroup_start(void)
+WO_API void GOMP_taskgroup_start(void)
 {
-    omp_thr *me = omp_self();
-    omp_taskgroup *g = calloc(1, sizeof(*g));
+    wo_thr *me = wo_self();
+    wo_taskgroup *g = calloc(1, sizeof(*g));
     if (!g)
         oom("taskgroup");
     g->prev = me->task->tg_open;
@@ -771,32 +770,32 @@ OMP_API void GOMP_taskgroup_start(void)
 
 static bool group_done(void *a)
 {
-    omp_taskgroup *g = a;
+    wo_taskgroup *g = a;
     return weft_atomic_load_acquire(&g->count) == 0;
 }
 
-OMP_API void GOMP_taskgroup_end(void)
+WO_API void GOMP_taskgroup_end(void)
 {
-    omp_thr *me = omp_self();
-    omp_task *t = me->task;
-    omp_taskgroup *g = t->tg_open;
+    wo_thr *me = wo_self();
+    wo_task *t = me->task;
+    wo_taskgroup *g = t->tg_open;
     if (!g)
         return;
     if (!group_done(g))
-        omp_wait(me, group_done, g, true, NULL, g);
+        wo_wait(me, group_done, g, true, NULL, g);
     t->tg_open = g->prev;
     free(g);
 }
 
 /* The event of a detached task: the task completes once its body has returned too. */
-OMP_API void omp_fulfill_event(uintptr_t event)
+WO_API void omp_fulfill_event(uintptr_t event)
 {
-    omp_task *t = (omp_task *)event;
+    wo_task *t = (wo_task *)event;
     if (!t)
         return;
-    omp_team *team = t->team;
+    wo_team *team = t->team;
     if (weft_atomic_fetch_sub_acq_rel(&t->pending, 1) == 1)
         task_finish(t, NULL);
     else if (team)
-        omp_team_wake(team);
+        wo_team_wake(team);
 }

@@ -17,7 +17,7 @@
 #define F_NOGROUP   (1u << 11)
 #define F_REDUCTION (1u << 12)
 
-static uint64_t count_tasks(omp_thr *me, unsigned flags, unsigned long num_tasks, uint64_t n)
+static uint64_t count_tasks(wo_thr *me, unsigned flags, unsigned long num_tasks, uint64_t n)
 {
     uint64_t nt;
     if (flags & F_GRAINSIZE) {
@@ -35,16 +35,16 @@ static uint64_t count_tasks(omp_thr *me, unsigned flags, unsigned long num_tasks
     return nt;
 }
 
-OMP_API void GOMP_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
-                           long arg_size, long arg_align, unsigned flags, unsigned long num_tasks,
-                           int priority, long start, long end, long step)
+WO_API void GOMP_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
+                          long arg_size, long arg_align, unsigned flags, unsigned long num_tasks,
+                          int priority, long start, long end, long step)
 {
-    omp_thr *me = omp_self();
-    uint64_t n = omp_iters_l(start, end, step);
+    wo_thr *me = wo_self();
+    uint64_t n = wo_iters_l(start, end, step);
     if (!(flags & F_NOGROUP))
         GOMP_taskgroup_start();
     if (flags & F_REDUCTION) /* the descriptor: third word of the argument block */
-        omp_reduction_register(me, ((uintptr_t **)data)[2]);
+        wo_reduction_register(me, ((uintptr_t **)data)[2]);
     if (n) {
         uint64_t nt = count_tasks(me, flags, num_tasks, n);
         uint64_t q = n / nt, r = n % nt, a = 0;
@@ -52,9 +52,9 @@ OMP_API void GOMP_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *,
             uint64_t b = a + q + (i < r);
             long range[2] = { (long)((uint64_t)start + a * (uint64_t)step),
                               b == n ? end : (long)((uint64_t)start + b * (uint64_t)step) };
-            omp_task_create(me, fn, data, cpyfn, arg_size, arg_align, (flags & F_IF) != 0,
-                            flags & ~(F_UP | F_GRAINSIZE | F_IF | F_NOGROUP), NULL, priority, range,
-                            sizeof(range), NULL);
+            wo_task_create(me, fn, data, cpyfn, arg_size, arg_align, (flags & F_IF) != 0,
+                           flags & ~(F_UP | F_GRAINSIZE | F_IF | F_NOGROUP), NULL, priority, range,
+                           sizeof(range), NULL);
             a = b;
         }
     }
@@ -62,26 +62,26 @@ OMP_API void GOMP_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *,
         GOMP_taskgroup_end();
 }
 
-OMP_API void GOMP_taskloop_ull(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
-                               long arg_size, long arg_align, unsigned flags,
-                               unsigned long num_tasks, int priority, unsigned long long start,
-                               unsigned long long end, unsigned long long step)
+WO_API void GOMP_taskloop_ull(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
+                              long arg_size, long arg_align, unsigned flags,
+                              unsigned long num_tasks, int priority, unsigned long long start,
+                              unsigned long long end, unsigned long long step)
 {
-    omp_thr *me = omp_self();
-    uint64_t n = omp_iters_ull((flags & F_UP) != 0, start, end, step);
+    wo_thr *me = wo_self();
+    uint64_t n = wo_iters_ull((flags & F_UP) != 0, start, end, step);
     if (!(flags & F_NOGROUP))
         GOMP_taskgroup_start();
     if (flags & F_REDUCTION)
-        omp_reduction_register(me, ((uintptr_t **)data)[2]);
+        wo_reduction_register(me, ((uintptr_t **)data)[2]);
     if (n) {
         uint64_t nt = count_tasks(me, flags, num_tasks, n);
         uint64_t q = n / nt, r = n % nt, a = 0;
         for (uint64_t i = 0; i < nt; i++) {
             uint64_t b = a + q + (i < r);
             unsigned long long range[2] = { start + a * step, b == n ? end : start + b * step };
-            omp_task_create(me, fn, data, cpyfn, arg_size, arg_align, (flags & F_IF) != 0,
-                            flags & ~(F_UP | F_GRAINSIZE | F_IF | F_NOGROUP), NULL, priority, range,
-                            sizeof(range), NULL);
+            wo_task_create(me, fn, data, cpyfn, arg_size, arg_align, (flags & F_IF) != 0,
+                           flags & ~(F_UP | F_GRAINSIZE | F_IF | F_NOGROUP), NULL, priority, range,
+                           sizeof(range), NULL);
             a = b;
         }
     }

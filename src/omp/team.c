@@ -1,6 +1,6 @@
 /* src/omp/team.c - the runtime under the OpenMP face: streams, pools, thread identity.
  *
- * Streams.  The first construct that needs threads (omp_rt_init) starts weft if nobody
+ * Streams.  The first construct that needs threads (wo_rt_init) starts weft if nobody
  * did: ABT_init, then one pool per stream and N - 1 more streams, N = the outermost
  * OMP_NUM_THREADS value capped at the number of CPUs (one stream per core, never more
  * streams than the outermost team has threads).  Each stream runs a BASIC_WAIT scheduler
@@ -10,10 +10,10 @@
  * TLS: see docs).  If the program started weft itself (abt.h and OpenMP mixed), teams go
  * to the calling stream's main pool.
  *
- * Identity.  omp_key (ABT_key, no destructor) holds the calling ULT's identity cell, an
- * omp_thr * naming the OpenMP thread it is now (rt.h: a master entering or leaving a
+ * Identity.  wo_key (ABT_key, no destructor) holds the calling ULT's identity cell, an
+ * wo_thr * naming the OpenMP thread it is now (rt.h: a master entering or leaving a
  * team rewrites the cell; the key is set once per ULT, and the (unit, cell) pair is
- * cached per OS thread); external OS threads use the TLS variable omp_tls_cur.  A ULT
+ * cached per OS thread); external OS threads use the TLS variable wo_tls_cur.  A ULT
  * without a value (the primary ULT after a foreign ABT_init, a user ULT) gets an initial
  * thread of its own, made on first use and owned through own_key (destructor: free);
  * the initial thread is its own cell.  The OS thread that runs ABT_init here keeps its
@@ -25,29 +25,28 @@
 
 #include "omp/rt.h"
 
-ABT_key omp_key = ABT_KEY_NULL;
+ABT_key wo_key = ABT_KEY_NULL;
 static ABT_key own_key = ABT_KEY_NULL;
-_Atomic int omp_rt_state; /* 0 not started, 1 starting, 2 running, 3 finalized */
-__thread omp_thr *omp_tls_cur;
-_Atomic uint64_t omp_id_gen;
-__thread struct omp_id_cache omp_tls_id __attribute__((tls_model("initial-exec")));
-static __thread omp_thr *tls_initial;
+_Atomic int wo_rt_state; /* 0 not started, 1 starting, 2 running, 3 finalized */
+__thread wo_thr *wo_tls_cur;
+_Atomic uint64_t wo_id_gen;
+__thread struct wo_id_cache wo_tls_id __attribute__((tls_model("initial-exec")));
+static __thread wo_thr *tls_initial;
 
-__attribute__((visibility("hidden"))) ABT_pool *omp_pools;
-__attribute__((visibility("hidden"))) ABT_thread_attr omp_thread_attr = ABT_THREAD_ATTR_NULL;
-__attribute__((visibility("hidden"))) int omp_npools;
+__attribute__((visibility("hidden"))) ABT_pool *wo_pools;
+__attribute__((visibility("hidden"))) ABT_thread_attr wo_thread_attr = ABT_THREAD_ATTR_NULL;
+__attribute__((visibility("hidden"))) int wo_npools;
 static ABT_xstream *streams;
 static bool own_runtime;
-__attribute__((visibility("hidden"))) bool omp_join_workers; /* !own_runtime */
+__attribute__((visibility("hidden"))) bool wo_join_workers; /* !own_runtime */
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 
-void omp_thr_init(omp_thr *t, omp_team *team, unsigned tid, omp_thr *parent,
-                  const struct omp_icv *icv)
+void wo_thr_init(wo_thr *t, wo_team *team, unsigned tid, wo_thr *parent, const struct wo_icv *icv)
 {
     /* everything before ws and the queue: the queue stays (it is empty, and a thief of
      * the same team may be reading its length) */
-    omp_team *keep = t->child;
-    memset(t, 0, offsetof(omp_thr, ws));
+    wo_team *keep = t->child;
+    memset(t, 0, offsetof(wo_thr, ws));
     t->child = keep;
     t->team = team;
     t->tid = tid;
@@ -61,9 +60,9 @@ void omp_thr_init(omp_thr *t, omp_team *team, unsigned tid, omp_thr *parent,
 }
 
 /* Free what an initial thread holds besides itself (its orphaned construct). */
-void omp_thr_drop_lone(omp_thr *t)
+void wo_thr_drop_lone(wo_thr *t)
 {
-    omp_ws *w = t->lone;
+    wo_ws *w = t->lone;
     if (w) {
         free(w->mem);
         free(w->posted);
@@ -76,19 +75,19 @@ void omp_thr_drop_lone(omp_thr *t)
 /* Destructor of an initial thread made on first use (OS thread exit, ULT free). */
 static void initial_free(void *p)
 {
-    omp_id_changed(); /* its unit ends: no cache may keep its cell */
-    omp_thr_drop_lone(p);
+    wo_id_changed(); /* its unit ends: no cache may keep its cell */
+    wo_thr_drop_lone(p);
     free(p);
 }
 
-static omp_thr *initial_new(void)
+static wo_thr *initial_new(void)
 {
-    omp_thr *t = calloc(1, sizeof(*t));
+    wo_thr *t = calloc(1, sizeof(*t));
     if (!t) {
         fprintf(stderr, "libweft-omp: out of memory for an initial thread\n");
         abort();
     }
-    omp_thr_init(t, NULL, 0, NULL, &g_env.icv);
+    wo_thr_init(t, NULL, 0, NULL, &g_env.icv);
     t->ident = t; /* the cell of the unit that owns it: it is that unit's identity */
     return t;
 }
@@ -98,7 +97,7 @@ static pthread_key_t os_key;
 static pthread_once_t os_once = PTHREAD_ONCE_INIT;
 static void os_key_make(void) { pthread_key_create(&os_key, initial_free); }
 
-static omp_thr *os_initial(void)
+static wo_thr *os_initial(void)
 {
     if (!tls_initial) {
         tls_initial = initial_new();
@@ -108,53 +107,53 @@ static omp_thr *os_initial(void)
     return tls_initial;
 }
 
-/* An external thread (no unit): its initial thread, or the omp_thr it was given. */
-omp_thr *omp_self_slow(void)
+/* An external thread (no unit): its initial thread, or the wo_thr it was given. */
+wo_thr *wo_self_slow(void)
 {
-    if (!omp_tls_cur)
-        omp_tls_cur = os_initial();
-    return omp_tls_cur;
+    if (!wo_tls_cur)
+        wo_tls_cur = os_initial();
+    return wo_tls_cur;
 }
 
 /* The cell given to the ULT that started the face under a program's own ABT_init: that
  * ULT may end without our knowing, so its (unit, cell) is never cached. */
-static omp_thr **nocache_cell;
+static wo_thr **nocache_cell;
 
-omp_thr **omp_self_lookup(void)
+wo_thr **wo_self_lookup(void)
 {
-    if (weft_atomic_load_acquire(&omp_rt_state) != 2)
+    if (weft_atomic_load_acquire(&wo_rt_state) != 2)
         return NULL;
-    uint64_t gen = weft_atomic_load_acquire(&omp_id_gen);
+    uint64_t gen = weft_atomic_load_acquire(&wo_id_gen);
     void *v = NULL;
-    if (ABT_self_get_specific(omp_key, &v) != ABT_SUCCESS)
+    if (ABT_self_get_specific(wo_key, &v) != ABT_SUCCESS)
         return NULL; /* not a unit */
     if (!v) {
         /* a ULT with no OpenMP identity yet: a foreign ULT gets an initial thread, which
          * is also its cell (freed with the ULT, through own_key) */
-        omp_thr *t = NULL;
+        wo_thr *t = NULL;
         if (ABT_self_get_specific(own_key, (void **)&t) != ABT_SUCCESS || !t) {
             t = initial_new();
             ABT_self_set_specific(own_key, t);
         }
         v = &t->ident;
-        ABT_self_set_specific(omp_key, v);
+        ABT_self_set_specific(wo_key, v);
     }
-    const void *u = weft_self_unit();
+    const void *u = weft_face_self_unit();
     if (u && v != (void *)nocache_cell) {
-        omp_tls_id.unit = u;
-        omp_tls_id.gen = gen;
-        omp_tls_id.cell = v;
+        wo_tls_id.unit = u;
+        wo_tls_id.gen = gen;
+        wo_tls_id.cell = v;
     }
     return v;
 }
 
-void omp_set_self(omp_thr *t)
+void wo_set_self(wo_thr *t)
 {
-    omp_thr **cell = omp_self_cell();
+    wo_thr **cell = wo_self_cell();
     if (cell)
         *cell = t;
     else
-        omp_tls_cur = t;
+        wo_tls_cur = t;
 }
 
 static void setenv_default(const char *name, const char *value)
@@ -170,18 +169,18 @@ static void init_fail(const char *what, int err)
 }
 
 /* Start weft (or join the program's weft).  Idempotent; any thread. */
-void omp_rt_init(void)
+void wo_rt_init(void)
 {
-    if (weft_atomic_load_acquire(&omp_rt_state) == 2)
+    if (weft_atomic_load_acquire(&wo_rt_state) == 2)
         return;
     pthread_mutex_lock(&init_lock);
-    if (weft_atomic_load_acquire(&omp_rt_state) == 2) {
+    if (weft_atomic_load_acquire(&wo_rt_state) == 2) {
         pthread_mutex_unlock(&init_lock);
         return;
     }
-    omp_thr *caller = omp_self(); /* before the switch: the OS thread's initial thread */
+    wo_thr *caller = wo_self(); /* before the switch: the OS thread's initial thread */
     own_runtime = ABT_initialized() != ABT_SUCCESS;
-    omp_join_workers = !own_runtime;
+    wo_join_workers = !own_runtime;
     if (own_runtime) {
         /* ULT stacks: the workers' (g_env.thread_stack: OMP_STACKSIZE, else the C
          * library's thread stack; OpenMP code keeps arrays on the stack, weft's 16 KiB
@@ -219,13 +218,13 @@ void omp_rt_init(void)
     /* Worker ULTs get the OpenMP threads' stack (g_env.thread_stack): when weft-omp
      * started weft, whatever ABT_THREAD_STACKSIZE says; when the program did, only if
      * OMP_STACKSIZE is set, else the program's default ULT stack.  There the workers are
-     * joined at each region's end (omp_team_end), and a stack of another size than the
+     * joined at each region's end (wo_team_end), and a stack of another size than the
      * default is mapped and unmapped each time: five times the cost of a region of 4
-     * threads (omp_thread_attr stays ABT_THREAD_ATTR_NULL: the default). */
-    if (omp_thread_attr == ABT_THREAD_ATTR_NULL && (own_runtime || g_env.stacksize)) {
-        if ((err = ABT_thread_attr_create(&omp_thread_attr)) != ABT_SUCCESS)
+     * threads (wo_thread_attr stays ABT_THREAD_ATTR_NULL: the default). */
+    if (wo_thread_attr == ABT_THREAD_ATTR_NULL && (own_runtime || g_env.stacksize)) {
+        if ((err = ABT_thread_attr_create(&wo_thread_attr)) != ABT_SUCCESS)
             init_fail("ABT_thread_attr_create", err);
-        if ((err = ABT_thread_attr_set_stacksize(omp_thread_attr, g_env.thread_stack)) !=
+        if ((err = ABT_thread_attr_set_stacksize(wo_thread_attr, g_env.thread_stack)) !=
             ABT_SUCCESS) {
             fprintf(stderr,
                     "libweft-omp: a stack of %zu bytes (OMP_STACKSIZE) is more than a weft "
@@ -234,7 +233,7 @@ void omp_rt_init(void)
             abort();
         }
     }
-    if ((err = ABT_key_create(NULL, &omp_key)) != ABT_SUCCESS ||
+    if ((err = ABT_key_create(NULL, &wo_key)) != ABT_SUCCESS ||
         (err = ABT_key_create(initial_free, &own_key)) != ABT_SUCCESS)
         init_fail("ABT_key_create", err);
     if (own_runtime) {
@@ -243,100 +242,100 @@ void omp_rt_init(void)
             n = g_env.num_procs;
         if (n < 1)
             n = 1;
-        omp_pools = calloc((size_t)n, sizeof(ABT_pool));
+        wo_pools = calloc((size_t)n, sizeof(ABT_pool));
         streams = calloc((size_t)n, sizeof(ABT_xstream));
-        if (!omp_pools || !streams)
+        if (!wo_pools || !streams)
             init_fail("allocating the stream table", ABT_ERR_MEM);
         for (int i = 0; i < n; i++) {
             err =
-                ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPSC, ABT_TRUE, &omp_pools[i]);
+                ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPSC, ABT_TRUE, &wo_pools[i]);
             if (err != ABT_SUCCESS)
                 init_fail("ABT_pool_create_basic", err);
         }
         ABT_xstream_self(&streams[0]);
-        err = ABT_xstream_set_main_sched_basic(streams[0], ABT_SCHED_BASIC, 1, &omp_pools[0]);
+        err = ABT_xstream_set_main_sched_basic(streams[0], ABT_SCHED_BASIC, 1, &wo_pools[0]);
         if (err != ABT_SUCCESS)
             init_fail("ABT_xstream_set_main_sched_basic", err);
         for (int i = 1; i < n; i++) {
-            err = ABT_xstream_create_basic(ABT_SCHED_BASIC, 1, &omp_pools[i], ABT_SCHED_CONFIG_NULL,
+            err = ABT_xstream_create_basic(ABT_SCHED_BASIC, 1, &wo_pools[i], ABT_SCHED_CONFIG_NULL,
                                            &streams[i]);
             if (err != ABT_SUCCESS)
                 init_fail("ABT_xstream_create_basic", err);
         }
-        omp_npools = n;
+        wo_npools = n;
     } else {
-        omp_pools = calloc(1, sizeof(ABT_pool));
+        wo_pools = calloc(1, sizeof(ABT_pool));
         ABT_xstream xs;
-        if (!omp_pools || ABT_xstream_self(&xs) != ABT_SUCCESS ||
-            ABT_xstream_get_main_pools(xs, 1, omp_pools) != ABT_SUCCESS)
+        if (!wo_pools || ABT_xstream_self(&xs) != ABT_SUCCESS ||
+            ABT_xstream_get_main_pools(xs, 1, wo_pools) != ABT_SUCCESS)
             init_fail("finding the calling stream's pool", ABT_ERR_INV_XSTREAM);
-        omp_npools = 1;
+        wo_npools = 1;
     }
     /* The caller is now a ULT (the primary one if it started weft): it keeps its
      * OpenMP identity, in the cell of its OS thread's initial thread (which lives as long
      * as the OS thread). */
-    omp_thr *base = os_initial();
+    wo_thr *base = os_initial();
     base->ident = caller;
-    ABT_self_set_specific(omp_key, &base->ident);
+    ABT_self_set_specific(wo_key, &base->ident);
     if (!own_runtime)
         nocache_cell = &base->ident;
-    omp_id_changed();
-    weft_atomic_store_release(&omp_rt_state, 2);
+    wo_id_changed();
+    weft_atomic_store_release(&wo_rt_state, 2);
     pthread_mutex_unlock(&init_lock);
 }
 
 /* Free a cached team and, recursively, the teams its threads cached. */
-void omp_team_free(omp_team *t)
+void wo_team_free(wo_team *t)
 {
     if (!t)
         return;
-    omp_team_dismiss(t);
+    wo_team_dismiss(t);
     for (unsigned i = 0; i < t->cap; i++)
-        omp_team_free(t->thr[i].child);
-    omp_ws *w = t->ws_head.next;
+        wo_team_free(t->thr[i].child);
+    wo_ws *w = t->ws_head.next;
     while (w) {
-        omp_ws *n = w->next;
+        wo_ws *n = w->next;
         free(w->posted);
         free(w->dims);
         free(w);
         w = n;
     }
     for (w = t->ws_free; w;) {
-        omp_ws *n = w->next;
+        wo_ws *n = w->next;
         free(w->posted);
         free(w->dims);
         free(w);
         w = n;
     }
     free(weft_atomic_load_relaxed(&t->ws_mem_kept));
-    omp_task_blocks_free(t);
+    wo_task_blocks_free(t);
     free(t->dock);
     free(t);
 }
 
 /* At exit, on the thread that started weft (the primary ULT): stop the streams. */
-__attribute__((destructor)) static void omp_rt_fini(void)
+__attribute__((destructor)) static void wo_rt_fini(void)
 {
-    if (weft_atomic_load_acquire(&omp_rt_state) != 2 || !own_runtime)
+    if (weft_atomic_load_acquire(&wo_rt_state) != 2 || !own_runtime)
         return;
     ABT_bool primary = ABT_FALSE;
     if (ABT_self_on_primary_xstream(&primary) != ABT_SUCCESS || !primary)
         return;
-    omp_thr *me = omp_self();
+    wo_thr *me = wo_self();
     if (me->team) /* exit() inside a parallel region: leave everything as it is */
         return;
-    omp_team_free(me->child);
+    wo_team_free(me->child);
     me->child = NULL;
-    for (int i = 1; i < omp_npools; i++) {
+    for (int i = 1; i < wo_npools; i++) {
         ABT_xstream_join(streams[i]);
         ABT_xstream_free(&streams[i]);
     }
-    weft_atomic_store_release(&omp_rt_state, 3);
-    omp_id_changed();
-    ABT_key_free(&omp_key);
+    weft_atomic_store_release(&wo_rt_state, 3);
+    wo_id_changed();
+    ABT_key_free(&wo_key);
     ABT_key_free(&own_key);
-    ABT_thread_attr_free(&omp_thread_attr);
+    ABT_thread_attr_free(&wo_thread_attr);
     ABT_finalize();
     free(streams);
-    free(omp_pools);
+    free(wo_pools);
 }

@@ -86,9 +86,9 @@ WEFT_API int ABT_barrier_wait(ABT_barrier barrier)
     if (!b)
         return ABT_ERR_INV_BARRIER;
     weft_xstream *xs = weft_xs_self();
-    weft_unit *self = xs ? xs->cur : NULL;
-    if (WEFT_UNLIKELY(self && !(self->flags & WEFT_U_ULT)))
-        return ABT_ERR_BARRIER; /* a tasklet */
+    weft_unit *self = weft_self_unit(); /* not a tasklet (below): the calling ULT, or NULL */
+    if (WEFT_UNLIKELY(weft_self_is_tasklet()))
+        return ABT_ERR_BARRIER;
     weft_spin_lock(&b->lock);
     if (++b->count >= b->num) {
         b->count = 0;

@@ -36,13 +36,8 @@
 #ifndef WEFT_CORE_IDLE_H
 #define WEFT_CORE_IDLE_H
 
+#include "core/face.h" /* enum weft_idle_word: the values of the word, for a hook's sleep */
 #include "core/types.h"
-
-enum weft_idle_word {
-    WEFT_IDLE_AWAKE = 0,
-    WEFT_IDLE_SLEEPING = 1,
-    WEFT_IDLE_NOTIFIED = 2,
-};
 
 /* A sleeping scheduler's registration in one pool; linked while `linked` (pool lock). */
 typedef struct weft_idle_node {
@@ -55,7 +50,7 @@ typedef struct weft_idle_node {
  * SLEEPING -> NOTIFIED): count it as waking on the CPU it slept on until it runs again
  * (sched/idle.c: a spinner on that CPU stops spinning, the woken stream may be queued
  * behind it). */
-WEFT_FACE_API void weft_idle_woken(_Atomic uint32_t *word); /* libweft-io wakes too */
+WEFT_INTERNAL void weft_idle_woken(_Atomic uint32_t *word);
 
 /* Wake the owner of `word` for an event published before this call (stop request,
  * hand-off, dump...): it will not sleep through it. */

@@ -1,14 +1,14 @@
 /* src/core/sched/poll_hook.h - how a face that owns completions (I/O on io_uring, MPI requests)
  * has them reaped by the scheduler loops, and how it shapes an idle stream's sleep.
  *
- * A ULT that waits for the kernel or for MPI parks (core/wait.h); somebody must notice the
+ * A ULT that waits for the kernel or for MPI parks (core/face.h); somebody must notice the
  * completion and wake it.  Core must not call up into a face, so a face registers a
  * weft_poll_hook (at most WEFT_POLL_HOOKS_MAX of them, never removed: a face registers once
  * per process, at its first use).  Then:
  *   - poll: every scheduler loop calls each hook's poll when it checks events (whenever it
  *     finds nothing to run, and every event_freq units: weft_sched_has_to_stop,
  *     ABT_xstream_check_events), on the stream that checks.  poll reaps what completed for
- *     the calling stream and wakes the waiters (weft_waiter_wake); it must not block.
+ *     the calling stream and wakes the waiters (weft_face_waiter_wake); it must not block.
  *   - idle_ns: before an idle stream sleeps, each hook says how long the stream may sleep
  *     without polling it (WEFT_NO_DEADLINE: nothing in flight for it here).  MPI answers a
  *     short nap while requests are pending; the sleep is capped by the smallest answer.
@@ -39,28 +39,9 @@
 
 #include "arch/atomic.h"
 #include "arch/compiler.h"
-
-struct weft_unit;
+#include "core/face.h" /* struct weft_poll_hook, weft_poll_hook_add, weft_poll_hook_eager */
 
 #define WEFT_POLL_HOOKS_MAX 4
-
-struct weft_poll_hook {
-    const char *name; /* the face, for ABT_info_print_config */
-    /* Reap completions of the calling stream and wake their waiters; true if it woke any.
-     * NULL: nothing to reap (a hook that only wants `cancel`). */
-    bool (*poll)(void);
-    /* How long the calling stream may sleep idle without a poll (ns), WEFT_NO_DEADLINE
-     * (UINT64_MAX) when nothing of this face is in flight there, 0: do not sleep yet.
-     * NULL: no bound. */
-    uint64_t (*idle_ns)(void);
-    /* Optional: sleep for the calling stream (see above); NULL: never. */
-    bool (*sleep)(_Atomic uint32_t *word, uint64_t timeout_ns);
-    /* Optional: ABT_thread_cancel(u) was asked (see above); NULL: nothing to do. */
-    void (*cancel)(struct weft_unit *u);
-    /* Optional: the between-units poll of an eager stream (see weft_poll_hook_eager); it
-     * may skip the work when the last poll was moments ago.  NULL: poll is called. */
-    bool (*poll_eager)(void);
-};
 
 /* Eager polling.  Between two event checks a stream runs up to event_freq units without
  * polling; a unit that computes for 100 us then leaves a multi-step MPI transfer (a
@@ -72,20 +53,15 @@ struct weft_poll_hook {
  * stream).  The predefined schedulers' loop (sched/loop.h) then calls every hook's
  * poll_eager (or poll) after each unit it runs; a user-defined scheduler polls at its
  * event checks only.  Returns false (and does nothing) when the caller is not a stream's
- * thread.  Only the stream's own thread calls it; the count is a plain field of the
- * stream.  Cost when no face asks: one load and a branch per unit. */
-WEFT_FACE_API bool weft_poll_hook_eager(bool on);
-
+ * thread (core/face.h declares it).  Only the stream's own thread calls it; the count is
+ * a plain field of the stream.  Cost when no face asks: one load and a branch per unit. */
 /* The between-units poll of an eager stream (sched/loop.h). */
 WEFT_INTERNAL void weft_poll_hooks_run_eager(void);
 
 extern WEFT_INTERNAL _Atomic int weft_poll_hooks_n;
 extern WEFT_INTERNAL const struct weft_poll_hook *_Atomic weft_poll_hooks[WEFT_POLL_HOOKS_MAX];
 
-/* Register h (idempotent for the same h).  0, or -1 when WEFT_POLL_HOOKS_MAX are taken.
- * Callable before ABT_init and from any thread.  Exported from libweft.so (WEFT_FACE_API) so
- * that a face in its own shared library (libweft-io.so, libweft-mpi.so) can register. */
-WEFT_FACE_API int weft_poll_hook_add(const struct weft_poll_hook *h);
+/* weft_poll_hook_add (core/face.h) registers h: -1 when WEFT_POLL_HOOKS_MAX are taken. */
 
 /* Call every hook's poll; true if one woke a waiter. */
 WEFT_INTERNAL bool weft_poll_hooks_run_slow(int n);
