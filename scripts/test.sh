@@ -81,6 +81,12 @@ if [ ${#need[@]} -gt 0 ]; then
   fi
 fi
 
+# Optional: gdb for the gdb script's tests (tests/gdb_*.c skip without it).
+if ! command -v gdb >/dev/null 2>&1; then
+  echo "== installing: gdb"
+  apt_install gdb || echo "== gdb not installable: the gdb script's tests skip" >&2
+fi
+
 # Optional: liburing-dev for the I/O face's io_uring backend (without it weft-io is built
 # with its threads backend only; CMake says so).
 if [ ! -f /usr/include/liburing.h ]; then
