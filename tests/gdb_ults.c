@@ -14,7 +14,8 @@
  * sources it again on the core file.  Each output must list exactly those ULTs with
  * those ids, states, streams and functions, and the backtraces of the parked ones must
  * show their frames by name, with arguments (this test is built with -g).
- * WEFT_TEST_GCORE=1 takes the gcore way.  Skipped when gdb is not installed (scripts install it), or cannot trace here. */
+ * WEFT_TEST_GCORE=1 takes the gcore way.  Skipped when gdb is not installed (scripts install it),
+ * or cannot trace here. */
 #define _GNU_SOURCE
 #define TEST_NO_LIFECYCLE
 #include <abt.h>
@@ -135,10 +136,10 @@ static int target(const char *dir, int dump)
         const char *state, *fn;
         int stream;
     } ex[] = {
-        { me, "running", "(primary)", 0 },   { spin, "running", "spin_fn", 1 },
-        { ready, "ready", "ready_fn", 0 },   { blocked, "blocked", "blocked_fn", 0 },
-        { joiner, "blocked", "joiner_fn", 0 }, { susp, "suspended", "suspend_fn", 0 },
-        { lender, "blocked", "lender_fn", 0 }, { lent_child, "blocked", "lent_child_fn", 0 },
+        { me, "running", "(primary)", 0 },        { spin, "running", "spin_fn", 1 },
+        { ready, "ready", "ready_fn", 0 },        { blocked, "blocked", "blocked_fn", 0 },
+        { joiner, "blocked", "joiner_fn", 0 },    { susp, "suspended", "suspend_fn", 0 },
+        { lender, "blocked", "lender_fn", 0 },    { lent_child, "blocked", "lent_child_fn", 0 },
         { created, "created", "created_fn", -1 },
     };
     snprintf(path, sizeof(path), "%s/expect", dir);
@@ -150,8 +151,7 @@ static int target(const char *dir, int dump)
     for (size_t i = 0; i < sizeof(ex) / sizeof(ex[0]); i++) {
         ABT_unit_id id;
         CHECK_ABT(ABT_thread_get_id(ex[i].t, &id));
-        fprintf(e, "%llu %s %d %s\n", (unsigned long long)id, ex[i].state, ex[i].stream,
-                ex[i].fn);
+        fprintf(e, "%llu %s %d %s\n", (unsigned long long)id, ex[i].state, ex[i].stream, ex[i].fn);
         fprintf(c, "echo ==bt %llu\\n\nweft bt %llu\n", (unsigned long long)id,
                 (unsigned long long)id);
     }
@@ -281,8 +281,8 @@ static int check_output(const char *what, const char *out, const char *expect, i
         snprintf(want_stream, sizeof(want_stream), "%d", stream);
         if (strcmp(gst, st) || (stream >= 0 && strcmp(gstream, want_stream)) ||
             (stream < 0 && strcmp(gstream, "-")) || strcmp(gfn, fn)) {
-            fprintf(stderr, "%s: ULT %llu: got %s stream %s %s, expected %s stream %d %s\n",
-                    what, id, gst, gstream, gfn, st, stream, fn);
+            fprintf(stderr, "%s: ULT %llu: got %s stream %s %s, expected %s stream %d %s\n", what,
+                    id, gst, gstream, gfn, st, stream, fn);
             bad = 1;
         }
         /* a parked ULT's backtrace names its frames */
@@ -367,12 +367,15 @@ static int driver(const char *self)
     snprintf(ex_run_cmds, sizeof(ex_run_cmds), "%s", src_cmds);
     snprintf(gcore, sizeof(gcore), "gcore %s", core);
     snprintf(safe, sizeof(safe), "set auto-load safe-path %s", WEFT_GDB_AUTOLOAD_DIR);
-    snprintf(scripts, sizeof(scripts), "set auto-load scripts-directory %s",
-             WEFT_GDB_AUTOLOAD_DIR);
+    snprintf(scripts, sizeof(scripts), "set auto-load scripts-directory %s", WEFT_GDB_AUTOLOAD_DIR);
 
-    char *live[] = { "gdb", "-nx", "-batch", "-iex", safe, "-iex", scripts,
-                     "-iex", "set debuginfod enabled off", "-ex", "run", "-ex", ex_run_cmds,
-                     "-ex", "kill", "--args", (char *)self, "target", dir, NULL };
+    char *live[] = { "gdb",       "-nx",        "-batch",
+                     "-iex",      safe,         "-iex",
+                     scripts,     "-iex",       "set debuginfod enabled off",
+                     "-ex",       "run",        "-ex",
+                     ex_run_cmds, "-ex",        "kill",
+                     "--args",    (char *)self, "target",
+                     dir,         NULL };
     int rc = run(live, out1);
     char *o1 = slurp(out1);
     char *ex = slurp(expect);
@@ -419,9 +422,10 @@ static int driver(const char *self)
     if (!core[0]) {
         snprintf(core, sizeof(core), "%s/gcore", dir);
         snprintf(gcore, sizeof(gcore), "gcore %s", core);
-        char *take[] = { "gdb", "-nx", "-batch", "-iex", "set debuginfod enabled off",
-                         "-ex", "run", "-ex", gcore, "-ex", "kill", "--args", (char *)self,
-                         "target", dir, NULL };
+        char *take[] = { "gdb",  "-nx",    "-batch",     "-iex",   "set debuginfod enabled off",
+                         "-ex",  "run",    "-ex",        gcore,    "-ex",
+                         "kill", "--args", (char *)self, "target", dir,
+                         NULL };
         setenv("ABT_STACK_OVERFLOW_CHECK", "none", 1);
         rc = run(take, out2);
         unsetenv("ABT_STACK_OVERFLOW_CHECK");
@@ -433,9 +437,11 @@ static int driver(const char *self)
     if (stat(core, &sb) != 0)
         TEST_FAIL("no core file (core_pattern %s)", pattern);
     fprintf(stderr, "core file: %s\n", core);
-    char *oncore[] = { "gdb", "-nx", "-batch", "-iex", safe, "-iex", scripts,
-                       "-iex", "set debuginfod enabled off", "-ex", src_cmds, (char *)self,
-                       core, NULL };
+    char *oncore[] = { "gdb",   "-nx",    "-batch",
+                       "-iex",  safe,     "-iex",
+                       scripts, "-iex",   "set debuginfod enabled off",
+                       "-ex",   src_cmds, (char *)self,
+                       core,    NULL };
     rc = run(oncore, out2);
     char *o2 = slurp(out2);
     if (!o2 || !strstr(o2, "==end"))

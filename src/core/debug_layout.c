@@ -21,9 +21,11 @@
 #include "core/types.h"
 #include "mem/mem.h"
 
+// clang-format off
 #define OFF(s, f) { #s "." #f, offsetof(struct s, f) }
 #define SZ(s)     { "sizeof." #s, sizeof(struct s) }
 #define K(n)      { "const." #n, (uintptr_t)(n) }
+// clang-format on
 
 WEFT_API const struct weft_debug_entry weft_debug_layout[] = {
     { "version", 1 },
