@@ -109,9 +109,9 @@ sample_unit(const weft_xstream *x, weft_unit *u, struct offence *o)
     switch (kind) {
     case WEFT_STACK_CACHED:
     case WEFT_STACK_OWNED:
-        if (st) {
-            o->lo = (uintptr_t)weft_stack_lo(st);
-            o->top = (uintptr_t)weft_stack_top(st);
+        if (st) { /* weft_stack_lo/top, read here uninstrumented */
+            o->top = (uintptr_t)st;
+            o->lo = o->top + WEFT_STACK_HEADER_SIZE - ((const volatile weft_stack *)st)->usable;
         }
         break;
     case WEFT_STACK_USER:
@@ -124,16 +124,18 @@ sample_unit(const weft_xstream *x, weft_unit *u, struct offence *o)
         o->top = (uintptr_t)v->user_stack;
         break;
     case WEFT_STACK_OS:
-        if (x->os_stack_lo) {
-            o->lo = (uintptr_t)x->os_stack_lo;
-            o->top = o->lo + x->os_stack_size;
+        if (((const volatile weft_xstream *)x)->os_stack_lo) {
+            o->lo = (uintptr_t)((const volatile weft_xstream *)x)->os_stack_lo;
+            o->top = o->lo + ((const volatile weft_xstream *)x)->os_stack_size;
         }
         break;
     default: break;
     }
-    if (!o->ult && x->sched && x->sched->stack) { /* a tasklet runs on its scheduler's */
-        o->lo = (uintptr_t)weft_stack_lo(x->sched->stack);
-        o->top = (uintptr_t)weft_stack_top(x->sched->stack);
+    weft_sched *sc = ((const volatile weft_xstream *)x)->sched;
+    st = sc ? ((const volatile weft_sched *)sc)->stack : NULL;
+    if (!o->ult && st) { /* a tasklet runs on its scheduler's stack */
+        o->top = (uintptr_t)st;
+        o->lo = o->top + WEFT_STACK_HEADER_SIZE - ((const volatile weft_stack *)st)->usable;
     }
 }
 
