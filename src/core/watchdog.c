@@ -283,8 +283,8 @@ static void report_stderr(const struct offence *o, ABT_unit_id id)
             fputc('\n', fp);
         }
     } else {
-        fputs("  running user code (not in a system call); gdb's `weft bt ID` shows its "
-              "frames\n",
+        fputs("  not blocked in a system call: it runs user code (gdb's `weft bt ID` shows "
+              "its frames)\n",
               fp);
     }
     funlockfile(fp);
