@@ -7,7 +7,8 @@
  * primary ULT (running), a ULT that yields (ready), one waiting on an eventual three calls
  * deep (blocked), one joining a ULT that runs on the other stream (blocked), one suspended
  * (suspended), one that joins a fresh child (which runs on its joiner's stack and waits on
- * the eventual: both blocked), one created and never run (created); on stream 1, a ULT
+ * the eventual: both blocked; the child's stack is "borrowed", the joiner's backtrace
+ * goes through the child's), one created and never run (created); on stream 1, a ULT
  * that spins (running).  It writes the expected table (id, state, stream, function) and
  * a gdb command file (weft ults, weft bt of each, weft streams, weft pools), then stops
  * with SIGTRAP.  gdb sources that file, takes a core (gcore) and kills it; a second gdb
@@ -117,7 +118,12 @@ static int target(const char *dir, int dump)
     CHECK_ABT(ABT_thread_create(p0, blocked_fn, NULL, ABT_THREAD_ATTR_NULL, &blocked));
     CHECK_ABT(ABT_thread_create(p0, joiner_fn, &spin, ABT_THREAD_ATTR_NULL, &joiner));
     CHECK_ABT(ABT_thread_create(p0, suspend_fn, NULL, ABT_THREAD_ATTR_NULL, &susp));
-    CHECK_ABT(ABT_thread_create(p0, lender_fn, p0, ABT_THREAD_ATTR_NULL, &lender));
+    /* a joiner whose stack has room for its child's: the child runs on it (lent) */
+    ABT_thread_attr big;
+    CHECK_ABT(ABT_thread_attr_create(&big));
+    CHECK_ABT(ABT_thread_attr_set_stacksize(big, 1 << 20));
+    CHECK_ABT(ABT_thread_create(p0, lender_fn, p0, big, &lender));
+    CHECK_ABT(ABT_thread_attr_free(&big));
     for (int i = 0; i < 100000; i++) {
         if (state_of(blocked) == ABT_THREAD_STATE_BLOCKED &&
             state_of(joiner) == ABT_THREAD_STATE_BLOCKED &&
@@ -277,6 +283,16 @@ static int check_output(const char *what, const char *out, const char *expect, i
             bad = 1;
             continue;
         }
+        if (!strcmp(fn, "lent_child_fn")) {
+            char key[32];
+            snprintf(key, sizeof(key), "\n%llu ", id);
+            const char *l = strstr(ults, key), *nl = l ? strchr(l + 1, '\n') : NULL;
+            const char *b = l ? strstr(l, " borrowed") : NULL;
+            if (!b || (nl && b > nl)) {
+                fprintf(stderr, "%s: ULT %llu is not shown on a borrowed stack\n", what, id);
+                bad = 1;
+            }
+        }
         char want_stream[16];
         snprintf(want_stream, sizeof(want_stream), "%d", stream);
         if (strcmp(gst, st) || (stream >= 0 && strcmp(gstream, want_stream)) ||
@@ -301,7 +317,11 @@ static int check_output(const char *what, const char *out, const char *expect, i
             need[2] = "blocked_fn";
         } else if (!strcmp(fn, "lent_child_fn")) {
             need[0] = "wait_deep (depth=1";
-            need[1] = "lent_child_fn";
+            need[1] = "lent_child_fn (";
+            need[2] = "lender_fn ("; /* the joiner's frames lie beneath, on the same stack */
+        } else if (!strcmp(fn, "lender_fn")) {
+            need[0] = "its stack is lent to ULT";
+            need[1] = "lender_fn (";
         } else if (!strcmp(st, "blocked") || !strcmp(st, "suspended") || !strcmp(st, "ready") ||
                    !strcmp(fn, "spin_fn")) {
             need[0] = fn;

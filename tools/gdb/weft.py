@@ -270,6 +270,19 @@ class Snapshot:
         x = self.running.get(u.addr) or self.streams.get(u.xs)
         return x
 
+    def borrower(self, u):
+        """The ULT that runs on u's stack, lent to it by u (u waits beneath it), or None."""
+        L = self.L
+        rng = u.stack_range(L, self.streams)
+        if not rng:
+            return None
+        for v in self.units:
+            if v is not u and v.stack_kind in (L["const.WEFT_STACK_LENT"],
+                                               L["const.WEFT_STACK_BORROWED"]) \
+                    and rng[0] < v.user_stack <= rng[1]:
+                return v
+        return None
+
     def find(self, spec):
         spec = spec.strip()
         for u in self.units:
@@ -400,6 +413,9 @@ stack use (used/size; "lent" or "borrowed" when it runs on its joiner's stack)."
             pool = snap.pools.get(u.pool)
             rng = u.stack_range(L, snap.streams)
             sp = unit_sp(snap, u) if st not in ("created", "terminated") else None
+            if sp is None and st not in ("created", "terminated"):
+                b = snap.borrower(u)
+                sp = b.user_stack if b is not None else None
             if st == "created":
                 use = "0/%s" % _size(u.stack_size)
             elif st == "terminated":
@@ -529,8 +545,17 @@ def backtrace(snap, u, extra=""):
                 cur.switch()
         return
     if not u.ctx:
-        gdb.write("  no saved context\n")
-        return
+        b = snap.borrower(u)
+        if b is None:
+            gdb.write("  no saved context\n")
+            return
+        # it lent its stack to b, which runs above its frames: b's backtrace ends in them
+        gdb.write("  its stack is lent to ULT %s (%s), which runs above its frames:\n" %
+                  (b.ident(), symbol(b.fn)))
+        if snap.state_of(b) in ("running", "created", "terminated") or not b.ctx:
+            backtrace(snap, b, extra)
+            return
+        u = b
     _register()
     try:
         _unwinder.regs = saved_regs(L, u.ctx)
