@@ -1,7 +1,7 @@
 /* info_print_thread_stack_frames: ABT_info_print_thread_stack prints a parked ULT's frames
- * (libunwind over its saved context: function+offset and object), its own functions three
- * calls deep by name, without the stack's words; WEFT_STACK_DUMP_WORDS=1 adds the words.
- * ABT_info_trigger_print_all_thread_stacks prints the same frames.  Skipped where
+ * (libunwind over its saved context: function+offset and object; file:line with libdw),
+ * its own functions three calls deep by name, without the stack's words; WEFT_STACK_DUMP_WORDS=1
+ * adds the words. ABT_info_trigger_print_all_thread_stacks prints the same frames.  Skipped where
  * libunwind.so.8 is not installed, the build had no libunwind.h, or under valgrind (the
  * dumps print words there). */
 #define _GNU_SOURCE
@@ -88,6 +88,16 @@ int main(void)
     for (const char *p = fr; (p = strstr(p, "<frames_wait_deep+0x")); p++)
         n++;
     CHECK_EQ_INT(n, 4);
+    /* file:line from the DWARF line tables (this test is built with -g), with libdw */
+    void *dw = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (dw) {
+        dlclose(dw);
+        const char *l = strstr(fr, "<frames_blocked_fn+0x");
+        if (!l || !strstr(l, " at ") || !strstr(l, "info_print_thread_stack_frames.c:"))
+            TEST_FAIL("no file:line for frames_blocked_fn in:\n%s", out);
+    } else {
+        fprintf(stderr, "libdw.so.1 is not installed: file:line not checked\n");
+    }
     CHECK(strstr(out, "words     :") == NULL);
     free(out);
 

@@ -19,6 +19,21 @@ static inline double wd_now(void)
 static int wd_saved_stderr = -1;
 static FILE *wd_capture;
 
+static void wd_restore_stderr(void);
+static char *wd_captured(void);
+
+/* At exit, what went to the file goes to the real stderr too (a failure's message). */
+static void wd_at_exit(void)
+{
+    if (wd_saved_stderr < 0)
+        return;
+    char *s = wd_captured();
+    wd_restore_stderr();
+    if (s && *s)
+        fprintf(stderr, "--- stderr of the test ---\n%s", s);
+    free(s);
+}
+
 /* From now on stderr goes to a temporary file. */
 static inline void wd_capture_stderr(void)
 {
@@ -28,10 +43,11 @@ static inline void wd_capture_stderr(void)
         return;
     wd_saved_stderr = dup(2);
     dup2(fileno(wd_capture), 2);
+    atexit(wd_at_exit);
 }
 
 /* What went to stderr so far (malloc'd; "" when nothing). */
-static inline char *wd_captured(void)
+static char *wd_captured(void)
 {
     fflush(stderr);
     if (!wd_capture)
@@ -47,7 +63,7 @@ static inline char *wd_captured(void)
 }
 
 /* stderr back to what it was. */
-static inline void wd_restore_stderr(void)
+static void wd_restore_stderr(void)
 {
     fflush(stderr);
     if (wd_saved_stderr >= 0) {

@@ -7,15 +7,17 @@
  * with the unwind tables (.eh_frame) of the program and its libraries; function names
  * come from their symbol tables, static functions included.  libunwind is loaded with
  * dlopen (libunwind.so.8, Debian's libunwind8) the first time a dump needs it: libweft
- * does not link it, and without it the dumps show the stack's words.  Its header is needed
- * at build time only (libunwind-dev; without it, words).  Under valgrind the frames are
- * not walked: libunwind reads other stacks' padding, which memcheck would report. */
+ * does not link it, and without it the dumps show the stack's words.  File and line come
+ * from elfutils' libdw (libdw.so.1) the same way, where the object has debug information.  Its
+ * header is needed at build time only (libunwind-dev; without it, words).  Under valgrind the
+ * frames are not walked: libunwind reads other stacks' padding, which memcheck would report. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <string.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 #include "core/stack_unwind.h"
 
@@ -49,6 +51,80 @@ static void unw_load(void)
     *(void **)&unw.get_reg = dlsym(h, "_ULx86_64_get_reg");
     *(void **)&unw.get_proc_name = dlsym(h, "_ULx86_64_get_proc_name");
     unw_ok = unw.init_local && unw.step && unw.get_reg && unw.get_proc_name;
+}
+
+/* File and line of an address, from the DWARF line tables when the object has them:
+ * elfutils' libdw (libdw.so.1, Debian's libdw1), loaded like libunwind.  The few entry
+ * points of its documented libdwfl interface are declared here (no libdw-dev needed).
+ * One session for the process, made at the first lookup and reported again when an
+ * address lies in no module it knows (a library loaded since); dw_lock guards it. */
+typedef struct dwfl_s dwfl_t;
+typedef struct dwfl_mod_s dwfl_mod_t;
+typedef struct dwfl_line_s dwfl_line_t;
+struct dwfl_callbacks {
+    int (*find_elf)(void);
+    int (*find_debuginfo)(void);
+    int (*section_address)(void);
+    char **debuginfo_path;
+};
+static struct {
+    dwfl_t *(*begin)(const struct dwfl_callbacks *);
+    int (*proc_report)(dwfl_t *, pid_t);
+    int (*report_end)(dwfl_t *, void *, void *);
+    dwfl_mod_t *(*addrmodule)(dwfl_t *, uint64_t);
+    dwfl_line_t *(*getsrc)(dwfl_mod_t *, uint64_t);
+    const char *(*lineinfo)(dwfl_line_t *, uint64_t *, int *, int *, uint64_t *, uint64_t *);
+    struct dwfl_callbacks cb;
+} dw;
+static bool dw_ok;
+static dwfl_t *dw_session;
+static pthread_mutex_t dw_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void dw_load(void)
+{
+    void *h = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!h)
+        return;
+    *(void **)&dw.begin = dlsym(h, "dwfl_begin");
+    *(void **)&dw.proc_report = dlsym(h, "dwfl_linux_proc_report");
+    *(void **)&dw.report_end = dlsym(h, "dwfl_report_end");
+    *(void **)&dw.addrmodule = dlsym(h, "dwfl_addrmodule");
+    *(void **)&dw.getsrc = dlsym(h, "dwfl_module_getsrc");
+    *(void **)&dw.lineinfo = dlsym(h, "dwfl_lineinfo");
+    *(void **)&dw.cb.find_elf = dlsym(h, "dwfl_linux_proc_find_elf");
+    *(void **)&dw.cb.find_debuginfo = dlsym(h, "dwfl_standard_find_debuginfo");
+    dw_ok = dw.begin && dw.proc_report && dw.report_end && dw.addrmodule && dw.getsrc &&
+            dw.lineinfo && dw.cb.find_elf && dw.cb.find_debuginfo;
+}
+
+static bool dw_report(void)
+{
+    if (!dw_session)
+        dw_session = dw.begin(&dw.cb);
+    return dw_session && dw.proc_report(dw_session, getpid()) == 0 &&
+           dw.report_end(dw_session, NULL, NULL) == 0;
+}
+
+/* " at FILE:LINE" for pc (a return address already moved into its call), or nothing. */
+static void print_line(FILE *fp, uintptr_t pc)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, dw_load);
+    if (!dw_ok)
+        return;
+    pthread_mutex_lock(&dw_lock);
+    dwfl_mod_t *m = NULL;
+    if (dw_session || dw_report()) {
+        m = dw.addrmodule(dw_session, pc);
+        if (!m && dw_report())
+            m = dw.addrmodule(dw_session, pc);
+    }
+    dwfl_line_t *l = m ? dw.getsrc(m, pc) : NULL;
+    int line = 0;
+    const char *file = l ? dw.lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
+    if (file && line > 0)
+        fprintf(fp, " at %s:%d", file, line);
+    pthread_mutex_unlock(&dw_lock);
 }
 
 /* one word of the saved frame (arch/switch_x86_64_sysv_elf_gas.S) */
@@ -100,6 +176,7 @@ bool weft_unwind_print(FILE *fp, weft_ctx ctx, int max)
             fprintf(fp, "  #%-2d 0x%016" PRIx64 "  <?>", n, (uint64_t)pc);
         if (obj)
             fprintf(fp, " (%s)", obj);
+        print_line(fp, (uintptr_t)(n ? pc - 1 : pc));
         fputc('\n', fp);
         if (++n >= max) {
             fprintf(fp, "  ... (cut after %d frames)\n", max);

@@ -4,8 +4,9 @@
  *
  * Cost on the switch path: none.  The watchdog is a thread of its own that wakes every
  * quarter of the bound (at least every millisecond) and samples, for each stream, three
- * words the stream keeps anyway: the running unit (xs->cur), the switch count (xs->epoch,
- * bumped by every switch but the returns on completion) and the yield budget
+ * words the stream keeps anyway: the running unit (xs->cur, and its handle: a descriptor
+ * that a new unit took is another unit), the switch count (xs->epoch, bumped by every
+ * switch but the starts that may be returned from and those returns) and the yield budget
  * (xs->yield_budget, decremented by every yield and park that bypasses the scheduler, so
  * a lone ULT that yields to nobody still moves it).  While the three stay the same, the
  * same unit runs without having switched, yielded or parked; once that has lasted the
@@ -60,6 +61,7 @@ static void *wd_arg;
 struct slot {
     const weft_xstream *xs;
     const weft_unit *cur;
+    uintptr_t handle; /* cur's handle: a descriptor reused by a new unit is a new unit */
     uint64_t epoch;
     int budget;
     uint64_t since; /* when this (cur, epoch, budget) was first seen */
@@ -79,6 +81,7 @@ struct offence {
 
 struct sample {
     const weft_unit *cur;
+    uintptr_t handle;
     uint64_t epoch;
     int budget;
     uint16_t flags;
@@ -95,6 +98,7 @@ sample_stream(const weft_xstream *x, struct sample *s)
     s->budget = v->yield_budget;
     s->state = *(const volatile int *)&x->state;
     s->flags = s->cur ? *(const volatile uint16_t *)&s->cur->flags : 0;
+    s->handle = s->cur ? *(const volatile uintptr_t *)&s->cur->handle : 0;
 }
 
 __attribute__((noinline, no_sanitize("address", "thread"))) static void
@@ -341,8 +345,9 @@ static void *watchdog_main(void *unused)
             }
             struct sample s;
             sample_stream(x, &s);
-            if (sl->xs != x || sl->cur != s.cur || sl->epoch != s.epoch || sl->budget != s.budget) {
-                *sl = (struct slot){ x, s.cur, s.epoch, s.budget, now, false };
+            if (sl->xs != x || sl->cur != s.cur || sl->handle != s.handle || sl->epoch != s.epoch ||
+                sl->budget != s.budget) {
+                *sl = (struct slot){ x, s.cur, s.handle, s.epoch, s.budget, now, false };
                 continue;
             }
             if (!s.cur || s.state != WEFT_XS_RUNNING ||
