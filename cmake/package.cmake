@@ -36,6 +36,11 @@ set(CPACK_DEBIAN_RUNTIME_PACKAGE_SECTION libs)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
+# the frames of ABT_info_* stack dumps (libunwind.so.8 and libdw.so.1 for file:line,
+# loaded when first needed); gdb
+# reads the script the package installs for it (share/gdb/auto-load, cmake/gdb.cmake)
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_RECOMMENDS "libunwind8, libdw1")
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_SUGGESTS gdb)
 set(CPACK_DEBIAN_RUNTIME_DESCRIPTION
   "lightweight threading and tasking runtime (shared library)
 weft provides execution streams, user-level threads, tasklets, pools and

@@ -326,6 +326,62 @@ int weft_thread_attr_get_fork(ABT_thread_attr attr, weft_fork_t *fork) ABT_API_P
  */
 int weft_thread_get_fork(ABT_thread thread, weft_fork_t *fork) ABT_API_PUBLIC;
 
+/* ======================================================================== */
+/* Debugging: the watchdog                                                  */
+/* ======================================================================== */
+
+/** What the watchdog tells its callback about a unit that holds its stream. */
+typedef struct {
+    ABT_thread thread;    /**< the unit (a ULT, or a tasklet: is_tasklet) */
+    ABT_unit_id id;       /**< its id, as ABT_thread_get_id / ABT_task_get_id */
+    int rank;             /**< the rank of the execution stream it holds */
+    void (*func)(void *); /**< its function; NULL for the primary ULT */
+    double seconds;       /**< how long it has run without a switch, so far */
+    ABT_bool is_tasklet;  /**< ABT_TRUE for a tasklet */
+} weft_watchdog_info;
+
+/** A watchdog callback: runs on the watchdog's own thread (an external thread). */
+typedef void (*weft_watchdog_cb)(const weft_watchdog_info *info, void *arg);
+
+/**
+ * @brief Report units that run longer than ms milliseconds without a switch.
+ *
+ * A unit (ULT or tasklet) that holds its execution stream for `ms` milliseconds
+ * of wall time without switching, yielding or blocking - spinning, or stuck in a
+ * system call - is reported once per offence: to `callback(info, arg)` when
+ * callback is not NULL, else on stderr, one line with "watchdog", the unit's id,
+ * its function's symbol, the stream's rank and the time, then what is known of
+ * where it is (the system call and the return addresses on its stack when it is
+ * blocked in one).  The environment variable WEFT_WATCHDOG_MS=<ms> does the same
+ * from ABT_init, with the report on stderr.  The watchdog is a thread of its own
+ * that samples every stream every ms/4 (at least every millisecond); it costs the
+ * switch path nothing.  0 turns it off; a new call replaces the previous setting.
+ * The callback runs on the watchdog's thread, an external thread: it may call
+ * what external threads may call (weft_thread_get_func, ABT_info_print_thread_stack
+ * of another unit...), and no new report comes while it runs.  ABT_finalize
+ * stops the watchdog.
+ * @contexts any, after ABT_init.
+ * @retval ABT_SUCCESS
+ * @retval ABT_ERR_UNINITIALIZED weft is not initialized
+ * @retval ABT_ERR_SYS the watchdog's thread could not be created
+ * @undefined a callback that calls weft_watchdog_set with a nonzero ms, or
+ * ABT_finalize.
+ */
+int weft_watchdog_set(unsigned int ms, weft_watchdog_cb callback, void *arg) ABT_API_PUBLIC;
+
+/**
+ * @brief Get the function a work unit runs.
+ *
+ * The function given to ABT_thread_create (or ABT_task_create, ...) for thread;
+ * NULL for the primary ULT, which runs main() (Argobots issue #314).
+ * @contexts any.
+ * @retval ABT_SUCCESS
+ * @retval ABT_ERR_INV_THREAD thread is invalid
+ * @retval ABT_ERR_INV_ARG func is NULL
+ * @undefined nothing.
+ */
+int weft_thread_get_func(ABT_thread thread, void (**func)(void *)) ABT_API_PUBLIC;
+
 #ifdef __cplusplus
 }
 #endif

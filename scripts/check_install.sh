@@ -7,7 +7,9 @@
 #   2. LD_PRELOAD=PREFIX/lib/libweft-pthread.so runs a plain Pthreads program (not linked
 #      to weft) on weft;
 #   3. a program that uses only Relic, linked with `pkg-config relic` and an rpath to
-#      PREFIX's library directory (libweft is then not among its own dependencies), runs.
+#      PREFIX's library directory (libweft is then not among its own dependencies), runs;
+#   4. the gdb script sits where gdb's auto-load looks for libweft's companion script:
+#      PREFIX/share/gdb/auto-load/<real path of libweft.so.X.Y.Z>-gdb.py.
 # Used by scripts/test.sh after the Release install (a private prefix) and by
 # scripts/test_packages.sh (PREFIX /usr, from the Debian packages).  Prints one line per
 # library or program and exits 0 when all hold, 1 otherwise.
@@ -118,6 +120,22 @@ EOF
     echo "   ok a program linked with pkg-config relic, no LD_LIBRARY_PATH"
   else
     bad "a program linked with pkg-config relic:"; sed 's/^/      /' "$tmp/log"
+  fi
+fi
+
+# ---- 4. the gdb script next to the library, for gdb's auto-load ----------------------------
+real=$(find "$prefix" -path "$prefix/share" -prune -o -name 'libweft.so.[0-9]*.[0-9]*.[0-9]*' \
+       -type f -print 2>/dev/null | head -n 1)
+if [ -n "$real" ]; then
+  # the path libweft has once installed: PREFIX is the staging prefix or the final one
+  want="$prefix/share/gdb/auto-load$real-gdb.py"
+  alt=$(find "$prefix/share/gdb/auto-load" -name "$(basename "$real")-gdb.py" 2>/dev/null | head -n 1)
+  if [ -f "$want" ]; then
+    echo "   ok gdb script ${want#"$prefix"/}"
+  elif [ -n "$alt" ]; then
+    echo "   ok gdb script ${alt#"$prefix"/} (installed for another prefix)"
+  else
+    bad "no gdb script $want"
   fi
 fi
 

@@ -84,6 +84,18 @@ if [ ${#need[@]} -gt 0 ]; then
   fi
 fi
 
+# Optional: gdb for the gdb script's tests (tests/gdb_*.c skip without it).
+if ! command -v gdb >/dev/null 2>&1; then
+  echo "== installing: gdb"
+  apt_install gdb || echo "== gdb not installable: the gdb script's tests skip" >&2
+fi
+# Optional: libunwind-dev for the frames of the stack dumps (src/core/stack_unwind.c;
+# tests/info_print_thread_stack_frames.c skips without it).
+if [ ! -f /usr/include/libunwind.h ] && [ ! -f "/usr/include/$(gcc -dumpmachine 2>/dev/null)/libunwind.h" ]; then
+  echo "== installing: libunwind-dev"
+  apt_install libunwind-dev || echo "== libunwind-dev not installable: stack dumps print words" >&2
+fi
+
 # Optional: liburing-dev for the I/O face's io_uring backend (without it weft-io is built
 # with its threads backend only; CMake says so).
 if [ ! -f /usr/include/liburing.h ]; then

@@ -318,6 +318,21 @@ void weft_desc_finalize(void)
     pthread_mutex_unlock(&depot_lock);
 }
 
+/* The slabs as a debugger walks them (tools/gdb/weft.py): every chunk from `chunks`
+ * through `next`; in each, ncarved slabs of SLAB_UNITS descriptors of desc_size bytes
+ * from `slabs`, of which the SLAB_ACTIVE ones hold live descriptors. */
+const struct weft_debug_entry weft_desc_debug_layout[] = {
+    { "desc.chunks", (uintptr_t)&chunks },
+    { "desc.desc_size", (uintptr_t)&weft_mem_cfg.desc_size },
+    { "desc.slab_units", SLAB_UNITS },
+    { "desc.slab_active", SLAB_ACTIVE },
+    { "chunk.next", offsetof(struct chunk, next) },
+    { "chunk.slabs", offsetof(struct chunk, slabs) },
+    { "chunk.ncarved", offsetof(struct chunk, ncarved) },
+    { "chunk.state", offsetof(struct chunk, state) },
+    { NULL, 0 },
+};
+
 /* Stack dumps: call fn on every descriptor of every carved slab that is not dormant
  * (a dormant slab holds only free descriptors), under the depot lock. */
 void weft_desc_foreach(void (*fn)(void *desc, void *arg), void *arg)

@@ -169,6 +169,13 @@ WEFT_INTERNAL void weft_desc_finalize(void);
 /* Every descriptor of every slab, live or free, under the depot lock (stack dumps: the
  * owner of the descriptor type tells live from free; slabs start zeroed). */
 WEFT_INTERNAL void weft_desc_foreach(void (*fn)(void *desc, void *arg), void *arg);
+/* What a debugger reads to walk the slabs with no inferior call (core/tool/debug_layout.c
+ * names it in weft_debug_layout): name/value pairs ending with a NULL name. */
+struct weft_debug_entry {
+    const char *name;
+    uintptr_t value;
+};
+extern WEFT_INTERNAL const struct weft_debug_entry weft_desc_debug_layout[];
 /* fork() support (core/stream/atfork.c): phase 0 before the fork (locks the depots), 1 in the
  * parent after it, 2 in the child; a child that abandons the runtime passes `forgotten`
  * to get the old lists (kept reachable) and starts with empty depots. */

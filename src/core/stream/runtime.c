@@ -19,6 +19,7 @@
 #include "core/unit/fork.h"
 #include "core/tool/sanitizer.h"
 #include "core/tool/stack_dump.h"
+#include "core/stream/watchdog.h"
 #include "core/tool/tool.h"
 #include "core/tool/trace.h"
 #include "core/unit/unit.h"
@@ -368,6 +369,7 @@ static int runtime_init(void)
     weft_g.primary = xs;
     weft_tls_xs = xs;
     weft_trace_init(); /* WEFT_TRACE; its writer thread starts before any binding */
+    weft_watchdog_init();
     if (weft_g.cfg.set_affinity)
         weft_xstream_apply_affinity(xs);
     weft_overflow_init(); /* (helper) mem/overflow.c: ABT_STACK_OVERFLOW_CHECK */
@@ -458,6 +460,7 @@ WEFT_API int ABT_finalize(void)
         return ABT_ERR_INV_XSTREAM;
     }
     pthread_mutex_unlock(&init_lock);
+    weft_watchdog_finalize(); /* before any stream goes away (watchdog.c) */
 
     /* 1. every secondary stream finishes its work and goes away */
     for (;;) {

@@ -37,6 +37,7 @@
 
 #include "core/pool/pool.h"
 #include "core/tool/stack_dump.h"
+#include "core/tool/stack_unwind.h"
 #include "core/unit/unit.h"
 #include "mem/mem.h"
 
@@ -341,6 +342,14 @@ static void dump_unit(FILE *fp, const struct maps *m, weft_unit *u)
         return;
     }
     fprintf(fp, "used      : %zu of %zu bytes\n", (size_t)(top - sp), (size_t)(top - lo));
+    /* (helper) core/tool/stack_unwind.h: the frames; the words too with
+     * WEFT_STACK_DUMP_WORDS=1, or alone where frames cannot be had */
+    if (!self && weft_unwind_print(fp, u->ctx, 64)) {
+        const char *w = getenv("WEFT_STACK_DUMP_WORDS");
+        if (!w || strcmp(w, "1") != 0)
+            return;
+        fputs("words     :\n", fp);
+    }
     dump_words(fp, m, sp, top);
 }
 
