@@ -1,7 +1,8 @@
 /* watchdog_hog: a ULT that spins without a switch is reported by the watchdog.
  * 1. WEFT_WATCHDOG_MS=100 (read by ABT_init): a ULT spinning on stream 1 for at least
  *    300 ms is reported on stderr exactly once, in one line with "watchdog", its id, its
- *    function's name, the stream's rank and a time of at least 100 ms.
+ *    function's name, the stream's rank and a time of at least 100 ms, then its backtrace
+ *    with a frame of that function (but under ThreadSanitizer, see below).
  * 2. weft_watchdog_set(100, cb, arg): the callback gets the unit's handle, id, function,
  *    the stream's rank and a time of at least 0.1 s; weft_thread_get_func gives the same
  *    function.
@@ -100,6 +101,14 @@ int main(void)
         wd_restore_stderr();
         TEST_FAIL("report without stream 1 and a time >= 100 ms:\n%s", out);
     }
+#if !defined(__SANITIZE_THREAD__)
+    /* its backtrace, taken by its own thread (ThreadSanitizer delivers the watchdog's
+     * signal only at the thread's next call into its runtime: there a line says so) */
+    if (!strstr(line, "running user code:\n  #") || !strstr(line, " watchdog_hog_fn+")) {
+        wd_restore_stderr();
+        TEST_FAIL("report without the spinning ULT's backtrace naming watchdog_hog_fn:\n%s", out);
+    }
+#endif
     free(out);
 
     /* 2. a callback */

@@ -27,10 +27,25 @@
  * program counter, and the thread is the one whose stack pointer lies in the unit's
  * stack), the call and the return addresses found on the stack from that pointer up
  * (words that point just after a call instruction), with their symbols; when it runs
- * user code, a line that says so (gdb's `weft bt ID` shows its frames: docs/debugging.md). */
+ * user code, its backtrace, taken by the stream's own thread in a signal handler: the
+ * watchdog sends it one signal (WEFT_WATCHDOG_SIGNAL, default SIGRTMAX - 2; 0 never
+ * sends it), installed with SA_RESTART and SA_ONSTACK (the alternate stack of the
+ * overflow handler, so the unit's own stack is not used) and only where the program left
+ * that signal at its default; the handler records the frames with backtrace(3) only if its
+ * thread still runs the offending unit, and the watchdog prints them with their symbols.
+ * Sent only to a thread seen running user code, and once per offence.  Without the
+ * signal (0, a handler of the program's, no alternate stack under
+ * ABT_STACK_OVERFLOW_CHECK=none, or no answer within 100 ms: ThreadSanitizer delivers a
+ * signal only at the thread's next call into its runtime), a line says where to look
+ * instead (gdb's `weft bt ID`: docs/debugging.md).
+ * Rejected: no signal at all (a spinning unit's report would name no frame), and
+ * ptrace-like stops of the thread (another process's job, and they stop the stream). */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <errno.h>
+#include <execinfo.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <dlfcn.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -71,6 +86,7 @@ struct slot {
 /* One offence, taken under weft_g.lock and reported after it is released. */
 struct offence {
     weft_unit *u;
+    pthread_t thread; /* its stream's thread */
     ABT_thread handle;
     void (*fn)(void *);
     int rank;
@@ -258,7 +274,87 @@ static bool find_blocked_thread(uintptr_t lo, uintptr_t top, long *nr, uintptr_t
     return found;
 }
 
-static void report_stderr(const struct offence *o, ABT_unit_id id)
+/* The backtrace of a unit that runs user code (see the header comment). */
+static int bt_sig;                       /* 0: none is sent (wd_lock) */
+static bool bt_installed;                /* our handler holds bt_sig */
+static const weft_unit *_Atomic bt_unit; /* the unit asked for; NULL: no request */
+static atomic_int bt_n;                  /* frames in bt_frames; -1 while none */
+static void *bt_frames[MAX_FRAMES + 4];
+
+static void bt_handler(int sig)
+{
+    (void)sig;
+    int e = errno;
+    const weft_unit *want = atomic_load(&bt_unit);
+    weft_xstream *xs = weft_tls_xs;
+    if (want && xs && xs->cur == want && atomic_load(&bt_n) < 0)
+        atomic_store(&bt_n, backtrace(bt_frames, MAX_FRAMES + 4));
+    errno = e;
+}
+
+/* wd_lock held, when the watchdog is armed: take bt_sig if the program left it alone. */
+static void bt_install(void)
+{
+    if (bt_installed)
+        return;
+    bt_sig = SIGRTMAX - 2;
+    const char *e = getenv("WEFT_WATCHDOG_SIGNAL");
+    if (e && *e) {
+        char *end;
+        long v = strtol(e, &end, 10);
+        bt_sig = (*end || v < 0 || v > SIGRTMAX) ? -1 : (int)v;
+        if (bt_sig < 0)
+            weft_warn("WEFT_WATCHDOG_SIGNAL=%s is not a signal number (0 to %d): the watchdog "
+                      "sends no signal",
+                      e, SIGRTMAX);
+    }
+    if (bt_sig <= 0 || weft_g.cfg.stack_overflow_check == 0) { /* no alternate stacks */
+        bt_sig = 0;
+        return;
+    }
+    struct sigaction old, sa;
+    if (sigaction(bt_sig, NULL, &old) != 0 || old.sa_handler != SIG_DFL ||
+        (old.sa_flags & SA_SIGINFO)) {
+        bt_sig = 0;
+        return;
+    }
+    void *warm[2];
+    backtrace(warm, 2); /* loads the unwinder now, not in a signal handler */
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = bt_handler;
+    sa.sa_flags = SA_RESTART | SA_ONSTACK;
+    sigfillset(&sa.sa_mask);
+    if (sigaction(bt_sig, &sa, NULL) != 0) {
+        bt_sig = 0;
+        return;
+    }
+    bt_installed = true;
+}
+
+/* The frames of o's unit, asked of its stream's thread; the count, 0 when none came. */
+static int bt_take(const struct offence *o, int sig)
+{
+    if (!sig || !o->ult)
+        return 0;
+    atomic_store(&bt_n, -1);
+    atomic_store(&bt_unit, o->u);
+    pthread_mutex_lock(&weft_g.lock);
+    bool alive = o->rank < weft_g.rank_cap && weft_g.by_rank[o->rank] &&
+                 pthread_equal(weft_g.by_rank[o->rank]->thread, o->thread);
+    int r = alive ? pthread_kill(o->thread, sig) : ESRCH;
+    pthread_mutex_unlock(&weft_g.lock);
+    int n = 0;
+    if (r == 0)
+        for (int i = 0; i < 100 && (n = atomic_load(&bt_n)) < 0; i++) {
+            struct timespec ts = { 0, 1000000 };
+            nanosleep(&ts, NULL);
+        }
+    atomic_store(&bt_unit, NULL);
+    n = atomic_load(&bt_n);
+    return n > 0 ? n : 0;
+}
+
+static void report_stderr(const struct offence *o, ABT_unit_id id, int sig)
 {
     FILE *fp = stderr;
     flockfile(fp);
@@ -271,6 +367,7 @@ static void report_stderr(const struct offence *o, ABT_unit_id id)
             o->ran_ns / 1000000u);
     long nr;
     uintptr_t sp, pc;
+    int n;
     if (find_blocked_thread(o->lo, o->top, &nr, &sp, &pc)) {
         struct exec_map maps[256];
         size_t nm = load_exec_maps(maps, 256);
@@ -284,6 +381,22 @@ static void report_stderr(const struct offence *o, ABT_unit_id id)
                 continue;
             fprintf(fp, "  #%d ", k++);
             print_sym(fp, v);
+            fputc('\n', fp);
+        }
+    } else if ((n = bt_take(o, sig)) > 0) {
+        /* frames: the handler, the signal's return trampoline, then the unit's own */
+        int first = 0;
+        for (int i = 0; i < n && i < 4; i++) {
+            Dl_info di;
+            if (dladdr(bt_frames[i], &di) && di.dli_sname && !strcmp(di.dli_sname, "__restore_rt"))
+                first = i + 1;
+        }
+        if (!first)
+            first = n > 2 ? 2 : 0;
+        fputs("  running user code:\n", fp);
+        for (int i = first, k = 0; i < n && k < MAX_FRAMES; i++, k++) {
+            fprintf(fp, "  #%d ", k);
+            print_sym(fp, (uintptr_t)bt_frames[i]);
             fputc('\n', fp);
         }
     } else {
@@ -322,6 +435,7 @@ static void *watchdog_main(void *unused)
         ms = wd_ms;
         weft_watchdog_cb cb = wd_cb;
         void *arg = wd_arg;
+        int sig = bt_sig;
         pthread_mutex_unlock(&wd_lock);
 
         struct offence found[8];
@@ -359,6 +473,7 @@ static void *watchdog_main(void *unused)
             o->u = (weft_unit *)s.cur;
             o->handle = weft_unit_handle(s.cur);
             o->rank = x->rank;
+            o->thread = x->thread;
             o->ran_ns = now - sl->since;
             sample_unit(x, o->u, o);
         }
@@ -378,7 +493,7 @@ static void *watchdog_main(void *unused)
                 };
                 cb(&info, arg);
             } else {
-                report_stderr(o, id);
+                report_stderr(o, id, sig);
             }
         }
         pthread_mutex_lock(&wd_lock);
@@ -412,6 +527,8 @@ static int set_locked(uint32_t ms, weft_watchdog_cb cb, void *arg)
     wd_ms = ms;
     wd_cb = cb;
     wd_arg = arg;
+    if (ms)
+        bt_install();
     if (ms && !wd_running) {
         wd_stop = false;
         pthread_attr_t at;
