@@ -1,12 +1,18 @@
 /* examples/kvserver: 10,000 connections at once on 2 streams.  Every connection stores
  * its own key, then every one reads it back, all open at the same time; SIGTERM then
  * closes them all and exits 0.  Needs 10,000 descriptors on each side: the soft
- * RLIMIT_NOFILE is raised up to the hard limit, and the test skips if that is too low. */
+ * RLIMIT_NOFILE is raised up to the hard limit, and the test skips if that is too low.
+ * Under ThreadSanitizer 4,000: it counts every ULT's fiber as a thread and dies past
+ * 8,128 of them (the server is built with it too). */
 #include "kv_mc.h"
 
 #include <poll.h>
 
+#if defined(__SANITIZE_THREAD__)
+#define CONNS 4000
+#else
 #define CONNS 10000
+#endif
 
 static int fds[CONNS];
 
@@ -35,12 +41,12 @@ int main(int argc, char **argv)
             TEST_FAIL("connection %d: %s", i, r);
     }
     for (int i = 0; i < CONNS; i++) { /* each reads another's key */
-        int k = (i + 5000) % CONNS;
+        int k = (i + CONNS / 2) % CONNS;
         int n = snprintf(req, sizeof req, "get key%d\r\n", k);
         CHECK_EQ_INT(kv_send(fds[i], req, (size_t)n), 0);
     }
     for (int i = 0; i < CONNS; i++) {
-        int k = (i + 5000) % CONNS;
+        int k = (i + CONNS / 2) % CONNS;
         char want_l[64], v[32];
         CHECK_EQ_INT(kv_line(fds[i], r, sizeof r), 0);
         int vl = snprintf(v, sizeof v, "%d", k);
