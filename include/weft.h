@@ -352,7 +352,9 @@ typedef void (*weft_watchdog_cb)(const weft_watchdog_info *info, void *arg);
  * callback is not NULL, else on stderr, one line with "watchdog", the unit's id,
  * its function's symbol, the stream's rank and the time, then what is known of
  * where it is (the system call and the return addresses on its stack when it is
- * blocked in one).  The environment variable WEFT_WATCHDOG_MS=<ms> does the same
+ * blocked in one, else its backtrace, which its stream's thread takes in a handler
+ * of the signal WEFT_WATCHDOG_SIGNAL names: docs/debugging.md).  The environment
+ * variable WEFT_WATCHDOG_MS (milliseconds) does the same
  * from ABT_init, with the report on stderr.  The watchdog is a thread of its own
  * that samples every stream every ms/4 (at least every millisecond); it costs the
  * switch path nothing.  0 turns it off; a new call replaces the previous setting.
