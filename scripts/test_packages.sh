@@ -98,10 +98,13 @@ meta_runtime() {
   dpkg-deb -I "$rt" shlibs | grep -qx "libweft 1 libweft (>= $version-1)" &&
   dpkg-deb -I "$rt" postinst | grep -q ldconfig &&
   # only the shared libraries (libweft and the faces' libraries, the OpenMP face's
-  # libgomp.so.1 stand-in) and their SONAME links
+  # libgomp.so.1 stand-in), their SONAME links, and the gdb script gdb auto-loads for
+  # libweft (tools/gdb/weft.py)
+  dpkg-deb -c "$rt" | grep -E "/share/gdb/auto-load/usr/lib/.*/libweft\.so\.$version-gdb\.py\$" >/dev/null &&
   ! dpkg-deb -c "$rt" | grep -v '/$' |
     grep -v -E '/libweft(-(relic|glt|pthread|omp|io|mpi))?\.so\.1(\.[0-9.]+)?( ->.*)?$' |
-    grep -v -E '/weft-omp/libgomp\.so\.1$'
+    grep -v -E '/weft-omp/libgomp\.so\.1$' |
+    grep -v -E '/share/gdb/auto-load/usr/lib/.*/libweft\.so\.[0-9.]+-gdb\.py$'
 }
 meta_dev() {
   expect Package "$(field "$dev" Package)" libweft-dev &&
