@@ -5,7 +5,8 @@
  * get its turns in FIFO order (the ping-pong does not starve it: one stream, so the count
  * is exact, not a timing), and the primary ULT's timed wait, signalled by the ULT, returns
  * ABT_SUCCESS on the same path.  A ULT on a secondary stream plays the same game with the
- * primary ULT (which stays on the primary stream), 2,000 round trips. */
+ * primary ULT (which stays on the primary stream), 2,000 round trips (a twentieth of
+ * both under valgrind and the sanitizers, WEFT_TEST_SLOW). */
 #include "sync_test.h"
 
 #define ROUNDS 20000
@@ -91,13 +92,14 @@ int main(int argc, char **argv)
     CHECK_ABT(ABT_cond_create(&cv));
     ABT_pool home;
     CHECK_ABT(ABT_xstream_get_main_pools(primary_xs, 1, &home));
+    rounds = ROUNDS / test_scale_div(); /* a twentieth under valgrind and the sanitizers */
     game(home, 0, 0);
     game(home, 0, 1);
     game(home, 1, 0);
     game(home, 1, 1);
     sync_world w;
     sync_world_start(&w, 1, ABT_SCHED_BASIC);
-    rounds = ROUNDS / 10; /* each turn crosses the streams */
+    rounds = ROUNDS / 10 / test_scale_div(); /* each turn crosses the streams */
     game(w.pools[1], 0, 0);
     game(w.pools[1], 1, 1);
     sync_world_stop(&w);

@@ -3,7 +3,8 @@
  * inside with a writer, no update is lost and writers are not starved. */
 #include "sync_test.h"
 
-#define N 20000
+#define N_FULL 20000
+static int N = N_FULL; /* a twentieth under valgrind and the sanitizers (WEFT_TEST_SLOW) */
 
 static ABT_rwlock lk;
 static long a, b;
@@ -50,6 +51,7 @@ static void *ext(void *arg)
 
 int main(int argc, char **argv)
 {
+    N = N_FULL / test_scale_div();
     CHECK_ABT(ABT_init(argc, argv));
     sync_world w;
     sync_world_start(&w, 1, ABT_SCHED_BASIC);
