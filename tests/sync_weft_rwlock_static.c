@@ -12,7 +12,8 @@ static struct {
 } inner;
 static long counter, counter2;
 
-#define N 10000
+#define N_FULL 10000
+static int N = N_FULL; /* a twentieth under valgrind and the sanitizers (WEFT_TEST_SLOW) */
 
 static void work(void *arg)
 {
@@ -40,6 +41,7 @@ static void *ext(void *arg)
 
 int main(int argc, char **argv)
 {
+    N = N_FULL / test_scale_div();
     CHECK(sizeof(weft_rwlock_memory) == 64);
     CHECK_ABT(ABT_init(argc, argv));
     sync_world w;
