@@ -8,8 +8,8 @@
 
 #include "weft_io.h"
 
-static _Atomic int timeouts_used; /* no call looks a limit up before the first set */
-static ABT_key tkey = ABT_KEY_NULL;
+static _Atomic int timeouts_used;   /* no call looks a limit up before the first set */
+static ABT_key tkey = ABT_KEY_NULL; /* made once, under tkey_lock; read with acquire */
 static pthread_mutex_t tkey_lock = PTHREAD_MUTEX_INITIALIZER;
 static __thread int os_timeout = -1;
 
@@ -20,7 +20,8 @@ WEFT_API int weft_io_get_timeout(void)
     if (!weft_face_self_ult())
         return os_timeout;
     void *v = NULL;
-    if (tkey == ABT_KEY_NULL || ABT_key_get(tkey, &v) != ABT_SUCCESS || !v)
+    ABT_key k = weft_atomic_load_acquire(&tkey);
+    if (k == ABT_KEY_NULL || ABT_key_get(k, &v) != ABT_SUCCESS || !v)
         return -1;
     return (int)((intptr_t)v - 2);
 }
@@ -35,11 +36,17 @@ WEFT_API int weft_io_set_timeout(int timeout_ms)
     if (!weft_face_self_ult()) {
         os_timeout = timeout_ms;
     } else {
-        pthread_mutex_lock(&tkey_lock);
-        int rc = tkey == ABT_KEY_NULL ? ABT_key_create(NULL, &tkey) : ABT_SUCCESS;
-        pthread_mutex_unlock(&tkey_lock);
+        ABT_key k = weft_atomic_load_acquire(&tkey);
+        int rc = ABT_SUCCESS;
+        if (k == ABT_KEY_NULL) {
+            pthread_mutex_lock(&tkey_lock);
+            k = weft_atomic_load_acquire(&tkey);
+            if (k == ABT_KEY_NULL && (rc = ABT_key_create(NULL, &k)) == ABT_SUCCESS)
+                weft_atomic_store_release(&tkey, k);
+            pthread_mutex_unlock(&tkey_lock);
+        }
         if (rc != ABT_SUCCESS ||
-            ABT_key_set(tkey, (void *)(intptr_t)(timeout_ms + 2)) != ABT_SUCCESS) {
+            ABT_key_set(k, (void *)(intptr_t)(timeout_ms + 2)) != ABT_SUCCESS) {
             errno = ENOMEM;
             return -1;
         }
