@@ -384,6 +384,48 @@ int weft_watchdog_set(unsigned int ms, weft_watchdog_cb callback, void *arg) ABT
  */
 int weft_thread_get_func(ABT_thread thread, void (**func)(void *)) ABT_API_PUBLIC;
 
+/* ======================================================================== */
+/* Blocking calls                                                           */
+/* ======================================================================== */
+
+/**
+ * @brief Tell weft that the calling unit is about to make a call that may block
+ * its OS thread in the kernel.
+ *
+ * Between weft_blocking_begin() and weft_blocking_end() the calling ULT (or
+ * tasklet) makes one system call, or any call that may sleep in the kernel
+ * (read, poll, sigwait, waitpid, a library that blocks), as Go's runtime brackets
+ * a system call with entersyscall/exitsyscall.  While the call blocks, a spare OS
+ * thread of weft serves the pools of the caller's stream, so the units queued
+ * there, and the timed waits that stream fires, do not wait for the call to
+ * return.  A call that returns quickly costs two stores and a load: the spare is
+ * started only when the stream has been in the call for WEFT_BLOCKING_HANDOFF_US
+ * microseconds (default 20) with work waiting.  The caller stays on its OS thread
+ * throughout.  Pairs nest: only the outermost pair counts.  From an external
+ * thread both are no-ops.  A spare pops only the pools that several streams may
+ * pop (ABT_POOL_ACCESS_MPMC, ABT_POOL_ACCESS_SPMC); units in the others wait
+ * until the call returns.
+ * @contexts any unit of an execution stream, or an external thread.
+ * @retval ABT_SUCCESS
+ * @retval ABT_ERR_UNINITIALIZED weft is not initialized
+ * @undefined calling a weft routine that may switch the caller (a yield, a lock
+ * that may wait, a join) between the two calls.
+ */
+int weft_blocking_begin(void) ABT_API_PUBLIC;
+
+/**
+ * @brief End a blocking call that weft_blocking_begin() announced.
+ *
+ * The calling unit goes on at once on its OS thread; a spare that served its
+ * stream's pools meanwhile stops after the unit it is running.
+ * @contexts the unit that called weft_blocking_begin().
+ * @retval ABT_SUCCESS
+ * @retval ABT_ERR_UNINITIALIZED weft is not initialized
+ * @retval ABT_ERR_INV_ARG no weft_blocking_begin() of the caller is pending
+ * @undefined nothing.
+ */
+int weft_blocking_end(void) ABT_API_PUBLIC;
+
 #ifdef __cplusplus
 }
 #endif

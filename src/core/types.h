@@ -366,6 +366,7 @@ struct weft_xstream {
     weft_unit *main_unit;              /* primary stream: the primary ULT */
     _Atomic(weft_unit *) main_handoff; /* primary ULT popped by another stream, sent home */
     _Atomic uint32_t idle;             /* futex word of its sleeping scheduler (sched/idle.h) */
+    int blocking_depth; /* weft_blocking_begin pairs open (stream/blocking.c); own thread only */
     _Atomic int idle_cpu;              /* the CPU it last went to sleep on, -1: unknown */
     uint64_t idle_moved_ns;            /* when its idle scheduler last left a CPU (idle.c) */
     void *tsan_os_fiber;               /* TSan: the OS thread's own fiber */
