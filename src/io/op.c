@@ -10,6 +10,8 @@
  * backend completes op on the ULT's own stream, necessarily after the park. */
 #include "io/op.h"
 
+#include <weft.h>
+
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -116,8 +118,14 @@ static long run_here(weft_io_op *op, weft_unit *u)
     op->again = 0;
     uint32_t ev = 0; /* the last try would block on these: try again once they come */
     for (;;) {
+        /* the calls below may block the OS thread (a file read, the poll): announced, so
+         * that a spare serves the caller's stream meanwhile (weft_blocking_begin) */
         if (op->kind != IO_SLEEP && !ev) { /* tried before the deadline is looked at */
+            if (u)
+                weft_blocking_begin();
             long r = weft_io_exec_try(op, &ev);
+            if (u)
+                weft_blocking_end();
             if (!ev)
                 return r;
         }
@@ -129,6 +137,8 @@ static long run_here(weft_io_op *op, weft_unit *u)
         int slice = u ? 1 : 20;
         if (op->deadline && op->deadline - now < (uint64_t)slice * 1000000u)
             slice = (int)((op->deadline - now + 999999) / 1000000);
+        if (u)
+            weft_blocking_begin();
         if (op->kind == IO_SLEEP) {
             poll(NULL, 0, slice);
         } else {
@@ -136,8 +146,10 @@ static long run_here(weft_io_op *op, weft_unit *u)
             if (poll(&p, 1, slice) > 0)
                 ev = 0;
         }
-        if (u)
+        if (u) {
+            weft_blocking_end();
             ABT_thread_yield();
+        }
     }
 }
 

@@ -40,6 +40,8 @@
 
 #include <abt.h>
 
+#include <weft.h>
+
 #include "core/face.h"
 #include "weft_mpi.h"
 
@@ -213,9 +215,21 @@ WM_HIDDEN bool wm_progress_start(void);
  *     if (r <= WM_LOCKED) { int h = wm_enter(r); return wm_leave(h, PMPI_Bcast(...)); }
  *     int h = wm_lock(); rc = PMPI_Ibcast(..., &q); wm_unlock(h);
  *     return wm_finish(r, rc, &q);                                                       */
-static inline int wm_enter(enum wm_route r) { return r == WM_LOCKED ? wm_lock() : WM_H_NONE; }
+/* Where MPI gave MPI_THREAD_MULTIPLE, the blocking PMPI call is announced to weft
+ * (weft_blocking_begin/end: a spare serves the caller's stream while it blocks; a no-op
+ * for an external thread): the units the spare runs may call MPI meanwhile, which only
+ * that level allows.  Below it, the call holds its stream, as MPI's rules want. */
+static inline int wm_enter(enum wm_route r)
+{
+    int h = r == WM_LOCKED ? wm_lock() : WM_H_NONE;
+    if (wm_g.level == MPI_THREAD_MULTIPLE)
+        weft_blocking_begin();
+    return h;
+}
 static inline int wm_leave(int h, int rc)
 {
+    if (wm_g.level == MPI_THREAD_MULTIPLE)
+        weft_blocking_end();
     wm_unlock(h);
     return rc;
 }

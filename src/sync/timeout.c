@@ -138,19 +138,53 @@ static void thread_exit(void *arg)
 static void make_key(void) { exit_key_ok = pthread_key_create(&exit_key, thread_exit) == 0; }
 
 static uint64_t poll_slow(uint64_t next);
+static uint64_t poll_served(weft_xstream *t);
+
+/* The queue of the stream that the calling thread serves as a spare while that stream's
+ * thread is blocked in a call (xs->served, core/stream/blocking.c), or NULL. */
+static inline weft_xstream *served_stream(void)
+{
+    weft_xstream *xs = weft_xs_self();
+    return xs ? xs->served : NULL;
+}
+
+static inline uint64_t queue_next(weft_timerq *q)
+{
+    return q ? weft_atomic_load_relaxed(&q->next) : WEFT_NO_DEADLINE;
+}
 
 /* The scheduler's view (core/sched/timer_hook.h): two loads while nothing is pending. */
 static uint64_t hook_poll(void)
 {
     uint64_t next = weft_tq_next();
+    weft_xstream *t = served_stream();
+    if (WEFT_UNLIKELY(t != NULL)) {
+        uint64_t n = poll_served(t);
+        if (n < next)
+            next = n;
+    }
     if (WEFT_LIKELY(next == WEFT_NO_DEADLINE))
         return next;
     return poll_slow(next);
 }
 
-static uint64_t hook_next(void) { return weft_tq_next(); }
+static uint64_t hook_next(void)
+{
+    uint64_t next = weft_tq_next();
+    weft_xstream *t = served_stream();
+    if (WEFT_UNLIKELY(t != NULL)) {
+        uint64_t n = queue_next(weft_atomic_load_acquire(&t->timerq));
+        if (n < next)
+            next = n;
+    }
+    return next;
+}
 
-static const struct weft_timer_hook hook = { .poll = hook_poll, .next = hook_next };
+static uint64_t hook_queue_next(void *q) { return queue_next(q); }
+
+static const struct weft_timer_hook hook = { .poll = hook_poll,
+                                             .next = hook_next,
+                                             .queue_next = hook_queue_next };
 
 int weft_tq_prepare(void)
 {
@@ -175,6 +209,7 @@ int weft_tq_prepare(void)
     if (exit_key_ok)
         pthread_setspecific(exit_key, q);
     weft_tls_tq = q;
+    weft_timers_note_queue(q); /* a spare fires it while this stream is blocked in a call */
     return ABT_SUCCESS;
 }
 
@@ -209,11 +244,8 @@ void weft_tq_cancel(weft_tq_entry *e)
 
 /* Remove the due entries of q and claim their waiters; won waiters are appended to the
  * chain at *tail, in deadline order (so they are made ready in that order). */
-static weft_wl_waiter **fire(weft_timerq *q, uint64_t now, weft_wl_waiter **tail)
+static weft_wl_waiter **fire_locked(weft_timerq *q, uint64_t now, weft_wl_waiter **tail)
 {
-    if (weft_atomic_load_relaxed(&q->next) > now)
-        return tail;
-    weft_spin_lock(&q->lock);
     while (q->root && q->root->deadline <= now) {
         weft_tq_entry *e = heap_pop(q);
         weft_wl_waiter *ww = e->waiter;
@@ -227,8 +259,40 @@ static weft_wl_waiter **fire(weft_timerq *q, uint64_t now, weft_wl_waiter **tail
         weft_atomic_store_release(&e->q, NULL);
     }
     publish_next(q);
+    return tail;
+}
+
+static weft_wl_waiter **fire(weft_timerq *q, uint64_t now, weft_wl_waiter **tail)
+{
+    if (weft_atomic_load_relaxed(&q->next) > now)
+        return tail;
+    weft_spin_lock(&q->lock);
+    tail = fire_locked(q, now, tail);
     weft_spin_unlock(&q->lock);
     return tail;
+}
+
+/* A spare fires the queue of the stream it serves only while that stream's thread is in
+ * its blocking call: the check of the hand-off bit is under the queue's lock, and that
+ * thread adds entries (under the lock) only after it came back and cleared the bit, so
+ * an entry fired here belongs to a ULT that parked before the call, off its stack. */
+static uint64_t poll_served(weft_xstream *t)
+{
+    weft_timerq *q = weft_atomic_load_acquire(&t->timerq);
+    uint64_t next = queue_next(q);
+    if (next == WEFT_NO_DEADLINE)
+        return next;
+    uint64_t now = weft_clock_ns();
+    if (next > now)
+        return next;
+    weft_wl_waiter *chain = NULL;
+    weft_spin_lock(&q->lock);
+    if (weft_atomic_load_seq_cst(&t->blk) & WEFT_BLK_HANDED)
+        fire_locked(q, now, &chain);
+    next = queue_next(q);
+    weft_spin_unlock(&q->lock);
+    weft_wl_wake_chain(chain);
+    return next;
 }
 
 static uint64_t poll_slow(uint64_t next)

@@ -4,8 +4,9 @@
  * A parks, B runs and sends, the stream's poll completes A.  Done with a small (eager)
  * message and a 1 MiB (rendezvous: the send completes only once the peer's receive is
  * matched) message, so both ends of the exchange must park.  Run on 2 ranks.
- * mpi_deadlock_bypass runs this program with WEFT_MPI_BYPASS=1 and expects it to hang
- * (mpirun's --timeout): the proof that this test can fail. */
+ * mpi_deadlock_bypass runs this program with WEFT_MPI_BYPASS=1 and WEFT_BLOCKING_HANDOFF_US=0
+ * (no spare serves a stream blocked in MPI) and expects it to hang (mpirun's --timeout):
+ * the proof that this test can fail. */
 #include <string.h>
 
 #include "mpi_test.h"

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "core/stream/atfork.h"
+#include "core/stream/blocking.h"
 #include "core/pool/pool.h"
 #include "core/runtime.h"
 #include "core/sched/sched.h"
@@ -131,6 +132,7 @@ static void child(void)
      * gone with its thread: its hold would make ABT_finalize wait forever */
     weft_atomic_store_relaxed(&weft_pool_holds, 0);
     weft_dump_atfork_child();
+    weft_blocking_atfork_child(); /* the monitor and the spares are gone too */
     weft_xstream *me = weft_tls_xs;
     if (me && me->primary && me->cur == me->main_unit) {
         weft_desc_atfork(2, NULL);

@@ -16,6 +16,7 @@
 
 #include "core/stream/affinity.h"
 #include "core/stream/atfork.h"
+#include "core/stream/blocking.h"
 #include "core/unit/fork.h"
 #include "core/tool/sanitizer.h"
 #include "core/tool/stack_dump.h"
@@ -141,6 +142,14 @@ void weft_config_load(struct weft_config *c)
     c->mutex_max_handovers = (uint32_t)env_u64("MUTEX_MAX_HANDOVERS", 64, 0, UINT32_MAX);
     c->mutex_max_wakeups = (uint32_t)env_u64("MUTEX_MAX_WAKEUPS", 1, 0, UINT32_MAX);
     c->print_config = env_bool("PRINT_CONFIG", false);
+    const char *bh = getenv("WEFT_BLOCKING_HANDOFF_US");
+    c->blocking_handoff_ns = 20000;
+    if (bh && *bh) {
+        char *end;
+        unsigned long long us = strtoull(bh, &end, 10);
+        if (!*end && us <= 10000000u)
+            c->blocking_handoff_ns = us * 1000u;
+    }
     const char *lp = env("MEM_LP_ALLOC");
     c->lp_alloc = WEFT_LP_MALLOC;
     if (lp) {
@@ -219,6 +228,11 @@ void weft_config_print(FILE *fp, const struct weft_config *c)
     fprintf(fp, " - joiners lend their stacks to fresh ULTs: %s\n",
             c->lend_stacks ? (c->lend_canary ? "yes (canary at the ULT's stack size)" : "yes")
                            : "no");
+    if (c->blocking_handoff_ns)
+        fprintf(fp, " - blocking calls handed off after: %llu us (WEFT_BLOCKING_HANDOFF_US)\n",
+                (unsigned long long)(c->blocking_handoff_ns / 1000u));
+    else
+        fprintf(fp, " - blocking calls handed off: never (WEFT_BLOCKING_HANDOFF_US=0)\n");
     fprintf(fp, " - fork-join technique (WEFT_FORK): %s\n",
             weft_fork_name(weft_fork_of(c->fork_flags)));
     fprintf(fp, " - valgrind support: %s\n", WEFT_USE_VALGRIND ? "yes" : "no");
@@ -475,6 +489,8 @@ WEFT_API int ABT_finalize(void)
         weft_xstream_join(t);
         weft_xstream_destroy(t);
     }
+    /* the spares finish what they run; no stream is left to hand them */
+    weft_blocking_finalize();
     /* 2. the primary scheduler runs until its pools are empty, then returns here */
     weft_sched *s = xs->main_sched;
     weft_atomic_store_seq_cst(&s->request, WEFT_SCHED_REQ_FINISH);

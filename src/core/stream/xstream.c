@@ -15,6 +15,7 @@
 #include "core/tool/stack_dump.h"
 #include "core/unit/unit.h"
 #include "core/stream/xstream.h"
+#include "core/stream/blocking.h"
 #include "core/sched/poll_hook.h"
 #include "core/sched/timer_hook.h"
 #include "core/tool/overflow.h"
@@ -205,6 +206,7 @@ int weft_xstream_join(weft_xstream *xs)
 
 void weft_xstream_destroy(weft_xstream *xs)
 {
+    weft_blocking_forget(xs); /* a spare may still be finishing a unit for it */
     pthread_mutex_lock(&weft_g.lock);
     if (weft_g.by_rank[xs->rank] == xs)
         weft_g.by_rank[xs->rank] = NULL;
