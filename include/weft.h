@@ -426,6 +426,32 @@ int weft_blocking_begin(void) ABT_API_PUBLIC;
  */
 int weft_blocking_end(void) ABT_API_PUBLIC;
 
+/** The longest time slice weft_pool_set_preempt() and WEFT_PREEMPT accept: 10 s. */
+#define WEFT_PREEMPT_MAX_US 10000000u
+
+/**
+ * @brief Let units of a pool be preempted after a time slice of us microseconds.
+ *
+ * A unit taken from `pool` that runs `us` microseconds without a switch (no yield,
+ * no wait, no end: a loop that spins on a flag, a long computation) while other
+ * work waits for its stream has that stream's work handed to a spare OS thread
+ * of weft, as a blocking call has (weft_blocking_begin()): the spare pops the
+ * stream's pools that several streams may pop (ABT_POOL_ACCESS_MPMC,
+ * ABT_POOL_ACCESS_SPMC) until the unit switches, and the OS shares the CPUs
+ * between the unit's thread and the spare.  The unit itself is not stopped and
+ * never leaves its OS thread, so it needs no async-signal safety; a unit that
+ * spins waiting for another unit of its stream finishes.  The environment
+ * variable WEFT_PREEMPT (microseconds) sets the slice of every pool that has none.
+ * A watcher thread samples the running units every quarter of the shortest slice
+ * set; units that switch in time cost nothing (the switch path does not change).
+ * 0 turns preemption off for the pool.
+ * @contexts any, after ABT_init.
+ * @retval ABT_SUCCESS
+ * @retval ABT_ERR_INV_POOL pool is invalid
+ * @retval ABT_ERR_INV_ARG us is larger than WEFT_PREEMPT_MAX_US
+ * @undefined nothing.
+ */
+int weft_pool_set_preempt(ABT_pool pool, unsigned int us) ABT_API_PUBLIC;
 #ifdef __cplusplus
 }
 #endif

@@ -46,6 +46,7 @@ struct weft_config {
     uint32_t mutex_max_handovers; /* ABT_MUTEX_MAX_HANDOVERS */
     uint32_t mutex_max_wakeups;   /* ABT_MUTEX_MAX_WAKEUPS */
     uint16_t fork_flags;          /* WEFT_FORK: the default technique's unit flags (fork.h) */
+    uint64_t preempt_ns;          /* WEFT_PREEMPT: every unit's time slice (0: none) */
     uint64_t blocking_handoff_ns; /* WEFT_BLOCKING_HANDOFF_US: a stream in a blocking call
                                    * this long with work waiting gets a spare (0: never) */
 };

@@ -250,6 +250,7 @@ struct weft_pool {
     int id;
     _Atomic int num_scheds;         /* schedulers that use this pool */
     _Atomic long num_blocked;       /* units associated with the pool that are blocked */
+    _Atomic uint64_t preempt_ns;    /* weft_pool_set_preempt: the time slice of its units, 0 none */
     void *data;                     /* ABT_pool_set_data */
     void *impl;                     /* user-defined pools: their own state */
     weft_pool *all_next, *all_prev; /* registry of every pool (freed by ABT_finalize) */
@@ -257,7 +258,7 @@ struct weft_pool {
                                      * under `lock`, mirrored by WEFT_POOL_IDLERS in notify */
 };
 
-/* xs->blk: the monitor handed the stream, blocked in a call, to a spare (stream/blocking.c) */
+/* xs->blk: the monitor handed the stream, blocked in a call, to a spare (stream/handoff.c) */
 #define WEFT_BLK_HANDED ((uint64_t)1 << 63)
 
 /* ---- schedulers ---- */
@@ -369,17 +370,24 @@ struct weft_xstream {
     weft_unit *main_unit;              /* primary stream: the primary ULT */
     _Atomic(weft_unit *) main_handoff; /* primary ULT popped by another stream, sent home */
     _Atomic uint32_t idle;             /* futex word of its sleeping scheduler (sched/idle.h) */
-    /* blocking calls (stream/blocking.c) */
+    /* blocking calls (stream/handoff.c) */
     int blocking_depth;               /* weft_blocking_begin pairs open; own thread only */
     _Atomic uint64_t blk;             /* odd: in a blocking call; WEFT_BLK_HANDED: a spare serves */
     uint64_t blk_seen;                /* the monitor's last sample of blk (monitor only) */
     struct weft_spare *_Atomic spare; /* the spare of the current hand-off */
     weft_xstream *served;             /* a spare's record: the stream it serves, or NULL */
     void *_Atomic timerq;             /* its thread's timer queue (sync, core/sched/timer_hook.h) */
-    _Atomic int idle_cpu;             /* the CPU it last went to sleep on, -1: unknown */
-    uint64_t idle_moved_ns;           /* when its idle scheduler last left a CPU (idle.c) */
-    void *tsan_os_fiber;              /* TSan: the OS thread's own fiber */
-    void *os_stack_lo;                /* the OS thread's stack (ASan bounds) */
+    /* preemption (stream/handoff.c): the monitor's last sample of the running unit, when it
+     * was taken, and the spare serving while that unit holds the stream (monitor only) */
+    const weft_unit *pre_cur;
+    uint64_t pre_epoch;
+    int pre_budget;
+    uint64_t pre_since;
+    struct weft_spare *pre_spare;
+    _Atomic int idle_cpu;   /* the CPU it last went to sleep on, -1: unknown */
+    uint64_t idle_moved_ns; /* when its idle scheduler last left a CPU (idle.c) */
+    void *tsan_os_fiber;    /* TSan: the OS thread's own fiber */
+    void *os_stack_lo;      /* the OS thread's stack (ASan bounds) */
     size_t os_stack_size;
     struct weft_trace_buf *trace; /* its event buffer while WEFT_TRACE records (trace.c);
                                    * only this stream uses it */

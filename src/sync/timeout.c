@@ -141,7 +141,7 @@ static uint64_t poll_slow(uint64_t next);
 static uint64_t poll_served(weft_xstream *t);
 
 /* The queue of the stream that the calling thread serves as a spare while that stream's
- * thread is blocked in a call (xs->served, core/stream/blocking.c), or NULL. */
+ * thread is blocked in a call (xs->served, core/stream/handoff.c), or NULL. */
 static inline weft_xstream *served_stream(void)
 {
     weft_xstream *xs = weft_xs_self();

@@ -31,13 +31,13 @@ struct weft_timer_hook {
     uint64_t (*next)(void);
     /* The earliest deadline of the queue `q` that a stream noted (weft_timers_note_queue),
      * from any thread: a stream blocked in a call with deadlines pending has work for a
-     * spare (core/stream/blocking.c). */
+     * spare (core/stream/handoff.c). */
     uint64_t (*queue_next)(void *q);
 };
 
 /* The queue of the calling thread's timed waits, noted in its stream (sync calls it when
  * it makes the queue): a spare that serves the stream while it is blocked in a call fires
- * it (xs->served, core/stream/blocking.c). */
+ * it (xs->served, core/stream/handoff.c). */
 static inline void weft_timers_note_queue(void *q)
 {
     weft_xstream *xs = weft_xs_self();

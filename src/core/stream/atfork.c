@@ -34,7 +34,7 @@
 #include <string.h>
 
 #include "core/stream/atfork.h"
-#include "core/stream/blocking.h"
+#include "core/stream/handoff.h"
 #include "core/pool/pool.h"
 #include "core/runtime.h"
 #include "core/sched/sched.h"

@@ -16,7 +16,7 @@
 
 #include "core/stream/affinity.h"
 #include "core/stream/atfork.h"
-#include "core/stream/blocking.h"
+#include "core/stream/handoff.h"
 #include "core/unit/fork.h"
 #include "core/tool/sanitizer.h"
 #include "core/tool/stack_dump.h"
@@ -142,6 +142,13 @@ void weft_config_load(struct weft_config *c)
     c->mutex_max_handovers = (uint32_t)env_u64("MUTEX_MAX_HANDOVERS", 64, 0, UINT32_MAX);
     c->mutex_max_wakeups = (uint32_t)env_u64("MUTEX_MAX_WAKEUPS", 1, 0, UINT32_MAX);
     c->print_config = env_bool("PRINT_CONFIG", false);
+    const char *pe = getenv("WEFT_PREEMPT");
+    if (pe && *pe) {
+        char *end;
+        unsigned long long us = strtoull(pe, &end, 10);
+        if (!*end && us <= WEFT_PREEMPT_MAX_US)
+            c->preempt_ns = us * 1000u;
+    }
     const char *bh = getenv("WEFT_BLOCKING_HANDOFF_US");
     c->blocking_handoff_ns = 20000;
     if (bh && *bh) {
@@ -233,6 +240,9 @@ void weft_config_print(FILE *fp, const struct weft_config *c)
                 (unsigned long long)(c->blocking_handoff_ns / 1000u));
     else
         fprintf(fp, " - blocking calls handed off: never (WEFT_BLOCKING_HANDOFF_US=0)\n");
+    if (c->preempt_ns)
+        fprintf(fp, " - preemption: after %llu us without a switch (WEFT_PREEMPT)\n",
+                (unsigned long long)(c->preempt_ns / 1000u));
     fprintf(fp, " - fork-join technique (WEFT_FORK): %s\n",
             weft_fork_name(weft_fork_of(c->fork_flags)));
     fprintf(fp, " - valgrind support: %s\n", WEFT_USE_VALGRIND ? "yes" : "no");
@@ -412,6 +422,8 @@ WEFT_API int ABT_init(int argc, char **argv)
     if (r == ABT_SUCCESS)
         weft_atomic_store_release(&weft_g.init_count, n + 1);
     pthread_mutex_unlock(&init_lock);
+    if (r == ABT_SUCCESS && n == 0)
+        weft_preempt_init(); /* WEFT_PREEMPT: the monitor samples every stream */
     if (r == ABT_SUCCESS && n == 0 && weft_g.cfg.print_config)
         weft_config_print(stdout, &weft_g.cfg);
     return r;

@@ -15,7 +15,7 @@
 #include "core/tool/stack_dump.h"
 #include "core/unit/unit.h"
 #include "core/stream/xstream.h"
-#include "core/stream/blocking.h"
+#include "core/stream/handoff.h"
 #include "core/sched/poll_hook.h"
 #include "core/sched/timer_hook.h"
 #include "core/tool/overflow.h"

@@ -1,43 +1,51 @@
-/* src/core/stream/blocking.c - weft_blocking_begin/end: a unit announces a call that may
- * block its OS thread in the kernel, and a spare OS thread serves its stream's pools while
- * the call blocks.  The protocol (docs/design/stream.md, "Blocking calls"):
+/* src/core/stream/handoff.c - a stream whose OS thread is held, in a blocking call
+ * (weft_blocking_begin/end) or by a unit that runs a whole time slice without a switch
+ * (preemption: weft_pool_set_preempt, WEFT_PREEMPT), hands the rest of its work to a spare
+ * OS thread.  The protocol (docs/design/stream.md, "Blocking calls" and "Preemption"):
  *
  *   xs->blk    a counter, odd while the stream's thread is inside a blocking call.  Only
  *              that thread makes it odd (begin) and even (end); the monitor may add the
  *              bit WEFT_BLK_HANDED to an odd value, with a CAS, once it handed the stream
  *              to a spare.  end's CAS from the odd value it wrote fails exactly when the
  *              monitor's CAS won: then it stops the spare.
- *   monitor    one thread, started at the first begin, as Go's sysmon.  Every tick it
- *              samples every stream's blk; a stream whose odd value did not change since
- *              the previous tick (it has been in the same call for a tick or more) and
- *              that has work waiting (a unit in a pool that several streams may pop, or a
- *              deadline in its timer queue) is handed to an idle spare.  The tick is
- *              WEFT_BLOCKING_HANDOFF_US; it doubles, up to 10 ms, after 50 ticks without
- *              a hand-off, and comes back to the minimum at a hand-off.  Without a stream
- *              in a call for 50 ms the monitor sleeps on a futex until the next begin
- *              (begin: one load of `asleep` after its store, seq_cst on both sides, so a
- *              monitor going to sleep sees the call or the caller sees the monitor).
+ *   monitor    one thread, started at the first begin (or when preemption is turned on),
+ *              as Go's sysmon.  Every tick it samples every stream: a stream whose odd blk
+ *              did not change since the previous tick (it has been in the same call for a
+ *              tick or more), or whose running unit, switch count and yield budget have
+ *              not changed for its pool's time slice, and that has work waiting (a unit in
+ *              a pool that several streams may pop, or a deadline in its timer queue), is
+ *              handed to an idle spare.  The tick is WEFT_BLOCKING_HANDOFF_US; it doubles,
+ *              up to 10 ms (a quarter of the shortest time slice under preemption), after
+ *              50 ticks without a hand-off, and comes back to the minimum at a hand-off.
+ *              With no preemption on and no stream in a call for 50 ms, the monitor sleeps
+ *              on a futex until the next begin (begin: one load of `asleep` after its
+ *              store, seq_cst on both sides, so a monitor going to sleep sees the call or
+ *              the caller sees the monitor).
  *   spare      an OS thread with a stream record of its own (never in by_rank: it is not
  *              a stream of the program; it carries the served stream's rank, so units that
  *              run there see the rank they would see at home).  Handed a stream, it runs a
  *              BASIC_WAIT scheduler over that stream's main scheduler's built-in pools
- *              whose access mode allows several consumers, and fires the served stream's
- *              timer queue (xs->served, sync/timeout.c), until end asks it to stop (an
- *              EXIT request; it stops after the unit it runs).  Idle, it sleeps on its word,
- *              capped at its own timer queue's deadline (units that parked with a deadline
- *              while it served).
+ *              whose access mode allows several consumers, and, for a blocking call, fires
+ *              the served stream's timer queue (xs->served, sync/timeout.c), until it is
+ *              asked to stop (an EXIT request: by end, or by the monitor once the held
+ *              unit switched); it stops after the unit it runs.  Idle, it sleeps on its
+ *              word, capped at its own timer queue's deadline (units that parked with a
+ *              deadline while it served).
  *
- * The caller never leaves its OS thread: the pair only moves the other units' work.
- * Cost of a call that returns quickly: begin stores blk (seq_cst: an xchg on x86-64) and
- * loads `asleep`; end is a CAS on the stream's own line. */
+ * The held unit never leaves its OS thread: a hand-off only moves the other units' work,
+ * and the OS shares the CPUs between the held thread and the spare.  Cost of a call that
+ * returns quickly: begin stores blk (seq_cst: an xchg on x86-64) and loads `asleep`; end
+ * is a CAS on the stream's own line.  Preemption costs the switch path nothing: the
+ * monitor reads words the stream keeps anyway, as the watchdog does. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <weft.h>
 
-#include "core/stream/blocking.h"
+#include "core/stream/handoff.h"
 #include "core/sched/timer_hook.h"
 #include "core/stream/xstream.h"
 #include "core/tool/overflow.h"
@@ -54,6 +62,7 @@ struct weft_spare {
     weft_xstream *target;    /* the stream to serve (written before ASSIGNED) */
     weft_spinlock lock;      /* stop + sched: end's stop request against the spare's start/end */
     bool stop;               /* the target came back: do not start, or stop (under lock) */
+    bool timers;             /* a blocking call: fire the target's timer queue too */
     bool lost;               /* a thread of the parent, in a fork child: never joined */
     weft_sched *sched;       /* its scheduler while it serves (under lock) */
     struct weft_spare *next; /* every spare (under weft_g.lock) */
@@ -69,12 +78,12 @@ static struct {
     _Atomic bool started;
     _Atomic bool quit;
     pthread_t thread;
-    _Atomic uint32_t asleep;   /* futex word: 1 while the monitor sleeps without a tick */
-    struct weft_spare *spares; /* under weft_g.lock */
-    bool warned;               /* under lock: the monitor could not start once */
+    _Atomic uint32_t asleep;       /* futex word: 1 while the monitor sleeps without a tick */
+    struct weft_spare *spares;     /* under weft_g.lock */
+    _Atomic bool preempt;          /* a time slice is set somewhere: sample the running units */
+    _Atomic uint64_t preempt_tick; /* a quarter of the shortest time slice set, 0: none */
+    bool warned;                   /* under lock: the monitor could not start once */
 } mon = { .lock = PTHREAD_MUTEX_INITIALIZER };
-
-/* ---------------------------------------------------------------- spares */
 
 static void sleep_ns(uint64_t ns)
 {
@@ -118,7 +127,7 @@ static void spare_serve(struct weft_spare *sp, void *fiber)
     }
     free(pools);
     xs->rank = x->rank;
-    xs->served = x;
+    xs->served = sp->timers ? x : NULL;
     s->use = WEFT_SCHED_MAIN;
     s->xs = xs;
     s->tsan_fiber = fiber;
@@ -172,6 +181,16 @@ static void *spare_main(void *arg)
     return NULL;
 }
 
+/* Ask a spare to stop serving (or not to start): it stops after the unit it runs. */
+static void spare_stop(struct weft_spare *sp)
+{
+    weft_spin_lock(&sp->lock);
+    sp->stop = true;
+    if (sp->sched)
+        weft_sched_request(sp->sched, WEFT_SCHED_REQ_EXIT);
+    weft_spin_unlock(&sp->lock);
+}
+
 /* A new idle spare on the list; false without memory or a thread. */
 static bool spare_new(void)
 {
@@ -202,8 +221,6 @@ static bool spare_new(void)
     return true;
 }
 
-/* ---------------------------------------------------------------- the monitor */
-
 /* Work waits for x, in a call: a unit in a pool a spare may pop, or a pending deadline
  * (with a pool a spare may pop, where the unit it wakes goes). */
 static bool has_work(weft_xstream *x)
@@ -231,8 +248,66 @@ static struct weft_spare *idle_spare(void)
     return NULL;
 }
 
+struct run_sample {
+    const weft_unit *cur;
+    uint64_t epoch;
+    int budget;
+    uint16_t flags;
+    uint64_t slice; /* the time slice of the unit's pool, 0: none set */
+};
+
+/* The racy reads of another stream's fields, as the watchdog's (stream/watchdog.c): the
+ * words are only compared with themselves, a torn view delays a hand-off by a tick, and a
+ * unit's descriptor and its pool stay mapped until ABT_finalize stops the monitor. */
+__attribute__((noinline, no_sanitize("address", "thread"))) static void
+sample_run(const weft_xstream *x, struct run_sample *s)
+{
+    const volatile weft_xstream *v = x;
+    s->cur = v->cur;
+    s->epoch = v->epoch;
+    s->budget = v->yield_budget;
+    s->flags = s->cur ? *(const volatile uint16_t *)&s->cur->flags : 0;
+    const weft_pool *p = s->cur ? *(weft_pool *const volatile *)&s->cur->pool : NULL;
+    s->slice = p ? *(const volatile uint64_t *)&p->preempt_ns : 0;
+}
+
+/* Preemption: x's running unit has held it for its time slice with work waiting; hand x
+ * to a spare until the unit switches (weft_g.lock held).  1 when it handed x. */
+static int preempt_check(weft_xstream *x, uint64_t now, bool *want_spare)
+{
+    struct run_sample s;
+    sample_run(x, &s);
+    if (s.cur != x->pre_cur || s.epoch != x->pre_epoch || s.budget != x->pre_budget) {
+        x->pre_cur = s.cur;
+        x->pre_epoch = s.epoch;
+        x->pre_budget = s.budget;
+        x->pre_since = now;
+        if (x->pre_spare) { /* the unit switched: x serves itself again */
+            spare_stop(x->pre_spare);
+            x->pre_spare = NULL;
+        }
+        return 0;
+    }
+    uint64_t slice = s.slice ? s.slice : weft_g.cfg.preempt_ns;
+    if (!s.cur || x->pre_spare || !slice || (s.flags & (WEFT_U_SCHED | WEFT_U_MAIN_SCHED)) ||
+        now - x->pre_since < slice || !has_work(x))
+        return 0;
+    struct weft_spare *sp = idle_spare();
+    if (!sp) {
+        *want_spare = true;
+        return 0;
+    }
+    sp->target = x;
+    sp->stop = false;
+    sp->timers = false; /* the held unit may be adding a deadline to its queue right now */
+    x->pre_spare = sp;
+    weft_atomic_store_release(&sp->word, SPARE_ASSIGNED);
+    weft_futex_wake(&sp->word, 1);
+    return 1;
+}
+
 /* One look at every stream (weft_g.lock held).  *inside: streams in a call. */
-static int scan(int *inside, bool *want_spare)
+static int scan(int *inside, bool *want_spare, uint64_t now)
 {
     int handed = 0;
     for (int i = 0; i < weft_g.rank_cap; i++) {
@@ -242,8 +317,11 @@ static int scan(int *inside, bool *want_spare)
         uint64_t v = weft_atomic_load_seq_cst(&x->blk);
         uint64_t seen = x->blk_seen;
         x->blk_seen = v;
-        if (!(v & 1))
+        if (!(v & 1)) {
+            if (weft_atomic_load_relaxed(&mon.preempt))
+                handed += preempt_check(x, now, want_spare);
             continue;
+        }
         ++*inside;
         if ((v & WEFT_BLK_HANDED) || v != seen || !has_work(x))
             continue;
@@ -253,9 +331,10 @@ static int scan(int *inside, bool *want_spare)
             x->blk_seen = 0; /* look again at the next tick, with a spare */
             continue;
         }
-        /* everything the spare and end read is written before the CAS publishes it */
-        sp->target = x;
+        /* everything the spare and end read is written before the CAS publishes it */ sp->target =
+            x;
         sp->stop = false;
+        sp->timers = true;
         weft_atomic_store_relaxed(&x->spare, sp);
         if (weft_atomic_cas_strong_seq_cst(&x->blk, &v, v | WEFT_BLK_HANDED)) {
             x->blk_seen = v | WEFT_BLK_HANDED;
@@ -283,7 +362,7 @@ static void *monitor_main(void *arg)
     uint64_t min = weft_g.cfg.blocking_handoff_ns;
     if (min < TICK_MIN_NS)
         min = TICK_MIN_NS;
-    uint64_t tick = min, quiet_ns = 0;
+    uint64_t tick = min, quiet_ns = 0, max = TICK_MAX_NS;
     unsigned idle_ticks = 0;
     bool warned = false;
     while (!weft_atomic_load_acquire(&mon.quit)) {
@@ -291,7 +370,7 @@ static void *monitor_main(void *arg)
         int inside = 0;
         bool want_spare = false;
         pthread_mutex_lock(&weft_g.lock);
-        int handed = scan(&inside, &want_spare);
+        int handed = scan(&inside, &want_spare, weft_clock_ns());
         pthread_mutex_unlock(&weft_g.lock);
         if (want_spare && !spare_new() && !warned) {
             warned = true;
@@ -302,8 +381,15 @@ static void *monitor_main(void *arg)
         if (handed || want_spare) {
             tick = min;
             idle_ticks = 0;
-        } else if (++idle_ticks > TICKS_AT_MIN && tick < TICK_MAX_NS) {
-            tick = tick * 2 < TICK_MAX_NS ? tick * 2 : TICK_MAX_NS;
+        } else if (++idle_ticks > TICKS_AT_MIN && tick < max) {
+            tick = tick * 2 < max ? tick * 2 : max;
+        }
+        uint64_t pmax = weft_atomic_load_relaxed(&mon.preempt_tick);
+        if (pmax) { /* preemption on: look at least four times per time slice, never sleep */
+            max = pmax < TICK_MAX_NS ? pmax : TICK_MAX_NS;
+            if (tick > max)
+                tick = max;
+            continue;
         }
         quiet_ns = inside ? 0 : quiet_ns + tick;
         if (quiet_ns < QUIET_SLEEP_NS)
@@ -344,8 +430,6 @@ static void monitor_start(void)
     pthread_mutex_unlock(&mon.lock);
 }
 
-/* ---------------------------------------------------------------- the pair */
-
 WEFT_API int weft_blocking_begin(void)
 {
     if (WEFT_UNLIKELY(!weft_initialized()))
@@ -369,11 +453,7 @@ static void end_handed(weft_xstream *xs, uint64_t v)
     /* from here the spare fires the stream's timer queue no more (sync/timeout.c checks
      * the bit under the queue's lock) */
     weft_atomic_store_seq_cst(&xs->blk, (v & ~WEFT_BLK_HANDED) + 1);
-    weft_spin_lock(&sp->lock);
-    sp->stop = true;
-    if (sp->sched)
-        weft_sched_request(sp->sched, WEFT_SCHED_REQ_EXIT);
-    weft_spin_unlock(&sp->lock);
+    spare_stop(sp);
 }
 
 WEFT_API int weft_blocking_end(void)
@@ -397,8 +477,6 @@ WEFT_API int weft_blocking_end(void)
     end_handed(xs, v);
     return ABT_SUCCESS;
 }
-
-/* ---------------------------------------------------------------- life cycle */
 
 void weft_blocking_finalize(void)
 {
@@ -441,6 +519,9 @@ void weft_blocking_forget(weft_xstream *x)
      * queue and call word until its loop returns */
     pthread_mutex_lock(&weft_g.lock);
     for (struct weft_spare *sp = mon.spares; sp; sp = sp->next)
+        if (sp->target == x && weft_atomic_load_acquire(&sp->word) == SPARE_ASSIGNED)
+            spare_stop(sp); /* a preemption hand-off the monitor did not see end */
+    for (struct weft_spare *sp = mon.spares; sp; sp = sp->next)
         while (sp->target == x && weft_atomic_load_acquire(&sp->word) == SPARE_ASSIGNED) {
             pthread_mutex_unlock(&weft_g.lock);
             sleep_ns(50000);
@@ -462,4 +543,43 @@ void weft_blocking_atfork_child(void)
         sp->lost = true;
         weft_atomic_store_relaxed(&sp->word, SPARE_QUIT);
     }
+    weft_xstream *me = weft_tls_xs;
+    if (me)
+        me->pre_spare = NULL;
+}
+
+/* Sample the running units for time slices of ns (the shortest one sets the tick), and
+ * make sure the monitor runs. */
+static void preempt_on(uint64_t ns)
+{
+    uint64_t t = ns / 4 < TICK_MIN_NS ? TICK_MIN_NS : ns / 4;
+    uint64_t cur = weft_atomic_load_relaxed(&mon.preempt_tick);
+    while ((cur == 0 || t < cur) && !weft_atomic_cas_weak_relaxed(&mon.preempt_tick, &cur, t)) {
+    }
+    weft_atomic_store_release(&mon.preempt, true);
+    if (!weft_atomic_load_acquire(&mon.started))
+        monitor_start();
+    if (weft_atomic_exchange_seq_cst(&mon.asleep, 0) != 0)
+        weft_futex_wake(&mon.asleep, 1);
+}
+
+void weft_preempt_init(void)
+{
+    weft_atomic_store_relaxed(&mon.preempt, false);
+    weft_atomic_store_relaxed(&mon.preempt_tick, 0);
+    if (weft_g.cfg.preempt_ns)
+        preempt_on(weft_g.cfg.preempt_ns);
+}
+
+WEFT_API int weft_pool_set_preempt(ABT_pool pool, unsigned int us)
+{
+    weft_pool *p = weft_pool_from(pool);
+    if (!p)
+        return ABT_ERR_INV_POOL;
+    if (us > WEFT_PREEMPT_MAX_US)
+        return ABT_ERR_INV_ARG;
+    weft_atomic_store_relaxed(&p->preempt_ns, (uint64_t)us * 1000u);
+    if (us)
+        preempt_on((uint64_t)us * 1000u);
+    return ABT_SUCCESS;
 }

@@ -1,7 +1,7 @@
-/* src/core/stream/blocking.h - the life cycle of the blocking-call monitor and its spares
- * (stream/blocking.c; the pair itself is weft_blocking_begin/end in weft.h). */
-#ifndef WEFT_CORE_BLOCKING_H
-#define WEFT_CORE_BLOCKING_H
+/* src/core/stream/handoff.h - the life cycle of the hand-off monitor and its spares
+ * (stream/handoff.c: blocking calls, weft_blocking_begin/end, and preemption). */
+#ifndef WEFT_CORE_HANDOFF_H
+#define WEFT_CORE_HANDOFF_H
 
 #include "core/sched/sched.h"
 
@@ -11,6 +11,8 @@
 WEFT_INTERNAL void weft_blocking_finalize(void);
 /* Before a stream's record is freed: wait until no spare serves it any more. */
 WEFT_INTERNAL void weft_blocking_forget(weft_xstream *x);
+/* ABT_init, once the runtime runs: WEFT_PREEMPT turns preemption on for every pool. */
+WEFT_INTERNAL void weft_preempt_init(void);
 /* The child of fork(): no monitor, no spare thread. */
 WEFT_INTERNAL void weft_blocking_atfork_child(void);
 
