@@ -1,8 +1,9 @@
 /* tests/preempt_spin_flag.c - preemption (weft_pool_set_preempt, WEFT_PREEMPT): on the only
- * stream, a ULT spins on a flag that a ULT queued behind it sets.  Without preemption the
- * spinner holds the stream forever (alarm: the test fails with a message instead of
+ * stream, three ULTs spin on a flag that a ULT queued behind them sets.  Without preemption
+ * the first spinner holds the stream forever (alarm: the test fails with a message instead of
  * hanging); with a time slice on the pool (argument "pool") or in the environment
- * (argument "env", ctest sets WEFT_PREEMPT), a spare runs the setter.  Also the calls'
+ * (argument "env", ctest sets WEFT_PREEMPT), the stream's work goes to a spare, whose own
+ * spinner hands it to another, until the setter runs.  Also the calls'
  * error codes. */
 #include "weft_only.h"
 #ifndef WEFT_ONLY_SKIPPED
@@ -41,10 +42,12 @@ static void parent(void *arg)
     ABT_pool pool = arg;
     for (int round = 0; round < 3; round++) {
         atomic_store(&flag, 0);
-        ABT_thread s, t;
-        CHECK_ABT(ABT_thread_create(pool, spinner, NULL, ABT_THREAD_ATTR_NULL, &s));
+        ABT_thread s[3], t;
+        for (int i = 0; i < 3; i++)
+            CHECK_ABT(ABT_thread_create(pool, spinner, NULL, ABT_THREAD_ATTR_NULL, &s[i]));
         CHECK_ABT(ABT_thread_create(pool, setter, NULL, ABT_THREAD_ATTR_NULL, &t));
-        CHECK_ABT(ABT_thread_free(&s));
+        for (int i = 0; i < 3; i++)
+            CHECK_ABT(ABT_thread_free(&s[i]));
         CHECK_ABT(ABT_thread_free(&t));
     }
 }
@@ -64,7 +67,7 @@ int main(int argc, char **argv)
     ABT_thread p; /* not the primary ULT: blocking_handoff_pipe.c says why */
     CHECK_ABT(ABT_thread_create(pool, parent, pool, ABT_THREAD_ATTR_NULL, &p));
     CHECK_ABT(ABT_thread_free(&p));
-    CHECK_EQ_INT(atomic_load(&spins_done), 3);
+    CHECK_EQ_INT(atomic_load(&spins_done), 9);
     CHECK_ABT(weft_pool_set_preempt(pool, 0));
     CHECK_ABT(ABT_finalize());
     return 0;

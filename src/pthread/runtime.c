@@ -157,6 +157,13 @@ static bool start_runtime(void)
         if ((rc = ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_TRUE,
                                         &pools[i])) != ABT_SUCCESS)
             goto fail_init;
+    /* Threads are preemptive: one that spins waiting for another must not hold its stream
+     * for good.  A time slice on the pools (WEFT_PTHREAD_PREEMPT_US, 10 ms, 0: none), unless
+     * WEFT_PREEMPT gives every pool one (weft.h, weft_pool_set_preempt). */
+    long slice = env_long("WEFT_PTHREAD_PREEMPT_US", 10000, 0, WEFT_PREEMPT_MAX_US);
+    const char *global_slice = getenv("WEFT_PREEMPT");
+    for (int i = 0; slice > 0 && !(global_slice && *global_slice) && i < num_streams; i++)
+        weft_pool_set_preempt(pools[i], (unsigned)slice);
     ABT_xstream primary;
     ABT_xstream_self(&primary);
     what = "the primary scheduler";

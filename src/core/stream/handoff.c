@@ -71,6 +71,7 @@ struct weft_spare {
 #define TICK_MAX_NS    10000000u /* 10 ms */
 #define TICK_MIN_NS    10000u    /* the monitor never ticks faster than 10 us */
 #define TICKS_AT_MIN   50u       /* ticks without a hand-off before the tick doubles */
+#define SPARES_MAX     256       /* spare threads at most */
 #define QUIET_SLEEP_NS 50000000u /* no stream in a call this long: the monitor sleeps */
 
 static struct {
@@ -80,6 +81,7 @@ static struct {
     pthread_t thread;
     _Atomic uint32_t asleep;       /* futex word: 1 while the monitor sleeps without a tick */
     struct weft_spare *spares;     /* under weft_g.lock */
+    int nspares;                   /* on the list (under weft_g.lock) */
     _Atomic bool preempt;          /* a time slice is set somewhere: sample the running units */
     _Atomic uint64_t preempt_tick; /* a quarter of the shortest time slice set, 0: none */
     bool warned;                   /* under lock: the monitor could not start once */
@@ -191,9 +193,14 @@ static void spare_stop(struct weft_spare *sp)
     weft_spin_unlock(&sp->lock);
 }
 
-/* A new idle spare on the list; false without memory or a thread. */
+/* A new idle spare on the list; false without memory or a thread, or when there are
+ * SPARES_MAX already (units that hold their threads beyond that wait). */
 static bool spare_new(void)
 {
+    if (mon.nspares >= SPARES_MAX) {
+        errno = EAGAIN;
+        return false;
+    }
     struct weft_spare *sp = calloc(1, sizeof(*sp));
     weft_xstream *xs = weft_xstream_alloc();
     if (!sp || !xs) {
@@ -217,6 +224,7 @@ static bool spare_new(void)
     pthread_mutex_lock(&weft_g.lock);
     sp->next = mon.spares;
     mon.spares = sp;
+    mon.nspares++;
     pthread_mutex_unlock(&weft_g.lock);
     return true;
 }
@@ -271,9 +279,10 @@ sample_run(const weft_xstream *x, struct run_sample *s)
     s->slice = p ? *(const volatile uint64_t *)&p->preempt_ns : 0;
 }
 
-/* Preemption: x's running unit has held it for its time slice with work waiting; hand x
- * to a spare until the unit switches (weft_g.lock held).  1 when it handed x. */
-static int preempt_check(weft_xstream *x, uint64_t now, bool *want_spare)
+/* Preemption: x's running unit has held it for its time slice with work waiting; hand the
+ * pools of `target` (x itself, or the stream that the spare x serves) to a spare until the
+ * unit switches (weft_g.lock held).  1 when it handed them. */
+static int preempt_check(weft_xstream *x, weft_xstream *target, uint64_t now, bool *want_spare)
 {
     struct run_sample s;
     sample_run(x, &s);
@@ -297,7 +306,7 @@ static int preempt_check(weft_xstream *x, uint64_t now, bool *want_spare)
         *want_spare = true;
         return 0;
     }
-    sp->target = x;
+    sp->target = target;
     sp->stop = false;
     sp->timers = false; /* the held unit may be adding a deadline to its queue right now */
     x->pre_spare = sp;
@@ -319,7 +328,7 @@ static int scan(int *inside, bool *want_spare, uint64_t now)
         x->blk_seen = v;
         if (!(v & 1)) {
             if (weft_atomic_load_relaxed(&mon.preempt))
-                handed += preempt_check(x, now, want_spare);
+                handed += preempt_check(x, x, now, want_spare);
             continue;
         }
         ++*inside;
@@ -331,8 +340,8 @@ static int scan(int *inside, bool *want_spare, uint64_t now)
             x->blk_seen = 0; /* look again at the next tick, with a spare */
             continue;
         }
-        /* everything the spare and end read is written before the CAS publishes it */ sp->target =
-            x;
+        /* everything the spare and end read is written before the CAS publishes it */
+        sp->target = x;
         sp->stop = false;
         sp->timers = true;
         weft_atomic_store_relaxed(&x->spare, sp);
@@ -342,6 +351,21 @@ static int scan(int *inside, bool *want_spare, uint64_t now)
             weft_futex_wake(&sp->word, 1);
             handed++;
         }
+    }
+    /* a spare's unit may hold it too (it spins for a unit queued behind it): spares are
+     * preempted as streams are; a spare that went idle lets go of the one it had handed */
+    for (struct weft_spare *sp = mon.spares; sp; sp = sp->next) {
+        weft_xstream *sx = sp->xs;
+        if (weft_atomic_load_acquire(&sp->word) != SPARE_ASSIGNED) {
+            if (sx->pre_spare) {
+                spare_stop(sx->pre_spare);
+                sx->pre_spare = NULL;
+            }
+            sx->pre_cur = NULL;
+            continue;
+        }
+        if (weft_atomic_load_relaxed(&mon.preempt) && weft_atomic_load_acquire(&sx->main_sched))
+            handed += preempt_check(sx, sp->target, now, want_spare);
     }
     return handed;
 }
@@ -493,6 +517,7 @@ void weft_blocking_finalize(void)
     pthread_mutex_lock(&weft_g.lock);
     struct weft_spare *all = mon.spares;
     mon.spares = NULL;
+    mon.nspares = 0;
     pthread_mutex_unlock(&weft_g.lock);
     weft_xstream *self = weft_xs_self();
     for (struct weft_spare *sp = all; sp; sp = sp->next)
