@@ -520,6 +520,11 @@ void weft_blocking_finalize(void)
     mon.nspares = 0;
     pthread_mutex_unlock(&weft_g.lock);
     weft_xstream *self = weft_xs_self();
+    /* the monitor stopped a preemption's spare when its unit switched: it is gone, so stop
+     * them all (what they serve is the primary stream's, which runs meanwhile) */
+    for (struct weft_spare *sp = all; sp; sp = sp->next)
+        if (weft_atomic_load_acquire(&sp->word) == SPARE_ASSIGNED)
+            spare_stop(sp);
     for (struct weft_spare *sp = all; sp; sp = sp->next)
         while (weft_atomic_load_acquire(&sp->word) == SPARE_ASSIGNED) {
             weft_ult_yield(self, self->cur);
