@@ -221,7 +221,7 @@ WEFT_API WEFT_HOT_ALIGN int ABT_thread_join(ABT_thread thread)
     weft_unit *u = weft_unit_from(thread);
     if (WEFT_UNLIKELY(!u))
         return ABT_ERR_INV_THREAD;
-    return weft_unit_join(u);
+    return weft_unit_join(u, ABT_ERR_INV_THREAD);
 }
 
 /* ABT_thread_free of a valid handle that needs more than the fast path: a join, a tool,

@@ -332,9 +332,9 @@ static __attribute__((noinline)) void join_wait_missed(weft_xstream *xs, weft_un
     join_wait(xs, self, t, NULL, false, false);
 }
 
-/* The usual join of a queued tasklet (weft_unit_join_wait). */
-static WEFT_HOT_ALIGN __attribute__((noinline)) void
-join_fresh_tasklet(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p)
+/* The usual join of a queued tasklet (weft_unit_join_wait, weft_unit_join_told). */
+static inline __attribute__((always_inline)) void
+join_fresh_tasklet_do(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p)
 {
     if (WEFT_UNLIKELY(!weft_pool_fifo_take_tasklet(p, t))) {
         join_wait_missed(xs, self, t);
@@ -342,6 +342,11 @@ join_fresh_tasklet(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p
     }
     fresh_tasklet_run(xs, self, t, false);
     tasklet_publish_end(t);
+}
+static WEFT_HOT_ALIGN __attribute__((noinline)) void
+join_fresh_tasklet(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p)
+{
+    join_fresh_tasklet_do(xs, self, t, p);
 }
 
 /* The join's end of sc_lend_run: what it did, the unit published if it ran intact. */
@@ -368,9 +373,9 @@ static __attribute__((noinline)) void join_fresh_sc(weft_xstream *xs, weft_unit 
     }
 }
 
-/* The usual join of a fresh RoC-L ULT (weft_unit_join_wait). */
-static WEFT_HOT_ALIGN __attribute__((noinline)) void
-join_fresh_roc(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p)
+/* The usual join of a fresh RoC-L ULT (weft_unit_join_wait, weft_unit_join_told). */
+static inline __attribute__((always_inline)) void
+join_fresh_roc_do(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p)
 {
     /* on self's stack first; else (no room, or t ran: the take takes it if it is the
      * head) on a stack of its own */
@@ -393,26 +398,85 @@ join_fresh_roc(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p)
         fresh_roc_publish_end(t);
 }
 
+static WEFT_HOT_ALIGN __attribute__((noinline)) void
+join_fresh_roc(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p)
+{
+    join_fresh_roc_do(xs, self, t, p);
+}
+
+/* ABT_thread_join's and ABT_task_join's joins (weft_unit_join_told): each path, then the
+ * JOIN event in the same frame, so that the entry point tail-calls the join and keeps no
+ * register across it.  The event is tested after the join, as the entry point did: a tool
+ * registered while the unit runs hears it (tests/free_tool_midrun.c). */
+static inline __attribute__((always_inline)) int join_told_end(weft_unit *t)
+{
+    weft_tool_event(t, ABT_TOOL_EVENT_THREAD_JOIN);
+    return ABT_SUCCESS;
+}
+static WEFT_HOT_ALIGN __attribute__((noinline)) int
+join_fresh_tasklet_told(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p)
+{
+    join_fresh_tasklet_do(xs, self, t, p);
+    return join_told_end(t);
+}
+static WEFT_HOT_ALIGN __attribute__((noinline)) int
+join_fresh_roc_told(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p)
+{
+    join_fresh_roc_do(xs, self, t, p);
+    return join_told_end(t);
+}
+static __attribute__((noinline)) int join_plain_told(weft_xstream *xs, weft_unit *self,
+                                                     weft_unit *t)
+{
+    join_wait_plain(xs, self, t);
+    return join_told_end(t);
+}
+static __attribute__((noinline)) int join_general_told(weft_xstream *xs, weft_unit *self,
+                                                       weft_unit *t)
+{
+    join_wait_general(xs, self, t);
+    return join_told_end(t);
+}
+
 /* Frameless: every way out is a tail call, so a join that is not the usual one (a unit
  * that yielded, the deviation benchmark's; another technique) pays only the tests: a unit
- * that ran first, then the unit's kind and technique. */
-WEFT_HOT_ALIGN void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t)
+ * that ran first, then the unit's kind and technique.  `told`: the ways out of
+ * weft_unit_join_told, which end with the JOIN event. */
+static inline __attribute__((always_inline)) int join_dispatch(weft_xstream *xs, weft_unit *self,
+                                                               weft_unit *t, bool told)
 {
     weft_pool *p;
-    if (ran_hint(t)) {
-        join_wait_plain(xs, self, t); /* the general join */
-        return;
+    if (WEFT_UNLIKELY(ran_hint(t))) { /* (the layout of the fresh case first) */
+        if (told)                     /* the general join */
+            return join_plain_told(xs, self, t);
+        join_wait_plain(xs, self, t);
+        return ABT_SUCCESS;
     } else if (!(t->flags & WEFT_U_ULT)) {
         if ((p = fresh_pool(xs, self, t)) &&
             fresh_tasklet_fits(self, t, ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH)) {
+            if (told)
+                return join_fresh_tasklet_told(xs, self, t, p);
             join_fresh_tasklet(xs, self, t, p);
-            return;
+            return ABT_SUCCESS;
         }
     } else if (weft_unit_picks_roc_l(t) && (p = fresh_pool(xs, self, t))) {
+        if (told)
+            return join_fresh_roc_told(xs, self, t, p);
         join_fresh_roc(xs, self, t, p);
-        return;
+        return ABT_SUCCESS;
     }
+    if (told)
+        return join_general_told(xs, self, t);
     join_wait_general(xs, self, t);
+    return ABT_SUCCESS;
+}
+WEFT_HOT_ALIGN void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t)
+{
+    (void)join_dispatch(xs, self, t, false);
+}
+WEFT_HOT_ALIGN int weft_unit_join_told(weft_xstream *xs, weft_unit *self, weft_unit *t)
+{
+    return join_dispatch(xs, self, t, true);
 }
 
 void weft_unit_join_wait_chain(weft_xstream *xs, weft_unit *self, weft_unit *t,

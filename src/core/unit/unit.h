@@ -450,12 +450,22 @@ static inline int weft_unit_join_quiet(weft_unit *t, weft_join_chain *chain)
     return ABT_SUCCESS;
 }
 
-static inline int weft_unit_join(weft_unit *t)
+/* ABT_thread_join and ABT_task_join: weft_unit_join_wait followed by the JOIN event, its
+ * ways out ending with the event (join.c), so that the entry point's join is a tail call
+ * and keeps no register across it; ABT_SUCCESS. */
+WEFT_INTERNAL int weft_unit_join_told(weft_xstream *xs, weft_unit *self, weft_unit *t);
+/* The join of ABT_thread_join and ABT_task_join with its JOIN event; `bad`
+ * (ABT_ERR_INV_THREAD, ABT_ERR_INV_TASK) for the caller itself or a special unit. */
+static inline int weft_unit_join(weft_unit *t, int bad)
 {
-    int r = weft_unit_join_quiet(t, NULL);
-    if (r == ABT_SUCCESS)
-        weft_tool_event(t, ABT_TOOL_EVENT_THREAD_JOIN);
-    return r;
+    weft_xstream *xs = weft_xs_self();
+    weft_unit *self = xs ? xs->cur : NULL;
+    if (WEFT_UNLIKELY(t == self || (t->flags & WEFT_U_SPECIAL)))
+        return bad;
+    if (!weft_unit_done(t))
+        return weft_unit_join_told(xs, self, t);
+    weft_tool_event(t, ABT_TOOL_EVENT_THREAD_JOIN);
+    return ABT_SUCCESS;
 }
 
 /* The free fast path of ABT_thread_free and ABT_task_free, the twin of the creation's
