@@ -300,8 +300,13 @@ static inline bool weft_unit_create_fits(weft_xstream *xs, weft_pool *p, void (*
 {
     /* "p is neither NULL nor ABT_POOL_NULL (5)" as one mask test: the other values it
      * keeps out (1, 4) are no object's address, and the general path answers for them as
-     * before.  A technique that acts at creation first: those units leave after one test */
-    return !(fork_flags & (WEFT_U_F_CF | WEFT_U_F_KEEP)) && WEFT_LIKELY(weft_initialized()) &&
+     * before.  A technique that acts at creation first: those units leave after one test.
+     * No test of the initialisation count: a thread is a stream's (xs != NULL) only while
+     * the runtime is initialised (the primary's weft_tls_xs is set before the count rises
+     * and cleared before it falls to 0, runtime.c, atfork.c; the secondary streams' threads
+     * end before that), and the general path answers ABT_ERR_UNINITIALIZED for the rest */
+    WEFT_ASSERT(xs == NULL || weft_initialized());
+    return !(fork_flags & (WEFT_U_F_CF | WEFT_U_F_KEEP)) &&
            ((uintptr_t)p & ~(uintptr_t)ABT_POOL_NULL) != 0 && fn != NULL && xs != NULL &&
            weft_desc_cache_nonempty(&xs->cache) && (p->caps & WEFT_POOL_CAP_INLINE_FIFO);
 }
@@ -313,10 +318,11 @@ weft_unit_create_fast(weft_xstream *xs, weft_pool *p, void (*fn)(void *), void *
                       ABT_thread *handle)
 {
     weft_unit *u = weft_desc_cache_take(&xs->cache);
-    weft_unit_init(u, p, fn, arg, flags);
-    if (handle) { /* named: one test for the flag and the handle */
-        unit_set_flags_word(u, (uint16_t)(flags | WEFT_U_NAMED));
+    if (handle) { /* named: one test for the flag and the handle, one store of the flags */
+        weft_unit_init(u, p, fn, arg, (uint16_t)(flags | WEFT_U_NAMED));
         *handle = weft_unit_handle(u);
+    } else {
+        weft_unit_init(u, p, fn, arg, flags);
     }
     if (WEFT_UNLIKELY(weft_tool_wants(ABT_TOOL_EVENT_THREAD_CREATE)))
         return weft_unit_push_told(p, u);
@@ -484,8 +490,10 @@ static inline void weft_unit_free_fast(weft_xstream *xs, weft_unit *u, ABT_threa
 {
     WEFT_ASSERT(weft_atomic_load_relaxed(&u->handle) == (uintptr_t)h); /* checked */
     (void)h;
-    weft_unit_release_fields(u);
+    /* the put first: the cache's count read by weft_unit_free_fits is still in a register
+     * (the fields' stores may alias it); nobody else sees the cache */
     weft_desc_cache_put(&xs->cache, u);
+    weft_unit_release_fields(u);
 }
 /* The same for a unit whose only extra is the default-size stack it kept since its
  * creation (eager techniques, WEFT_U_F_KEEP): the stack goes back to the cache too. */
