@@ -199,6 +199,19 @@ static inline void tasklet_publish_end(weft_unit *t)
     weft_atomic_store_release(&t->joiner, WEFT_JOIN_DONE);
 }
 
+/* ... and the JOIN event of ABT_thread_join / ABT_task_join (weft_unit_join_told), behind
+ * one test of the mask for both events */
+static inline void tasklet_publish_end_told(weft_unit *t)
+{
+    if (WEFT_UNLIKELY(weft_tool_wants(ABT_TOOL_EVENT_THREAD_FINISH | ABT_TOOL_EVENT_THREAD_JOIN))) {
+        tasklet_publish_end(t);
+        weft_tool_event(t, ABT_TOOL_EVENT_THREAD_JOIN);
+        return;
+    }
+    weft_atomic_store_relaxed(&t->state, WEFT_TERMINATED);
+    weft_atomic_store_release(&t->joiner, WEFT_JOIN_DONE);
+}
+
 /* A RoC-L ULT (its flags tested: weft_unit_picks_roc_l) of the default stack size
  * that self may start or resume if it is still queued (weft_pool_fifo_take_joinable with
  * ran_ok, as join_wait's bypass takes): the stack kind and context of a taken unit are
@@ -333,30 +346,40 @@ static __attribute__((noinline)) void join_wait_missed(weft_xstream *xs, weft_un
 }
 
 /* The usual join of a queued tasklet (weft_unit_join_wait, weft_unit_join_told). */
-static inline __attribute__((always_inline)) void
-join_fresh_tasklet_do(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p)
+/* `told`: the end tells JOIN too (tasklet_publish_end_told); true when it did */
+static inline __attribute__((always_inline)) bool
+join_fresh_tasklet_do(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p, bool told)
 {
     if (WEFT_UNLIKELY(!weft_pool_fifo_take_tasklet(p, t))) {
         join_wait_missed(xs, self, t);
-        return;
+        return false;
     }
     fresh_tasklet_run(xs, self, t, false);
+    if (told) {
+        tasklet_publish_end_told(t);
+        return true;
+    }
     tasklet_publish_end(t);
+    return false;
 }
 static WEFT_HOT_ALIGN __attribute__((noinline)) void
 join_fresh_tasklet(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p)
 {
-    join_fresh_tasklet_do(xs, self, t, p);
+    (void)join_fresh_tasklet_do(xs, self, t, p, false);
 }
 
 /* The join's end of sc_lend_run: what it did, the unit published if it ran intact. */
+/* `told`: an intact end tells JOIN too (tasklet_publish_end_told). */
 static inline __attribute__((always_inline)) int join_lent(weft_xstream *xs, weft_unit *self,
-                                                           weft_unit *t, weft_pool *p)
+                                                           weft_unit *t, weft_pool *p, bool told)
 {
     int r = sc_lend_run(xs, self, t, p);
     if (WEFT_LIKELY(r == SC_LEND_INTACT)) {
         t->stack_kind = WEFT_STACK_NONE;
-        tasklet_publish_end(t);
+        if (told)
+            tasklet_publish_end_told(t);
+        else
+            tasklet_publish_end(t);
     }
     return r;
 }
@@ -365,7 +388,7 @@ static inline __attribute__((always_inline)) int join_lent(weft_xstream *xs, wef
 static __attribute__((noinline)) void join_fresh_sc(weft_xstream *xs, weft_unit *self, weft_unit *t,
                                                     weft_pool *p)
 {
-    switch (join_lent(xs, self, t, p)) {
+    switch (join_lent(xs, self, t, p, false)) {
     case SC_LEND_INTACT:
     case SC_LEND_ENDED: return;
     case SC_LEND_MISSED: join_wait_missed(xs, self, t); return;
@@ -374,34 +397,38 @@ static __attribute__((noinline)) void join_fresh_sc(weft_xstream *xs, weft_unit 
 }
 
 /* The usual join of a fresh RoC-L ULT (weft_unit_join_wait, weft_unit_join_told). */
-static inline __attribute__((always_inline)) void
-join_fresh_roc_do(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p)
+/* `told`: an intact lent end tells JOIN too (join_lent); true when it did */
+static inline __attribute__((always_inline)) bool
+join_fresh_roc_do(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p, bool told)
 {
     /* on self's stack first; else (no room, or t ran: the take takes it if it is the
      * head) on a stack of its own */
     if (WEFT_LIKELY(lend_allowed())) {
-        int r = join_lent(xs, self, t, p);
-        if (WEFT_LIKELY(r == SC_LEND_INTACT) || r == SC_LEND_ENDED)
-            return;
+        int r = join_lent(xs, self, t, p, told);
+        if (WEFT_LIKELY(r == SC_LEND_INTACT))
+            return told;
+        if (r == SC_LEND_ENDED)
+            return false;
     }
     if (WEFT_UNLIKELY(!fresh_roc_fits(xs, t))) {
         join_wait_plain(xs, self, t);
-        return;
+        return false;
     }
     if (WEFT_UNLIKELY(!weft_pool_fifo_take_joinable(p, t, true))) {
         join_wait_missed(xs, self, t);
-        return;
+        return false;
     }
     if (WEFT_UNLIKELY(!taken_fresh_lazy(t)))
         taken_run_ult(xs, self, t, false);
     else if (fresh_roc_run(xs, self, t))
         fresh_roc_publish_end(t);
+    return false;
 }
 
 static WEFT_HOT_ALIGN __attribute__((noinline)) void
 join_fresh_roc(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p)
 {
-    join_fresh_roc_do(xs, self, t, p);
+    (void)join_fresh_roc_do(xs, self, t, p, false);
 }
 
 /* ABT_thread_join's and ABT_task_join's joins (weft_unit_join_told): each path, then the
@@ -416,13 +443,15 @@ static inline __attribute__((always_inline)) int join_told_end(weft_unit *t)
 static WEFT_HOT_ALIGN __attribute__((noinline)) int
 join_fresh_tasklet_told(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p)
 {
-    join_fresh_tasklet_do(xs, self, t, p);
+    if (join_fresh_tasklet_do(xs, self, t, p, true))
+        return ABT_SUCCESS;
     return join_told_end(t);
 }
 static WEFT_HOT_ALIGN __attribute__((noinline)) int
 join_fresh_roc_told(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p)
 {
-    join_fresh_roc_do(xs, self, t, p);
+    if (join_fresh_roc_do(xs, self, t, p, true))
+        return ABT_SUCCESS;
     return join_told_end(t);
 }
 static __attribute__((noinline)) int join_plain_told(weft_xstream *xs, weft_unit *self,
