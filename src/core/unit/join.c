@@ -293,6 +293,7 @@ static inline __attribute__((always_inline)) bool fresh_roc_run(weft_xstream *xs
  * stack is back already). */
 static inline void fresh_roc_publish_end(weft_unit *t)
 {
+    WEFT_OPAQUE(t); /* (its fields' addresses are not kept across the call) */
     t->stack_kind = WEFT_STACK_NONE;
     joined_publish_end(t);
 }
@@ -375,6 +376,7 @@ static inline __attribute__((always_inline)) int join_lent(weft_xstream *xs, wef
 {
     int r = sc_lend_run(xs, self, t, p);
     if (WEFT_LIKELY(r == SC_LEND_INTACT)) {
+        WEFT_OPAQUE(t);
         t->stack_kind = WEFT_STACK_NONE;
         if (told)
             tasklet_publish_end_told(t);
