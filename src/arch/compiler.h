@@ -32,6 +32,11 @@
             __builtin_unreachable(); \
     } while (0)
 
+/* WEFT_OPAQUE(v): the compiler no longer knows where v points (no code), so it computes
+ * an address derived from v afresh rather than keeping one in a register (a callee-saved
+ * one across a call: a push, a pop and the computation) */
+#define WEFT_OPAQUE(v) __asm__("" : "+r"(v))
+
 /* WEFT_TSAN: a ThreadSanitizer build (CMake defines it for the core; a layer that does not
  * gets it from the compiler), where the inline assembly that TSan cannot see is left out */
 #if !defined(WEFT_TSAN) && defined(__SANITIZE_THREAD__)

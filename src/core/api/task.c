@@ -94,8 +94,7 @@ WEFT_API int ABT_task_join(ABT_task task)
     weft_unit *u = weft_unit_from(task);
     if (!u)
         return ABT_ERR_INV_TASK;
-    int r = weft_unit_join(u);
-    return r == ABT_ERR_INV_THREAD ? ABT_ERR_INV_TASK : r;
+    return weft_unit_join(u, ABT_ERR_INV_TASK);
 }
 
 WEFT_API int ABT_task_cancel(ABT_task task)

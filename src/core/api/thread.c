@@ -57,13 +57,21 @@ WEFT_API WEFT_HOT_ALIGN int ABT_thread_create(ABT_pool pool, void (*thread_func)
         if (!weft_thread_attr_plain(a))
             return thread_create(pool, thread_func, arg, attr, newthread);
     }
-    uint16_t flags = (uint16_t)(WEFT_U_ULT | WEFT_U_DEFAULT_FLAGS | fork);
-    if (weft_unit_create_fits(xs, p, thread_func, fork))
-        return weft_unit_create_fast(xs, p, thread_func, arg, flags, newthread);
-    /* a technique that acts at creation (child-first, a stack taken at once), otherwise
-     * as the fast path: one call, without the general path's checks and attribute */
-    if (weft_unit_create_fits(xs, p, thread_func, 0))
-        return weft_unit_create_fork(xs, p, thread_func, arg, flags, newthread);
+    if (weft_unit_create_fits(xs, p, thread_func, 0)) {
+        if (WEFT_LIKELY(!(fork & (WEFT_U_F_CF | WEFT_U_F_KEEP))))
+            return weft_unit_create_fast(xs, p, thread_func, arg,
+                                         (uint16_t)(WEFT_U_ULT | WEFT_U_DEFAULT_FLAGS | fork),
+                                         newthread);
+        /* a technique that acts at creation (child-first, a stack taken at once),
+         * otherwise as the fast path: one call, without the general path's checks and
+         * attribute.  (Its flags from an opaque copy of the technique: GCC otherwise
+         * computes the unnamed unit's flags ahead of the test, for both paths, and a
+         * named unit pays them.) */
+        uint16_t f = fork;
+        WEFT_OPAQUE(f);
+        return weft_unit_create_fork(xs, p, thread_func, arg,
+                                     (uint16_t)(WEFT_U_ULT | WEFT_U_DEFAULT_FLAGS | f), newthread);
+    }
     return thread_create(pool, thread_func, arg, attr, newthread);
 }
 
@@ -221,7 +229,7 @@ WEFT_API WEFT_HOT_ALIGN int ABT_thread_join(ABT_thread thread)
     weft_unit *u = weft_unit_from(thread);
     if (WEFT_UNLIKELY(!u))
         return ABT_ERR_INV_THREAD;
-    return weft_unit_join(u);
+    return weft_unit_join(u, ABT_ERR_INV_THREAD);
 }
 
 /* ABT_thread_free of a valid handle that needs more than the fast path: a join, a tool,

@@ -320,16 +320,25 @@ static inline weft_unit *fifo_lock_take_head(weft_pool *p)
  * the lock released by the switch, weft_ctx_switch_release), weft_pool_fifo_take_head
  * (the head out; the yielding unit goes to the tail after the switch,
  * weft_pool_fifo_push_release) or weft_pool_unlock. */
-static inline weft_unit *weft_pool_fifo_head_hold(weft_pool *p)
+/* ... where the caller read p->locked already (`locked`; set at the pool's creation, never
+ * changed): a caller that branches on it once (the yield bypass) tests it once. */
+static inline __attribute__((always_inline)) weft_unit *weft_pool_fifo_head_hold_as(weft_pool *p,
+                                                                                    bool locked)
 {
     WEFT_ASSERT(p->caps & WEFT_POOL_CAP_INLINE_FIFO);
+    WEFT_ASSERT(locked == p->locked);
     if (weft_atomic_load_relaxed(&p->size) == 0)
         return NULL;
-    weft_pool_lock(p);
+    if (locked)
+        weft_spin_lock(&p->lock);
     weft_unit *u = p->head;
-    if (WEFT_UNLIKELY(!u))
-        weft_pool_unlock(p);
+    if (WEFT_UNLIKELY(!u) && locked)
+        weft_spin_unlock(&p->lock);
     return u;
+}
+static inline weft_unit *weft_pool_fifo_head_hold(weft_pool *p)
+{
+    return weft_pool_fifo_head_hold_as(p, p->locked);
 }
 
 /* p's lock held (weft_pool_fifo_head_hold): its head `h` leaves the pool. */

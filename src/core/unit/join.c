@@ -199,6 +199,19 @@ static inline void tasklet_publish_end(weft_unit *t)
     weft_atomic_store_release(&t->joiner, WEFT_JOIN_DONE);
 }
 
+/* ... and the JOIN event of ABT_thread_join / ABT_task_join (weft_unit_join_told), behind
+ * one test of the mask for both events */
+static inline void tasklet_publish_end_told(weft_unit *t)
+{
+    if (WEFT_UNLIKELY(weft_tool_wants(ABT_TOOL_EVENT_THREAD_FINISH | ABT_TOOL_EVENT_THREAD_JOIN))) {
+        tasklet_publish_end(t);
+        weft_tool_event(t, ABT_TOOL_EVENT_THREAD_JOIN);
+        return;
+    }
+    weft_atomic_store_relaxed(&t->state, WEFT_TERMINATED);
+    weft_atomic_store_release(&t->joiner, WEFT_JOIN_DONE);
+}
+
 /* A RoC-L ULT (its flags tested: weft_unit_picks_roc_l) of the default stack size
  * that self may start or resume if it is still queued (weft_pool_fifo_take_joinable with
  * ran_ok, as join_wait's bypass takes): the stack kind and context of a taken unit are
@@ -280,6 +293,7 @@ static inline __attribute__((always_inline)) bool fresh_roc_run(weft_xstream *xs
  * stack is back already). */
 static inline void fresh_roc_publish_end(weft_unit *t)
 {
+    WEFT_OPAQUE(t); /* (its fields' addresses are not kept across the call) */
     t->stack_kind = WEFT_STACK_NONE;
     joined_publish_end(t);
 }
@@ -332,26 +346,42 @@ static __attribute__((noinline)) void join_wait_missed(weft_xstream *xs, weft_un
     join_wait(xs, self, t, NULL, false, false);
 }
 
-/* The usual join of a queued tasklet (weft_unit_join_wait). */
-static WEFT_HOT_ALIGN __attribute__((noinline)) void
-join_fresh_tasklet(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p)
+/* The usual join of a queued tasklet (weft_unit_join_wait, weft_unit_join_told). */
+/* `told`: the end tells JOIN too (tasklet_publish_end_told); true when it did */
+static inline __attribute__((always_inline)) bool
+join_fresh_tasklet_do(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p, bool told)
 {
     if (WEFT_UNLIKELY(!weft_pool_fifo_take_tasklet(p, t))) {
         join_wait_missed(xs, self, t);
-        return;
+        return false;
     }
     fresh_tasklet_run(xs, self, t, false);
+    if (told) {
+        tasklet_publish_end_told(t);
+        return true;
+    }
     tasklet_publish_end(t);
+    return false;
+}
+static WEFT_HOT_ALIGN __attribute__((noinline)) void
+join_fresh_tasklet(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p)
+{
+    (void)join_fresh_tasklet_do(xs, self, t, p, false);
 }
 
 /* The join's end of sc_lend_run: what it did, the unit published if it ran intact. */
+/* `told`: an intact end tells JOIN too (tasklet_publish_end_told). */
 static inline __attribute__((always_inline)) int join_lent(weft_xstream *xs, weft_unit *self,
-                                                           weft_unit *t, weft_pool *p)
+                                                           weft_unit *t, weft_pool *p, bool told)
 {
     int r = sc_lend_run(xs, self, t, p);
     if (WEFT_LIKELY(r == SC_LEND_INTACT)) {
+        WEFT_OPAQUE(t);
         t->stack_kind = WEFT_STACK_NONE;
-        tasklet_publish_end(t);
+        if (told)
+            tasklet_publish_end_told(t);
+        else
+            tasklet_publish_end(t);
     }
     return r;
 }
@@ -360,7 +390,7 @@ static inline __attribute__((always_inline)) int join_lent(weft_xstream *xs, wef
 static __attribute__((noinline)) void join_fresh_sc(weft_xstream *xs, weft_unit *self, weft_unit *t,
                                                     weft_pool *p)
 {
-    switch (join_lent(xs, self, t, p)) {
+    switch (join_lent(xs, self, t, p, false)) {
     case SC_LEND_INTACT:
     case SC_LEND_ENDED: return;
     case SC_LEND_MISSED: join_wait_missed(xs, self, t); return;
@@ -368,51 +398,116 @@ static __attribute__((noinline)) void join_fresh_sc(weft_xstream *xs, weft_unit 
     }
 }
 
-/* The usual join of a fresh RoC-L ULT (weft_unit_join_wait). */
-static WEFT_HOT_ALIGN __attribute__((noinline)) void
-join_fresh_roc(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p)
+/* The usual join of a fresh RoC-L ULT (weft_unit_join_wait, weft_unit_join_told). */
+/* `told`: an intact lent end tells JOIN too (join_lent); true when it did */
+static inline __attribute__((always_inline)) bool
+join_fresh_roc_do(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p, bool told)
 {
     /* on self's stack first; else (no room, or t ran: the take takes it if it is the
      * head) on a stack of its own */
     if (WEFT_LIKELY(lend_allowed())) {
-        int r = join_lent(xs, self, t, p);
-        if (WEFT_LIKELY(r == SC_LEND_INTACT) || r == SC_LEND_ENDED)
-            return;
+        int r = join_lent(xs, self, t, p, told);
+        if (WEFT_LIKELY(r == SC_LEND_INTACT))
+            return told;
+        if (r == SC_LEND_ENDED)
+            return false;
     }
     if (WEFT_UNLIKELY(!fresh_roc_fits(xs, t))) {
         join_wait_plain(xs, self, t);
-        return;
+        return false;
     }
     if (WEFT_UNLIKELY(!weft_pool_fifo_take_joinable(p, t, true))) {
         join_wait_missed(xs, self, t);
-        return;
+        return false;
     }
     if (WEFT_UNLIKELY(!taken_fresh_lazy(t)))
         taken_run_ult(xs, self, t, false);
     else if (fresh_roc_run(xs, self, t))
         fresh_roc_publish_end(t);
+    return false;
+}
+
+static WEFT_HOT_ALIGN __attribute__((noinline)) void
+join_fresh_roc(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p)
+{
+    (void)join_fresh_roc_do(xs, self, t, p, false);
+}
+
+/* ABT_thread_join's and ABT_task_join's joins (weft_unit_join_told): each path, then the
+ * JOIN event in the same frame, so that the entry point tail-calls the join and keeps no
+ * register across it.  The event is tested after the join, as the entry point did: a tool
+ * registered while the unit runs hears it (tests/free_tool_midrun.c). */
+static inline __attribute__((always_inline)) int join_told_end(weft_unit *t)
+{
+    weft_tool_event(t, ABT_TOOL_EVENT_THREAD_JOIN);
+    return ABT_SUCCESS;
+}
+static WEFT_HOT_ALIGN __attribute__((noinline)) int
+join_fresh_tasklet_told(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p)
+{
+    if (join_fresh_tasklet_do(xs, self, t, p, true))
+        return ABT_SUCCESS;
+    return join_told_end(t);
+}
+static WEFT_HOT_ALIGN __attribute__((noinline)) int
+join_fresh_roc_told(weft_xstream *xs, weft_unit *self, weft_unit *t, weft_pool *p)
+{
+    if (join_fresh_roc_do(xs, self, t, p, true))
+        return ABT_SUCCESS;
+    return join_told_end(t);
+}
+static __attribute__((noinline)) int join_plain_told(weft_xstream *xs, weft_unit *self,
+                                                     weft_unit *t)
+{
+    join_wait_plain(xs, self, t);
+    return join_told_end(t);
+}
+static __attribute__((noinline)) int join_general_told(weft_xstream *xs, weft_unit *self,
+                                                       weft_unit *t)
+{
+    join_wait_general(xs, self, t);
+    return join_told_end(t);
 }
 
 /* Frameless: every way out is a tail call, so a join that is not the usual one (a unit
  * that yielded, the deviation benchmark's; another technique) pays only the tests: a unit
- * that ran first, then the unit's kind and technique. */
-WEFT_HOT_ALIGN void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t)
+ * that ran first, then the unit's kind and technique.  `told`: the ways out of
+ * weft_unit_join_told, which end with the JOIN event. */
+static inline __attribute__((always_inline)) int join_dispatch(weft_xstream *xs, weft_unit *self,
+                                                               weft_unit *t, bool told)
 {
     weft_pool *p;
-    if (ran_hint(t)) {
-        join_wait_plain(xs, self, t); /* the general join */
-        return;
+    if (WEFT_UNLIKELY(ran_hint(t))) { /* (the layout of the fresh case first) */
+        if (told)                     /* the general join */
+            return join_plain_told(xs, self, t);
+        join_wait_plain(xs, self, t);
+        return ABT_SUCCESS;
     } else if (!(t->flags & WEFT_U_ULT)) {
         if ((p = fresh_pool(xs, self, t)) &&
             fresh_tasklet_fits(self, t, ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH)) {
+            if (told)
+                return join_fresh_tasklet_told(xs, self, t, p);
             join_fresh_tasklet(xs, self, t, p);
-            return;
+            return ABT_SUCCESS;
         }
     } else if (weft_unit_picks_roc_l(t) && (p = fresh_pool(xs, self, t))) {
+        if (told)
+            return join_fresh_roc_told(xs, self, t, p);
         join_fresh_roc(xs, self, t, p);
-        return;
+        return ABT_SUCCESS;
     }
+    if (told)
+        return join_general_told(xs, self, t);
     join_wait_general(xs, self, t);
+    return ABT_SUCCESS;
+}
+WEFT_HOT_ALIGN void weft_unit_join_wait(weft_xstream *xs, weft_unit *self, weft_unit *t)
+{
+    (void)join_dispatch(xs, self, t, false);
+}
+WEFT_HOT_ALIGN int weft_unit_join_told(weft_xstream *xs, weft_unit *self, weft_unit *t)
+{
+    return join_dispatch(xs, self, t, true);
 }
 
 void weft_unit_join_wait_chain(weft_xstream *xs, weft_unit *self, weft_unit *t,

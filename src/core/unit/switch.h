@@ -454,11 +454,13 @@ WEFT_INTERNAL void weft_post_push_release(weft_xstream *xs, void *arg);
  * one; the switch releases it once `self` is saved and off its stack, so no other stream
  * can resume `self` before (docs/design/unit.md, "The switching protocol"). */
 static inline __attribute__((always_inline)) void *
-yield_switch_release(weft_xstream *xs, weft_unit *self, weft_pool *p, weft_unit *next, weft_ctx to)
+yield_switch_release(weft_xstream *xs, weft_unit *self, weft_pool *p, weft_unit *next, weft_ctx to,
+                     bool locked)
 {
+    WEFT_ASSERT(locked == p->locked); /* (the caller's read of it) */
     san_switch_to(&self->asan_fake_stack, next);
 #if YIELD_RELEASE_IN_SWITCH
-    if (p->locked)
+    if (locked)
         return weft_ctx_switch_release(&self->ctx, to, xs, weft_spin_word(&p->lock));
 #endif
     return weft_ctx_switch(&self->ctx, to, xs);
@@ -466,10 +468,10 @@ yield_switch_release(weft_xstream *xs, weft_unit *self, weft_pool *p, weft_unit 
 
 /* yield_switch_release for a `next` that never ran: it starts on its stack. */
 static inline __attribute__((always_inline)) void *
-yield_start_release(weft_xstream *xs, weft_unit *self, weft_pool *p, weft_unit *next)
+yield_start_release(weft_xstream *xs, weft_unit *self, weft_pool *p, weft_unit *next, bool locked)
 {
 #if YIELD_RELEASE_IN_SWITCH
-    if (p->locked) {
+    if (locked) {
         san_switch_to(&self->asan_fake_stack, next);
         return weft_ctx_start_release(&self->ctx, unit_stack_top(next), weft_ult_entry, next,
                                       weft_spin_word(&p->lock));
@@ -484,8 +486,8 @@ yield_start_release(weft_xstream *xs, weft_unit *self, weft_pool *p, weft_unit *
  * of its own, it made the deviation benchmark 4-20 % slower at D = 50-100 % (N = 4096,
  * alternating runs), with fewer instructions: a start from a yield is the deviation's
  * common step, and the yielded ULT later returns through every frame it left. */
-static inline __attribute__((always_inline)) void ult_yield_fresh(weft_xstream *xs, weft_unit *self,
-                                                                  weft_pool *p, weft_unit *next)
+static inline __attribute__((always_inline)) void
+ult_yield_fresh(weft_xstream *xs, weft_unit *self, weft_pool *p, weft_unit *next, bool locked)
 {
     if (WEFT_UNLIKELY(!stack_from_cache(xs, next))) {
         weft_pool_fifo_take_head(p, next);
@@ -496,7 +498,7 @@ static inline __attribute__((always_inline)) void ult_yield_fresh(weft_xstream *
     prep_run_quiet(xs, next);
     if (YIELD_RELEASE_IN_SWITCH && WEFT_LIKELY(!p->notify)) {
         weft_pool_fifo_rotate(p, next, self);
-        ult_landed(self, yield_start_release(xs, self, p, next));
+        ult_landed(self, yield_start_release(xs, self, p, next, locked));
         return;
     }
     weft_pool_fifo_take_head(p, next);
@@ -518,6 +520,44 @@ static inline __attribute__((always_inline)) void ult_yield_fresh(weft_xstream *
  * the switch and the post action on the other side queues `self` and releases it
  * (weft_post_push_release).  Every way out that needs more is a call out of line, and nothing
  * is kept across the switch but what it returns, so the usual yield saves one register. */
+/* ult_yield_checked's bypass, with p->locked read once (`locked`, a constant where it is
+ * inlined): the lock's take and the switch's release test nothing more. */
+static inline __attribute__((always_inline)) int ult_yield_bypass(weft_xstream *xs, weft_unit *self,
+                                                                  weft_pool *p, bool locked)
+{
+    WEFT_ASSERT(xs->cur == self && weft_pool_can(p, WEFT_POOL_CAP_INLINE_FIFO));
+    WEFT_ASSERT(xs->post_fn == NULL);
+    weft_unit *next = weft_pool_fifo_head_hold_as(p, locked);
+    if (!next) {
+        /* nobody else to run: keep going, unless the primary ULT waits at home for its
+         * child-first child (post_home), which the scheduler runs */
+        if (WEFT_UNLIKELY(weft_atomic_nonnull_relaxed(&xs->main_handoff)))
+            weft_ult_yield_sched_checked(xs, self);
+        return ABT_SUCCESS;
+    }
+    weft_ctx to = next->ctx;
+    if (WEFT_UNLIKELY(!to ? bypass_declines(next) : bypass_declines_ran(next))) {
+        if (locked)
+            weft_spin_unlock(&p->lock);
+        weft_ult_yield_sched_checked(xs, self);
+        return ABT_SUCCESS;
+    }
+    if (WEFT_UNLIKELY(!to)) {
+        ult_yield_fresh(xs, self, p, next, locked);
+        return ABT_SUCCESS;
+    }
+    weft_atomic_store_relaxed(&self->state, WEFT_READY);
+    prep_run_quiet(xs, next); /* prep_run without its tool hook (no tool here) */
+    if (YIELD_RELEASE_IN_SWITCH && WEFT_LIKELY(!p->notify)) {
+        weft_pool_fifo_rotate(p, next, self);
+        ult_landed(self, yield_switch_release(xs, self, p, next, to, locked));
+        return ABT_SUCCESS;
+    }
+    weft_pool_fifo_take_head(p, next);
+    weft_set_post(xs, weft_post_push_release, self);
+    ult_landed(self, resume_unit(xs, &self->ctx, &self->asan_fake_stack, next, to));
+    return ABT_SUCCESS;
+}
 static inline __attribute__((always_inline)) int ult_yield_checked(weft_xstream *xs,
                                                                    weft_unit *self)
 {
@@ -530,37 +570,10 @@ static inline __attribute__((always_inline)) int ult_yield_checked(weft_xstream 
         weft_ult_yield_sched_checked(xs, self);
         return ABT_SUCCESS;
     }
-    WEFT_ASSERT(xs->cur == self && weft_pool_can(p, WEFT_POOL_CAP_INLINE_FIFO));
-    WEFT_ASSERT(xs->post_fn == NULL);
-    weft_unit *next = weft_pool_fifo_head_hold(p);
-    if (!next) {
-        /* nobody else to run: keep going, unless the primary ULT waits at home for its
-         * child-first child (post_home), which the scheduler runs */
-        if (WEFT_UNLIKELY(weft_atomic_nonnull_relaxed(&xs->main_handoff)))
-            weft_ult_yield_sched_checked(xs, self);
-        return ABT_SUCCESS;
-    }
-    weft_ctx to = next->ctx;
-    if (WEFT_UNLIKELY(!to ? bypass_declines(next) : bypass_declines_ran(next))) {
-        weft_pool_unlock(p);
-        weft_ult_yield_sched_checked(xs, self);
-        return ABT_SUCCESS;
-    }
-    if (WEFT_UNLIKELY(!to)) {
-        ult_yield_fresh(xs, self, p, next);
-        return ABT_SUCCESS;
-    }
-    weft_atomic_store_relaxed(&self->state, WEFT_READY);
-    prep_run_quiet(xs, next); /* prep_run without its tool hook (no tool here) */
-    if (YIELD_RELEASE_IN_SWITCH && WEFT_LIKELY(!p->notify)) {
-        weft_pool_fifo_rotate(p, next, self);
-        ult_landed(self, yield_switch_release(xs, self, p, next, to));
-        return ABT_SUCCESS;
-    }
-    weft_pool_fifo_take_head(p, next);
-    weft_set_post(xs, weft_post_push_release, self);
-    ult_landed(self, resume_unit(xs, &self->ctx, &self->asan_fake_stack, next, to));
-    return ABT_SUCCESS;
+    /* one copy of the bypass per kind of pool: a shared pool (locked), a private one */
+    if (WEFT_LIKELY(p->locked))
+        return ult_yield_bypass(xs, self, p, true);
+    return ult_yield_bypass(xs, self, p, false);
 }
 
 /* The call of a fresh SC or RoC-L unit on its joiner's stack (the lend, lend.c): the

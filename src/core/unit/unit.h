@@ -300,8 +300,13 @@ static inline bool weft_unit_create_fits(weft_xstream *xs, weft_pool *p, void (*
 {
     /* "p is neither NULL nor ABT_POOL_NULL (5)" as one mask test: the other values it
      * keeps out (1, 4) are no object's address, and the general path answers for them as
-     * before.  A technique that acts at creation first: those units leave after one test */
-    return !(fork_flags & (WEFT_U_F_CF | WEFT_U_F_KEEP)) && WEFT_LIKELY(weft_initialized()) &&
+     * before.  A technique that acts at creation first: those units leave after one test.
+     * No test of the initialisation count: a thread is a stream's (xs != NULL) only while
+     * the runtime is initialised (the primary's weft_tls_xs is set before the count rises
+     * and cleared before it falls to 0, runtime.c, atfork.c; the secondary streams' threads
+     * end before that), and the general path answers ABT_ERR_UNINITIALIZED for the rest */
+    WEFT_ASSERT(xs == NULL || weft_initialized());
+    return !(fork_flags & (WEFT_U_F_CF | WEFT_U_F_KEEP)) &&
            ((uintptr_t)p & ~(uintptr_t)ABT_POOL_NULL) != 0 && fn != NULL && xs != NULL &&
            weft_desc_cache_nonempty(&xs->cache) && (p->caps & WEFT_POOL_CAP_INLINE_FIFO);
 }
@@ -313,10 +318,11 @@ weft_unit_create_fast(weft_xstream *xs, weft_pool *p, void (*fn)(void *), void *
                       ABT_thread *handle)
 {
     weft_unit *u = weft_desc_cache_take(&xs->cache);
-    weft_unit_init(u, p, fn, arg, flags);
-    if (handle) { /* named: one test for the flag and the handle */
-        unit_set_flags_word(u, (uint16_t)(flags | WEFT_U_NAMED));
+    if (handle) { /* named: one test for the flag and the handle, one store of the flags */
+        weft_unit_init(u, p, fn, arg, (uint16_t)(flags | WEFT_U_NAMED));
         *handle = weft_unit_handle(u);
+    } else {
+        weft_unit_init(u, p, fn, arg, flags);
     }
     if (WEFT_UNLIKELY(weft_tool_wants(ABT_TOOL_EVENT_THREAD_CREATE)))
         return weft_unit_push_told(p, u);
@@ -450,12 +456,22 @@ static inline int weft_unit_join_quiet(weft_unit *t, weft_join_chain *chain)
     return ABT_SUCCESS;
 }
 
-static inline int weft_unit_join(weft_unit *t)
+/* ABT_thread_join and ABT_task_join: weft_unit_join_wait followed by the JOIN event, its
+ * ways out ending with the event (join.c), so that the entry point's join is a tail call
+ * and keeps no register across it; ABT_SUCCESS. */
+WEFT_INTERNAL int weft_unit_join_told(weft_xstream *xs, weft_unit *self, weft_unit *t);
+/* The join of ABT_thread_join and ABT_task_join with its JOIN event; `bad`
+ * (ABT_ERR_INV_THREAD, ABT_ERR_INV_TASK) for the caller itself or a special unit. */
+static inline int weft_unit_join(weft_unit *t, int bad)
 {
-    int r = weft_unit_join_quiet(t, NULL);
-    if (r == ABT_SUCCESS)
-        weft_tool_event(t, ABT_TOOL_EVENT_THREAD_JOIN);
-    return r;
+    weft_xstream *xs = weft_xs_self();
+    weft_unit *self = xs ? xs->cur : NULL;
+    if (WEFT_UNLIKELY(t == self || (t->flags & WEFT_U_SPECIAL)))
+        return bad;
+    if (!weft_unit_done(t))
+        return weft_unit_join_told(xs, self, t);
+    weft_tool_event(t, ABT_TOOL_EVENT_THREAD_JOIN);
+    return ABT_SUCCESS;
 }
 
 /* The free fast path of ABT_thread_free and ABT_task_free, the twin of the creation's
@@ -474,8 +490,10 @@ static inline void weft_unit_free_fast(weft_xstream *xs, weft_unit *u, ABT_threa
 {
     WEFT_ASSERT(weft_atomic_load_relaxed(&u->handle) == (uintptr_t)h); /* checked */
     (void)h;
-    weft_unit_release_fields(u);
+    /* the put first: the cache's count read by weft_unit_free_fits is still in a register
+     * (the fields' stores may alias it); nobody else sees the cache */
     weft_desc_cache_put(&xs->cache, u);
+    weft_unit_release_fields(u);
 }
 /* The same for a unit whose only extra is the default-size stack it kept since its
  * creation (eager techniques, WEFT_U_F_KEEP): the stack goes back to the cache too. */

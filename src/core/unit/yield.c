@@ -185,7 +185,7 @@ static inline __attribute__((always_inline)) int ult_yield_to(weft_xstream *xs, 
          * run keeps a context until it terminates) */
         if (YIELD_RELEASE_IN_SWITCH && WEFT_LIKELY(!p->notify)) {
             fifo_link_tail(p, self); /* the lock released by the switch, as a yield's */
-            ult_landed(self, yield_switch_release(xs, self, p, to, to->ctx));
+            ult_landed(self, yield_switch_release(xs, self, p, to, to->ctx, p->locked));
             return ABT_SUCCESS;
         }
         weft_set_post(xs, weft_post_push_release, self);
