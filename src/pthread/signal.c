@@ -251,13 +251,29 @@ static bool running_on(pth_thread *r, pthread_t *os)
     return true;
 }
 
-/* Send sig to the live thread r. */
-static int signal_ult(pth_thread *r, int sig, bool queued, union sigval v)
+bool pth_sig_handles(int sig)
 {
-    if (weft_atomic_load_acquire(&r->state) & PTH_F_FINISHED)
-        return 0; /* finished, not joined: nothing runs to take it */
-    if (r == pth_self())
-        return send_os(pth_real(pthread_self)(), sig, queued, v);
+    struct sigaction sa;
+    return sigaction(sig, NULL, &sa) == 0 && sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN;
+}
+
+uint64_t pth_sig_unblocked(uint64_t bits)
+{
+    sigset_t cur;
+    if (pth_real(pthread_sigmask)(SIG_BLOCK, NULL, &cur) != 0)
+        return bits;
+    for (int sig = 1; sig <= 64; sig++)
+        if ((bits >> (sig - 1) & 1) && sigismember(&cur, sig) == 1)
+            bits &= ~(1ull << (sig - 1));
+    return bits;
+}
+
+/* Send sig to the live thread r, which is not the caller. */
+static int route(pth_thread *r, int sig, bool queued, union sigval v)
+{
+    pthread_t blocked = weft_atomic_load_acquire(&r->blocked_os);
+    if (blocked) /* in a system call on that OS thread (blocking.c) */
+        return send_os(blocked, sig, queued, v);
     if (r->ult == ABT_THREAD_NULL && (weft_atomic_load_acquire(&r->state) & PTH_F_PUBLISHED))
         return send_os(main_os, sig, queued, v); /* the main thread, not (yet) a ULT */
     pthread_t os;
@@ -279,6 +295,22 @@ static int signal_ult(pth_thread *r, int sig, bool queued, union sigval v)
         return send_os(os, sig, queued, v);
     }
     return 0;
+}
+
+/* Send sig to the live thread r.  A thread sleeping parked (sleep.c) learns afterwards
+ * that a handler ran for it (or runs at its wake-up), and ends its sleep with EINTR. */
+static int signal_ult(pth_thread *r, int sig, bool queued, union sigval v)
+{
+    if (weft_atomic_load_acquire(&r->state) & PTH_F_FINISHED)
+        return 0; /* finished, not joined: nothing runs to take it */
+    if (r == pth_self())
+        return send_os(pth_real(pthread_self)(), sig, queued, v);
+    bool sleeping = weft_atomic_load_acquire(&r->sleeping);
+    bool handled = sleeping && pth_sig_handles(sig); /* before a SA_RESETHAND handler runs */
+    int rc = route(r, sig, queued, v);
+    if (rc == 0 && handled)
+        weft_atomic_fetch_or_release(&r->sleep_sigs, 1ull << (sig - 1));
+    return rc;
 }
 
 static int kill_common(pthread_t t, int sig, bool queued, union sigval v)
