@@ -57,13 +57,13 @@ pthread_t pth_block_begin(pth_thread *self, bool *began)
 
 void pth_block_end(pth_thread *self, pthread_t prev, bool began)
 {
-    int e = errno;
+    int e = pth_get_errno();
     pth_enter();
     weft_atomic_store_release(&self->blocked_os, prev);
     if (began)
         weft_blocking_end();
-    pth_leave(); /* signals held for it meanwhile (weft may have switched it away) */
-    errno = e;
+    pth_leave(); /* signals held for it meanwhile */
+    pth_set_errno(e);
 }
 
 /* Define `name` with parameters `params`, calling the real one with `args`; `blocks` says

@@ -131,6 +131,11 @@ static inline void *pth_real_fn(enum pth_real_id id)
 WEFT_INTERNAL int pth_internal(void) __attribute__((noinline));
 WEFT_INTERNAL void pth_set_internal(int v) __attribute__((noinline));
 static inline void pth_enter(void) { pth_set_internal(1); }
+/* errno of the OS thread that runs the caller now (errno is per OS thread, and the
+ * compiler may keep its address across a call that moves a ULT to another stream:
+ * __errno_location is "const"). */
+WEFT_INTERNAL int pth_get_errno(void) __attribute__((noinline));
+WEFT_INTERNAL void pth_set_errno(int e) __attribute__((noinline));
 /* Signals sent to a ULT that did not run (signal.c): how many wait, over all threads, plus
  * one for good once the program changed its threads' signal mask.  A ULT takes its own
  * signals, and its stream the program's mask, when it comes back into its program code

@@ -68,6 +68,18 @@ void pth_set_internal(int v)
     internal = v;
 }
 
+int pth_get_errno(void)
+{
+    __asm__ volatile("" ::: "memory");
+    return errno;
+}
+
+void pth_set_errno(int e)
+{
+    __asm__ volatile("" ::: "memory");
+    errno = e;
+}
+
 struct timespec pth_to_realtime(clockid_t clock, const struct timespec *abs)
 {
     if (clock == CLOCK_REALTIME)

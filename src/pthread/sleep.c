@@ -152,9 +152,9 @@ PTH_API int clock_nanosleep(clockid_t clock, int flags, const struct timespec *r
     pth_thread *self;
     if (pth_internal() || !(self = pth_block_self()))
         return pth_real(clock_nanosleep)(clock, flags, req, rem);
-    int e = errno;
+    int e = pth_get_errno();
     int rc = ult_clock_nanosleep(self, clock, flags, req, rem);
-    errno = e; /* clock_nanosleep reports in its result only */
+    pth_set_errno(e); /* clock_nanosleep reports in its result only */
     return rc;
 }
 
@@ -163,9 +163,9 @@ PTH_API int nanosleep(const struct timespec *req, struct timespec *rem)
     pth_thread *self;
     if (pth_internal() || !(self = pth_block_self()))
         return pth_real(nanosleep)(req, rem);
-    int e = errno;
+    int e = pth_get_errno();
     int rc = ult_clock_nanosleep(self, CLOCK_MONOTONIC, 0, req, rem);
-    errno = rc ? rc : e;
+    pth_set_errno(rc ? rc : e);
     return rc ? -1 : 0;
 }
 
@@ -185,12 +185,17 @@ PTH_API unsigned int sleep(unsigned int s)
     if (pth_internal() || !(self = pth_block_self()))
         return pth_real(sleep)(s);
     struct timespec t = { .tv_sec = (time_t)s, .tv_nsec = 0 }, rem = { 0, 0 };
-    int e = errno;
+    int e = pth_get_errno();
     int rc = ult_clock_nanosleep(self, CLOCK_MONOTONIC, 0, &t, &rem);
     if (rc == 0) {
-        errno = e;
+        pth_set_errno(e);
         return 0;
     }
-    errno = rc;
+    pth_set_errno(rc);
     return (unsigned int)rem.tv_sec; /* the unslept seconds, truncated (glibc) */
 }
+
+PTH_ALIAS(clock_nanosleep)
+PTH_ALIAS(nanosleep)
+PTH_ALIAS(sleep)
+PTH_ALIAS(usleep)
