@@ -248,7 +248,9 @@ WEFT_INTERNAL __attribute__((noreturn)) void pth_exit_rest(pth_thread *self);
 
 /* ---- signals (signal.c) ---- */
 /* Streams' OS threads, for signals to a ULT that runs on one (rank: the stream's). */
-WEFT_INTERNAL void pth_sig_stream(int rank, pthread_t os_thread);
+/* (xs: the stream's handle.  A spare OS thread that weft hands a stream to carries that
+ * stream's rank under a handle of its own: a ULT running there is not on `os_thread`.) */
+WEFT_INTERNAL void pth_sig_stream(int rank, pthread_t os_thread, ABT_xstream xs);
 /* n streams run; how many of them have no OS thread recorded yet (a ULT starting on one
  * records it: pth_sig_stream_self). */
 WEFT_INTERNAL void pth_sig_streams(int n);

@@ -32,6 +32,11 @@
  * A number outside 0..NSIG-1 is EINVAL.  The one word `pth_sig_waiting` (signals held
  * over all records) keeps the check in pth_leave to a load while none waits.
  *
+ * A ULT in a blocking call (blocking.c) is signalled on the OS thread the call blocks,
+ * which its record holds.  A ULT running on a spare OS thread that weft handed its stream
+ * to (weft.h: the spare carries the stream's rank under a handle of its own) is held as a
+ * parked one: the stream's OS thread runs another thread then, or blocks in a call.
+ *
  * The OS thread of each stream is recorded when the layer creates it (runtime.c) or, when
  * weft's thread creation does not come through the layer (a sanitized program: the layer
  * is linked after glibc), by the first ULT that starts on it while some stream is
@@ -77,18 +82,20 @@ static __thread unsigned mask_seen; /* the epoch this OS thread (stream) applied
 
 enum { MAX_STREAMS = 4096 }; /* WEFT_PTHREAD_STREAMS's upper bound */
 static pthread_t stream_os[MAX_STREAMS];
-static pthread_t main_os; /* the main thread's own (constructor) */
+static ABT_xstream stream_xs[MAX_STREAMS]; /* its handle: a spare has another (weft.h) */
+static pthread_t main_os;                  /* the main thread's own (constructor) */
 static _Atomic bool stream_known[MAX_STREAMS];
 
 __attribute__((constructor)) static void main_os_init(void) { main_os = pth_real(pthread_self)(); }
 
 _Atomic int pth_streams_unknown;
 
-void pth_sig_stream(int rank, pthread_t os_thread)
+void pth_sig_stream(int rank, pthread_t os_thread, ABT_xstream xs)
 {
     if (rank < 0 || rank >= MAX_STREAMS || weft_atomic_load_acquire(&stream_known[rank]))
         return;
     stream_os[rank] = os_thread;
+    stream_xs[rank] = xs;
     if (!weft_atomic_exchange_acq_rel(&stream_known[rank], true)) {
         weft_atomic_fetch_sub_relaxed(&pth_streams_unknown, 1);
     }
@@ -102,12 +109,15 @@ void pth_sig_streams(int n)
 void pth_sig_stream_self(void)
 {
     int rank = -1;
+    ABT_xstream xs = ABT_XSTREAM_NULL;
     int was = pth_internal();
     pth_enter();
     int rc = ABT_self_get_xstream_rank(&rank);
+    if (rc == ABT_SUCCESS)
+        rc = ABT_self_get_xstream(&xs);
     pth_set_internal(was);
     if (rc == ABT_SUCCESS)
-        pth_sig_stream(rank, pth_real(pthread_self)());
+        pth_sig_stream(rank, pth_real(pthread_self)(), xs);
 }
 
 void pth_sig_fork_child(int rank)
@@ -247,6 +257,8 @@ static bool running_on(pth_thread *r, pthread_t *os)
     pth_set_internal(was);
     if (!on || rank < 0 || rank >= MAX_STREAMS || !weft_atomic_load_acquire(&stream_known[rank]))
         return false;
+    if (xs != stream_xs[rank])
+        return false; /* on a spare that serves the stream: held, raised at its next return */
     *os = stream_os[rank];
     return true;
 }

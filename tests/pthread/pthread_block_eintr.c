@@ -6,10 +6,9 @@
  * pause, sigsuspend, nanosleep (with `rem`), clock_nanosleep (relative with `rem`, and
  * TIMER_ABSTIME), usleep return EINTR, sleep its unslept seconds; sigwait returns the
  * signal it waits for.  Another thread sends the signal again every 10 ms until the call
- * returns (a signal that comes just before the call starts only runs the handler).  The
- * sender yields rather than sleeps, and there are 2 streams: the target's blocked calls
- * occupy its stream's OS thread (a spare OS thread serves that stream's pools only once
- * weft's hand-off runs, weft.h). */
+ * returns (a signal that comes just before the call starts only runs the handler).  One
+ * stream: while the target blocks its OS thread, weft's hand-off (weft.h) runs the
+ * sender and the main thread on a spare OS thread. */
 #include "pth_test.h"
 
 #include <fcntl.h>
@@ -189,7 +188,7 @@ static void *victim(void *arg)
 int main(void)
 {
     ours = pth_test_start();
-    setenv("WEFT_PTHREAD_STREAMS", "2", 1); /* read when the layer's runtime starts */
+    setenv("WEFT_PTHREAD_STREAMS", "1", 1); /* read when the layer's runtime starts */
     child = fork();
     CHECK(child >= 0);
     if (child == 0) {
