@@ -67,24 +67,30 @@ void pth_block_end(pth_thread *self, pthread_t prev, bool began)
 }
 
 /* Define `name` with parameters `params`, calling the real one with `args`; `blocks` says
- * whether the call may block as asked. */
-#define PTH_BLOCKING_IF(rtype, name, params, args, blocks)                          \
-    PTH_API rtype name params                                                       \
-    {                                                                               \
-        __typeof__(&name) real_ = pth_real(name);                                   \
-        pth_thread *self_;                                                          \
-        if (pth_internal() || !(blocks) || !real_ || !(self_ = pth_block_self())) { \
-            if (WEFT_UNLIKELY(!real_)) {                                            \
-                errno = ENOSYS;                                                     \
-                return -1;                                                          \
-            }                                                                       \
-            return real_ args;                                                      \
-        }                                                                           \
-        bool began_;                                                                \
-        pthread_t prev_ = pth_block_begin(self_, &began_);                          \
-        rtype r_ = real_ args;                                                      \
-        pth_block_end(self_, prev_, began_);                                        \
-        return r_;                                                                  \
+ * whether the call may block as asked.  weft's own calls cost the word check and a tail
+ * call (the rest is name_prog, out of line). */
+#define PTH_BLOCKING_IF(rtype, name, params, args, blocks)      \
+    static __attribute__((noinline)) rtype name##_prog params   \
+    {                                                           \
+        __typeof__(&name) real_ = pth_real(name);               \
+        if (WEFT_UNLIKELY(!real_)) { /* glibc has not got it */ \
+            errno = ENOSYS;                                     \
+            return -1;                                          \
+        }                                                       \
+        pth_thread *self_;                                      \
+        if (!(blocks) || !(self_ = pth_block_self()))           \
+            return real_ args;                                  \
+        bool began_;                                            \
+        pthread_t prev_ = pth_block_begin(self_, &began_);      \
+        rtype r_ = real_ args;                                  \
+        pth_block_end(self_, prev_, began_);                    \
+        return r_;                                              \
+    }                                                           \
+    PTH_API rtype name params                                   \
+    {                                                           \
+        if (pth_internal())                                     \
+            return pth_real(name) args;                         \
+        return name##_prog args;                                \
     }
 #define PTH_BLOCKING(rtype, name, params, args) PTH_BLOCKING_IF(rtype, name, params, args, 1)
 
