@@ -12,7 +12,10 @@
  * `-include weft_pthread.h`) and links with -lweft-pthread: the functions below are then
  * renamed to their weft_ aliases, which libweft-pthread exports with the same signatures
  * and behaviour.  Nothing else changes: types, constants and the other pthread_*
- * functions (attributes, ...) are glibc's.
+ * functions (attributes, ...) are glibc's.  Of the blocking calls the layer wraps, only
+ * the sleep family (sleep, usleep, nanosleep, clock_nanosleep) is renamed: read, write,
+ * poll, wait, ... are also the names of members and methods that a macro would rename,
+ * so in such a program they are glibc's and block the caller's stream.
  */
 #ifndef WEFT_PTHREAD_H_INCLUDED
 #define WEFT_PTHREAD_H_INCLUDED
@@ -20,7 +23,9 @@
 #define __pthread_register_cancel   weft___pthread_register_cancel
 #define __pthread_unregister_cancel weft___pthread_unregister_cancel
 #define __pthread_unwind_next       weft___pthread_unwind_next
+#define clock_nanosleep             weft_clock_nanosleep
 #define fork                        weft_fork
+#define nanosleep                   weft_nanosleep
 #define pthread_atfork              weft_pthread_atfork
 #define pthread_barrier_destroy     weft_pthread_barrier_destroy
 #define pthread_barrier_init        weft_pthread_barrier_init
@@ -84,5 +89,7 @@
 #define pthread_tryjoin_np          weft_pthread_tryjoin_np
 #define sigprocmask                 weft_sigprocmask
 #define sched_yield                 weft_sched_yield
+#define sleep                       weft_sleep
+#define usleep                      weft_usleep
 
 #endif

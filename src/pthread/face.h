@@ -40,10 +40,12 @@
 #define _GNU_SOURCE 1
 #endif
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/socket.h>
 #include <time.h>
 
 #include <abt.h>
@@ -89,7 +91,18 @@ extern void __cxa_finalize(void *dso);
     X(pthread_rwlock_unlock) X(pthread_barrier_init) X(pthread_barrier_destroy) \
     X(pthread_barrier_wait) X(pthread_spin_init) X(pthread_spin_destroy) X(pthread_spin_lock) \
     X(pthread_spin_trylock) X(pthread_spin_unlock) X(fork) X(__register_atfork) \
-    X(__cxa_finalize) X(pthread_sigmask) X(sigprocmask)
+    X(__cxa_finalize) X(pthread_sigmask) X(sigprocmask) PTH_BLOCKING_NAMES(X)
+/* The blocking calls (blocking.c, sleep.c). */
+#define PTH_BLOCKING_NAMES(X) \
+    X(read) X(write) X(pread) X(pwrite) X(pread64) X(pwrite64) X(readv) X(writev) X(preadv) \
+    X(pwritev) X(preadv64) X(pwritev64) X(preadv2) X(pwritev2) X(preadv64v2) X(pwritev64v2) \
+    X(recv) X(recvfrom) X(recvmsg) X(recvmmsg) X(send) X(sendto) X(sendmsg) X(sendmmsg) \
+    X(accept) X(accept4) X(connect) X(poll) X(ppoll) X(select) X(pselect) X(epoll_wait) \
+    X(epoll_pwait) X(epoll_pwait2) X(nanosleep) X(clock_nanosleep) X(sleep) X(usleep) \
+    X(pause) X(sigsuspend) X(sigwait) X(sigwaitinfo) X(sigtimedwait) X(wait) X(waitpid) \
+    X(wait3) X(wait4) X(waitid) X(fsync) X(fdatasync) X(flock) X(fcntl) X(fcntl64) \
+    X(__read_chk) X(__pread_chk) X(__pread64_chk) X(__recv_chk) X(__recvfrom_chk) \
+    X(__poll_chk) X(__ppoll_chk)
 /* clang-format on */
 
 enum pth_real_id {
@@ -118,6 +131,11 @@ static inline void *pth_real_fn(enum pth_real_id id)
 WEFT_INTERNAL int pth_internal(void) __attribute__((noinline));
 WEFT_INTERNAL void pth_set_internal(int v) __attribute__((noinline));
 static inline void pth_enter(void) { pth_set_internal(1); }
+/* errno of the OS thread that runs the caller now (errno is per OS thread, and the
+ * compiler may keep its address across a call that moves a ULT to another stream:
+ * __errno_location is "const"). */
+WEFT_INTERNAL int pth_get_errno(void) __attribute__((noinline));
+WEFT_INTERNAL void pth_set_errno(int e) __attribute__((noinline));
 /* Signals sent to a ULT that did not run (signal.c): how many wait, over all threads, plus
  * one for good once the program changed its threads' signal mask.  A ULT takes its own
  * signals, and its stream the program's mask, when it comes back into its program code
@@ -162,7 +180,13 @@ typedef struct pth_thread {
     _Atomic uint64_t sigqueued;   /* of those, sent by pthread_sigqueue with sigval[sig - 1] */
     union sigval sigval[64];
     unsigned epoch; /* the fork generation it belongs to (runtime.c) */
-    char name[16];  /* pthread_setname_np */
+    /* Blocking calls (blocking.c, sleep.c): the OS thread it blocks in a system call on
+     * (0: none), for signals; while it sleeps parked (sleep.c), the signals sent to it
+     * that run a handler, bit sig - 1 (signal.c sets them, the sleep returns EINTR). */
+    _Atomic pthread_t blocked_os;
+    _Atomic bool sleeping;
+    _Atomic uint64_t sleep_sigs;
+    char name[16]; /* pthread_setname_np */
 } pth_thread;
 
 enum {
@@ -224,7 +248,9 @@ WEFT_INTERNAL __attribute__((noreturn)) void pth_exit_rest(pth_thread *self);
 
 /* ---- signals (signal.c) ---- */
 /* Streams' OS threads, for signals to a ULT that runs on one (rank: the stream's). */
-WEFT_INTERNAL void pth_sig_stream(int rank, pthread_t os_thread);
+/* (xs: the stream's handle.  A spare OS thread that weft hands a stream to carries that
+ * stream's rank under a handle of its own: a ULT running there is not on `os_thread`.) */
+WEFT_INTERNAL void pth_sig_stream(int rank, pthread_t os_thread, ABT_xstream xs);
 /* n streams run; how many of them have no OS thread recorded yet (a ULT starting on one
  * records it: pth_sig_stream_self). */
 WEFT_INTERNAL void pth_sig_streams(int n);
@@ -232,6 +258,32 @@ extern WEFT_INTERNAL _Atomic int pth_streams_unknown;
 WEFT_INTERNAL void pth_sig_stream_self(void);
 /* In the child of fork: only the forking thread's stream remains. */
 WEFT_INTERNAL void pth_sig_fork_child(int rank);
+
+/* The disposition of sig is a handler of the program's (not SIG_DFL, not SIG_IGN). */
+WEFT_INTERNAL bool pth_sig_handles(int sig);
+/* Of the signals `bits` (bit sig - 1), those the calling OS thread does not block. */
+WEFT_INTERNAL uint64_t pth_sig_unblocked(uint64_t bits);
+
+/* ---- blocking calls (blocking.c) ---- */
+/* The caller, when it is one of our ULTs and the runtime runs (NULL: an external thread,
+ * or no runtime: the call goes straight to the real function). */
+WEFT_INTERNAL pth_thread *pth_block_self(void);
+/* Bracket a call that may block the OS thread: weft_blocking_begin/end, and the OS thread
+ * recorded for signals.  pth_block_end keeps errno.  The caller's word is clear between
+ * them (a signal handler that runs in the call is program code). */
+WEFT_INTERNAL pthread_t pth_block_begin(pth_thread *self, bool *began);
+WEFT_INTERNAL void pth_block_end(pth_thread *self, pthread_t prev, bool began);
+
+/* The fortified entry points (glibc's fortify headers declare them only under _FORTIFY_SOURCE). */
+extern ssize_t __read_chk(int fd, void *buf, size_t nbytes, size_t buflen);
+extern ssize_t __pread_chk(int fd, void *buf, size_t nbytes, off_t offset, size_t buflen);
+extern ssize_t __pread64_chk(int fd, void *buf, size_t nbytes, off64_t offset, size_t buflen);
+extern ssize_t __recv_chk(int fd, void *buf, size_t n, size_t buflen, int flags);
+extern ssize_t __recvfrom_chk(int fd, void *restrict buf, size_t n, size_t buflen, int flags,
+                              __SOCKADDR_ARG addr, socklen_t *restrict addr_len);
+extern int __poll_chk(struct pollfd *fds, nfds_t nfds, int timeout, size_t fdslen);
+extern int __ppoll_chk(struct pollfd *fds, nfds_t nfds, const struct timespec *timeout,
+                       const sigset_t *ss, size_t fdslen);
 
 /* ---- keys (key.c) ---- */
 /* Run the destructors of the values of a finishing thread and free them. */

@@ -28,12 +28,14 @@ static const char *const real_names[PTH_R_COUNT] = {
 #undef PTH_NAME
 };
 
-/* Functions glibc added late (2.30, 2.34): callers check for NULL. */
+/* Functions glibc added late (2.26 to 2.35): callers check for NULL. */
 static bool optional(enum pth_real_id id)
 {
     return id == PTH_R_pthread_mutex_clocklock || id == PTH_R_pthread_cond_clockwait ||
            id == PTH_R_pthread_rwlock_clockrdlock || id == PTH_R_pthread_rwlock_clockwrlock ||
-           id == PTH_R_pthread_tryjoin_np || id == PTH_R_pthread_timedjoin_np;
+           id == PTH_R_pthread_tryjoin_np || id == PTH_R_pthread_timedjoin_np ||
+           id == PTH_R_epoll_pwait2 || id == PTH_R_preadv2 || id == PTH_R_pwritev2 ||
+           id == PTH_R_preadv64v2 || id == PTH_R_pwritev64v2 || id == PTH_R_fcntl64;
 }
 
 void *pth_real_resolve(enum pth_real_id id)
@@ -64,6 +66,18 @@ void pth_set_internal(int v)
 {
     __asm__ volatile("" ::: "memory");
     internal = v;
+}
+
+int pth_get_errno(void)
+{
+    __asm__ volatile("" ::: "memory");
+    return errno;
+}
+
+void pth_set_errno(int e)
+{
+    __asm__ volatile("" ::: "memory");
+    errno = e;
 }
 
 struct timespec pth_to_realtime(clockid_t clock, const struct timespec *abs)

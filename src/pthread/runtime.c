@@ -180,7 +180,7 @@ static bool start_runtime(void)
     if (main_is_primary)
         ABT_self_get_thread(&main_rec.ult); /* the primary ULT: its state, for signals */
     main_rec.stacksize = glibc_stacksize;
-    pth_sig_stream(0, pth_real(pthread_self)());
+    pth_sig_stream(0, pth_real(pthread_self)(), primary);
     what = "the streams";
     for (int i = 1; i < num_streams; i++) {
         for (int k = 0; k < num_streams; k++) /* its own pool first, then the others' */
@@ -193,7 +193,7 @@ static bool start_runtime(void)
         int rank;
         if (rc == ABT_SUCCESS && created_os_thread &&
             ABT_xstream_get_rank(streams[i], &rank) == ABT_SUCCESS)
-            pth_sig_stream(rank, created_os_thread);
+            pth_sig_stream(rank, created_os_thread, streams[i]);
         if (rc != ABT_SUCCESS) {
             fprintf(stderr, "libweft-pthread: %d of %d streams (ABT_xstream_create: %d)\n", i,
                     num_streams, rc);

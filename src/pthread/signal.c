@@ -32,6 +32,11 @@
  * A number outside 0..NSIG-1 is EINVAL.  The one word `pth_sig_waiting` (signals held
  * over all records) keeps the check in pth_leave to a load while none waits.
  *
+ * A ULT in a blocking call (blocking.c) is signalled on the OS thread the call blocks,
+ * which its record holds.  A ULT running on a spare OS thread that weft handed its stream
+ * to (weft.h: the spare carries the stream's rank under a handle of its own) is held as a
+ * parked one: the stream's OS thread runs another thread then, or blocks in a call.
+ *
  * The OS thread of each stream is recorded when the layer creates it (runtime.c) or, when
  * weft's thread creation does not come through the layer (a sanitized program: the layer
  * is linked after glibc), by the first ULT that starts on it while some stream is
@@ -77,18 +82,20 @@ static __thread unsigned mask_seen; /* the epoch this OS thread (stream) applied
 
 enum { MAX_STREAMS = 4096 }; /* WEFT_PTHREAD_STREAMS's upper bound */
 static pthread_t stream_os[MAX_STREAMS];
-static pthread_t main_os; /* the main thread's own (constructor) */
+static ABT_xstream stream_xs[MAX_STREAMS]; /* its handle: a spare has another (weft.h) */
+static pthread_t main_os;                  /* the main thread's own (constructor) */
 static _Atomic bool stream_known[MAX_STREAMS];
 
 __attribute__((constructor)) static void main_os_init(void) { main_os = pth_real(pthread_self)(); }
 
 _Atomic int pth_streams_unknown;
 
-void pth_sig_stream(int rank, pthread_t os_thread)
+void pth_sig_stream(int rank, pthread_t os_thread, ABT_xstream xs)
 {
     if (rank < 0 || rank >= MAX_STREAMS || weft_atomic_load_acquire(&stream_known[rank]))
         return;
     stream_os[rank] = os_thread;
+    stream_xs[rank] = xs;
     if (!weft_atomic_exchange_acq_rel(&stream_known[rank], true)) {
         weft_atomic_fetch_sub_relaxed(&pth_streams_unknown, 1);
     }
@@ -102,12 +109,15 @@ void pth_sig_streams(int n)
 void pth_sig_stream_self(void)
 {
     int rank = -1;
+    ABT_xstream xs = ABT_XSTREAM_NULL;
     int was = pth_internal();
     pth_enter();
     int rc = ABT_self_get_xstream_rank(&rank);
+    if (rc == ABT_SUCCESS)
+        rc = ABT_self_get_xstream(&xs);
     pth_set_internal(was);
     if (rc == ABT_SUCCESS)
-        pth_sig_stream(rank, pth_real(pthread_self)());
+        pth_sig_stream(rank, pth_real(pthread_self)(), xs);
 }
 
 void pth_sig_fork_child(int rank)
@@ -247,17 +257,35 @@ static bool running_on(pth_thread *r, pthread_t *os)
     pth_set_internal(was);
     if (!on || rank < 0 || rank >= MAX_STREAMS || !weft_atomic_load_acquire(&stream_known[rank]))
         return false;
+    if (xs != stream_xs[rank])
+        return false; /* on a spare that serves the stream: held, raised at its next return */
     *os = stream_os[rank];
     return true;
 }
 
-/* Send sig to the live thread r. */
-static int signal_ult(pth_thread *r, int sig, bool queued, union sigval v)
+bool pth_sig_handles(int sig)
 {
-    if (weft_atomic_load_acquire(&r->state) & PTH_F_FINISHED)
-        return 0; /* finished, not joined: nothing runs to take it */
-    if (r == pth_self())
-        return send_os(pth_real(pthread_self)(), sig, queued, v);
+    struct sigaction sa;
+    return sigaction(sig, NULL, &sa) == 0 && sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN;
+}
+
+uint64_t pth_sig_unblocked(uint64_t bits)
+{
+    sigset_t cur;
+    if (pth_real(pthread_sigmask)(SIG_BLOCK, NULL, &cur) != 0)
+        return bits;
+    for (int sig = 1; sig <= 64; sig++)
+        if ((bits >> (sig - 1) & 1) && sigismember(&cur, sig) == 1)
+            bits &= ~(1ull << (sig - 1));
+    return bits;
+}
+
+/* Send sig to the live thread r, which is not the caller. */
+static int route(pth_thread *r, int sig, bool queued, union sigval v)
+{
+    pthread_t blocked = weft_atomic_load_acquire(&r->blocked_os);
+    if (blocked) /* in a system call on that OS thread (blocking.c) */
+        return send_os(blocked, sig, queued, v);
     if (r->ult == ABT_THREAD_NULL && (weft_atomic_load_acquire(&r->state) & PTH_F_PUBLISHED))
         return send_os(main_os, sig, queued, v); /* the main thread, not (yet) a ULT */
     pthread_t os;
@@ -279,6 +307,22 @@ static int signal_ult(pth_thread *r, int sig, bool queued, union sigval v)
         return send_os(os, sig, queued, v);
     }
     return 0;
+}
+
+/* Send sig to the live thread r.  A thread sleeping parked (sleep.c) learns afterwards
+ * that a handler ran for it (or runs at its wake-up), and ends its sleep with EINTR. */
+static int signal_ult(pth_thread *r, int sig, bool queued, union sigval v)
+{
+    if (weft_atomic_load_acquire(&r->state) & PTH_F_FINISHED)
+        return 0; /* finished, not joined: nothing runs to take it */
+    if (r == pth_self())
+        return send_os(pth_real(pthread_self)(), sig, queued, v);
+    bool sleeping = weft_atomic_load_acquire(&r->sleeping);
+    bool handled = sleeping && pth_sig_handles(sig); /* before a SA_RESETHAND handler runs */
+    int rc = route(r, sig, queued, v);
+    if (rc == 0 && handled)
+        weft_atomic_fetch_or_release(&r->sleep_sigs, 1ull << (sig - 1));
+    return rc;
 }
 
 static int kill_common(pthread_t t, int sig, bool queued, union sigval v)
