@@ -418,7 +418,8 @@ static void reap(void)
     pth_enter();
     while (r) {
         pth_thread *next = r->reap_next;
-        ABT_thread_free(&r->ult);
+        ABT_thread ult = r->ult; /* r->ult stays for a concurrent pthread_kill (release) */
+        ABT_thread_free(&ult);
         rec_give(r);
         r = next;
     }
@@ -592,7 +593,10 @@ static void *release(pth_thread *r)
     while (!(weft_atomic_load_acquire(&r->state) & PTH_F_PUBLISHED))
         pth_yield(); /* joined through its own pthread_self before create returned */
     pth_enter();
-    ABT_thread_free(&r->ult); /* returns once the ULT has terminated */
+    /* through a copy: r->ult keeps its value, which a concurrent pthread_kill of this
+     * (finished, not yet joined) thread reads (signal.c), until the record is recycled */
+    ABT_thread ult = r->ult;
+    ABT_thread_free(&ult); /* returns once the ULT has terminated */
     pth_leave();
     void *ret = r->ret;
     rec_give(r);

@@ -182,6 +182,7 @@ static void *victim(void *arg)
     disarm();
     CHECK_RC(rc, 0);
     CHECK_EQ_INT(sig, SIGUSR2);
+    atomic_store(&finished, 1);
     return NULL;
 }
 
@@ -225,9 +226,10 @@ int main(void)
     pthread_t s;
     CHECK_RC(pthread_create(&target, NULL, victim, NULL), 0);
     CHECK_RC(pthread_create(&s, NULL, sender, NULL), 0);
-    CHECK_RC(pthread_join(target, NULL), 0);
-    atomic_store(&finished, 1);
+    /* the victim sets `finished` as its last step; the sender, which may signal it until
+     * then, is joined before it: an id is not used after its thread's join */
     CHECK_RC(pthread_join(s, NULL), 0);
+    CHECK_RC(pthread_join(target, NULL), 0);
 
     CHECK(kill(child, SIGKILL) == 0);
     int st = 0;
