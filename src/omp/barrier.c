@@ -148,9 +148,21 @@ static bool try_release(wo_team *t, unsigned gen)
 {
     if (!bar_can_release(t))
         return false;
+    /* A thread late out of an older barrier (a worker whose share of the next region a
+     * stand-in runs meanwhile) may see the next barrier's arrivals: those happen after
+     * that barrier's release, so this load then sees gen moved. */
+    if (weft_atomic_load_acquire(&t->bar_gen) != gen)
+        return false;
     unsigned e = t->nthreads;
     if (!weft_atomic_cas_strong_acq_rel(&t->bar_arrived, &e, 0))
         return false;
+    if (WEFT_UNLIKELY(weft_atomic_load_acquire(&t->bar_gen) != gen)) {
+        /* the count reached n again in the next barrier between the check and the CAS:
+         * those arrivals are not this barrier's; give them back */
+        weft_atomic_fetch_add_seq_cst(&t->bar_arrived, e);
+        wo_team_wake(t);
+        return false;
+    }
     if (!weft_atomic_load_acquire(&t->ws_head.next)) {
         /* no construct since the last reclaim: thread 0's is the chain's head (never
          * freed), and there is nothing to reclaim */

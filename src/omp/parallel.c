@@ -81,6 +81,8 @@ static void worker_join(wo_team *t, wo_thr *me, unsigned idx)
         me->ws = t->ws_first;
 }
 
+static void dock_done(struct wo_dock *d, unsigned g);
+
 static void worker_main(void *arg)
 {
     struct wo_dock *d = arg;
@@ -106,10 +108,19 @@ static void worker_main(void *arg)
          * the region's barrier, and back to the dock. */
         wo_task_free_deps(&me->itask);
         wo_barrier(me);
-        weft_atomic_store_release(&d->done, w.seen);
+        dock_done(d, w.seen);
     }
     ABT_self_set_specific(wo_key, NULL);
     wo_id_changed(); /* this unit ends: no cache may keep its cell */
+}
+
+/* done = g unless a later share's is already there: a stand-in of region g may finish
+ * before the worker, late out of region g - 1, stores g - 1. */
+static void dock_done(struct wo_dock *d, unsigned g)
+{
+    unsigned cur = weft_atomic_load_relaxed(&d->done);
+    while ((int)(g - cur) > 0 && !weft_atomic_cas_weak_release(&d->done, &cur, g)) {
+    }
 }
 
 /* A stand-in: member d->idx's share of region d->standin_go, run by another stream. */
@@ -143,7 +154,7 @@ static void standin_main(void *arg)
     wo_id_changed(); /* this unit ends: no cache may keep its cell */
     free(sw.save);
     weft_atomic_store_release(&d->standin_busy, 0);
-    weft_atomic_store_release(&d->done, g); /* last: the master may free the team after it */
+    dock_done(d, g); /* last: the master may free the team after it */
 }
 
 bool wo_team_unstarted(wo_team *t, int rank)
