@@ -25,6 +25,8 @@
  * A cancelled parallel releases every barrier wait at once, discards queued tasks, and
  * the region's end skips its barrier (team_end waits for the workers and tasks). */
 #include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "omp/rt.h"
 
@@ -37,12 +39,38 @@ struct park_arg {
 
 void wo_team_park(wo_team *t, bool (*ready)(void *), void *arg)
 {
+    struct wo_tls_swap *s = wo_off_cpu();
     ABT_mutex_lock(t->mtx);
     weft_atomic_fetch_add_seq_cst(&t->nsleep, 1);
     if (!ready(arg))
         ABT_cond_wait(t->cond, t->mtx);
     weft_atomic_fetch_sub_seq_cst(&t->nsleep, 1);
     ABT_mutex_unlock(t->mtx);
+    wo_on_cpu(s);
+}
+
+/* Help-first, one step of a wait (see parallel.c): whether a stand-in was started.
+ * *since: when an unstarted share was first seen (0: none seen), *rank: the caller's
+ * stream (-1: not asked yet).  Costs a scan of the team's docks, and a clock read only
+ * while some share of another stream is unstarted. */
+static bool help_step(wo_thr *me, uint64_t *since, int *rank)
+{
+    wo_team *t = me->team;
+    if (*rank < 0 && ABT_self_get_xstream_rank(rank) != ABT_SUCCESS)
+        return false;
+    if (!wo_team_unstarted(t, *rank)) {
+        *since = 0;
+        return false;
+    }
+    uint64_t now = weft_clock_ns();
+    if (*since == 0) {
+        *since = now;
+        return false;
+    }
+    if (now - *since < wo_help_ns)
+        return false;
+    *since = 0;
+    return wo_team_help(me, *rank);
 }
 
 struct wait_arg {
@@ -63,7 +91,7 @@ void wo_wait(wo_thr *me, bool (*ready)(void *), void *arg, bool run_tasks, wo_ta
     wo_team *t = me->team;
     if (!t) { /* an initial thread (no team to park on): only a detached task's event */
         while (!ready(arg))
-            if (ABT_thread_yield() != ABT_SUCCESS)
+            if (wo_yield() != ABT_SUCCESS)
                 sched_yield();
         return;
     }
@@ -73,6 +101,10 @@ void wo_wait(wo_thr *me, bool (*ready)(void *), void *arg, bool run_tasks, wo_ta
      * placed on this stream, ULTs of the program), spinning would hold them up. */
     ABT_pool pool = ABT_POOL_NULL;
     bool ult = ABT_self_get_last_pool(&pool) == ABT_SUCCESS && pool != ABT_POOL_NULL;
+    /* help-first: a team of several threads, on weft-omp's own streams */
+    bool helps = ult && t->nthreads > 1 && wo_help_ns != UINT64_MAX;
+    uint64_t since = 0;
+    int rank = -1;
     for (;;) {
         for (uint64_t i = 0;; i++) {
             if (ready(arg))
@@ -81,13 +113,18 @@ void wo_wait(wo_thr *me, bool (*ready)(void *), void *arg, bool run_tasks, wo_ta
                 i = 0;
                 continue;
             }
-            if (i >= spin)
-                break;
+            if (helps && ((i & 15) == 15 || i >= spin) && help_step(me, &since, &rank)) {
+                i = 0; /* its stand-in is in this stream's pool: the yield below runs it */
+                ABT_thread_yield();
+                continue;
+            }
+            if (i >= spin && since == 0)
+                break; /* park (not while a share waits for its help time) */
             weft_cpu_relax();
             if ((i & 15) == 15) {
                 size_t waiting = 0;
                 if (ult && ABT_pool_get_size(pool, &waiting) == ABT_SUCCESS && waiting > 0)
-                    ABT_thread_yield();
+                    wo_yield();
                 else if ((i & 4095) == 4095 && !ult)
                     sched_yield();
             }
@@ -111,9 +148,21 @@ static bool try_release(wo_team *t, unsigned gen)
 {
     if (!bar_can_release(t))
         return false;
+    /* A thread late out of an older barrier (a worker whose share of the next region a
+     * stand-in runs meanwhile) may see the next barrier's arrivals: those happen after
+     * that barrier's release, so this load then sees gen moved. */
+    if (weft_atomic_load_acquire(&t->bar_gen) != gen)
+        return false;
     unsigned e = t->nthreads;
     if (!weft_atomic_cas_strong_acq_rel(&t->bar_arrived, &e, 0))
         return false;
+    if (WEFT_UNLIKELY(weft_atomic_load_acquire(&t->bar_gen) != gen)) {
+        /* the count reached n again in the next barrier between the check and the CAS:
+         * those arrivals are not this barrier's; give them back */
+        weft_atomic_fetch_add_seq_cst(&t->bar_arrived, e);
+        wo_team_wake(t);
+        return false;
+    }
     if (!weft_atomic_load_acquire(&t->ws_head.next)) {
         /* no construct since the last reclaim: thread 0's is the chain's head (never
          * freed), and there is nothing to reclaim */
@@ -157,10 +206,30 @@ bool wo_barrier(wo_thr *me)
             break;
         wo_wait(me, bar_ready, &b, true, NULL, NULL);
     }
+    /* a released barrier reclaimed the chain and reset every team->thr[] position to its
+     * head; a stand-in's thread is not among them */
+    if (WEFT_UNLIKELY(me->standin) && weft_atomic_load_acquire(&t->bar_gen) != gen)
+        weft_atomic_store_relaxed(&me->ws, &t->ws_head);
     return (weft_atomic_load_acquire(&t->cancelled) & CANCEL_PARALLEL) != 0;
 }
 
 WO_API void GOMP_barrier(void) { wo_barrier(wo_self()); }
+
+/* sched_yield from a thread of an OpenMP team (a ULT whose OpenMP thread is in a team)
+ * is a ULT yield: the team threads that share its stream run (a spin-wait on a flag
+ * another team thread sets, with sched_yield in its loop, finishes).  Everyone else (an
+ * external thread, a scheduler, a ULT outside any team) gets the system call. */
+WO_API int sched_yield(void)
+{
+    if (weft_atomic_load_acquire(&wo_rt_state) == 2 && weft_face_self_ult() != NULL) {
+        void *v = NULL;
+        if (ABT_self_get_specific(wo_key, &v) == ABT_SUCCESS && v && (*(wo_thr **)v)->team) {
+            wo_yield();
+            return 0;
+        }
+    }
+    return (int)syscall(SYS_sched_yield);
+}
 
 WO_API bool GOMP_barrier_cancel(void) { return wo_barrier(wo_self()); }
 

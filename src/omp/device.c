@@ -80,8 +80,10 @@ WO_API void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_teams,
     fn(data);
     wo_task_free_deps(&l[0].thr.itask);
     wo_set_self(me);
+    struct wo_tls_swap *s = wo_off_cpu();
     for (unsigned i = 1; i < num_teams; i++)
         ABT_thread_free(&l[i].thr.ult);
+    wo_on_cpu(s);
     for (unsigned i = 0; i < num_teams; i++) {
         wo_team_free(l[i].thr.child);
         wo_thr_drop_lone(&l[i].thr);

@@ -58,6 +58,7 @@ void wo_word_lock_slow(_Atomic uint32_t *w)
     bool ult = caller_is_ult();
     while (weft_atomic_exchange_seq_cst(w, 2) != 0) {
         if (ult) {
+            struct wo_tls_swap *s = wo_off_cpu();
             struct bucket *b = bucket_of(w);
             ABT_mutex m = ABT_MUTEX_MEMORY_GET_HANDLE(&b->m);
             ABT_mutex_lock(m);
@@ -66,6 +67,7 @@ void wo_word_lock_slow(_Atomic uint32_t *w)
                 ABT_cond_wait(ABT_COND_MEMORY_GET_HANDLE(&b->c), m);
             weft_atomic_fetch_sub_seq_cst(&b->nwait, 1);
             ABT_mutex_unlock(m);
+            wo_on_cpu(s);
         } else {
             weft_futex_wait(w, 2, 0);
         }
@@ -77,10 +79,12 @@ void wo_word_unlock_slow(_Atomic uint32_t *w)
     weft_futex_wake(w, 1);
     struct bucket *b = bucket_of(w);
     if (weft_atomic_fetch_add_acq_rel(&b->nwait, 0) > 0) { /* RMW: see wo_team_wake */
+        struct wo_tls_swap *s = wo_off_cpu();
         ABT_mutex m = ABT_MUTEX_MEMORY_GET_HANDLE(&b->m);
         ABT_mutex_lock(m);
         ABT_cond_broadcast(ABT_COND_MEMORY_GET_HANDLE(&b->c));
         ABT_mutex_unlock(m);
+        wo_on_cpu(s);
     }
 }
 

@@ -19,7 +19,17 @@
  * size, which they may still read on their way out, waits for that); wo_team_dismiss
  * makes them leave and joins them (team freed, or, when the program started weft
  * itself and may finalize it right after a region, at every region's end).  The master keeps the
- * team in its wo_thr.child for the next region of the same or smaller size. */
+ * team in its wo_thr.child for the next region of the same or smaller size.
+ *
+ * Help-first.  A share (member i of region `go`) is run by whoever moves the dock's
+ * `claimed` to that `go`: the worker ULT when it sees `go` (one exchange), or a stand-in.
+ * A team thread that waits (wo_wait) and finds a member on another stream whose share
+ * nobody took for wo_help_ns claims it (CAS) and creates a stand-in ULT in its own pool,
+ * which runs the share as member i (identity, implicit task, barrier) and stores done;
+ * the waiter's wait yields to it.  The worker ULT, when its stream runs it again, finds
+ * the share taken and docks.  So a member whose stream's OS thread is preempted or
+ * blocked costs its team a short wait, not the OS time slice.  The stand-in brings
+ * member i's values of the executable's TLS along (rt.h, wo_tls_swap). */
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +81,8 @@ static void worker_join(wo_team *t, wo_thr *me, unsigned idx)
         me->ws = t->ws_first;
 }
 
+static void dock_done(struct wo_dock *d, unsigned g);
+
 static void worker_main(void *arg)
 {
     struct wo_dock *d = arg;
@@ -87,6 +99,8 @@ static void worker_main(void *arg)
         w.seen = weft_atomic_load_acquire(&d->go);
         if (d->exit)
             break;
+        if (weft_atomic_exchange_acq_rel(&d->claimed, w.seen) == w.seen)
+            continue; /* a stand-in took this share: it stores done */
         worker_join(t, me, d->idx);
         wo_affinity_auto();
         t->fn(t->data);
@@ -94,10 +108,101 @@ static void worker_main(void *arg)
          * the region's barrier, and back to the dock. */
         wo_task_free_deps(&me->itask);
         wo_barrier(me);
-        weft_atomic_store_release(&d->done, w.seen);
+        dock_done(d, w.seen);
     }
     ABT_self_set_specific(wo_key, NULL);
     wo_id_changed(); /* this unit ends: no cache may keep its cell */
+}
+
+/* done = g unless a later share's is already there: a stand-in of region g may finish
+ * before the worker, late out of region g - 1, stores g - 1. */
+static void dock_done(struct wo_dock *d, unsigned g)
+{
+    unsigned cur = weft_atomic_load_relaxed(&d->done);
+    while ((int)(g - cur) > 0 && !weft_atomic_cas_weak_release(&d->done, &cur, g)) {
+    }
+}
+
+/* A stand-in: member d->idx's share of region d->standin_go, run by another stream. */
+static void standin_main(void *arg)
+{
+    struct wo_dock *d = arg;
+    wo_team *t = d->team;
+    unsigned g = d->standin_go;
+    wo_thr *me = d->sthr;
+    wo_thr *cell = me;
+    ABT_self_set_specific(wo_key, &cell);
+    /* member i's values of the executable's TLS: from its stream's block */
+    struct wo_tls_swap sw = { NULL, NULL };
+    if (wo_tls_size) {
+        sw.home = weft_atomic_load_acquire(&wo_stream_tls[d->rank]); /* known: wo_team_help */
+        sw.save = malloc(wo_tls_size);
+        if (sw.home && sw.save && wo_tls_block())
+            wo_tls_in(&sw);
+    }
+    worker_join(t, me, d->idx);
+    me->standin = true;
+    wo_affinity_auto();
+    t->fn(t->data);
+    wo_task_free_deps(&me->itask);
+    /* member i's values go home before the barrier: past it, its worker may run the
+     * next region's share on its own stream */
+    if (wo_tls_swap_cur == &sw)
+        wo_tls_out(&sw);
+    wo_barrier(me);
+    ABT_self_set_specific(wo_key, NULL);
+    wo_id_changed(); /* this unit ends: no cache may keep its cell */
+    free(sw.save);
+    weft_atomic_store_release(&d->standin_busy, 0);
+    dock_done(d, g); /* last: the master may free the team after it */
+}
+
+bool wo_team_unstarted(wo_team *t, int rank)
+{
+    for (unsigned i = 1; i < t->nthreads; i++) {
+        struct wo_dock *d = &t->dock[i];
+        if (d->rank != rank &&
+            weft_atomic_load_relaxed(&d->claimed) != weft_atomic_load_acquire(&d->go))
+            return true;
+    }
+    return false;
+}
+
+bool wo_team_help(wo_thr *me, int rank)
+{
+    wo_team *t = me->team;
+    ABT_pool pool = ABT_POOL_NULL;
+    if (ABT_self_get_last_pool(&pool) != ABT_SUCCESS || pool == ABT_POOL_NULL)
+        return false;
+    for (unsigned i = 1; i < t->nthreads; i++) {
+        struct wo_dock *d = &t->dock[i];
+        if (d->rank == rank)
+            continue; /* on my stream: it runs when I yield */
+        if (wo_tls_size && !weft_atomic_load_acquire(&wo_stream_tls[d->rank]))
+            continue; /* its stream never ran: where its TLS values live is not known */
+        unsigned g = weft_atomic_load_acquire(&d->go);
+        unsigned c = weft_atomic_load_acquire(&d->claimed);
+        if (c == g || c + 1 != g || weft_atomic_load_acquire(&d->standin_busy))
+            continue;
+        if (!d->sthr) { /* only a claimer writes it, and claims of one dock are sequential */
+            d->sthr = aligned_alloc(64, (sizeof(wo_thr) + 63) & ~(size_t)63);
+            if (!d->sthr) {
+                fprintf(stderr, "libweft-omp: out of memory for a stand-in\n");
+                abort();
+            }
+            memset(d->sthr, 0, sizeof(wo_thr));
+        }
+        if (!weft_atomic_cas_strong_acq_rel(&d->claimed, &c, g))
+            continue;
+        weft_atomic_store_relaxed(&d->standin_busy, 1);
+        d->standin_go = g;
+        if (ABT_thread_create(pool, standin_main, d, wo_thread_attr, NULL) != ABT_SUCCESS) {
+            fprintf(stderr, "libweft-omp: cannot create a stand-in for thread %u\n", i);
+            abort();
+        }
+        return true;
+    }
+    return false;
 }
 
 /* The workers of the last region are docked (they read nothing of the team any more). */
@@ -106,7 +211,7 @@ static void team_wait_docked(wo_team *t)
     for (unsigned i = 1; i < t->prev_n; i++) {
         struct wo_dock *d = &t->dock[i];
         while (weft_atomic_load_acquire(&d->done) != weft_atomic_load_relaxed(&d->go))
-            if (ABT_thread_yield() != ABT_SUCCESS)
+            if (wo_yield() != ABT_SUCCESS)
                 sched_yield();
     }
 }
@@ -129,7 +234,9 @@ void wo_team_dismiss(wo_team *t)
         struct wo_dock *d = &t->dock[i];
         if (!d->exists)
             continue;
+        struct wo_tls_swap *s = wo_off_cpu();
         ABT_thread_free(&d->ult);
+        wo_on_cpu(s);
         d->exists = false;
         d->exit = false;
     }
@@ -263,7 +370,9 @@ wo_team *wo_team_begin_ws(void (*fn)(void *), void *data, unsigned num_threads, 
         d->exit = false;
         weft_atomic_store_relaxed(&d->go, 1);
         weft_atomic_store_relaxed(&d->done, 0);
-        ABT_pool pool = wo_pools[((unsigned)rank + i * stride) % (unsigned)wo_npools];
+        weft_atomic_store_relaxed(&d->claimed, 0);
+        d->rank = (int)(((unsigned)rank + i * stride) % (unsigned)wo_npools);
+        ABT_pool pool = wo_pools[d->rank];
         int err = ABT_thread_create(pool, worker_main, d, wo_thread_attr, &d->ult);
         if (err != ABT_SUCCESS) {
             fprintf(stderr, "libweft-omp: cannot create thread %u of a team (weft error %d)\n", i,

@@ -167,6 +167,7 @@ struct wo_thr {
     wo_taskgroup *red_group; /* GOMP_parallel_reductions: the next team's shared group */
     wo_ws *lone;             /* an initial thread's (orphaned) construct, made on first use */
     wo_thr *ident;           /* an initial thread: the identity cell of its ULT (team.c) */
+    bool standin;            /* a stand-in's thread (parallel.c): not in team->thr[] */
     /* The last worksharing construct entered.  Atomic: the barrier's releaser resets
      * every thread's (wo_ws_reclaim), and in a cancelled region (threads leave barriers
      * unreleased, so one can complete early) that may meet a worker setting itself up. */
@@ -194,9 +195,21 @@ struct wo_thr {
 struct wo_dock {
     _Atomic unsigned go;   /* bumped by the master (release) to start a region or exit */
     _Atomic unsigned done; /* the last `go` whose region the worker finished (release) */
-    bool exit;             /* with the next go: leave instead of running a region */
-    bool exists;           /* the ULT was created and has not been joined */
-    wo_thr *ident;         /* the worker ULT's identity cell (team.c): its wo_thr now */
+    /* The last `go` whose share someone took: the worker (exchange) or a stand-in made
+     * by a waiting thread of the team (CAS from the previous value, wo_team_help).  A
+     * share is run once, by whoever moved `claimed` to its `go`; that one stores done. */
+    _Atomic unsigned claimed;
+    unsigned standin_go; /* the share a stand-in runs (written by its claimer) */
+    /* The stand-in's own wo_thr (made on first use, freed with the team): not thr[idx],
+     * which the worker of the last region may still use on its way out of that region's
+     * barrier.  Its queue is its own (nobody steals from it; it runs its tasks when it
+     * waits).  standin_busy: a stand-in of this dock runs (one at a time). */
+    wo_thr *sthr;
+    _Atomic int standin_busy;
+    int rank;      /* the stream whose pool the worker ULT was created in */
+    bool exit;     /* with the next go: leave instead of running a region */
+    bool exists;   /* the ULT was created and has not been joined */
+    wo_thr *ident; /* the worker ULT's identity cell (team.c): its wo_thr now */
     wo_team *team;
     unsigned idx;
     ABT_thread ult;
@@ -312,6 +325,59 @@ __attribute__((visibility("hidden"))) void wo_thr_drop_lone(wo_thr *t);
 /* Let every docked worker of the team leave, and join it (team free, foreign runtime). */
 __attribute__((visibility("hidden"))) void wo_team_dismiss(wo_team *t);
 
+/* Help-first (parallel.c).  A waiting team thread that finds a member whose share of the
+ * region nobody has started (its worker ULT's stream has not run it: preempted or
+ * blocked) for wo_help_ns runs that share itself, on a stand-in ULT in its own pool.
+ * unstarted: whether such a member (on another stream than `rank`) exists; help: claim
+ * one and start its stand-in (true if one was started). */
+extern uint64_t wo_help_ns __attribute__((visibility("hidden"))); /* UINT64_MAX: off */
+__attribute__((visibility("hidden"))) bool wo_team_unstarted(wo_team *t, int rank);
+__attribute__((visibility("hidden"))) bool wo_team_help(wo_thr *me, int rank);
+
+/* The executable's TLS (gcc's threadprivate) seen by a stand-in (team.c).  A stand-in
+ * runs member i's share on another OS thread than member i's own: while it is on the
+ * CPU, that OS thread's block of the executable's TLS module holds member i's values
+ * (copied in from member i's stream's block, `home`), and the values the block had
+ * (`save`) are put back whenever the stand-in leaves the CPU inside the face
+ * (wo_off_cpu ... wo_on_cpu around every yield, park and join of a team thread) and when
+ * it ends, member i's values going back home.  wo_tls_swap_cur: the stand-in now on the
+ * CPU of this OS thread with its values in the block, or NULL (every other ULT). */
+struct wo_tls_swap {
+    void *home; /* member i's stream's block */
+    void *save; /* the block's values while the stand-in runs */
+};
+extern size_t wo_tls_size __attribute__((visibility("hidden"))); /* 0: no TLS in the executable */
+extern __thread struct wo_tls_swap *wo_tls_swap_cur
+    __attribute__((tls_model("initial-exec"), visibility("hidden")));
+/* Stream r's block of the executable's TLS (wo_stream_tls[r], r < wo_npools), recorded by
+ * a ULT on that stream when weft-omp starts weft; NULL until then, or without TLS. */
+extern void *_Atomic *wo_stream_tls __attribute__((visibility("hidden")));
+/* This OS thread's block of the executable's TLS (NULL when it has none). */
+__attribute__((visibility("hidden"))) void *wo_tls_block(void);
+__attribute__((visibility("hidden"))) void wo_tls_in(struct wo_tls_swap *s);
+__attribute__((visibility("hidden"))) void wo_tls_out(struct wo_tls_swap *s);
+/* Around a point where a team thread may leave the CPU (yield, park, join). */
+static inline struct wo_tls_swap *wo_off_cpu(void)
+{
+    struct wo_tls_swap *s = wo_tls_swap_cur;
+    if (WEFT_UNLIKELY(s != NULL))
+        wo_tls_out(s);
+    return s;
+}
+static inline void wo_on_cpu(struct wo_tls_swap *s)
+{
+    if (WEFT_UNLIKELY(s != NULL))
+        wo_tls_in(s);
+}
+/* ABT_thread_yield for face code: a stand-in's TLS values leave and come back with it. */
+static inline int wo_yield(void)
+{
+    struct wo_tls_swap *s = wo_off_cpu();
+    int r = ABT_thread_yield();
+    wo_on_cpu(s);
+    return r;
+}
+
 /* The size of the team the caller's next region gets for num_threads(req) (parallel.c). */
 __attribute__((visibility("hidden"))) unsigned wo_resolve_nthreads(wo_thr *me, unsigned req);
 /* Run a parallel region: fn(data) on n threads (parallel.c). */
@@ -335,9 +401,11 @@ __attribute__((visibility("hidden"))) void wo_team_park(wo_team *t, bool (*ready
 static inline void wo_team_wake(wo_team *t)
 {
     if (weft_atomic_fetch_add_acq_rel(&t->nsleep, 0) > 0) {
+        struct wo_tls_swap *s = wo_off_cpu();
         ABT_mutex_lock(t->mtx);
         ABT_cond_broadcast(t->cond);
         ABT_mutex_unlock(t->mtx);
+        wo_on_cpu(s);
     }
 }
 /* The same for an event published by a seq_cst read-modify-write (a task queued): the
@@ -348,9 +416,11 @@ static inline void wo_team_wake(wo_team *t)
 static inline void wo_team_wake_sc(wo_team *t)
 {
     if (weft_atomic_load_seq_cst(&t->nsleep) > 0) {
+        struct wo_tls_swap *s = wo_off_cpu();
         ABT_mutex_lock(t->mtx);
         ABT_cond_broadcast(t->cond);
         ABT_mutex_unlock(t->mtx);
+        wo_on_cpu(s);
     }
 }
 /* Wait until ready(arg): spin (running queued tasks if run_tasks: only children of

@@ -153,8 +153,10 @@ static void task_release(wo_task *t)
 
 void wo_task_blocks_free(wo_team *team)
 {
-    for (unsigned i = 0; i < team->cap; i++) {
-        wo_thr *th = &team->thr[i];
+    for (unsigned i = 0; i < 2 * team->cap; i++) {
+        wo_thr *th = i < team->cap ? &team->thr[i] : team->dock[i - team->cap].sthr;
+        if (!th)
+            continue;
         void *b = th->blk_local;
         th->blk_local = NULL;
         for (int pass = 0; pass < 2; pass++) {
@@ -755,7 +757,7 @@ WO_API void GOMP_taskwait_depend(void **depend)
 WO_API void GOMP_taskyield(void)
 {
     /* A tied task stays on its thread; let the ULTs that share this stream run. */
-    ABT_thread_yield();
+    wo_yield();
 }
 
 WO_API void GOMP_taskgroup_start(void)

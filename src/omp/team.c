@@ -6,9 +6,10 @@
  * streams than the outermost team has threads).  Each stream runs a BASIC_WAIT scheduler
  * over its own pool: an idle stream sleeps in the kernel.  Thread i of a team made on
  * stream s goes to pool (s + i) % N, and a ULT that parks is woken into the pool it came
- * from, so an OpenMP thread never changes OS thread once started (gcc's threadprivate is
- * TLS: see docs).  If the program started weft itself (abt.h and OpenMP mixed), teams go
- * to the calling stream's main pool.
+ * from, so an OpenMP thread's ULT never changes OS thread once started (gcc's
+ * threadprivate is TLS: see docs); a share nobody started may run on a stand-in ULT of
+ * another stream (parallel.c, help-first), which carries the share's TLS values.  If the program
+ * started weft itself (abt.h and OpenMP mixed), teams go to the calling stream's main pool.
  *
  * Identity.  wo_key (ABT_key, no destructor) holds the calling ULT's identity cell, an
  * wo_thr * naming the OpenMP thread it is now (rt.h: a master entering or leaving a
@@ -17,7 +18,16 @@
  * without a value (the primary ULT after a foreign ABT_init, a user ULT) gets an initial
  * thread of its own, made on first use and owned through own_key (destructor: free);
  * the initial thread is its own cell.  The OS thread that runs ABT_init here keeps its
- * initial thread: the primary ULT's cell is that of the OS thread's initial thread. */
+ * initial thread: the primary ULT's cell is that of the OS thread's initial thread.
+ *
+ * The executable's TLS (gcc's threadprivate): its size is found once
+ * (dl_iterate_phdr: the first object is the executable), each OS thread's block on first
+ * use (dlpi_tls_data, the calling thread's block); a stand-in copies member values in and
+ * out of that block (rt.h, wo_tls_swap). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* dl_iterate_phdr */
+#endif
+#include <link.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +50,85 @@ static ABT_xstream *streams;
 static bool own_runtime;
 __attribute__((visibility("hidden"))) bool wo_join_workers; /* !own_runtime */
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Help-first: how long a share stays unstarted before a waiting team thread runs it
+ * (WEFT_OMP_HELP_NS, in ns; unset or `off`: off, and always off when the program started
+ * weft: its pools are its own).  Opt-in: tests/omp/omp_parallel hangs in about 1 run of
+ * 12 with it on (not understood yet, see docs/design/omp.md). */
+__attribute__((visibility("hidden"))) uint64_t wo_help_ns = UINT64_MAX;
+
+size_t wo_tls_size;
+__thread struct wo_tls_swap *wo_tls_swap_cur __attribute__((tls_model("initial-exec")));
+static __thread void *tls_block __attribute__((tls_model("initial-exec")));
+static __thread bool tls_block_known __attribute__((tls_model("initial-exec")));
+
+struct tls_find {
+    size_t memsz, filesz;
+    const void *image;
+    void *data;
+};
+
+/* dl_iterate_phdr's callback: the first object is the executable; stop there. */
+static int tls_find_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    struct tls_find *f = arg;
+    if (size < offsetof(struct dl_phdr_info, dlpi_tls_data) + sizeof(void *))
+        return 1;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type == PT_TLS) {
+            f->memsz = ph->p_memsz;
+            f->filesz = ph->p_filesz;
+            f->image = (const void *)(info->dlpi_addr + ph->p_vaddr);
+            f->data = info->dlpi_tls_data;
+        }
+    }
+    return 1;
+}
+
+void *wo_tls_block(void)
+{
+    if (!tls_block_known) {
+        struct tls_find f = { 0, 0, NULL, NULL };
+        dl_iterate_phdr(tls_find_cb, &f);
+        tls_block = f.memsz ? f.data : NULL;
+        tls_block_known = true;
+    }
+    return tls_block;
+}
+
+void wo_tls_in(struct wo_tls_swap *s)
+{
+    void *b = wo_tls_block();
+    memcpy(s->save, b, wo_tls_size);
+    memcpy(b, s->home, wo_tls_size);
+    wo_tls_swap_cur = s;
+}
+
+void wo_tls_out(struct wo_tls_swap *s)
+{
+    void *b = wo_tls_block();
+    memcpy(s->home, b, wo_tls_size);
+    memcpy(b, s->save, wo_tls_size);
+    wo_tls_swap_cur = NULL;
+}
+
+void *_Atomic *wo_stream_tls;
+
+/* A ULT on each stream records that stream's block of the executable's TLS. */
+static void tls_record(void *arg)
+{
+    weft_atomic_store_release(&wo_stream_tls[(intptr_t)arg], wo_tls_block());
+}
+
+static void tls_init(void)
+{
+    struct tls_find f = { 0, 0, NULL, NULL };
+    dl_iterate_phdr(tls_find_cb, &f);
+    if (f.memsz && f.data) {
+        wo_tls_size = f.memsz;
+    }
+}
 
 void wo_thr_init(wo_thr *t, wo_team *team, unsigned tid, wo_thr *parent, const struct wo_icv *icv)
 {
@@ -233,6 +322,11 @@ void wo_rt_init(void)
             abort();
         }
     }
+    tls_init();
+    if (own_runtime) {
+        const char *h = getenv("WEFT_OMP_HELP_NS");
+        wo_help_ns = !h || !*h || !strcmp(h, "off") ? UINT64_MAX : strtoull(h, NULL, 10);
+    }
     if ((err = ABT_key_create(NULL, &wo_key)) != ABT_SUCCESS ||
         (err = ABT_key_create(initial_free, &own_key)) != ABT_SUCCESS)
         init_fail("ABT_key_create", err);
@@ -263,6 +357,16 @@ void wo_rt_init(void)
                 init_fail("ABT_xstream_create_basic", err);
         }
         wo_npools = n;
+        wo_stream_tls = calloc((size_t)n, sizeof(*wo_stream_tls));
+        if (!wo_stream_tls)
+            init_fail("allocating the stream table", ABT_ERR_MEM);
+        if (wo_tls_size) {
+            weft_atomic_store_release(&wo_stream_tls[0], wo_tls_block());
+            for (int i = 1; i < n; i++)
+                if ((err = ABT_thread_create(wo_pools[i], tls_record, (void *)(intptr_t)i,
+                                             ABT_THREAD_ATTR_NULL, NULL)) != ABT_SUCCESS)
+                    init_fail("ABT_thread_create", err);
+        }
     } else {
         wo_pools = calloc(1, sizeof(ABT_pool));
         ABT_xstream xs;
@@ -290,8 +394,11 @@ void wo_team_free(wo_team *t)
     if (!t)
         return;
     wo_team_dismiss(t);
-    for (unsigned i = 0; i < t->cap; i++)
+    for (unsigned i = 0; i < t->cap; i++) {
         wo_team_free(t->thr[i].child);
+        if (t->dock[i].sthr)
+            wo_team_free(t->dock[i].sthr->child);
+    }
     wo_ws *w = t->ws_head.next;
     while (w) {
         wo_ws *n = w->next;
@@ -309,6 +416,8 @@ void wo_team_free(wo_team *t)
     }
     free(weft_atomic_load_relaxed(&t->ws_mem_kept));
     wo_task_blocks_free(t);
+    for (unsigned i = 0; i < t->cap; i++)
+        free(t->dock[i].sthr);
     free(t->dock);
     free(t);
 }
@@ -338,4 +447,5 @@ __attribute__((destructor)) static void wo_rt_fini(void)
     ABT_finalize();
     free(streams);
     free(wo_pools);
+    free(wo_stream_tls);
 }
