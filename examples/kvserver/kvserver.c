@@ -45,6 +45,7 @@
 #include <sys/eventfd.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
+#include <sys/uio.h>
 #include <unistd.h>
 #include <weft_io.h>
 
@@ -107,10 +108,25 @@ static void stats_reset(void)
                                   memory_order_relaxed);
 }
 
-/* ---- output buffers ---- */
+/* ---- output buffers ----
+ * A reply is bytes in `p`, plus, for values of at least OB_REF_MIN bytes, references to
+ * the items themselves: seg[i] says that item it's value and "\r\n" go at offset off of
+ * p (the item held by a reference until the flush sends it, with one sendmsg for the
+ * whole reply), so a large value is copied once, by the kernel, as memcached does. */
+#define OB_REF_MIN 512
+#define OB_SEGS    16
+
+typedef struct {
+    size_t off;
+    st_item *it;
+} oseg;
+
 typedef struct {
     char *p;
     size_t len, cap;
+    size_t ext; /* bytes of the referenced values */
+    int nseg;
+    oseg seg[OB_SEGS];
 } obuf;
 
 #define OBUF_MIN 2048
@@ -141,17 +157,44 @@ static int ob_add(obuf *o, const char *s, size_t n)
 
 static int ob_str(obuf *o, const char *s) { return ob_add(o, s, strlen(s)); }
 
+/* ' ' and v in decimal at p; the end.  (snprintf's format parsing costs more than the
+ * rest of a small get's reply.) */
+static char *put_num(char *p, uint64_t v)
+{
+    char t[20];
+    int n = 0;
+    do
+        t[n++] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    *p++ = ' ';
+    while (n)
+        *p++ = t[--n];
+    return p;
+}
+
 /* "VALUE key flags bytes [cas]\r\n" + value + "\r\n" */
 static int ob_value(obuf *o, const st_item *it, int with_cas)
 {
-    if (ob_room(o, it->klen + it->vlen + 80) < 0)
+    int ref = it->vlen >= OB_REF_MIN && o->nseg < OB_SEGS;
+    if (ob_room(o, it->klen + (ref ? 0 : it->vlen) + 80) < 0)
         return -1;
     char *p = o->p + o->len;
     memcpy(p, "VALUE ", 6);
     memcpy(p + 6, it->data, it->klen);
     p += 6 + it->klen;
-    p += with_cas ? sprintf(p, " %u %u %" PRIu64 "\r\n", it->flags, it->vlen, it->cas)
-                  : sprintf(p, " %u %u\r\n", it->flags, it->vlen);
+    p = put_num(p, it->flags);
+    p = put_num(p, it->vlen);
+    if (with_cas)
+        p = put_num(p, it->cas);
+    *p++ = '\r';
+    *p++ = '\n';
+    if (ref) {
+        o->len = (size_t)(p - o->p);
+        st_ref((st_item *)it);
+        o->seg[o->nseg++] = (oseg){ o->len, (st_item *)it };
+        o->ext += it->vlen + 2u;
+        return 0;
+    }
     memcpy(p, st_val(it), it->vlen + 2);
     o->len = (size_t)(p + it->vlen + 2 - o->p);
     return 0;
@@ -526,13 +569,54 @@ enum { C_OK, C_MORE, C_CLOSE, C_TOOLONG };
 
 static int send_all(int fd, const char *b, size_t n);
 
+/* Drop the references of o's segments (sent, or the connection is gone). */
+static void ob_release(obuf *o)
+{
+    for (int i = 0; i < o->nseg; i++)
+        st_release(o->seg[i].it);
+    o->nseg = 0;
+    o->ext = 0;
+}
+
+/* Send o's bytes and referenced values in order, resuming after short sends. */
+static int send_segs(int fd, obuf *o)
+{
+    struct iovec iov[2 * OB_SEGS + 1];
+    int n = 0;
+    size_t pos = 0;
+    for (int i = 0; i < o->nseg; i++) {
+        if (o->seg[i].off > pos)
+            iov[n++] = (struct iovec){ o->p + pos, o->seg[i].off - pos };
+        iov[n++] = (struct iovec){ (char *)st_val(o->seg[i].it), o->seg[i].it->vlen + 2u };
+        pos = o->seg[i].off;
+    }
+    if (o->len > pos)
+        iov[n++] = (struct iovec){ o->p + pos, o->len - pos };
+    struct iovec *v = iov;
+    while (n) {
+        struct msghdr mh = { .msg_iov = v, .msg_iovlen = (size_t)n };
+        ssize_t w = weft_io_sendmsg(fd, &mh, MSG_NOSIGNAL);
+        if (w < 0)
+            return -1;
+        while (n && (size_t)w >= v->iov_len)
+            w -= (ssize_t)v->iov_len, v++, n--;
+        if (n) {
+            v->iov_base = (char *)v->iov_base + w;
+            v->iov_len -= (size_t)w;
+        }
+    }
+    return 0;
+}
+
 static int flush_out(session *c)
 {
-    if (!c->out.len)
+    obuf *o = &c->out;
+    if (!o->len && !o->nseg)
         return 0;
-    STAT_ADD(my_stats(), bytes_written, c->out.len);
-    int rc = send_all(c->fd, c->out.p, c->out.len);
-    c->out.len = 0;
+    STAT_ADD(my_stats(), bytes_written, o->len + o->ext);
+    int rc = o->nseg ? send_segs(c->fd, o) : send_all(c->fd, o->p, o->len);
+    ob_release(o);
+    o->len = 0;
     return rc;
 }
 
@@ -659,7 +743,7 @@ static int cmd_retrieve(session *c, const char *p, const char *end, int with_cas
             if (rc < 0)
                 return -1;
         }
-        if (c->out.len > 65536 && flush_out(c) < 0)
+        if (c->out.len + c->out.ext > 65536 && flush_out(c) < 0)
             return -1;
     }
     return reply(c, "END\r\n");
@@ -969,7 +1053,7 @@ static void serve(void *arg)
             if (rc == C_CLOSE)
                 break;
             start += used;
-            if (c.out.len >= OUT_FLUSH && flush_out(&c) < 0) {
+            if (c.out.len + c.out.ext >= OUT_FLUSH && flush_out(&c) < 0) {
                 rc = C_CLOSE;
                 break;
             }
@@ -1004,6 +1088,7 @@ static void serve(void *arg)
     }
 done:
     free(in);
+    ob_release(&c.out);
     free(c.out.p);
     weft_io_close(cn->fd);
     conn_del(cn); /* after the close: an acceptor out of descriptors may take this one */

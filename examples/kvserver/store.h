@@ -9,9 +9,11 @@
  *
  * Memory: an item counts ST_ITEM_OVERHEAD + key + value bytes.  After a link makes the
  * total exceed the bound, the least recently used items go: each shard keeps its items in
- * the order of their last use (a link or a read), and eviction takes the oldest of the
- * shards' oldest items, by the time of their last use (CLOCK_MONOTONIC), until the total
- * is under the bound again.
+ * the order of their last link, and a read only marks its item used (second chance: no
+ * relink, no clock read on the get path).  Eviction looks at each shard's oldest item; a
+ * used one is moved to the front, unmarked, with the time of that move, and the next one
+ * looked at; of the shards' oldest unused items, the one with the oldest time
+ * (CLOCK_MONOTONIC) goes, until the total is under the bound again.
  *
  * Time is Unix time in seconds (CLOCK_REALTIME_COARSE).  An item is invalid when its
  * expiry time has come, or when a delayed flush_all's time has come and the item was
@@ -42,7 +44,8 @@ typedef struct st_item {
     uint64_t hash, cas;
     int64_t exptime; /* absolute Unix time; 0: never */
     int64_t time;    /* when stored */
-    uint64_t atime;  /* last use (ns, CLOCK_MONOTONIC): link or read */
+    uint64_t atime;  /* last link or second chance (ns, CLOCK_MONOTONIC) */
+    uint8_t used;    /* read since atime (under the shard lock) */
     char data[];     /* key, then value, then "\r\n" */
 } st_item;
 
@@ -254,6 +257,7 @@ static inline void st_link_locked(st_store *st, st_shard *s, st_item *it, int64_
     if (!it->time)
         it->time = now;
     it->atime = st_mono();
+    it->used = 0;
     pp = st_slot(s, it->hash, it->data, it->klen);
     it->hnext = NULL;
     *pp = it;
@@ -268,6 +272,25 @@ static inline void st_link_locked(st_store *st, st_shard *s, st_item *it, int64_
         st_grow(s);
 }
 
+/* Shard locked: its oldest item that was not read since its time, `keep` aside; a read one
+ * on the way gets its second chance (to the front, unmarked, timed now). */
+static inline st_item *st_lru_victim(st_shard *s, const st_item *keep)
+{
+    uint64_t now = 0;
+    for (size_t n = s->n + 1; n; n--) {
+        st_item *t = s->tail;
+        if (t == keep)
+            t = t->lprev;
+        if (!t || !t->used)
+            return t;
+        t->used = 0;
+        t->atime = now ? now : (now = st_mono());
+        lru_unlink(s, t);
+        lru_push(s, t);
+    }
+    return NULL;
+}
+
 /* Not holding any shard lock: while over the bound, evict the least recently used item
  * (the oldest of the shards' oldest); `keep`, just stored, stays. */
 static inline void st_evict(st_store *st, const st_item *keep)
@@ -278,9 +301,7 @@ static inline void st_evict(st_store *st, const st_item *keep)
         for (int i = 0; i < ST_SHARDS; i++) {
             st_shard *s = &st->s[i];
             ABT_mutex_lock(s->lock);
-            st_item *t = s->tail;
-            if (t == keep)
-                t = t->lprev;
+            st_item *t = st_lru_victim(s, keep);
             if (t && t->atime < oldest) {
                 oldest = t->atime;
                 best = i;
@@ -291,9 +312,7 @@ static inline void st_evict(st_store *st, const st_item *keep)
             return; /* nothing left to evict */
         st_shard *s = &st->s[best];
         ABT_mutex_lock(s->lock);
-        st_item *t = s->tail;
-        if (t == keep)
-            t = t->lprev;
+        st_item *t = st_lru_victim(s, keep);
         if (t)
             st_evict_item(st, s, t);
         ABT_mutex_unlock(s->lock);
@@ -334,11 +353,8 @@ static inline st_item *st_get(st_store *st, const char *k, size_t kl)
     ABT_mutex_lock(s->lock);
     st_item *it = st_find_locked(st, s, h, k, kl);
     if (it) {
-        if (s->head != it) {
-            lru_unlink(s, it);
-            lru_push(s, it);
-        }
-        it->atime = st_mono();
+        if (!it->used)
+            it->used = 1;
         st_ref(it);
     }
     ABT_mutex_unlock(s->lock);
