@@ -357,6 +357,8 @@ wo_team *wo_team_begin_ws(void (*fn)(void *), void *data, unsigned num_threads, 
     unsigned stride = 1;
     if (me->team && me->active_level > 0 && me->team->nthreads >= (unsigned)wo_npools)
         stride = 0;
+    if (n > (unsigned)wo_npools && !wo_join_workers)
+        wo_preempt_on(); /* threads share streams: one may spin for another (team.c) */
     bool signalled = false;
     for (unsigned i = 1; i < n; i++) {
         struct wo_dock *d = &t->dock[i];

@@ -293,6 +293,8 @@ static inline void wo_id_changed(void) { weft_atomic_fetch_add_release(&wo_id_ge
 __attribute__((visibility("hidden"))) wo_thr *wo_self_slow(void);
 __attribute__((visibility("hidden"))) wo_thr **wo_self_lookup(void);
 __attribute__((visibility("hidden"))) void wo_rt_init(void);
+/* A team larger than the streams is starting: give the pools their time slice (team.c). */
+__attribute__((visibility("hidden"))) void wo_preempt_on(void);
 
 /* The caller's identity cell, or NULL outside weft (an external thread: wo_tls_cur). */
 static inline wo_thr **wo_self_cell(void)

@@ -33,6 +33,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <weft.h>
+
 #include "omp/rt.h"
 
 ABT_key wo_key = ABT_KEY_NULL;
@@ -257,6 +259,32 @@ static void init_fail(const char *what, int err)
     abort();
 }
 
+/* Threads of a team larger than the streams share them, and one may spin waiting for
+ * another of its stream (a flag, an ad-hoc barrier): it must not hold the stream for good.
+ * The first such team gives the pools a time slice (WEFT_OMP_PREEMPT_US, 2 ms; 0: none;
+ * WEFT_PREEMPT in the environment sets weft's own for every pool instead): a thread that
+ * holds its stream that long while others wait has them handed to a spare OS thread
+ * (weft_pool_set_preempt, weft.h).  The pools are MPMC so that a spare may pop them. */
+void wo_preempt_on(void)
+{
+    static _Atomic int done;
+    if (weft_atomic_load_relaxed(&done) || weft_atomic_exchange_acq_rel(&done, 1))
+        return;
+    const char *global = getenv("WEFT_PREEMPT");
+    if (global && *global)
+        return;
+    const char *v = getenv("WEFT_OMP_PREEMPT_US");
+    unsigned long us = 2000;
+    if (v && *v) {
+        char *end;
+        unsigned long x = strtoul(v, &end, 10);
+        if (!*end && x <= WEFT_PREEMPT_MAX_US)
+            us = x;
+    }
+    for (int i = 0; us && i < wo_npools; i++)
+        weft_pool_set_preempt(wo_pools[i], (unsigned)us);
+}
+
 /* Start weft (or join the program's weft).  Idempotent; any thread. */
 void wo_rt_init(void)
 {
@@ -342,7 +370,7 @@ void wo_rt_init(void)
             init_fail("allocating the stream table", ABT_ERR_MEM);
         for (int i = 0; i < n; i++) {
             err =
-                ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPSC, ABT_TRUE, &wo_pools[i]);
+                ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_TRUE, &wo_pools[i]);
             if (err != ABT_SUCCESS)
                 init_fail("ABT_pool_create_basic", err);
         }
