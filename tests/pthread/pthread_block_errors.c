@@ -41,7 +41,7 @@ static void *checks(void *arg)
 {
     if (ours)
         CHECK(pth_test_is_ult());
-    char buf[16];
+    char buf[16] = { 0 };
     struct iovec iov = { buf, sizeof buf };
     int p[2];
     CHECK(pipe(p) == 0);
@@ -103,7 +103,10 @@ static void *checks(void *arg)
     struct rlimit rl;
     CHECK(getrlimit(RLIMIT_NOFILE, &rl) == 0);
     struct pollfd pf = { .fd = p[0], .events = POLLIN };
-    if (rl.rlim_cur < (1u << 22)) { /* more entries than descriptors (all readable) */
+    /* more entries than descriptors (all readable); not under valgrind, which shows the
+     * program a lower limit than the kernel's */
+    const char *pre = getenv("LD_PRELOAD");
+    if (rl.rlim_cur < (1u << 22) && !(pre && strstr(pre, "vgpreload"))) {
         struct pollfd *many = calloc(rl.rlim_cur + 1, sizeof *many);
         CHECK(many != NULL);
         CHECK_ERR(poll(many, (nfds_t)rl.rlim_cur + 1, 10), EINVAL);
