@@ -49,8 +49,6 @@
 #ifndef WEFT_CORE_FACE_H
 #define WEFT_CORE_FACE_H
 
-#include <abt.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -74,12 +72,6 @@ WEFT_FACE_API bool weft_face_self_on_stream(void);
 /* Who is calling, as an owner identity (recursive locks): the running unit, else the
  * stream (its scheduler), else `external` for a thread that is not a stream. */
 WEFT_FACE_API const void *weft_face_self_identity(const void *external);
-
-/* The OS thread that runs the ULT `t` now, into *os: true only while t runs (on a stream,
- * or on a spare that serves one: core/stream/handoff.c, so not always the OS thread of
- * the stream whose rank it sees).  A racy answer by design, as ABT_thread_get_state's:
- * the ULT may switch right after. */
-WEFT_FACE_API bool weft_face_thread_running_on(ABT_thread t, pthread_t *os);
 
 /* ABT_thread_cancel was asked for u: it terminates at its next wake-up or yield (a face
  * about to park u in an operation of its own then need not start one). */

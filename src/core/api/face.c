@@ -5,7 +5,6 @@
 
 #include <stdalign.h>
 
-#include "core/handle.h"
 #include "core/sched/idle.h"
 #include "core/wait.h"
 
@@ -28,18 +27,6 @@ bool weft_face_self_is_tasklet(void) { return weft_self_is_tasklet(); }
 bool weft_face_self_on_stream(void) { return weft_xs_self() != NULL; }
 
 const void *weft_face_self_identity(const void *external) { return weft_self_identity(external); }
-
-bool weft_face_thread_running_on(ABT_thread t, pthread_t *os)
-{
-    weft_unit *u = weft_unit_from(t);
-    if (!u || weft_atomic_load_acquire(&u->state) != WEFT_RUNNING)
-        return false;
-    weft_xstream *xs = u->xs;
-    if (!xs)
-        return false;
-    *os = xs->thread;
-    return true;
-}
 
 bool weft_face_unit_cancel_requested(weft_unit *u) { return weft_unit_cancel_requested(u); }
 
