@@ -23,6 +23,7 @@ typedef struct {
     int32_t nbytes;         /* size of the value buffer (0: none) */
     uint32_t allocated;     /* made by ABT_eventual_create */
     weft_waitlist wl;       /* guarded by lock */
+    void *value;            /* the value buffer, NULL without one (what a wait returns) */
 } weft_eventual;
 
 _Static_assert(sizeof(weft_eventual) <= WEFT_OBJ_BODY_MAX,
@@ -30,11 +31,9 @@ _Static_assert(sizeof(weft_eventual) <= WEFT_OBJ_BODY_MAX,
 
 static inline weft_eventual *ev_from(ABT_eventual h) { return weft_obj_body_from(h); }
 
-/* the value buffer: only heap eventuals have one (nbytes > 0) */
-static inline void *ev_value(weft_eventual *e)
-{
-    return e->nbytes > 0 ? weft_obj_extra_of_body(e) : NULL;
-}
+/* the value buffer: only heap eventuals have one (nbytes > 0); a static eventual's
+ * zeroed memory reads NULL */
+static inline void *ev_value(weft_eventual *e) { return e->value; }
 
 static inline bool ev_ready(weft_eventual *e) { return weft_atomic_load_acquire(&e->ready) != 0; }
 
@@ -51,6 +50,7 @@ WEFT_API int ABT_eventual_create(int nbytes, ABT_eventual *neweventual)
     weft_eventual *e = weft_obj_body(h);
     e->nbytes = nbytes;
     e->allocated = 1;
+    e->value = nbytes > 0 ? weft_obj_extra_of_body(e) : NULL;
     *neweventual = (ABT_eventual)weft_obj_handle(h);
     return ABT_SUCCESS;
 }
@@ -66,17 +66,6 @@ WEFT_API int ABT_eventual_free(ABT_eventual *eventual)
     weft_obj_free(weft_obj_from(*eventual), (size_t)e->nbytes);
     *eventual = ABT_EVENTUAL_NULL;
     return ABT_SUCCESS;
-}
-
-/* The value copied into an eventual: inline for the sizes of a scalar (a call to memcpy
- * costs more than the copy), memcpy otherwise. */
-static inline void ev_copy(void *dst, const void *src, int nbytes)
-{
-    switch (nbytes) {
-    case 8: memcpy(dst, src, 8); break;
-    case 4: memcpy(dst, src, 4); break;
-    default: memcpy(dst, src, (size_t)nbytes);
-    }
 }
 
 static int ev_wait(weft_eventual *e, void **value, const struct timespec *abstime)
@@ -160,11 +149,10 @@ WEFT_API int ABT_eventual_test(ABT_eventual eventual, void **value, ABT_bool *is
     return ABT_SUCCESS;
 }
 
-WEFT_API int ABT_eventual_set(ABT_eventual eventual, void *value, int nbytes)
+/* The rest of a set whose value is not a scalar of 4 or 8 bytes (or has nothing to copy),
+ * out of line: the common set then needs no stack frame. */
+static __attribute__((noinline)) int ev_set_general(weft_eventual *e, void *value, int nbytes)
 {
-    weft_eventual *e = ev_from(eventual);
-    if (!e)
-        return ABT_ERR_INV_EVENTUAL;
     if (nbytes < 0)
         return ABT_ERR_INV_ARG;
     if (nbytes > e->nbytes)
@@ -175,7 +163,33 @@ WEFT_API int ABT_eventual_set(ABT_eventual eventual, void *value, int nbytes)
         return ABT_ERR_EVENTUAL;
     }
     if (nbytes > 0 && value)
-        ev_copy(weft_obj_extra_of_body(e), value, nbytes);
+        memcpy(e->value, value, (size_t)nbytes);
+    weft_atomic_store_release(&e->ready, 1);
+    if (WEFT_UNLIKELY(!weft_wl_empty(&e->wl)))
+        return weft_wl_wake_all_unlock(&e->lock, &e->wl);
+    weft_spin_unlock(&e->lock);
+    return ABT_SUCCESS;
+}
+
+WEFT_API int ABT_eventual_set(ABT_eventual eventual, void *value, int nbytes)
+{
+    weft_eventual *e = ev_from(eventual);
+    if (!e)
+        return ABT_ERR_INV_EVENTUAL;
+    /* the common case, a value of 8 or 4 bytes that fits: copied inline (a negative
+     * nbytes is a huge unsigned one and goes to the general path) */
+    if (WEFT_UNLIKELY(!value || (nbytes != 8 && nbytes != 4) ||
+                      (unsigned)nbytes > (unsigned)e->nbytes))
+        return ev_set_general(e, value, nbytes);
+    weft_spin_lock(&e->lock);
+    if (WEFT_UNLIKELY(weft_atomic_load_relaxed(&e->ready))) {
+        weft_spin_unlock(&e->lock);
+        return ABT_ERR_EVENTUAL;
+    }
+    if (nbytes == 8)
+        memcpy(e->value, value, 8);
+    else
+        memcpy(e->value, value, 4);
     weft_atomic_store_release(&e->ready, 1);
     if (WEFT_UNLIKELY(!weft_wl_empty(&e->wl)))
         return weft_wl_wake_all_unlock(&e->lock, &e->wl);

@@ -1,29 +1,40 @@
 /* src/sync/future.c - ABT_future_*: n compartments; ready once all are set.
  *
- * The compartment array lives after the object (offset 64).  set stores the value under
- * the lock; the set that fills the last compartment leaves the future "completing"
- * (counter == num, not ready: further sets fail with ABT_ERR_FUTURE), runs the callback
- * once, outside the lock (it may do anything, even block), then marks the future ready
- * and wakes every waiter - so waiters are released after the callback, as Argobots
- * documents.  Without a callback the last set marks it ready in the same critical
- * section (one lock round).  A future with no compartments is ready from the start. */
+ * The compartment array lives after the object (offset 64).  The future is ready when
+ * `counter` (the compartments set) equals `num`: one word tells the fast paths both, a
+ * future with no compartments is ready from the start and stays ready through resets,
+ * and a reset is one store.  set stores the value and the new counter under the lock
+ * (release: the values before it).  The set that fills the last compartment of a future
+ * with a callback leaves it "completing" (counter = num + FUT_COMPLETING: not ready,
+ * further sets fail with ABT_ERR_FUTURE), runs the callback once, outside the lock (it
+ * may do anything, even block), then stores counter = num and wakes every waiter - so
+ * waiters are released after the callback, as Argobots documents.  Without a callback
+ * the last set makes it ready in the same critical section (one lock round). */
 #include "sync/objmem.h"
 #include "sync/waitlist.h"
 
+/* added to counter while the callback runs (counter is 64-bit: any num fits below it) */
+#define FUT_COMPLETING ((uint64_t)1 << 32)
+
 typedef struct {
     weft_spinlock lock;
-    _Atomic uint32_t ready; /* written under lock */
-    uint32_t num;           /* compartments */
-    uint32_t counter;       /* compartments set; guarded by lock */
+    uint32_t num;             /* compartments */
+    _Atomic uint64_t counter; /* compartments set (+ FUT_COMPLETING); written under lock */
     void (*cb)(void **);
     weft_waitlist wl; /* guarded by lock */
 } weft_future;
 
 _Static_assert(sizeof(weft_future) <= WEFT_OBJ_BODY_MAX, "weft_future header too large");
 
-static inline weft_future *fut_from(ABT_future h) { return weft_obj_body_from(h); }
+/* futures have no static initialiser: every valid handle is a heap object's */
+static inline weft_future *fut_from(ABT_future h) { return weft_obj_heap_body_from(h); }
 
 static inline void **fut_values(weft_future *f) { return weft_obj_extra_of_body(f); }
+
+static inline bool fut_ready(weft_future *f)
+{
+    return weft_atomic_load_acquire(&f->counter) == f->num;
+}
 
 WEFT_API int ABT_future_create(uint32_t num_compartments, void (*cb_func)(void **arg),
                                ABT_future *newfuture)
@@ -40,7 +51,6 @@ WEFT_API int ABT_future_create(uint32_t num_compartments, void (*cb_func)(void *
     weft_future *f = weft_obj_body(h);
     f->num = num_compartments;
     f->cb = cb_func;
-    weft_atomic_store_relaxed(&f->ready, num_compartments == 0);
     *newfuture = (ABT_future)weft_obj_handle(h);
     return ABT_SUCCESS;
 }
@@ -65,14 +75,14 @@ WEFT_API int ABT_future_wait(ABT_future future)
         return ABT_ERR_INV_FUTURE;
     if (weft_self_is_tasklet())
         return ABT_ERR_FUTURE;
-    if (weft_atomic_load_acquire(&f->ready))
+    if (WEFT_LIKELY(fut_ready(f)))
         return ABT_SUCCESS;
     weft_wl_waiter ww;
     weft_wl_node nd;
     weft_wl_waiter_init(&ww);
     weft_wl_node_init(&nd, &ww, 0);
     weft_spin_lock(&f->lock);
-    if (weft_atomic_load_relaxed(&f->ready)) {
+    if (weft_atomic_load_relaxed(&f->counter) == f->num) {
         weft_spin_unlock(&f->lock);
         return ABT_SUCCESS;
     }
@@ -88,7 +98,24 @@ WEFT_API int ABT_future_test(ABT_future future, ABT_bool *is_ready)
         return ABT_ERR_INV_FUTURE;
     if (!is_ready)
         return ABT_ERR_INV_ARG;
-    *is_ready = weft_atomic_load_acquire(&f->ready) ? ABT_TRUE : ABT_FALSE;
+    *is_ready = fut_ready(f) ? ABT_TRUE : ABT_FALSE;
+    return ABT_SUCCESS;
+}
+
+/* The last set of a future with a callback, the lock held: completing, the callback runs
+ * without the lock (exactly once: only the set that filled the last compartment comes
+ * here), then ready and the waiters' wake.  Out of line, so that a set without a
+ * callback needs no stack frame. */
+static __attribute__((noinline)) int fut_complete_cb(weft_future *f, void **values, uint64_t num)
+{
+    weft_atomic_store_relaxed(&f->counter, num + FUT_COMPLETING);
+    weft_spin_unlock(&f->lock);
+    f->cb(values);
+    weft_spin_lock(&f->lock);
+    weft_atomic_store_release(&f->counter, num);
+    if (WEFT_UNLIKELY(!weft_wl_empty(&f->wl)))
+        return weft_wl_wake_all_unlock(&f->lock, &f->wl);
+    weft_spin_unlock(&f->lock);
     return ABT_SUCCESS;
 }
 
@@ -98,24 +125,21 @@ WEFT_API int ABT_future_set(ABT_future future, void *value)
     if (!f)
         return ABT_ERR_INV_FUTURE;
     weft_spin_lock(&f->lock);
-    if (f->counter >= f->num) { /* ready, completing, or no compartment at all */
+    uint64_t k = weft_atomic_load_relaxed(&f->counter);
+    if (k >= f->num) { /* ready, completing, or no compartment at all */
         weft_spin_unlock(&f->lock);
         return ABT_ERR_FUTURE;
     }
     void **values = fut_values(f);
-    uint32_t k = f->counter;
     values[k++] = value;
-    f->counter = k;
     if (k < f->num) {
+        weft_atomic_store_relaxed(&f->counter, k);
         weft_spin_unlock(&f->lock);
         return ABT_SUCCESS;
     }
-    if (f->cb) { /* completing: the callback runs without the lock */
-        weft_spin_unlock(&f->lock);
-        f->cb(values); /* exactly once: only the set that filled the last compartment */
-        weft_spin_lock(&f->lock);
-    }
-    weft_atomic_store_release(&f->ready, 1);
+    if (f->cb)
+        return fut_complete_cb(f, values, k);
+    weft_atomic_store_release(&f->counter, k); /* ready: the values are visible */
     if (WEFT_UNLIKELY(!weft_wl_empty(&f->wl)))
         return weft_wl_wake_all_unlock(&f->lock, &f->wl);
     weft_spin_unlock(&f->lock);
@@ -128,8 +152,7 @@ WEFT_API int ABT_future_reset(ABT_future future)
     if (!f)
         return ABT_ERR_INV_FUTURE;
     weft_spin_lock(&f->lock);
-    f->counter = 0;
-    weft_atomic_store_relaxed(&f->ready, f->num == 0); /* no compartment: ready for ever */
+    weft_atomic_store_relaxed(&f->counter, 0); /* no compartment: still ready */
     weft_spin_unlock(&f->lock);
     return ABT_SUCCESS;
 }

@@ -86,6 +86,22 @@ static inline void *weft_obj_body_from(const void *h)
     return weft_obj_body(a);
 }
 
+/* weft_obj_body_from for an object type that has no static initialiser (a future): a
+ * handle without a tag is NULL, a sentinel or garbage, never user memory. */
+static inline void *weft_obj_heap_body_from(const void *h)
+{
+#if WEFT_OBJ_TAG_SHIFT
+    uintptr_t v = (uintptr_t)h;
+    uint32_t tag = (uint32_t)(v >> WEFT_OBJ_TAG_SHIFT);
+    char *a = (char *)(v & WEFT_OBJ_ADDR_MASK);
+    if (WEFT_UNLIKELY(tag == 0 || weft_atomic_load_relaxed(weft_obj_gen(a)) != tag))
+        return NULL;
+    return a + 8;
+#else
+    return weft_obj_body_from(h);
+#endif
+}
+
 /* The handle of a heap object made by weft_obj_alloc. */
 static inline void *weft_obj_handle(void *base)
 {
