@@ -6,7 +6,8 @@
  * pipe, so none of them can have waited for the read to return.  Without a hand-off
  * (WEFT_BLOCKING_HANDOFF_US=0) the workers never run: the test fails after
  * TEST_PATIENCE_S with a message (an alarm backs the wait up).  ctest runs it with
- * GLT_NUM_THREADS=2. */
+ * GLT_NUM_THREADS=2 and, as glt_stream_blocked_glto, in the GLTO layout
+ * (GLTO_NUM_THREADS=2), where create_to(1) pushes to thread 1's private pool. */
 #include "glt_test.h"
 
 #include <signal.h>
@@ -16,11 +17,11 @@
 enum { NULT = 8, NTASK = 4, NYIELD = 3 };
 
 static int fds[2];
-static int blocking;        /* the reader is about to call read() on thread 1 */
+static int blocking; /* the reader is about to call read() on thread 1 */
 static int reader_rank = -1;
 static ssize_t nread = -2;
 static char got[8];
-static int done;            /* workers that finished */
+static int done; /* workers that finished */
 static int worker_rank[NULT + NTASK];
 static int worker_saw_read; /* a worker saw the read returned: it ran after it */
 
