@@ -29,8 +29,10 @@
  *     pushes into the caller's pool, glt_ult_create_to(..., dest) into dest's pool (shared
  *     with the threads of the same pool index when GLT_NUM_POOLS < GLT_NUM_THREADS).
  *   - GLTO (set GLTO_NUM_THREADS=n, the layout for OpenMP over GLT): n streams, each with a
- *     private FIFO pool (many producers, one consumer: only thread i runs what is in it)
- *     and a shared FIFO pool; thread i runs the RANDWS scheduler over [private i, shared i,
+ *     private FIFO pool (only thread i runs what is in it: no other thread's scheduler
+ *     lists it; its access mode is MPMC so that a spare OS thread of weft, which carries
+ *     rank i, may serve it while thread i blocks in weft_blocking_begin/end) and a shared
+ *     FIFO pool; thread i runs the RANDWS scheduler over [private i, shared i,
  *     shared i+1, ..., shared i-1]: its private pool first, then one random shared pool
  *     per round (work stealing).  glt_ult_create() pushes into the caller's shared pool
  *     (stealable), glt_ult_create_to(..., dest) into dest's private pool (runs on dest).

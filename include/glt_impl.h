@@ -216,13 +216,16 @@ GLT_FN int glt_init(int argc, char *argv[])
             if ((r = ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_TRUE,
                                            &t->spools[i])) != ABT_SUCCESS)
                 break;
+        /* The private pools are MPMC although only thread i's scheduler lists pool i: a
+         * spare that serves thread i while it blocks (weft_blocking_begin) pops only the
+         * pools that several streams may pop, and runs their units with rank i. */
         int priv0 = 0;
         if (r == ABT_SUCCESS) {
-            r = ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPSC, ABT_TRUE, &t->pools[0]);
+            r = ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_TRUE, &t->pools[0]);
             priv0 = r == ABT_SUCCESS;
         }
         for (int i = 0; i < n && r == ABT_SUCCESS; i++) {
-            if (i > 0 && (r = ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPSC, ABT_TRUE,
+            if (i > 0 && (r = ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_TRUE,
                                                     &t->pools[i])) != ABT_SUCCESS)
                 break;
             list[0] = t->pools[i];
