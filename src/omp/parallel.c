@@ -22,9 +22,12 @@
  * team in its wo_thr.child for the next region of the same or smaller size.
  *
  * Help-first.  A share (member i of region `go`) is run by whoever moves the dock's
- * `claimed` to that `go`: the worker ULT when it sees `go` (one exchange), or a stand-in.
+ * `claimed` from `go - 1` to that `go` (a CAS): the worker ULT when it sees `go`, or a
+ * stand-in.  `claimed` only moves forward; a worker whose CAS fails docks (a stand-in
+ * took that share, maybe a later one too while the worker was off its stream).  A
+ * dismissing `go` (exit set) is never claimed: only the worker reads it, and leaves.
  * A team thread that waits (wo_wait) and finds a member on another stream whose share
- * nobody took for wo_help_ns claims it (CAS) and creates a stand-in ULT in its own pool,
+ * nobody took for wo_help_ns claims it (the same CAS) and creates a stand-in ULT in its own pool,
  * which runs the share as member i (identity, implicit task, barrier) and stores done;
  * the waiter's wait yields to it.  The worker ULT, when its stream runs it again, finds
  * the share taken and docks.  So a member whose stream's OS thread is preempted or
@@ -97,10 +100,14 @@ static void worker_main(void *arg)
         if (!dock_ready(&w))
             dock_wait(t, &w, pool);
         w.seen = weft_atomic_load_acquire(&d->go);
-        if (d->exit)
+        if (weft_atomic_load_acquire(&d->exit))
             break;
-        if (weft_atomic_exchange_acq_rel(&d->claimed, w.seen) == w.seen)
-            continue; /* a stand-in took this share: it stores done */
+        /* The share that follows the last claimed one, from `go - 1` to `go`: if the CAS
+         * fails a stand-in took it (and it stores done), and maybe a later one too, while
+         * this ULT was off its stream; `claimed` never moves back. */
+        unsigned prev = w.seen - 1;
+        if (!weft_atomic_cas_strong_acq_rel(&d->claimed, &prev, w.seen))
+            continue;
         worker_join(t, me, d->idx);
         wo_affinity_auto();
         t->fn(t->data);
@@ -162,7 +169,8 @@ bool wo_team_unstarted(wo_team *t, int rank)
     for (unsigned i = 1; i < t->nthreads; i++) {
         struct wo_dock *d = &t->dock[i];
         if (d->rank != rank &&
-            weft_atomic_load_relaxed(&d->claimed) != weft_atomic_load_acquire(&d->go))
+            weft_atomic_load_relaxed(&d->claimed) != weft_atomic_load_acquire(&d->go) &&
+            !weft_atomic_load_acquire(&d->exit))
             return true;
     }
     return false;
@@ -181,9 +189,21 @@ bool wo_team_help(wo_thr *me, int rank)
         if (wo_tls_size && !weft_atomic_load_acquire(&wo_stream_tls[d->rank]))
             continue; /* its stream never ran: where its TLS values live is not known */
         unsigned g = weft_atomic_load_acquire(&d->go);
-        unsigned c = weft_atomic_load_acquire(&d->claimed);
-        if (c == g || c + 1 != g || weft_atomic_load_acquire(&d->standin_busy))
+        /* a dismissing `go` is the worker's alone: exit is stored before it (release) */
+        if (weft_atomic_load_acquire(&d->exit))
             continue;
+        unsigned c = weft_atomic_load_acquire(&d->claimed);
+        if (c + 1 != g || weft_atomic_load_relaxed(&d->standin_busy))
+            continue;
+        /* One stand-in per dock: busy first (the last stand-in may still be leaving its
+         * barrier with sthr), then the share, by the same CAS as the worker's. */
+        int idle = 0;
+        if (!weft_atomic_cas_strong_acq_rel(&d->standin_busy, &idle, 1))
+            continue;
+        if (!weft_atomic_cas_strong_acq_rel(&d->claimed, &c, g)) {
+            weft_atomic_store_release(&d->standin_busy, 0);
+            continue;
+        }
         if (!d->sthr) { /* only a claimer writes it, and claims of one dock are sequential */
             d->sthr = aligned_alloc(64, (sizeof(wo_thr) + 63) & ~(size_t)63);
             if (!d->sthr) {
@@ -192,9 +212,6 @@ bool wo_team_help(wo_thr *me, int rank)
             }
             memset(d->sthr, 0, sizeof(wo_thr));
         }
-        if (!weft_atomic_cas_strong_acq_rel(&d->claimed, &c, g))
-            continue;
-        weft_atomic_store_relaxed(&d->standin_busy, 1);
         d->standin_go = g;
         if (ABT_thread_create(pool, standin_main, d, wo_thread_attr, NULL) != ABT_SUCCESS) {
             fprintf(stderr, "libweft-omp: cannot create a stand-in for thread %u\n", i);
@@ -224,7 +241,7 @@ void wo_team_dismiss(wo_team *t)
         struct wo_dock *d = &t->dock[i];
         if (!d->exists)
             continue;
-        d->exit = true;
+        weft_atomic_store_release(&d->exit, true);
         weft_atomic_fetch_add_release(&d->go, 1);
         any = true;
     }
@@ -238,7 +255,7 @@ void wo_team_dismiss(wo_team *t)
         ABT_thread_free(&d->ult);
         wo_on_cpu(s);
         d->exists = false;
-        d->exit = false;
+        weft_atomic_store_relaxed(&d->exit, false);
     }
     t->prev_n = 0;
 }
@@ -369,7 +386,7 @@ wo_team *wo_team_begin_ws(void (*fn)(void *), void *data, unsigned num_threads, 
         }
         d->team = t;
         d->idx = i;
-        d->exit = false;
+        weft_atomic_store_relaxed(&d->exit, false);
         weft_atomic_store_relaxed(&d->go, 1);
         weft_atomic_store_relaxed(&d->done, 0);
         weft_atomic_store_relaxed(&d->claimed, 0);

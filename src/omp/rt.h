@@ -195,21 +195,23 @@ struct wo_thr {
 struct wo_dock {
     _Atomic unsigned go;   /* bumped by the master (release) to start a region or exit */
     _Atomic unsigned done; /* the last `go` whose region the worker finished (release) */
-    /* The last `go` whose share someone took: the worker (exchange) or a stand-in made
-     * by a waiting thread of the team (CAS from the previous value, wo_team_help).  A
-     * share is run once, by whoever moved `claimed` to its `go`; that one stores done. */
+    /* The last `go` whose share someone took: the worker or a stand-in made by a waiting
+     * thread of the team (wo_team_help), both by a CAS from `go - 1` to `go`, so it only
+     * moves forward.  A share is run once, by whoever moved `claimed` to its `go`; that
+     * one stores done.  A dismissing `go` is never claimed. */
     _Atomic unsigned claimed;
     unsigned standin_go; /* the share a stand-in runs (written by its claimer) */
     /* The stand-in's own wo_thr (made on first use, freed with the team): not thr[idx],
      * which the worker of the last region may still use on its way out of that region's
      * barrier.  Its queue is its own (nobody steals from it; it runs its tasks when it
-     * waits).  standin_busy: a stand-in of this dock runs (one at a time). */
+     * waits).  standin_busy: a stand-in of this dock runs (one at a time; a claimer
+     * takes it by CAS before it claims the share, the stand-in clears it when done). */
     wo_thr *sthr;
     _Atomic int standin_busy;
-    int rank;      /* the stream whose pool the worker ULT was created in */
-    bool exit;     /* with the next go: leave instead of running a region */
-    bool exists;   /* the ULT was created and has not been joined */
-    wo_thr *ident; /* the worker ULT's identity cell (team.c): its wo_thr now */
+    int rank;          /* the stream whose pool the worker ULT was created in */
+    _Atomic bool exit; /* with the next go: leave (stored before that go, release) */
+    bool exists;       /* the ULT was created and has not been joined */
+    wo_thr *ident;     /* the worker ULT's identity cell (team.c): its wo_thr now */
     wo_team *team;
     unsigned idx;
     ABT_thread ult;
