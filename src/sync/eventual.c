@@ -165,10 +165,7 @@ static __attribute__((noinline)) int ev_set_general(weft_eventual *e, void *valu
     if (nbytes > 0 && value)
         memcpy(e->value, value, (size_t)nbytes);
     weft_atomic_store_release(&e->ready, 1);
-    if (WEFT_UNLIKELY(!weft_wl_empty(&e->wl)))
-        return weft_wl_wake_all_unlock(&e->lock, &e->wl);
-    weft_spin_unlock(&e->lock);
-    return ABT_SUCCESS;
+    return weft_wl_unlock_wake_all(&e->lock, &e->wl);
 }
 
 WEFT_API int ABT_eventual_set(ABT_eventual eventual, void *value, int nbytes)
@@ -191,10 +188,7 @@ WEFT_API int ABT_eventual_set(ABT_eventual eventual, void *value, int nbytes)
     else
         memcpy(e->value, value, 4);
     weft_atomic_store_release(&e->ready, 1);
-    if (WEFT_UNLIKELY(!weft_wl_empty(&e->wl)))
-        return weft_wl_wake_all_unlock(&e->lock, &e->wl);
-    weft_spin_unlock(&e->lock);
-    return ABT_SUCCESS;
+    return weft_wl_unlock_wake_all(&e->lock, &e->wl);
 }
 
 WEFT_API int ABT_eventual_reset(ABT_eventual eventual)

@@ -113,10 +113,7 @@ static __attribute__((noinline)) int fut_complete_cb(weft_future *f, void **valu
     f->cb(values);
     weft_spin_lock(&f->lock);
     weft_atomic_store_release(&f->counter, num);
-    if (WEFT_UNLIKELY(!weft_wl_empty(&f->wl)))
-        return weft_wl_wake_all_unlock(&f->lock, &f->wl);
-    weft_spin_unlock(&f->lock);
-    return ABT_SUCCESS;
+    return weft_wl_unlock_wake_all(&f->lock, &f->wl);
 }
 
 WEFT_API int ABT_future_set(ABT_future future, void *value)
@@ -140,10 +137,7 @@ WEFT_API int ABT_future_set(ABT_future future, void *value)
     if (f->cb)
         return fut_complete_cb(f, values, k);
     weft_atomic_store_release(&f->counter, k); /* ready: the values are visible */
-    if (WEFT_UNLIKELY(!weft_wl_empty(&f->wl)))
-        return weft_wl_wake_all_unlock(&f->lock, &f->wl);
-    weft_spin_unlock(&f->lock);
-    return ABT_SUCCESS;
+    return weft_wl_unlock_wake_all(&f->lock, &f->wl);
 }
 
 WEFT_API int ABT_future_reset(ABT_future future)

@@ -246,6 +246,17 @@ static inline void weft_wl_wake_chain(weft_wl_waiter *ww)
  * Out of line, so that a setter that finds nobody waiting needs no stack frame. */
 WEFT_INTERNAL int weft_wl_wake_all_unlock(weft_spinlock *lock, weft_waitlist *l);
 
+/* Release `lock` (held: it guards l), first claiming and waking every waiter of `l` when
+ * there is one (out of line); ABT_SUCCESS.  Inline, so a caller that finds nobody waiting
+ * needs no stack frame for it. */
+static inline int weft_wl_unlock_wake_all(weft_spinlock *lock, weft_waitlist *l)
+{
+    if (WEFT_UNLIKELY(!weft_wl_empty(l)))
+        return weft_wl_wake_all_unlock(lock, l);
+    weft_spin_unlock(lock);
+    return ABT_SUCCESS;
+}
+
 /* ---- blocking (the waiter) ----
  * weft_wl_wait: the caller holds `lock` and has linked its node(s) on lists it guards.
  * Blocks until woken or until `deadline` (CLOCK_MONOTONIC ns; 0 = none) and returns with
